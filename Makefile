@@ -1,0 +1,137 @@
+# ks-nvcc: plain Makefile. `make`, `make test`, `make install PREFIX=...`,
+# `make deps`, `make demo`, `make bench-wrapper`. DEVELOPER=1 adds -Werror;
+# SANITIZE=address,undefined builds everything with those sanitizers; V=1
+# shows the commands.
+
+PREFIX ?= /usr/local
+CC ?= cc
+CFLAGS ?= -O2 -g
+BUILD ?= build
+
+WARNINGS = -Wall -Wextra -Wpedantic -Wshadow -Wmissing-prototypes \
+	-Wstrict-prototypes -Wvla -Wwrite-strings -Wformat=2
+ifeq ($(DEVELOPER),1)
+WARNINGS += -Werror
+endif
+ALL_CFLAGS = -std=c11 $(WARNINGS) $(CFLAGS) -D_GNU_SOURCE -MMD -MP
+ALL_LDFLAGS = $(LDFLAGS)
+ifneq ($(SANITIZE),)
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+ALL_LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+ifeq ($(V),1)
+Q =
+else
+Q = @
+endif
+
+# Engine areas linked into ks (DESIGN.md: analysis, review, memory, agents,
+# llm, transforms, cache, report); programs of their own are built by their
+# own rules.
+ENGINE_DIRS = analysis review memory agents llm transforms cache report
+CORE_SRC := $(wildcard src/core/*.c)
+WRAPPER_SRC := $(filter-out wrapper/main.c,$(wildcard wrapper/*.c))
+KS_SRC := $(filter-out src/cli/main.c,$(wildcard src/cli/*.c)) \
+	$(foreach d,$(ENGINE_DIRS),$(wildcard src/$(d)/*.c))
+UNIT_SRC := $(wildcard tests/unit/*.c)
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+CORE_OBJ := $(call obj,$(CORE_SRC))
+WRAPPER_OBJ := $(call obj,$(WRAPPER_SRC))
+KS_OBJ := $(call obj,$(KS_SRC))
+UNIT_OBJ := $(call obj,$(UNIT_SRC))
+
+# ks-nvcc links only libc (xxHash is compiled in, header-only).
+KSNVCC_LIBS =
+KS_LIBS = -lcjson -lcurl -ldl
+
+PROGRAMS = ks-nvcc ks
+
+all: $(PROGRAMS)
+
+ks-nvcc: $(BUILD)/wrapper/main.o $(WRAPPER_OBJ) $(CORE_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(KSNVCC_LIBS)
+
+ks: $(BUILD)/src/cli/main.o $(KS_OBJ) $(WRAPPER_OBJ) $(CORE_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(KS_LIBS)
+
+# Every "void ks_suite_NAME(void)" defined in tests/unit/*.c is run: the list
+# is generated, so adding a test file needs no edit elsewhere.
+$(BUILD)/tests/unit/suites.h: $(filter-out tests/unit/main.c,$(UNIT_SRC))
+	@mkdir -p $(dir $@)
+	$(Q)sed -n 's/^ks_suite_\([a-z0-9_]*\)(void)$$/SUITE(\1)/p' $^ | sort >$@.tmp
+	$(Q)cmp -s $@.tmp $@ 2>/dev/null && rm -f $@.tmp || mv $@.tmp $@
+
+$(BUILD)/tests/unit/main.o: $(BUILD)/tests/unit/suites.h
+$(BUILD)/tests/unit/main.o: ALL_CFLAGS += -I$(BUILD)/tests/unit
+
+$(BUILD)/tests/unit/run: $(UNIT_OBJ) $(KS_OBJ) $(WRAPPER_OBJ) $(CORE_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(KS_LIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# The test command of the README. Unit tests, then the shell suites, then the
+# benchmark programs' CPU references; ends with "N passed, N failed".
+test: all $(BUILD)/tests/unit/run
+	$(Q)KS_BUILD=$(BUILD) bash tests/run
+
+unit: $(BUILD)/tests/unit/run
+	$(Q)$(BUILD)/tests/unit/run
+
+# Debian/Ubuntu packages the build and the tests need (the CUDA toolkit is
+# not among them: install it from NVIDIA). Idempotent: installs only what is
+# missing, with sudo when not root.
+DEB_PACKAGES = gcc make cmake binutils python3 libcurl4-openssl-dev \
+	libcjson-dev libxxhash-dev libclang-19-dev
+deps:
+	$(Q)missing=""; for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || \
+			missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all installed"; exit 0; fi; \
+	sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	echo "deps: installing$$missing"; \
+	$$sudo apt-get update -q && \
+	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q $$missing
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/ks-nvcc/bin \
+		$(DESTDIR)$(PREFIX)/share/ks-nvcc/cmake \
+		$(DESTDIR)$(PREFIX)/share/ks-nvcc/make \
+		$(DESTDIR)$(PREFIX)/share/ks-nvcc/skills
+	install -m 755 ks-nvcc ks $(DESTDIR)$(PREFIX)/bin/
+	ln -sf ../../../bin/ks-nvcc $(DESTDIR)$(PREFIX)/lib/ks-nvcc/bin/nvcc
+	install -m 644 integration/cmake/ks-nvcc.cmake \
+		$(DESTDIR)$(PREFIX)/share/ks-nvcc/cmake/
+	install -m 644 integration/make/ks-nvcc.mk \
+		$(DESTDIR)$(PREFIX)/share/ks-nvcc/make/
+	cp -R skills/. $(DESTDIR)$(PREFIX)/share/ks-nvcc/skills/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/ks-nvcc $(DESTDIR)$(PREFIX)/bin/ks \
+		$(DESTDIR)$(PREFIX)/lib/ks-nvcc/bin/nvcc
+	rm -rf $(DESTDIR)$(PREFIX)/share/ks-nvcc
+	-rmdir $(DESTDIR)$(PREFIX)/lib/ks-nvcc/bin $(DESTDIR)$(PREFIX)/lib/ks-nvcc
+
+# The main job of the README: set up, build, build the sample through
+# ks-nvcc, run it when a GPU is present.
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)bash integration/demo.sh
+
+bench-wrapper: all
+	$(Q)python3 bench/wrapper-overhead.py
+
+clean:
+	rm -rf $(BUILD) $(PROGRAMS)
+
+.PHONY: all test unit deps install uninstall demo bench-wrapper clean

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Wrapper overhead: what ks-nvcc adds to a compile, measured in alternation.
+
+Runs the same command directly with nvcc and through ks-nvcc, alternating
+A B A B so that drift of the machine hits both alike, and prints the median
+of the paired differences. Three cases:
+
+  compile    a small .cu, `-c -arch=sm_90`, the real nvcc (ks-nvcc records it)
+  version    `--version`, the real nvcc
+  floor      a do-nothing compiler in place of nvcc: what is left is the
+             wrapper's own cost (classify, record, stats, exec)
+
+Usage: bench/wrapper-overhead.py [--pairs N] [--ks-nvcc PATH]
+The state directory is a fresh temporary one (an empty cache).
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+KERNEL = r"""
+__global__ void scale(float *x, float a, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		x[i] *= a;
+}
+void run(float *x, int n) { scale<<<(n + 255) / 256, 256>>>(x, 2.0f, n); }
+"""
+
+
+def timed(cmd, env, cwd):
+    t = time.perf_counter()
+    r = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+    dt = time.perf_counter() - t
+    if r.returncode != 0:
+        sys.exit("failed: %s" % " ".join(cmd))
+    return dt
+
+
+def paired(name, direct, wrapped, env, cwd, pairs):
+    timed(direct, env, cwd)  # warm-up: page cache, nvcc version cache
+    timed(wrapped, env, cwd)
+    a, b = [], []
+    for _ in range(pairs):
+        a.append(timed(direct, env, cwd))
+        b.append(timed(wrapped, env, cwd))
+    diffs = [y - x for x, y in zip(a, b)]
+    print("%-8s nvcc median %8.2f ms | ks-nvcc median %8.2f ms | "
+          "added: median %6.2f ms (paired), min %6.2f, max %6.2f, n=%d"
+          % (name, 1e3 * statistics.median(a), 1e3 * statistics.median(b),
+             1e3 * statistics.median(diffs), 1e3 * min(diffs),
+             1e3 * max(diffs), pairs))
+    return statistics.median(diffs)
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pairs", type=int, default=15)
+    ap.add_argument("--ks-nvcc", default=os.path.join(root, "ks-nvcc"))
+    args = ap.parse_args()
+    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    if not os.access(nvcc, os.X_OK):
+        print("skip: nvcc not found")
+        return 0
+    work = tempfile.mkdtemp(prefix="ks-overhead-")
+    try:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("KS_")}
+        env["KS_DIR"] = os.path.join(work, "ks")
+        with open(os.path.join(work, "k.cu"), "w") as f:
+            f.write(KERNEL)
+        noop = os.path.join(work, "noop-nvcc")
+        subprocess.run(["cc", "-O2", "-x", "c", "-o", noop, "-"],
+                       input=b'#include <stdio.h>\n#include <string.h>\n'
+                       b'int main(int c, char **v) { if (c > 1 && !strcmp(v[1], "--version"))'
+                       b' puts("Cuda compilation tools, release 13.0, V13.0.88"); return 0; }',
+                       check=True)
+        print("ks-nvcc overhead, %s, nvcc %s" % (time.strftime("%Y-%m-%d"), nvcc))
+        ks = args.ks_nvcc
+        comp = ["-c", "-arch=sm_90", "k.cu", "-o", "k.o"]
+        paired("compile", [nvcc] + comp, [ks, nvcc] + comp, env, work, args.pairs)
+        paired("version", [nvcc, "--version"], [ks, nvcc, "--version"], env,
+               work, max(args.pairs, 30))
+        paired("floor", [noop] + comp, [ks, noop] + comp, env, work,
+               max(args.pairs, 50))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

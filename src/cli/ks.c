@@ -1,0 +1,136 @@
+#include "ks.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/buf.h"
+#include "../core/conf.h"
+#include "../core/log.h"
+#include "../core/stats.h"
+#include "../core/util.h"
+#include "version.h"
+
+static int cmd_help(int argc, char **argv, struct ks_conf *conf);
+static int cmd_version(int argc, char **argv, struct ks_conf *conf);
+static int cmd_config(int argc, char **argv, struct ks_conf *conf);
+static int cmd_stats(int argc, char **argv, struct ks_conf *conf);
+
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct ks_conf *conf);
+	const char *usage;
+	const char *help;
+} commands[] = {
+	{ "builds", ks_cmd_builds, "builds [--json]",
+	  "list the recorded CUDA compiles" },
+	{ "config", cmd_config, "config",
+	  "print every setting with where it came from" },
+	{ "doctor", ks_cmd_doctor, "doctor",
+	  "check nvcc, the CUDA toolkit, libclang, the GPU, CUPTI" },
+	{ "help", cmd_help, "help", "this text" },
+	{ "stats", cmd_stats, "stats [-z]",
+	  "print the counters (-z: zero them)" },
+	{ "version", cmd_version, "version", "print the version" },
+};
+
+static int
+cmd_help(int argc, char **argv, struct ks_conf *conf)
+{
+	size_t i;
+
+	(void)argc;
+	(void)argv;
+	(void)conf;
+	printf("usage: ks <command> [<args>]\n\n"
+	       "ks is the engine of ks-nvcc, the nvcc drop-in that makes CUDA\n"
+	       "kernels faster. Build through ks-nvcc; then use these commands.\n\n");
+	for (i = 0; i < KS_ARRAY_SIZE(commands); i++)
+		printf("  ks %-22s %s\n", commands[i].usage, commands[i].help);
+	printf("\nEvery KS_* variable and exit code: docs/MANUAL.md.\n");
+	return 0;
+}
+
+static int
+cmd_version(int argc, char **argv, struct ks_conf *conf)
+{
+	(void)argc;
+	(void)argv;
+	(void)conf;
+	printf("ks %s\n", KS_VERSION);
+	return 0;
+}
+
+static int
+cmd_config(int argc, char **argv, struct ks_conf *conf)
+{
+	struct ks_buf out = KS_BUF_INIT;
+
+	(void)argv;
+	if (argc > 1) {
+		fprintf(stderr, "usage: ks config\n");
+		return KS_EXIT_USAGE;
+	}
+	ks_conf_describe(conf, &out);
+	fputs(out.buf, stdout);
+	ks_buf_release(&out);
+	return 0;
+}
+
+static int
+cmd_stats(int argc, char **argv, struct ks_conf *conf)
+{
+	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
+	int rc = 0;
+
+	if (argc == 2 && !strcmp(argv[1], "-z")) {
+		if (ks_stats_zero(conf->dir, conf->lock_timeout_ms, &err)) {
+			fprintf(stderr, "ks: error: %s\n", err.buf);
+			rc = KS_EXIT_FAILED;
+		}
+	} else if (argc > 1) {
+		fprintf(stderr, "usage: ks stats [-z]\n");
+		rc = KS_EXIT_USAGE;
+	} else if (ks_stats_read(conf->dir, &out, &err)) {
+		fprintf(stderr, "ks: error: %s\n", err.buf);
+		rc = KS_EXIT_FAILED;
+	} else {
+		fputs(out.buf, stdout);
+	}
+	ks_buf_release(&out);
+	ks_buf_release(&err);
+	return rc;
+}
+
+int
+ks_main(int argc, char **argv)
+{
+	struct ks_conf conf;
+	struct ks_buf err = KS_BUF_INIT;
+	const char *name;
+	size_t i;
+	int rc = KS_EXIT_USAGE;
+
+	ks_progname = "ks";
+	ks_conf_init(&conf);
+	if (ks_conf_load(&conf, &err))
+		fprintf(stderr, "ks: warning: %s\n", err.buf);
+	ks_log_open(conf.log, conf.debug);
+	name = argc > 1 ? argv[1] : "help";
+	if (!strcmp(name, "--version") || !strcmp(name, "-V"))
+		name = "version";
+	else if (!strcmp(name, "--help") || !strcmp(name, "-h"))
+		name = "help";
+	for (i = 0; i < KS_ARRAY_SIZE(commands); i++) {
+		if (!strcmp(commands[i].name, name)) {
+			rc = commands[i].fn(argc > 1 ? argc - 1 : 1,
+					    argc > 1 ? argv + 1 : argv, &conf);
+			break;
+		}
+	}
+	if (i == KS_ARRAY_SIZE(commands))
+		fprintf(stderr, "ks: error: unknown command '%s' (see 'ks help')\n",
+			name);
+	ks_conf_release(&conf);
+	ks_buf_release(&err);
+	return rc;
+}

@@ -1,0 +1,7 @@
+#include "ks.h"
+
+int
+main(int argc, char **argv)
+{
+	return ks_main(argc, argv);
+}

@@ -1,0 +1,7 @@
+/* version: the one place the version number lives. */
+#ifndef KS_CLI_VERSION_H
+#define KS_CLI_VERSION_H
+
+#define KS_VERSION "0.1.0"
+
+#endif

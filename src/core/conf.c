@@ -1,0 +1,247 @@
+#include "conf.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "fs.h"
+#include "util.h"
+
+enum type { T_STR, T_BOOL, T_INT };
+
+static const struct item {
+	const char *name;
+	const char *env;
+	enum type type;
+	size_t offset;
+	const char *def;	/* NULL: computed (dir) */
+	const char *help;
+} items[KS_CONF_NITEMS] = {
+	[KS_CONF_DIR] = { "dir", "KS_DIR", T_STR, offsetof(struct ks_conf, dir),
+			  NULL, "state directory: builds, captures, tasks, cache, stats" },
+	[KS_CONF_DISABLE] = { "disable", "KS_DISABLE", T_BOOL,
+			      offsetof(struct ks_conf, disable), "0",
+			      "pass every command straight to nvcc" },
+	[KS_CONF_NVCC] = { "nvcc", "KS_NVCC", T_STR, offsetof(struct ks_conf, nvcc),
+			   "", "the real nvcc (empty: search PATH, CUDA_HOME, CUDA_PATH)" },
+	[KS_CONF_LOG] = { "log", "KS_LOG", T_STR, offsetof(struct ks_conf, log),
+			  "", "append traces to this file" },
+	[KS_CONF_DEBUG] = { "debug", "KS_DEBUG", T_BOOL,
+			    offsetof(struct ks_conf, debug), "0",
+			    "write traces to stderr" },
+	[KS_CONF_RECORD] = { "record", "KS_RECORD", T_BOOL,
+			     offsetof(struct ks_conf, record), "1",
+			     "write a build record for each CUDA compile" },
+	[KS_CONF_LOCK_TIMEOUT] = { "lock_timeout", "KS_LOCK_TIMEOUT", T_INT,
+				   offsetof(struct ks_conf, lock_timeout_ms), "2000",
+				   "milliseconds to wait for a lock before giving up" },
+};
+
+static char *
+default_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (xdg && *xdg == '/')
+		return ks_xasprintf("%s/ks", xdg);
+	if (home && *home)
+		return ks_xasprintf("%s/.cache/ks", home);
+	return ks_xstrdup("/tmp/ks");
+}
+
+static int
+set_item(struct ks_conf *c, const struct item *it, const char *value,
+	 enum ks_conf_origin origin, struct ks_buf *err)
+{
+	char *field = (char *)c + it->offset;
+	long v;
+	char *end;
+
+	switch (it->type) {
+	case T_STR:
+		free(*(char **)field);
+		*(char **)field = ks_xstrdup(value);
+		break;
+	case T_BOOL:
+		v = ks_parse_bool(value);
+		if (v < 0)
+			return ks_error(err, "%s: '%s' is not a boolean", it->name,
+					value);
+		*(int *)field = (int)v;
+		break;
+	case T_INT:
+		errno = 0;
+		v = strtol(value, &end, 10);
+		if (errno || end == value || *end || v < 0 || v > INT_MAX)
+			return ks_error(err, "%s: '%s' is not a non-negative number",
+					it->name, value);
+		*(int *)field = (int)v;
+		break;
+	}
+	c->origin[it - items] = origin;
+	return 0;
+}
+
+void
+ks_conf_init(struct ks_conf *c)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < KS_CONF_NITEMS; i++) {
+		if (items[i].def) {
+			set_item(c, &items[i], items[i].def, KS_ORIGIN_DEFAULT, NULL);
+		}
+	}
+	c->dir = default_dir();
+	c->config_path = NULL;
+}
+
+void
+ks_conf_release(struct ks_conf *c)
+{
+	size_t i;
+
+	for (i = 0; i < KS_CONF_NITEMS; i++)
+		if (items[i].type == T_STR)
+			free(*(char **)((char *)c + items[i].offset));
+	free(c->config_path);
+	memset(c, 0, sizeof(*c));
+}
+
+int
+ks_conf_set(struct ks_conf *c, const char *name, const char *value,
+	    enum ks_conf_origin origin, struct ks_buf *err)
+{
+	size_t i;
+
+	for (i = 0; i < KS_CONF_NITEMS; i++)
+		if (!strcmp(items[i].name, name))
+			return set_item(c, &items[i], value, origin, err);
+	return ks_error(err, "unknown configuration item '%s'", name);
+}
+
+int
+ks_conf_parse(struct ks_conf *c, const char *text, const char *what,
+	      struct ks_buf *err)
+{
+	const char *line = text;
+	int lineno = 0, rc = 0;
+
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char *l = ks_xstrndup(line, len), *eq, *name, *value, *p;
+
+		lineno++;
+		if ((p = strchr(l, '#')))
+			*p = '\0';
+		name = l + strspn(l, " \t\r");
+		if (*name) {
+			eq = strchr(name, '=');
+			if (!eq) {
+				ks_error(err, "%s:%d: expected 'name = value'", what,
+					 lineno);
+				rc = -1;
+			} else {
+				*eq = '\0';
+				value = eq + 1 + strspn(eq + 1, " \t");
+				for (p = eq; p > name && strchr(" \t", p[-1]); p--)
+					p[-1] = '\0';
+				for (p = value + strlen(value);
+				     p > value && strchr(" \t\r", p[-1]); p--)
+					p[-1] = '\0';
+				if (ks_conf_set(c, name, value, KS_ORIGIN_FILE, err)) {
+					ks_error(err, "in %s:%d", what, lineno);
+					rc = -1;
+				}
+			}
+		}
+		free(l);
+		line += len + (nl ? 1 : 0);
+	}
+	return rc;
+}
+
+int
+ks_conf_load(struct ks_conf *c, struct ks_buf *err)
+{
+	struct ks_buf text = KS_BUF_INIT, ferr = KS_BUF_INIT;
+	const char *env_dir = getenv("KS_DIR"), *cfg = getenv("KS_CONFIG");
+	int rc = 0;
+	size_t i;
+
+	free(c->config_path);
+	if (cfg && *cfg)
+		c->config_path = ks_xstrdup(cfg);
+	else if (env_dir && *env_dir)
+		c->config_path = ks_fs_join(env_dir, "ks.conf");
+	else
+		c->config_path = ks_fs_join(c->dir, "ks.conf");
+
+	text.max = 1 << 20;
+	if (ks_fs_read(c->config_path, &text, &ferr) == 0) {
+		if (ks_conf_parse(c, text.buf, c->config_path, err))
+			rc = -1;
+	} else if ((cfg && *cfg) || (errno != ENOENT && errno != ENOTDIR)) {
+		/* A file named explicitly must exist; the default one may not. */
+		ks_error(err, "%s", ferr.buf);
+		rc = -1;
+	}
+	for (i = 0; i < KS_CONF_NITEMS; i++) {
+		const char *v = getenv(items[i].env);
+		if (!v)
+			continue;
+		if (set_item(c, &items[i], v, KS_ORIGIN_ENV, err)) {
+			ks_error(err, "from %s", items[i].env);
+			rc = -1;
+		}
+	}
+	ks_buf_release(&text);
+	ks_buf_release(&ferr);
+	return rc;
+}
+
+void
+ks_conf_describe(const struct ks_conf *c, struct ks_buf *out)
+{
+	static const char *const origins[] = { "default", "config file",
+					       "environment" };
+	size_t i;
+
+	for (i = 0; i < KS_CONF_NITEMS; i++) {
+		const char *field = (const char *)c + items[i].offset;
+
+		ks_buf_addf(out, "%-14s = ", items[i].name);
+		if (items[i].type == T_STR)
+			ks_buf_adds(out, *(char *const *)field);
+		else
+			ks_buf_addf(out, "%d", *(const int *)field);
+		ks_buf_addf(out, "  (%s%s%s)\n", origins[c->origin[i]],
+			    c->origin[i] == KS_ORIGIN_ENV ? ": " : "",
+			    c->origin[i] == KS_ORIGIN_ENV ? items[i].env : "");
+	}
+	ks_buf_addf(out, "config file    = %s%s\n", c->config_path ? c->config_path : "",
+		    c->config_path && ks_fs_exists(c->config_path) ? "" : "  (absent)");
+}
+
+const char *
+ks_conf_item_name(enum ks_conf_item i)
+{
+	return items[i].name;
+}
+
+const char *
+ks_conf_item_env(enum ks_conf_item i)
+{
+	return items[i].env;
+}
+
+const char *
+ks_conf_item_help(enum ks_conf_item i)
+{
+	return items[i].help;
+}

@@ -1,0 +1,150 @@
+#include "ksnvcc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../src/core/buf.h"
+#include "../src/core/conf.h"
+#include "../src/core/fs.h"
+#include "../src/core/log.h"
+#include "../src/core/stats.h"
+#include "../src/core/strv.h"
+#include "../src/core/util.h"
+#include "args.h"
+#include "nvccver.h"
+#include "passthru.h"
+#include "record.h"
+
+int
+ks_nvcc_is_launcher_form(int argc, char **argv, int is_exec)
+{
+	const char *base;
+
+	if (argc < 2 || argv[1][0] == '-' || !is_exec)
+		return 0;
+	base = ks_basename(argv[1]);
+	/* "nvcc", "nvcc-13.0", "x86_64-linux-nvcc": any name holding nvcc. */
+	return strstr(base, "nvcc") != NULL && !ks_ends_with(base, ".cu");
+}
+
+/*
+ * Decide and record. Returns the stats counter naming the outcome. Never
+ * fails: every problem becomes a pass-through reason.
+ */
+static const char *
+act(const struct ks_conf *conf, const char *real, int argc, char **argv,
+    const char *conf_err)
+{
+	struct ks_strv raw = KS_STRV_INIT, expanded = KS_STRV_INIT;
+	struct ks_args a;
+	struct ks_buf err = KS_BUF_INIT, ver = KS_BUF_INIT;
+	const char *reason = NULL;
+	char *cwd = NULL;
+	int i;
+
+	ks_args_init(&a);
+	if (conf->disable)
+		return "passthru-disabled";
+	if (getenv(KS_SAFEGUARD_ENV) && *getenv(KS_SAFEGUARD_ENV))
+		return "passthru-nested";
+	if (conf_err) {
+		ks_log("configuration error, passing through: %s", conf_err);
+		return "passthru-config-error";
+	}
+	for (i = 0; i < argc; i++)
+		ks_strv_push(&raw, argv[i]);
+	if (ks_args_expand(&raw, &expanded, &err) ||
+	    ks_args_classify(&expanded, &a, &err)) {
+		ks_log("cannot classify the command, passing through: %s", err.buf);
+		reason = "passthru-unclassified";
+		goto out;
+	}
+	if (!ks_args_eligible(&a, &reason)) {
+		ks_log("not a single-source CUDA compile (%s)", reason);
+		goto out;
+	}
+	reason = "compile";
+	if (!conf->record)
+		goto out;
+	cwd = ks_fs_getcwd();
+	if (!cwd || ks_nvccver_get(conf->dir, real, &ver, &err)) {
+		ks_log("no record: %s", cwd ? err.buf : "cannot read the cwd");
+		reason = "record-failed";
+		goto out;
+	}
+	{
+		struct ks_record_info ri = {
+			cwd, real, ver.buf, getenv("NVCC_PREPEND_FLAGS"),
+			getenv("NVCC_APPEND_FLAGS"), (long long)time(NULL),
+		};
+		if (ks_record_write(conf->dir, &a, &ri, &err)) {
+			ks_log("no record: %s", err.buf);
+			reason = "record-failed";
+		} else {
+			ks_log("recorded %s", a.inputs[0].path);
+		}
+	}
+out:
+	free(cwd);
+	ks_buf_release(&ver);
+	ks_buf_release(&err);
+	ks_args_release(&a);
+	ks_strv_release(&raw);
+	ks_strv_release(&expanded);
+	return reason;
+}
+
+int
+ks_nvcc_main(int argc, char **argv)
+{
+	struct ks_conf conf;
+	struct ks_buf err = KS_BUF_INIT, serr = KS_BUF_INIT;
+	char *self, *real;
+	char **args;
+	const char *reason, *names[2];
+	int nargs, conf_failed;
+
+	ks_progname = "ks-nvcc";
+	ks_conf_init(&conf);
+	conf_failed = ks_conf_load(&conf, &err);
+	ks_log_open(conf.log, conf.debug);
+	self = ks_passthru_self();
+
+	if (argc >= 2 && ks_nvcc_is_launcher_form(argc, argv,
+						   ks_fs_is_exec(argv[1])) &&
+	    ks_passthru_usable(argv[1], self)) {
+		real = ks_xstrdup(argv[1]);
+		args = argv + 1;
+	} else {
+		struct ks_buf ferr = KS_BUF_INIT;
+
+		/* "ks-nvcc ks-nvcc args" (ks-nvcc given as its own compiler). */
+		if (argc >= 2 && ks_nvcc_is_launcher_form(argc, argv, 1)) {
+			char *rp = ks_fs_realpath(argv[1]);
+			if (rp && self && !strcmp(rp, self))
+				argv++, argc--;
+			free(rp);
+		}
+		real = ks_passthru_find(conf.nvcc, self, &ferr);
+		if (!real)
+			ks_die(getenv(KS_SAFEGUARD_ENV) ? KS_EXIT_RECURSION
+							: KS_EXIT_NO_NVCC,
+			       "%s", ferr.buf);
+		ks_buf_release(&ferr);
+		args = argv;
+	}
+	nargs = (int)(argc - (args - argv));
+	ks_log("real nvcc %s, %d arguments", real, nargs - 1);
+
+	reason = act(&conf, real, nargs - 1, args + 1,
+		     conf_failed ? err.buf : NULL);
+	if (!conf.disable) {
+		names[0] = "invocations";
+		names[1] = reason;
+		if (ks_stats_add(conf.dir, names, 2, 1, conf.lock_timeout_ms, &serr))
+			ks_log("stats not updated: %s", serr.buf);
+	}
+	ks_passthru_exec(real, args);
+	ks_die(KS_EXIT_EXEC, "cannot execute '%s'", real);
+}

@@ -1,0 +1,24 @@
+/*
+ * ksnvcc: the ks-nvcc driver, from argv to the exec of the real nvcc.
+ *
+ * Order (every branch ends in ks_passthru_exec):
+ *   launcher or compiler form -> find the real nvcc (or die, exit 100)
+ *   -> KS_DISABLE -> nested below another ks-nvcc -> config error
+ *   -> classify argv -> not a single-source CUDA compile
+ *   -> record the compile -> exec the real nvcc with the argv unchanged.
+ * Each outcome adds to one stats counter. Nothing is printed on the way.
+ * May include: libc, core/, passthru.h, args.h, record.h, nvccver.h.
+ */
+#ifndef KS_WRAPPER_KSNVCC_H
+#define KS_WRAPPER_KSNVCC_H
+
+int ks_nvcc_main(int argc, char **argv);
+
+/*
+ * Pure: is argv[1] the real compiler given by a launcher
+ * (CMAKE_CUDA_COMPILER_LAUNCHER passes "ks-nvcc /path/to/nvcc args")?
+ * `is_exec` says whether argv[1] is an executable file.
+ */
+int ks_nvcc_is_launcher_form(int argc, char **argv, int is_exec);
+
+#endif

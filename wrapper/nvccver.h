@@ -1,0 +1,25 @@
+/*
+ * nvccver: which nvcc is this, cheaply.
+ *
+ * Build records and cache keys name the nvcc version. Asking nvcc costs a
+ * process per compile, so the answer is kept in <dir>/nvcc/<id>, where id
+ * hashes the binary's real path, size, mtime and inode: a toolkit upgrade
+ * changes the id and the question is asked again.
+ * May include: libc, core/.
+ */
+#ifndef KS_WRAPPER_NVCCVER_H
+#define KS_WRAPPER_NVCCVER_H
+
+struct ks_buf;
+
+/*
+ * Append the version of `nvcc` ("13.0.88") to `out`. Uses and fills the
+ * cache under `dir` (dir may be NULL: no cache).
+ */
+int ks_nvccver_get(const char *dir, const char *nvcc, struct ks_buf *out,
+		   struct ks_buf *err);
+
+/* Pure: the "V13.0.88" token of `nvcc --version` output, without the V. */
+int ks_nvccver_parse(const char *text, struct ks_buf *out, struct ks_buf *err);
+
+#endif

@@ -1,0 +1,109 @@
+#include "passthru.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../src/core/buf.h"
+#include "../src/core/fs.h"
+#include "../src/core/util.h"
+
+char *
+ks_passthru_self(void)
+{
+	return ks_fs_realpath("/proc/self/exe");
+}
+
+/* Is `real` (a realpath) listed in the safeguard variable? */
+static int
+already_execd(const char *real)
+{
+	const char *list = getenv(KS_SAFEGUARD_ENV), *p;
+	size_t n = strlen(real);
+
+	for (p = list; p && *p;) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+
+		if (len == n && !memcmp(p, real, n))
+			return 1;
+		p += len + (colon ? 1 : 0);
+	}
+	return 0;
+}
+
+int
+ks_passthru_usable(const char *path, const char *self)
+{
+	char *real;
+	int ok;
+
+	if (!ks_fs_is_exec(path))
+		return 0;
+	real = ks_fs_realpath(path);
+	ok = real && !(self && !strcmp(real, self)) && !already_execd(real);
+	free(real);
+	return ok;
+}
+
+char *
+ks_passthru_find(const char *configured, const char *self, struct ks_buf *err)
+{
+	static const char *const homes[] = { "CUDA_HOME", "CUDA_PATH" };
+	const char *path = getenv("PATH"), *p;
+	char *cand;
+	size_t i;
+
+	if (configured && *configured) {
+		if (ks_passthru_usable(configured, self))
+			return ks_xstrdup(configured);
+		ks_error(err, "KS_NVCC '%s' is not an executable nvcc other than "
+			 "ks-nvcc itself", configured);
+		return NULL;
+	}
+	for (p = path; p && *p;) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+		char *dir = len ? ks_xstrndup(p, len) : ks_xstrdup(".");
+
+		cand = ks_fs_join(dir, "nvcc");
+		free(dir);
+		if (ks_passthru_usable(cand, self))
+			return cand;
+		free(cand);
+		p += len + (colon ? 1 : 0);
+	}
+	for (i = 0; i < KS_ARRAY_SIZE(homes); i++) {
+		const char *h = getenv(homes[i]);
+		if (!h || !*h)
+			continue;
+		cand = ks_xasprintf("%s/bin/nvcc", h);
+		if (ks_passthru_usable(cand, self))
+			return cand;
+		free(cand);
+	}
+	cand = ks_xstrdup("/usr/local/cuda/bin/nvcc");
+	if (ks_passthru_usable(cand, self))
+		return cand;
+	free(cand);
+	ks_error(err, "cannot find the real nvcc (searched KS_NVCC, PATH, "
+		 "CUDA_HOME, CUDA_PATH, /usr/local/cuda/bin); set KS_NVCC");
+	return NULL;
+}
+
+void
+ks_passthru_exec(const char *real, char **argv)
+{
+	const char *old = getenv(KS_SAFEGUARD_ENV);
+	char *rp = ks_fs_realpath(real);
+	char *list;
+
+	if (rp) {
+		list = old && *old ? ks_xasprintf("%s:%s", old, rp) : ks_xstrdup(rp);
+		setenv(KS_SAFEGUARD_ENV, list, 1);
+		free(list);
+		free(rp);
+	}
+	argv[0] = (char *)real;
+	execv(real, argv);
+}

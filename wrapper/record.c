@@ -1,0 +1,148 @@
+#include "record.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../src/core/buf.h"
+#include "../src/core/fs.h"
+#include "../src/core/hash.h"
+#include "../src/core/strv.h"
+#include "../src/core/util.h"
+#include "args.h"
+
+static const char *
+lang_name(enum ks_lang l)
+{
+	switch (l) {
+	case KS_LANG_CU: return "cu";
+	case KS_LANG_C: return "c";
+	case KS_LANG_CXX: return "c++";
+	default: return "other";
+	}
+}
+
+/* An absolute path for `p` relative to `cwd`. */
+static char *
+absolute(const char *cwd, const char *p)
+{
+	return ks_fs_join(cwd, p);
+}
+
+static void
+add_key(struct ks_buf *out, const char *key, int first)
+{
+	ks_buf_adds(out, first ? "\n  " : ",\n  ");
+	ks_buf_add_json_str(out, key);
+	ks_buf_adds(out, ": ");
+}
+
+static void
+add_str(struct ks_buf *out, const char *key, const char *v)
+{
+	add_key(out, key, 0);
+	if (v)
+		ks_buf_add_json_str(out, v);
+	else
+		ks_buf_adds(out, "null");
+}
+
+static void
+add_strv(struct ks_buf *out, const char *key, const struct ks_strv *sv)
+{
+	size_t i;
+
+	add_key(out, key, 0);
+	ks_buf_addch(out, '[');
+	for (i = 0; i < sv->n; i++) {
+		if (i)
+			ks_buf_adds(out, ", ");
+		ks_buf_add_json_str(out, sv->v[i]);
+	}
+	ks_buf_addch(out, ']');
+}
+
+void
+ks_record_format(const struct ks_args *a, const struct ks_record_info *ri,
+		 struct ks_buf *out)
+{
+	char stamp[32];
+	time_t t = (time_t)ri->time;
+	struct tm tm;
+	char *src = a->ninputs ? absolute(ri->cwd, a->inputs[0].path) : NULL;
+	char *obj = a->output ? absolute(ri->cwd, a->output) : NULL;
+	char *dep = a->depfile ? absolute(ri->cwd, a->depfile) : NULL;
+	size_t i;
+
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	ks_buf_addch(out, '{');
+	add_key(out, "format", 1);
+	ks_buf_addf(out, "%d", KS_RECORD_FORMAT);
+	add_str(out, "time", stamp);
+	add_str(out, "cwd", ri->cwd);
+	add_str(out, "source", src);
+	add_str(out, "language", a->ninputs ? lang_name(a->inputs[0].lang) : NULL);
+	add_str(out, "output", obj);
+	add_str(out, "depfile", dep);
+	add_str(out, "nvcc", ri->nvcc);
+	add_str(out, "nvcc_version", ri->nvcc_version);
+	add_strv(out, "argv", &a->argv);
+	add_str(out, "prepend_flags", ri->prepend_flags);
+	add_str(out, "append_flags", ri->append_flags);
+	add_key(out, "relocatable", 0);
+	ks_buf_adds(out, a->relocatable ? "true" : "false");
+	add_key(out, "archs", 0);
+	ks_buf_addch(out, '[');
+	for (i = 0; i < a->narchs; i++) {
+		ks_buf_adds(out, i ? ", {\"virtual\": " : "{\"virtual\": ");
+		ks_buf_add_json_str(out, a->archs[i].virt);
+		ks_buf_adds(out, ", \"real\": ");
+		ks_buf_add_json_str(out, a->archs[i].real);
+		ks_buf_addch(out, '}');
+	}
+	ks_buf_addch(out, ']');
+	add_key(out, "arch_symbolic", 0);
+	ks_buf_adds(out, a->arch_symbolic ? "true" : "false");
+	add_strv(out, "device_flags", &a->devflags);
+	add_strv(out, "includes", &a->includes);
+	add_strv(out, "defines", &a->defines);
+	add_str(out, "std", a->std);
+	add_str(out, "ccbin", a->ccbin);
+	ks_buf_adds(out, "\n}\n");
+	free(src);
+	free(obj);
+	free(dep);
+}
+
+char *
+ks_record_name(const struct ks_args *a, const char *cwd)
+{
+	struct ks_hash h = KS_HASH_INIT;
+	char id[17];
+
+	ks_hash_init(&h);
+	ks_hash_str(&h, cwd);
+	ks_hash_str(&h, a->ninputs ? a->inputs[0].path : NULL);
+	ks_hash_str(&h, a->output);
+	ks_hash_hex64(&h, id);
+	ks_hash_release(&h);
+	return ks_xasprintf("%s.json", id);
+}
+
+int
+ks_record_write(const char *dir, const struct ks_args *a,
+		const struct ks_record_info *ri, struct ks_buf *err)
+{
+	struct ks_buf text = KS_BUF_INIT;
+	char *name = ks_record_name(a, ri->cwd);
+	char *path = ks_xasprintf("%s/builds/%s", dir, name);
+	int rc;
+
+	ks_record_format(a, ri, &text);
+	rc = ks_fs_write_atomic(path, text.buf, text.len, err);
+	ks_buf_release(&text);
+	free(path);
+	free(name);
+	return rc;
+}
