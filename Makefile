@@ -46,6 +46,16 @@ UNIT_OBJ := $(call obj,$(UNIT_SRC))
 KSNVCC_LIBS =
 KS_LIBS = -lcjson -lcurl -ldl
 
+# --- analysis: libclang headers (src/analysis) -------------------------------
+# ks dlopens libclang (src/analysis/libclang.c) and never links it; only
+# src/analysis objects include <clang-c/Index.h>, for its types. The newest
+# /usr/lib/llvm-N/include wins (`make deps` installs 19); without one the
+# compiler's own search path (CPATH) must provide clang-c/.
+LLVM_INCLUDE ?= $(firstword $(wildcard /usr/lib/llvm-19/include \
+	/usr/lib/llvm-18/include /usr/lib/llvm-17/include /usr/lib/llvm-16/include))
+$(BUILD)/src/analysis/%.o: ALL_CFLAGS += $(if $(LLVM_INCLUDE),-I$(LLVM_INCLUDE))
+# --- end analysis -------------------------------------------------------------
+
 PROGRAMS = ks-nvcc ks
 
 all: $(PROGRAMS)

@@ -62,6 +62,12 @@ use_fake_nvcc() {
 	: >"$FAKE_NVCC_LOG"
 }
 
+# The fake nvcc's calls, without the --version queries ks-nvcc makes once
+# per nvcc binary.
+nvcc_calls() {
+	grep -v -x -e '--version' "$FAKE_NVCC_LOG" || true
+}
+
 # Put an `nvcc` symlink to ks-nvcc first on PATH (the masquerade).
 use_masquerade() {
 	mkdir -p "$TEST_DIR/masq"

@@ -1,5 +1,6 @@
 #include "ksnvcc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -28,6 +29,28 @@ ks_nvcc_is_launcher_form(int argc, char **argv, int is_exec)
 	return strstr(base, "nvcc") != NULL && !ks_ends_with(base, ".cu");
 }
 
+static int
+split_env(const char *name, struct ks_strv *out, struct ks_buf *err)
+{
+	const char *v = getenv(name);
+
+	if (!v || !*v)
+		return 0;
+	if (ks_args_split_env(v, out, err))
+		return ks_error(err, "in %s", name);
+	return 0;
+}
+
+/* "passthru-<reason>": the counter of a classifier reason. */
+static const char *
+passthru_reason(const char *reason)
+{
+	static char name[64];
+
+	snprintf(name, sizeof(name), "passthru-%s", reason ? reason : "unknown");
+	return name;
+}
+
 /*
  * Decide and record. Returns the stats counter naming the outcome. Never
  * fails: every problem becomes a pass-through reason.
@@ -37,6 +60,7 @@ act(const struct ks_conf *conf, const char *real, int argc, char **argv,
     const char *conf_err)
 {
 	struct ks_strv raw = KS_STRV_INIT, expanded = KS_STRV_INIT;
+	struct ks_strv full = KS_STRV_INIT;
 	struct ks_args a;
 	struct ks_buf err = KS_BUF_INIT, ver = KS_BUF_INIT;
 	const char *reason = NULL;
@@ -52,16 +76,23 @@ act(const struct ks_conf *conf, const char *real, int argc, char **argv,
 		ks_log("configuration error, passing through: %s", conf_err);
 		return "passthru-config-error";
 	}
+	/* nvcc reads NVCC_PREPEND_FLAGS + argv + NVCC_APPEND_FLAGS. */
 	for (i = 0; i < argc; i++)
 		ks_strv_push(&raw, argv[i]);
 	if (ks_args_expand(&raw, &expanded, &err) ||
-	    ks_args_classify(&expanded, &a, &err)) {
-		ks_log("cannot classify the command, passing through: %s", err.buf);
+	    split_env("NVCC_PREPEND_FLAGS", &full, &err)) {
+		reason = "passthru-unclassified";
+		goto out;
+	}
+	ks_strv_pushv(&full, (const char *const *)expanded.v, expanded.n);
+	if (split_env("NVCC_APPEND_FLAGS", &full, &err) ||
+	    ks_args_classify(&full, &a, &err)) {
 		reason = "passthru-unclassified";
 		goto out;
 	}
 	if (!ks_args_eligible(&a, &reason)) {
 		ks_log("not a single-source CUDA compile (%s)", reason);
+		reason = passthru_reason(reason);
 		goto out;
 	}
 	reason = "compile";
@@ -75,8 +106,11 @@ act(const struct ks_conf *conf, const char *real, int argc, char **argv,
 	}
 	{
 		struct ks_record_info ri = {
-			cwd, real, ver.buf, getenv("NVCC_PREPEND_FLAGS"),
-			getenv("NVCC_APPEND_FLAGS"), (long long)time(NULL),
+			.cwd = cwd, .nvcc = real, .nvcc_version = ver.buf,
+			.argv = &expanded,
+			.prepend_flags = getenv("NVCC_PREPEND_FLAGS"),
+			.append_flags = getenv("NVCC_APPEND_FLAGS"),
+			.time = (long long)time(NULL),
 		};
 		if (ks_record_write(conf->dir, &a, &ri, &err)) {
 			ks_log("no record: %s", err.buf);
@@ -92,6 +126,9 @@ out:
 	ks_args_release(&a);
 	ks_strv_release(&raw);
 	ks_strv_release(&expanded);
+	ks_strv_release(&full);
+	if (reason && !strcmp(reason, "passthru-unclassified"))
+		ks_log("cannot classify the command, passing through: %s", err.buf);
 	return reason;
 }
 

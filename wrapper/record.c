@@ -87,7 +87,7 @@ ks_record_format(const struct ks_args *a, const struct ks_record_info *ri,
 	add_str(out, "depfile", dep);
 	add_str(out, "nvcc", ri->nvcc);
 	add_str(out, "nvcc_version", ri->nvcc_version);
-	add_strv(out, "argv", &a->argv);
+	add_strv(out, "argv", ri->argv ? ri->argv : &a->argv);
 	add_str(out, "prepend_flags", ri->prepend_flags);
 	add_str(out, "append_flags", ri->append_flags);
 	add_key(out, "relocatable", 0);

@@ -17,6 +17,7 @@
 
 struct ks_args;
 struct ks_buf;
+struct ks_strv;
 
 #define KS_RECORD_FORMAT 1
 
@@ -24,6 +25,7 @@ struct ks_record_info {
 	const char *cwd;
 	const char *nvcc;		/* the real nvcc */
 	const char *nvcc_version;	/* "13.0.88" or "" */
+	const struct ks_strv *argv;	/* the user's argv, options files expanded */
 	const char *prepend_flags;	/* NVCC_PREPEND_FLAGS or NULL */
 	const char *append_flags;	/* NVCC_APPEND_FLAGS or NULL */
 	long long time;			/* seconds since the epoch */

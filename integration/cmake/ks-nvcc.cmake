@@ -60,11 +60,11 @@
 
 set(_ks_nvcc_list_dir "${CMAKE_CURRENT_LIST_DIR}")
 
-list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES
-  KS_NVCC_STYLE KS_NVCC_WRAPPER KS_NVCC KS_NVCC_CHAINLOAD_TOOLCHAIN_FILE)
-list(REMOVE_DUPLICATES CMAKE_TRY_COMPILE_PLATFORM_VARIABLES)
-
 if(KS_NVCC_CHAINLOAD_TOOLCHAIN_FILE)
+  # try_compile() projects read this file too and must load the same one.
+  list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES
+    KS_NVCC_CHAINLOAD_TOOLCHAIN_FILE)
+  list(REMOVE_DUPLICATES CMAKE_TRY_COMPILE_PLATFORM_VARIABLES)
   include("${KS_NVCC_CHAINLOAD_TOOLCHAIN_FILE}")
 endif()
 
@@ -117,7 +117,8 @@ function(_ks_nvcc_resolve candidate out)
 endfunction()
 
 # message() once per cmake run: CMake reads this file more than once.
-function(_ks_nvcc_message mode text)
+function(_ks_nvcc_message mode)
+  string(CONCAT text ${ARGN})
   string(MD5 id "${mode}${text}")
   get_property(done GLOBAL PROPERTY _KS_NVCC_SAID_${id})
   if(NOT done)
@@ -227,7 +228,27 @@ if(_ks_nvcc_real_args AND NOT DEFINED CACHE{CMAKE_CUDA_COMPILER_ARG1})
     "Arguments to CUDA compiler")
 endif()
 
+# Launchers set before this file: the cache entry, else the environment.
+if(DEFINED CACHE{CMAKE_CUDA_COMPILER_LAUNCHER})
+  set(_ks_nvcc_launchers "$CACHE{CMAKE_CUDA_COMPILER_LAUNCHER}")
+elseif(NOT "$ENV{CMAKE_CUDA_COMPILER_LAUNCHER}" STREQUAL "")
+  set(_ks_nvcc_launchers "$ENV{CMAKE_CUDA_COMPILER_LAUNCHER}")
+else()
+  set(_ks_nvcc_launchers "")
+endif()
+
 if(KS_NVCC_STYLE STREQUAL "compiler")
+  foreach(_ks_nvcc_l IN LISTS _ks_nvcc_launchers)
+    get_filename_component(_ks_nvcc_l_name "${_ks_nvcc_l}" NAME)
+    if(_ks_nvcc_l_name MATCHES "^s?ccache")
+      _ks_nvcc_message(WARNING
+        "${_ks_nvcc_l_name} in CMAKE_CUDA_COMPILER_LAUNCHER caches what "
+        "ks-nvcc compiles, keyed on ks-nvcc's mtime: it keeps serving objects "
+        "built before a variant was added or removed. Use the launcher style "
+        "or see the ks-nvcc integration/README.md.")
+    endif()
+  endforeach()
+
   # The toolkit root, as nvcc reports it ("#$ TOP=..." in -v output, the
   # line CMake itself reads); else the directory above bin/.
   set(_ks_nvcc_root "")
@@ -267,13 +288,6 @@ else()
   set(CMAKE_CUDA_COMPILER "${_ks_nvcc_real}")
 
   # Launchers given before stay in front; ks-nvcc goes last, once.
-  if(DEFINED CACHE{CMAKE_CUDA_COMPILER_LAUNCHER})
-    set(_ks_nvcc_launchers "$CACHE{CMAKE_CUDA_COMPILER_LAUNCHER}")
-  elseif(NOT "$ENV{CMAKE_CUDA_COMPILER_LAUNCHER}" STREQUAL "")
-    set(_ks_nvcc_launchers "$ENV{CMAKE_CUDA_COMPILER_LAUNCHER}")
-  else()
-    set(_ks_nvcc_launchers "")
-  endif()
   set(_ks_nvcc_launcher_list "")
   foreach(_ks_nvcc_l IN LISTS _ks_nvcc_launchers)
     _ks_nvcc_resolve("${_ks_nvcc_l}" _ks_nvcc_l_path)

@@ -13,6 +13,7 @@
 
 #include "../../wrapper/nvccver.h"
 #include "../../wrapper/passthru.h"
+#include "../analysis/libclang.h"
 #include "../core/buf.h"
 #include "../core/conf.h"
 #include "../core/fs.h"
@@ -91,42 +92,18 @@ probe_file(struct probe *p, const char *toolkit, const char *const *rel,
 static void
 probe_libclang(struct probe *p)
 {
-	static const char *const names[] = {
-		"libclang-19.so.1", "/usr/lib/llvm-19/lib/libclang.so.1",
-		"libclang-18.so.1", "/usr/lib/llvm-18/lib/libclang.so.1",
-		"libclang-17.so.1", "/usr/lib/llvm-17/lib/libclang.so.1",
-		"libclang-16.so.1", "/usr/lib/llvm-16/lib/libclang.so.1",
-		"libclang.so.1", "libclang.so",
-	};
-	const char *env = getenv("KS_LIBCLANG");
-	struct cxstring { const void *data; unsigned flags; };
-	size_t i;
+	struct ks_buf err = KS_BUF_INIT;
 
-	for (i = 0; i < KS_ARRAY_SIZE(names) + 1; i++) {
-		const char *name = i == 0 ? env : names[i - 1];
-		void *h;
-		struct cxstring (*ver)(void);
-		const char *(*cstr)(struct cxstring);
-
-		if (!name || !*name)
-			continue;
-		h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-		if (!h)
-			continue;
-		*(void **)&ver = dlsym(h, "clang_getClangVersion");
-		*(void **)&cstr = dlsym(h, "clang_getCString");
+	/* The loader analysis uses, so that doctor reports what ks analyze
+	 * will get (search order, KS_LIBCLANG, required functions). */
+	if (ks_libclang_load(&err) == 0) {
 		p->ok = 1;
-		if (ver && cstr) {
-			struct cxstring s = ver();
-			ks_buf_addf(&p->what, "%s (%s)", name, cstr(s));
-		} else {
-			ks_buf_adds(&p->what, name);
-		}
-		/* Left loaded: unloading LLVM libraries at exit is known to crash. */
-		return;
+		ks_buf_addf(&p->what, "%s (%s)", ks_libclang_path(),
+			    ks_libclang_version());
+	} else {
+		ks_buf_adds(&p->what, err.buf);
 	}
-	ks_buf_adds(&p->what, "no libclang 16-19 (install libclang-19-dev; "
-			      "or set KS_LIBCLANG)");
+	ks_buf_release(&err);
 }
 
 static void

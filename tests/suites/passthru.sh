@@ -4,7 +4,7 @@
 test_compiler_form_passes_argv_unchanged() {
 	use_fake_nvcc
 	"$KS_NVCC_BIN" -O3 -arch=sm_90 "-DMSG=\"a b\"" -c k.cu -o k.o
-	expect_eq '-O3|-arch=sm_90|-DMSG="a b"|-c|k.cu|-o|k.o' "$(tail -n 1 "$FAKE_NVCC_LOG")"
+	expect_eq '-O3|-arch=sm_90|-DMSG="a b"|-c|k.cu|-o|k.o' "$(nvcc_calls)"
 	expect_eq "fake object of k.cu" "$(cat k.o)"
 }
 
@@ -14,7 +14,7 @@ test_launcher_form_uses_given_nvcc() {
 	cp "$FAKE_DIR/nvcc" other/nvcc
 	export FAKE_NVCC_LOG=$TEST_DIR/nvcc.log
 	"$KS_NVCC_BIN" "$TEST_DIR/other/nvcc" -c k.cu -o k.o
-	expect_eq '-c|k.cu|-o|k.o' "$(cat "$FAKE_NVCC_LOG")"
+	expect_eq '-c|k.cu|-o|k.o' "$(nvcc_calls)"
 }
 
 test_exit_status_stdout_stderr_are_nvccs() {
@@ -41,7 +41,7 @@ test_masquerade_nvcc_first_on_path() {
 	use_fake_nvcc
 	use_masquerade
 	nvcc -c k.cu -o k.o
-	expect_eq '-c|k.cu|-o|k.o' "$(cat "$FAKE_NVCC_LOG")"
+	expect_eq '-c|k.cu|-o|k.o' "$(nvcc_calls)"
 	expect_stat invocations 1
 	expect_stat compile 1
 }
@@ -55,7 +55,7 @@ test_wrapper_script_calling_nvcc_does_not_loop() {
 	use_masquerade
 	export PATH=$TEST_DIR/masq:$TEST_DIR/site:$TEST_DIR/fakebin:/usr/bin:/bin
 	timeout 10 nvcc -c k.cu -o k.o
-	expect_eq '-c|k.cu|-o|k.o' "$(cat "$FAKE_NVCC_LOG")"
+	expect_eq '-c|k.cu|-o|k.o' "$(nvcc_calls)"
 	# Recorded once: the nested ks-nvcc only passes through.
 	expect_stat passthru-nested 1
 	expect_eq 1 "$(record_count)"
@@ -84,7 +84,7 @@ test_no_real_nvcc_is_a_clear_error() {
 test_disable_passes_through_and_writes_nothing() {
 	use_fake_nvcc
 	KS_DISABLE=1 "$KS_NVCC_BIN" -c k.cu -o k.o
-	expect_eq '-c|k.cu|-o|k.o' "$(cat "$FAKE_NVCC_LOG")"
+	expect_eq '-c|k.cu|-o|k.o' "$(nvcc_calls)"
 	expect_no_file "$KS_DIR"
 }
 

@@ -119,8 +119,10 @@ TEST(record_names_and_format)
 	struct ks_strv argv = KS_STRV_INIT;
 	struct ks_args a;
 	struct ks_buf err = KS_BUF_INIT, json = KS_BUF_INIT;
-	struct ks_record_info ri = { "/work", "/usr/local/cuda/bin/nvcc",
-				     "13.0.88", NULL, "-lineinfo", 0 };
+	struct ks_record_info ri = {
+		.cwd = "/work", .nvcc = "/usr/local/cuda/bin/nvcc",
+		.nvcc_version = "13.0.88", .append_flags = "-lineinfo",
+	};
 	char *n1, *n2;
 	const char *words[] = { "-O3", "-arch=sm_90", "-DX=\"a b\"", "-c",
 				"k.cu", "-o", "obj/k.o" };

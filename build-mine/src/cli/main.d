@@ -1,0 +1,2 @@
+build-mine/src/cli/main.o: src/cli/main.c src/cli/ks.h
+src/cli/ks.h:

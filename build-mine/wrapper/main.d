@@ -1,0 +1,2 @@
+build-mine/wrapper/main.o: wrapper/main.c wrapper/ksnvcc.h
+wrapper/ksnvcc.h:

@@ -1,0 +1,181 @@
+/*
+ * inventory: the kernels and launch sites of one CUDA translation unit.
+ *
+ * ks_inventory_build() parses the TU with libclang as CUDA, with the
+ * build's own flags (include paths, macros, -std, the target arch), and
+ * lists every __global__ function defined in the TU's own files (system
+ * headers are skipped), every <<<>>> launch, and per kernel its facts,
+ * static features (features.h) and source closure (closure.h). A TU that
+ * does not parse cleanly (any error diagnostic) gives no inventory at all,
+ * only the reason: never a partial, possibly wrong one.
+ *
+ * Extents are what the rewriter needs to replace a kernel or a launch in
+ * the source text: absolute file names as clang opened them, byte offsets
+ * [begin, end) into that file, and 1-based lines and columns. These
+ * structs are a stable interface: fields are only ever added.
+ *
+ * How it parses: -x cuda --cuda-device-only (kernel bodies as the device
+ * compiler sees them, __CUDA_ARCH__ defined, real mangled names) for one
+ * real arch; the toolkit's include/cccl; a stub texture_fetch_functions.h
+ * (CUDA 13 removed it, clang's wrapper still includes it) written under
+ * <state_dir>/clang/; and a precompiled header of clang's CUDA prelude,
+ * cached under <state_dir>/clang/ by (libclang, toolkit, flags), which
+ * takes most of the cost of a small TU away. Without a toolkit the TU is
+ * parsed with -nocudainc and a minimal prelude of ks's own (enough for
+ * self-contained kernels; for tests and machines without CUDA).
+ *
+ * Ownership: struct ks_inventory owns everything in it;
+ * ks_inventory_release() frees it (safe on a zeroed struct). Strings
+ * are never NULL unless a comment says so.
+ * May include: libc, core/, facts.h, features.h.
+ */
+#ifndef KS_ANALYSIS_INVENTORY_H
+#define KS_ANALYSIS_INVENTORY_H
+
+#include <stddef.h>
+
+#include "facts.h"
+#include "features.h"
+
+struct ks_buf;
+struct ks_strv;
+
+#define KS_INVENTORY_FORMAT 1
+
+/* A range of source text. */
+struct ks_extent {
+	char *file;		/* absolute path, or "" when unknown */
+	unsigned long begin;	/* byte offset of the first byte */
+	unsigned long end;	/* byte offset one past the last byte */
+	unsigned line, col;	/* of `begin`, 1-based */
+	unsigned end_line, end_col;	/* of the last byte, 1-based */
+};
+
+struct ks_param {
+	char *name;		/* "" for an unnamed parameter */
+	char *type;		/* as spelled: "const float *__restrict" */
+	long long size;		/* bytes; -1 when dependent (templates) */
+	long long align;	/* bytes; -1 when dependent */
+	int is_pointer;
+	int pointee_const;
+	int is_restrict;
+};
+
+/* One instantiation of a template kernel used by the TU. */
+struct ks_instance {
+	char *mangled;		/* "_Z2tkIfEvPT_PKS0_i" */
+	char *display;		/* "tk<float>" */
+};
+
+struct ks_kernel {
+	char *name;		/* "scale" */
+	char *qualified;	/* "ns::scale" */
+	char *display;		/* "scale(float *, float, int)" */
+	char *mangled;		/* NULL for a template: see `inst` */
+	int is_template;
+	struct ks_instance *inst;
+	size_t ninst;
+	struct ks_param *params;
+	size_t nparams;
+	/* The whole definition: from `template` or the first specifier
+	 * (static, __global__, __launch_bounds__) to the closing brace. */
+	struct ks_extent extent;
+	struct ks_extent body;	/* the braces and what is between them */
+	struct ks_extent name_ext;	/* the kernel's name in the definition */
+	/* __launch_bounds__(max threads, min blocks, max cluster): the text
+	 * between the parentheses (NULL: none), and the values that are
+	 * integer literals or macros for one (-1 otherwise). */
+	char *launch_bounds;
+	long long lb[3];
+	int nlb;
+	int in_main_file;	/* defined in the TU's own file, not a header */
+	struct ks_facts facts;
+	struct ks_features features;
+	/* The closure (closure.h): definition and everything it reaches, as
+	 * spelled; the input of the kernel key. */
+	char *closure;
+};
+
+struct ks_launch {
+	int kernel;		/* index in kernels, -1 if not defined here */
+	char *callee;		/* as spelled: "scale", "tk<float>" */
+	char *mangled;		/* of the kernel or instantiation launched, or NULL */
+	/* Configuration expressions as spelled; shmem and stream NULL when
+	 * left out. */
+	char *grid, *block, *shmem, *stream;
+	char *caller;		/* enclosing function ("run_scale") */
+	int in_loop;		/* inside a host loop */
+	struct ks_extent extent;	/* the whole call: kernel<<<...>>>(...) */
+	struct ks_extent callee_ext;	/* "scale" or "tk<float>" */
+	struct ks_extent config;	/* "<<<...>>>" */
+	struct ks_extent args;	/* "(...)" */
+};
+
+struct ks_inventory {
+	char *source;		/* absolute path of the TU */
+	char *arch;		/* the arch parsed for ("sm_90") */
+	char *clang;		/* libclang version */
+	int prelude;		/* parsed without the toolkit (-nocudainc) */
+	struct ks_kernel *kernels;
+	size_t nkernels;
+	struct ks_launch *launches;
+	size_t nlaunches;
+	struct ks_host host;
+	/* Every file the parse read (the TU first), absolute. */
+	struct ks_strv *files;
+	double parse_seconds;
+};
+
+/* How to parse a TU: the build's view of it. */
+struct ks_tu_opts {
+	const char *source;		/* the .cu file */
+	const char *cwd;		/* relative paths are relative to it; NULL: ours */
+	const char *toolkit;		/* CUDA toolkit root, or NULL: no toolkit */
+	const char *state_dir;		/* KS_DIR: stub and PCH live under it */
+	const char *arch;		/* "sm_90"; NULL: sm_75 (nvcc 13's default) */
+	const struct ks_strv *includes;	/* "-I<dir>", "-isystem<dir>", "-include<f>" */
+	const struct ks_strv *defines;	/* "-DX=1", "-UY" */
+	const char *std;		/* "c++17"; NULL: c++17 */
+	int no_pch;			/* parse without the cached prelude PCH */
+};
+
+void ks_inventory_release(struct ks_inventory *inv);
+
+/*
+ * Parse and inventory. Returns 0, or -1 with the reason in `err`: no
+ * libclang, a file that cannot be read, or the TU's first errors as
+ * "file:line:col: message" (up to three).
+ */
+int ks_inventory_build(const struct ks_tu_opts *o, struct ks_inventory *inv,
+		       struct ks_buf *err);
+
+/*
+ * Pure: the clang arguments for `o` (without the source file): the
+ * language, arch, toolkit or prelude, stub directory, the build's flags.
+ * `stub_dir` and `prelude` (a header path; used only without a toolkit)
+ * come from the caller, so the function does no I/O.
+ */
+void ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
+		const char *prelude, struct ks_strv *out);
+
+/*
+ * Pure: the clang arch for a build target: "sm_90" for sm_90, compute_90
+ * or lto_90; arch-specific suffixes kept (sm_90a); NULL for what clang
+ * cannot take. libclang 19 knows sm_20..sm_90a; newer targets fall back
+ * to the newest it knows, which parses the same source.
+ */
+const char *ks_tu_clang_arch(const char *target, char *buf, size_t size);
+
+/* The kernel named `name` (plain or qualified) or with that mangled name
+ * (of itself or of an instantiation), or NULL. */
+const struct ks_kernel *ks_inventory_find(const struct ks_inventory *inv,
+					  const char *name);
+
+/* Pure: the inventory as JSON (format KS_INVENTORY_FORMAT; MANUAL.md). */
+void ks_inventory_format_json(const struct ks_inventory *inv,
+			      struct ks_buf *out);
+/* Pure: the inventory as a table for people. */
+void ks_inventory_format_text(const struct ks_inventory *inv,
+			      struct ks_buf *out);
+
+#endif

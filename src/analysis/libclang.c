@@ -1,0 +1,155 @@
+#include "libclang.h"
+
+#include <ctype.h>
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/buf.h"
+#include "../core/log.h"
+#include "../core/strv.h"
+#include "../core/util.h"
+#include "cx.h"
+
+struct ks_cx ks_cx;
+
+static int state;		/* 0: not tried, 1: loaded, -1: failed */
+static char *loaded_path;
+static char *version;
+static int major;
+static struct ks_buf failure = KS_BUF_INIT;
+
+void
+ks_libclang_candidates(const char *env, struct ks_strv *out)
+{
+	int n;
+
+	if (env && *env) {
+		ks_strv_push(out, env);
+		return;
+	}
+	/* Newest first: libclang 16 cannot parse CCCL 3 (research: toolchain
+	 * §6), so a newer one is always preferred when both are present. */
+	for (n = 19; n >= 16; n--) {
+		ks_strv_push_owned(out, ks_xasprintf("libclang-%d.so.1", n));
+		ks_strv_push_owned(out, ks_xasprintf("/usr/lib/llvm-%d/lib/libclang-%d.so.1",
+						     n, n));
+		ks_strv_push_owned(out, ks_xasprintf("/usr/lib/llvm-%d/lib/libclang.so.1", n));
+	}
+	ks_strv_push(out, "libclang.so.1");
+	ks_strv_push(out, "libclang.so");
+}
+
+int
+ks_libclang_parse_major(const char *v)
+{
+	const char *s = v ? strstr(v, "version ") : NULL;
+
+	if (!s)
+		return 0;
+	s += strlen("version ");
+	return isdigit((unsigned char)*s) ? atoi(s) : 0;
+}
+
+/* Fill `t` from `h`; returns the name of the first missing function. */
+static const char *
+resolve(void *h, struct ks_cx *t)
+{
+	void *p;
+
+#define KS_CX_RESOLVE(name)                                                 \
+	p = dlsym(h, "clang_" #name);                                       \
+	if (!p)                                                             \
+		return "clang_" #name;                                      \
+	memcpy(&t->name, &p, sizeof(p));
+	KS_CX_REQUIRED(KS_CX_RESOLVE)
+#undef KS_CX_RESOLVE
+	p = dlsym(h, "clang_getCursorBinaryOperatorKind");
+	memcpy(&t->getCursorBinaryOperatorKind, &p, sizeof(p));
+	p = dlsym(h, "clang_getCursorUnaryOperatorKind");
+	memcpy(&t->getCursorUnaryOperatorKind, &p, sizeof(p));
+	return NULL;
+}
+
+static int
+try_load(const char *name, struct ks_buf *why)
+{
+	struct ks_cx t;
+	const char *missing;
+	void *h;
+	CXString v;
+
+	h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		ks_buf_addf(why, "%s%s: not found", why->len ? "; " : "", name);
+		return -1;
+	}
+	memset(&t, 0, sizeof(t));
+	missing = resolve(h, &t);
+	if (missing) {
+		ks_buf_addf(why, "%s%s: lacks %s", why->len ? "; " : "", name,
+			    missing);
+		dlclose(h);
+		return -1;
+	}
+	ks_cx = t;
+	loaded_path = ks_xstrdup(name);
+	v = ks_cx.getClangVersion();
+	version = ks_xstrdup(ks_cx.getCString(v) ? ks_cx.getCString(v) : "");
+	ks_cx.disposeString(v);
+	major = ks_libclang_parse_major(version);
+	ks_log("libclang: %s (%s)", loaded_path, version);
+	return 0;
+}
+
+int
+ks_libclang_load(struct ks_buf *err)
+{
+	struct ks_strv cands = KS_STRV_INIT;
+	const char *env = getenv("KS_LIBCLANG");
+	size_t i;
+
+	if (state == 0) {
+		struct ks_buf why = KS_BUF_INIT;
+
+		state = -1;
+		ks_libclang_candidates(env, &cands);
+		for (i = 0; i < cands.n; i++) {
+			if (try_load(cands.v[i], &why) == 0) {
+				state = 1;
+				break;
+			}
+		}
+		if (state < 0) {
+			if (env && *env)
+				ks_buf_addf(&failure, "KS_LIBCLANG=%s: %s", env, why.buf);
+			else
+				ks_buf_adds(&failure, "no libclang 16-19 found "
+					    "(install libclang-19-dev, or set KS_LIBCLANG)");
+			ks_log("libclang: %s", why.buf);
+		}
+		ks_buf_release(&why);
+		ks_strv_release(&cands);
+	}
+	if (state > 0)
+		return 0;
+	return ks_error(err, "%s", failure.buf);
+}
+
+const char *
+ks_libclang_path(void)
+{
+	return state > 0 ? loaded_path : NULL;
+}
+
+const char *
+ks_libclang_version(void)
+{
+	return state > 0 ? version : NULL;
+}
+
+int
+ks_libclang_major(void)
+{
+	return state > 0 ? major : 0;
+}

@@ -1,0 +1,100 @@
+/*
+ * rewrite: put verified variants into a translation unit's text.
+ *
+ * ks_rewrite() is a pure function over the TU's text, the extents of each
+ * replaced kernel (its definition and its launch sites, byte offsets in the
+ * main file, as the inventory finds them) and the variant (DESIGN.md §4:
+ * the replacement definition, optional helpers placed before it, an
+ * optional launcher `static void ks_launch_<kernel>(dim3 grid, dim3 block,
+ * size_t shmem, cudaStream_t stream, <kernel params>)`). The result:
+ *   - the device pass whose __CUDA_ARCH__ equals the variant's arch sees
+ *     the helpers and the variant's definition;
+ *   - every other device pass and the host pass see the original
+ *     definition (so host stubs and launches compile as before); the host
+ *     pass also sees the helpers, for the launcher;
+ *   - with a launcher, each host launch of the kernel becomes "the
+ *     launcher when the variant's device code is the code that runs, else
+ *     the original launch", decided at run time per device and cached;
+ *   - #line directives map every line back: user text to the user's file
+ *     and lines, variant text to the variant's file and lines.
+ * The generated shape, with an example, is in docs/REWRITE.md.
+ *
+ * ks_rewrite_scan() finds the extents lexically (no macros, no templates,
+ * launches spelled `name<<<...>>>(...)`): a stand-in for the libclang
+ * inventory in tests and where libclang cannot parse the source.
+ *
+ * Ownership: ks_rewrite() borrows everything and appends to `out`. A
+ * struct ks_rewrite_kernel filled by ks_rewrite_scan() owns its strings
+ * and arrays; ks_rewrite_kernel_release() frees them (safe on a zeroed
+ * struct).
+ * May include: libc, core/.
+ */
+#ifndef KS_ANALYSIS_REWRITE_H
+#define KS_ANALYSIS_REWRITE_H
+
+#include <stddef.h>
+
+struct ks_buf;
+
+/* One launch site: `k<<<grid, block, shmem, stream>>>(args)`. */
+struct ks_rewrite_launch {
+	size_t begin, end;	/* the whole call expression, qualifier included */
+	char *grid, *block;
+	char *shmem, *stream;	/* NULL when the launch does not say */
+	char **args;
+	size_t nargs;
+	int device_side;	/* inside device code (dynamic parallelism) */
+};
+
+/* A kernel of the main file, as the inventory sees it. */
+struct ks_rewrite_kernel {
+	char *name;		/* as written, unqualified */
+	size_t def_begin, def_end;	/* the definition, through its '}' */
+	size_t line;		/* line of def_begin, 1-based */
+	struct ks_rewrite_launch *launches;
+	size_t nlaunches;
+};
+
+void ks_rewrite_kernel_release(struct ks_rewrite_kernel *k);
+
+/* A piece of variant text and the line its first character has in the
+ * variant's file (0 is taken as 1). */
+struct ks_rewrite_part {
+	const char *text;	/* NULL or "": absent */
+	size_t line;
+};
+
+struct ks_rewrite_variant {
+	const char *file;	/* the variant's file, named by #line */
+	unsigned arch;		/* the __CUDA_ARCH__ it was verified for: 900 */
+	struct ks_rewrite_part helpers;
+	struct ks_rewrite_part definition;	/* required */
+	struct ks_rewrite_part launcher;
+};
+
+struct ks_rewrite_job {
+	const struct ks_rewrite_kernel *kernel;
+	const struct ks_rewrite_variant *variant;
+};
+
+/*
+ * Pure: the TU `src` (len bytes, named `path` in #line directives) with
+ * each job's kernel replaced, appended to `out`. Refused, with one message
+ * naming the kernel and the line: a template kernel; extents that are not
+ * a definition or a launch of the kernel; with a launcher, a launch before
+ * the definition, a launch in device code or in a preprocessor directive,
+ * and any other use of the kernel's name (its address would bypass the
+ * launcher); overlapping jobs. Nothing is appended on failure.
+ */
+int ks_rewrite(const char *src, size_t len, const char *path,
+	       const struct ks_rewrite_job *jobs, size_t njobs,
+	       struct ks_buf *out, struct ks_buf *err);
+
+/*
+ * Pure: find kernel `name`'s definition and launch sites in `src`
+ * lexically. Fails when there is no definition or more than one.
+ */
+int ks_rewrite_scan(const char *src, size_t len, const char *name,
+		    struct ks_rewrite_kernel *k, struct ks_buf *err);
+
+#endif
