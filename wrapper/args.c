@@ -243,6 +243,23 @@ ks_args_release(struct ks_args *a)
 /* ------------------------------------------------------------------ */
 /* Splitting.                                                          */
 
+/* Push `item` without its leading and trailing spaces and tabs, unless
+ * nothing is left: nvcc drops blank list items. */
+static void
+push_trimmed(struct ks_strv *out, const char *item)
+{
+	size_t len = strlen(item);
+
+	while (len && (item[len - 1] == ' ' || item[len - 1] == '\t'))
+		len--;
+	while (len && (*item == ' ' || *item == '\t')) {
+		item++;
+		len--;
+	}
+	if (len)
+		ks_strv_push_owned(out, ks_xstrndup(item, len));
+}
+
 int
 ks_args_split_list(const char *value, struct ks_strv *out, struct ks_buf *err)
 {
@@ -262,8 +279,7 @@ ks_args_split_list(const char *value, struct ks_strv *out, struct ks_buf *err)
 			quoted = !quoted;
 			ks_buf_addch(&item, '"');
 		} else if (*p == ',' && !quoted) {
-			if (item.len)
-				ks_strv_push(out, item.buf);
+			push_trimmed(out, item.buf);
 			ks_buf_reset(&item);
 		} else {
 			ks_buf_addch(&item, *p);
@@ -273,8 +289,7 @@ ks_args_split_list(const char *value, struct ks_strv *out, struct ks_buf *err)
 		ks_error(err, "unbalanced '\"' in '%s'", value);
 		goto out;
 	}
-	if (item.len)
-		ks_strv_push(out, item.buf);
+	push_trimmed(out, item.buf);
 	ret = 0;
 out:
 	ks_buf_release(&item);
@@ -342,26 +357,37 @@ ks_args_split_env(const char *value, struct ks_strv *out, struct ks_buf *err)
 
 /*
  * Stage two for options files, as nvcc 13.0 behaves: resolve the escapes
- * (each backslash yields the next character), then drop every double
- * quote that does not follow a backslash in the result. So `x\"y` gives
- * xy, `"a\\"` gives a\" and `a\\"b c"` gives a\"b c (all checked).
+ * (each backslash yields the next character); trim spaces and tabs (not
+ * newlines) at both ends and drop a word left empty (`x\ ` gives x, a
+ * lone `\ ` vanishes, `""` stays an empty word, `x\<newline>` keeps its
+ * newline); then drop every double quote that does not follow a
+ * backslash in the result. So `x\"y` gives xy, `"a\\"` gives a\" and
+ * `a\\"b c"` gives a\"b c. Returns NULL for a vanished word.
  */
 static char *
 unquote_file_word(const char *w)
 {
-	char *t = ks_xmalloc(strlen(w) + 1), *r = ks_xmalloc(strlen(w) + 1);
+	char *t = ks_xmalloc(strlen(w) + 1), *r = NULL;
 	const char *p;
-	size_t n = 0, i, m = 0;
+	size_t n = 0, i, start = 0, m = 0;
 
 	for (p = w; *p; p++) {
 		if (*p == '\\' && p[1])
 			p++;
 		t[n++] = *p;
 	}
-	for (i = 0; i < n; i++)
-		if (t[i] != '"' || (i && t[i - 1] == '\\'))
+	while (n && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+		n--;
+	while (start < n && (t[start] == ' ' || t[start] == '\t'))
+		start++;
+	if (start == n)
+		goto out;
+	r = ks_xmalloc(n - start + 1);
+	for (i = start; i < n; i++)
+		if (t[i] != '"' || (i > start && t[i - 1] == '\\'))
 			r[m++] = t[i];
 	r[m] = '\0';
+out:
 	free(t);
 	return r;
 }
@@ -377,8 +403,12 @@ split_file(const char *text, size_t len, struct ks_strv *out,
 
 	if (split_words(text, len, " \t\n\r", 1, &raw, err) < 0)
 		goto out;
-	for (i = 0; i < raw.n; i++)
-		ks_strv_push_owned(out, unquote_file_word(raw.v[i]));
+	for (i = 0; i < raw.n; i++) {
+		char *w = unquote_file_word(raw.v[i]);
+
+		if (w)
+			ks_strv_push_owned(out, w);
+	}
 	ret = 0;
 out:
 	ks_strv_release(&raw);
@@ -929,12 +959,60 @@ arch_shorthand(struct ks_args *a, const char *name)
 		add_arch(a, virt, lto);
 }
 
-/* The pairs of an explicit virtual arch and its codes. */
+/* The number and suffix ('a', 'f' or 0) of "90a". */
+static long
+arch_value(const char *num, char *suffix)
+{
+	char *end;
+	long n = strtol(num, &end, 10);
+
+	*suffix = *end;
+	return n;
+}
+
+/*
+ * Whether nvcc 13.0 compiles compute_<vnum> for `code`, and the real
+ * target it then names (checked: under compute_90 any sm_NN, lto_NN with
+ * NN >= 90; under compute_90a only ...a targets; under compute_100f only
+ * the 10x family, sm_103 becoming sm_103f, lto only as lto_10xf; a PTX
+ * code only compute_<vnum> itself). Returns 0, or -1 for nvcc's
+ * "Incompatible code generation requested".
+ */
+static int
+code_target(const char *vnum, const char *code, char *real, size_t size)
+{
+	const char *ckind, *cnum = arch_number(code, &ckind);
+	char vs, cs;
+	long vn = arch_value(vnum, &vs), cn;
+
+	if (!cnum)
+		return -1;
+	if (!strcmp(ckind, "compute_")) {
+		real[0] = '\0';
+		return strcmp(cnum, vnum) ? -1 : 0;
+	}
+	cn = arch_value(cnum, &cs);
+	if (cn < vn || (vs == 'a' && cs != 'a'))
+		return -1;
+	if (vs == 'f') {
+		if (cn / 10 != vn / 10 || (!strcmp(ckind, "lto_") && cs != 'f'))
+			return -1;
+		if (!cs) {
+			snprintf(real, size, "%s%sf", ckind, cnum);
+			return 0;
+		}
+	}
+	snprintf(real, size, "%s", code);
+	return 0;
+}
+
+/* The pairs of an explicit virtual arch (-arch with -code, or -gencode)
+ * and its codes. */
 static void
 arch_codes(struct ks_args *a, const char *arch, const struct ks_strv *codes)
 {
 	const char *kind, *num = arch_number(arch, &kind);
-	char virt[32];
+	char virt[32], real[32];
 	size_t i;
 
 	if (!num || !strcmp(kind, "sm_")) {
@@ -944,18 +1022,23 @@ arch_codes(struct ks_args *a, const char *arch, const struct ks_strv *codes)
 	}
 	snprintf(virt, sizeof(virt), "compute_%s", num);
 	for (i = 0; i < codes->n; i++) {
-		const char *c = codes->v[i], *ckind;
+		const char *c = codes->v[i];
 
-		if (!arch_number(c, &ckind)) {
+		/* An lto_NN arch has no PTX to embed. */
+		if (code_target(num, c, real, sizeof(real)) < 0 ||
+		    (!strcmp(kind, "lto_") && !real[0])) {
 			reject(a, "arch");
-		} else if (!strcmp(ckind, "compute_")) {
-			if (strcmp(c, virt))
-				reject(a, "arch");
-			else
-				add_arch(a, virt, "");
-		} else {
-			add_arch(a, virt, c);
+			continue;
 		}
+		if (ks_starts_with(real, "lto_")) {
+			/* "Cannot use '-arch=lto_<arch>' unless '-rdc=true'
+			 * is specified or implied" (-dc, -dlto imply it). */
+			if (!a->relocatable && !a->dlto)
+				reject(a, "arch");
+		} else if (a->dlto) {
+			reject(a, "dlto-conflict");
+		}
+		add_arch(a, virt, real);
 	}
 }
 
@@ -1045,7 +1128,9 @@ resolve_archs(struct ks_args *a, const struct state *st)
 	static const char *const symbols[] = { "native", "all", "all-major" };
 	size_t i;
 
-	if (a->dlto && (st->codes.n || st->gencodes.n))
+	/* "'-dlto' conflicts with '-gencode' or '-code'": with any
+	 * -gencode, with -code unless it asks for lto_NN only. */
+	if (a->dlto && st->gencodes.n)
 		reject(a, "dlto-conflict");
 	for (i = 0; st->arch && i < KS_ARRAY_SIZE(symbols); i++)
 		if (!strcmp(st->arch, symbols[i])) {

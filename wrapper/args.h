@@ -116,8 +116,10 @@ struct ks_args {
 	 * with sm_NN and its PTX; -arch=compute_NN means PTX only;
 	 * -arch=lto_NN means lto_NN only. An arch-specific -arch=sm_NNa or
 	 * sm_NNf also gets a generic compute_NN PTX. -dlto turns the sm_NN
-	 * of -arch into lto_NN and adds lto_NN to compute_NN. No target
-	 * option at all means -arch=sm_75 (13.0's default).
+	 * of -arch into lto_NN and adds lto_NN to compute_NN. A real target
+	 * is named as nvcc builds it (-arch=compute_100f -code=sm_103 gives
+	 * sm_103f). No target option at all means -arch=sm_75 (13.0's
+	 * default). Targets nvcc refuses set `rejected` to "arch".
 	 */
 	struct ks_arch *archs;
 	size_t narchs;
@@ -208,9 +210,10 @@ int ks_args_split_env(const char *value, struct ks_strv *out,
 /*
  * Split a list option's value (-D, -I, -Xcompiler, -code, -optf, ...) as
  * nvcc does: at commas outside double quotes; a backslash yields the next
- * character literally (`1\,2` -> "1,2"); double quotes stay; empty items
- * are dropped. Appends to `out`; returns 0, or -1 on an unbalanced quote
- * or a trailing backslash.
+ * character literally (`1\,2` -> "1,2"); double quotes stay; each item
+ * loses its leading and trailing spaces and tabs (escaped or not, but
+ * not inside quotes), and empty items are dropped. Appends to `out`;
+ * returns 0, or -1 on an unbalanced quote or a trailing backslash.
  */
 int ks_args_split_list(const char *value, struct ks_strv *out,
 		       struct ks_buf *err);

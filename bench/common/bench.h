@@ -207,7 +207,7 @@ static T *
 bench_to_device(const std::vector<T> &h)
 {
 	T *d = nullptr;
-	BENCH_CK(cudaMalloc(&d, h.size() * sizeof(T) ? h.size() * sizeof(T) : 1));
+	BENCH_CK(cudaMalloc(&d, h.size() ? h.size() * sizeof(T) : 1));
 	BENCH_CK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
 	return d;
 }

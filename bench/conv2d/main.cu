@@ -52,7 +52,7 @@ main(int argc, char **argv)
 	bench_fill(hb, 603, -a, a);
 
 	// Outputs checked: all of them at the small size. At full size the CPU
-	// reference for all 16.7M outputs (9.7e9 multiply-adds) is too slow, so
+	// reference for all 16.8M outputs (9.7e9 multiply-adds) is too slow, so
 	// a deterministic sample is checked: 65536 pseudo-random outputs plus
 	// the whole last plane (image N-1, channel K-1), which covers every
 	// border and corner position.

@@ -77,6 +77,9 @@ fi
 
 command -v nvcc >/dev/null 2>&1 || PATH=/usr/local/cuda/bin:$PATH
 command -v nvcc >/dev/null 2>&1 || { echo "baseline.sh: no nvcc" >&2; exit 2; }
+# The programs link cuBLAS dynamically: find it next to that nvcc.
+cuda_lib=$(dirname "$(dirname "$(command -v nvcc)")")/lib64
+export LD_LIBRARY_PATH=$cuda_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 [ -f "$partial/meta.json" ] || collect --meta --date "$date" -o "$partial/meta.json"
 
 # done P: P has a partial result that needs no new run.

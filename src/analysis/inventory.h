@@ -34,11 +34,11 @@
 
 #include <stddef.h>
 
+#include "../core/strv.h"
 #include "facts.h"
 #include "features.h"
 
 struct ks_buf;
-struct ks_strv;
 
 #define KS_INVENTORY_FORMAT 1
 
@@ -65,6 +65,12 @@ struct ks_param {
 struct ks_instance {
 	char *mangled;		/* "_Z2tkIfEvPT_PKS0_i" */
 	char *display;		/* "tk<float>" */
+};
+
+struct ks_kernel_key {
+	char *mangled;
+	char *arch;		/* "sm_90" */
+	char key[33];		/* 32 hex digits */
 };
 
 struct ks_kernel {
@@ -94,6 +100,10 @@ struct ks_kernel {
 	/* The closure (closure.h): definition and everything it reaches, as
 	 * spelled; the input of the kernel key. */
 	char *closure;
+	/* Kernel keys, one per (mangled name, arch), once
+	 * ks_inventory_set_keys() has run. */
+	struct ks_kernel_key *keys;
+	size_t nkeys;
 };
 
 struct ks_launch {
@@ -122,7 +132,7 @@ struct ks_inventory {
 	size_t nlaunches;
 	struct ks_host host;
 	/* Every file the parse read (the TU first), absolute. */
-	struct ks_strv *files;
+	struct ks_strv files;
 	double parse_seconds;
 };
 
@@ -165,6 +175,14 @@ void ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
  * to the newest it knows, which parses the same source.
  */
 const char *ks_tu_clang_arch(const char *target, char *buf, size_t size);
+
+/*
+ * Pure: compute every kernel's keys (closure.h) for each real arch in
+ * `archs` ("sm_90"), the build's device-code flags and nvcc version.
+ * Replaces keys computed before.
+ */
+void ks_inventory_set_keys(struct ks_inventory *inv, const struct ks_strv *archs,
+			   const struct ks_strv *devflags, const char *nvcc_version);
 
 /* The kernel named `name` (plain or qualified) or with that mangled name
  * (of itself or of an instantiation), or NULL. */

@@ -91,8 +91,21 @@ int ks_rewrite(const char *src, size_t len, const char *path,
 	       struct ks_buf *out, struct ks_buf *err);
 
 /*
+ * Pure: split a variant file in place into its parts. Each part starts
+ * after a line that is exactly "// ks-nvcc: helpers", "// ks-nvcc:
+ * definition" or "// ks-nvcc: launcher" and runs to the next such line;
+ * text before the first is a header and ignored. The markers are
+ * overwritten with NULs, so the parts point into `text` (still the
+ * caller's). Sets the parts and their lines, not `file` or `arch`. Fails
+ * without a definition or with a part given twice.
+ */
+int ks_rewrite_variant_split(char *text, struct ks_rewrite_variant *v,
+			     struct ks_buf *err);
+
+/*
  * Pure: find kernel `name`'s definition and launch sites in `src`
- * lexically. Fails when there is no definition or more than one.
+ * lexically. Fails when there is no definition or more than one (then `k`
+ * holds nothing to release).
  */
 int ks_rewrite_scan(const char *src, size_t len, const char *name,
 		    struct ks_rewrite_kernel *k, struct ks_buf *err);

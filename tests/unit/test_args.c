@@ -365,6 +365,29 @@ static const struct cmd_case {
 	  "k.o", NULL, "arch" },
 	{ "-dlto -gencode arch=compute_90,code=sm_90 -c k.cu",
 	  KS_MODE_COMPILE, "k.cu:cu", "k.o", NULL, "dlto-conflict" },
+	{ "-dlto -gencode arch=compute_90,code=lto_90 -c k.cu",
+	  KS_MODE_COMPILE, "k.cu:cu", "k.o", NULL, "dlto-conflict" },
+	{ "-dlto -arch=compute_90 -code=lto_90,sm_90 -c k.cu",
+	  KS_MODE_COMPILE, "k.cu:cu", "k.o", NULL, "dlto-conflict" },
+	/* "Incompatible code generation requested". */
+	{ "-arch=compute_90 -code=sm_80 -c k.cu", KS_MODE_COMPILE,
+	  "k.cu:cu", "k.o", NULL, "arch" },
+	{ "-arch=compute_90a -code=sm_90 -c k.cu", KS_MODE_COMPILE,
+	  "k.cu:cu", "k.o", NULL, "arch" },
+	{ "-arch=compute_100f -code=sm_110f -c k.cu", KS_MODE_COMPILE,
+	  "k.cu:cu", "k.o", NULL, "arch" },
+	{ "-arch=compute_100f -code=compute_100 -c k.cu", KS_MODE_COMPILE,
+	  "k.cu:cu", "k.o", NULL, "arch" },
+	{ "-arch=compute_100f -code=lto_100 -rdc=true -c k.cu",
+	  KS_MODE_COMPILE, "k.cu:cu", "k.o", NULL, "arch" },
+	/* "Cannot use '-arch=lto_<arch>' unless '-rdc=true' is specified
+	 * or implied". */
+	{ "-arch=compute_90 -code=lto_90 -c k.cu", KS_MODE_COMPILE,
+	  "k.cu:cu", "k.o", NULL, "arch" },
+	{ "-arch=lto_90 -code=compute_90 -rdc=true -c k.cu",
+	  KS_MODE_COMPILE, "k.cu:cu", "k.o", NULL, "arch" },
+	{ "-gencode arch=compute_90,code=lto_90 -c k.cu", KS_MODE_COMPILE,
+	  "k.cu:cu", "k.o", NULL, "arch" },
 	/* Things that keep nvcc's temporaries or print its commands. */
 	{ "-c k.cu -v", KS_MODE_COMPILE, "k.cu:cu", "k.o", NULL, "verbose" },
 	{ "-c k.cu -keep", KS_MODE_COMPILE, "k.cu:cu", "k.o", NULL, "keep" },
@@ -444,7 +467,24 @@ static const struct arch_case {
 	{ "-arch=compute_80 -code=sm_80 -code=sm_86",
 	  "compute_80:sm_80 compute_80:sm_86" },
 	{ "-arch=compute_90a -code=sm_90a", "compute_90a:sm_90a" },
-	{ "-arch=lto_90 -code=lto_90", "compute_90:lto_90" },
+	{ "-arch=lto_90 -code=lto_90 -rdc=true", "compute_90:lto_90" },
+	{ "-gencode arch=lto_90,code=sm_90 -rdc=true", "compute_90:sm_90" },
+	/* An f target takes its family: sm_103 under compute_100f is
+	 * built as sm_103f (elf sm=103f). */
+	{ "-arch=compute_100f -code=sm_103,sm_100a",
+	  "compute_100f:sm_103f compute_100f:sm_100a" },
+	{ "-gencode arch=compute_100f,code=sm_103", "compute_100f:sm_103f" },
+	/* Under compute_90a only ...a targets, any later one. */
+	{ "-arch=compute_90a -code=sm_120a", "compute_90a:sm_120a" },
+	/* Any target at or above a plain compute_NN. */
+	{ "-arch=compute_80 -code=sm_90a,sm_90", "compute_80:sm_90a "
+	  "compute_80:sm_90" },
+	{ "-arch=compute_100 -code=lto_103f -rdc=true",
+	  "compute_100:lto_103f" },
+	/* lto_NN with -dlto needs no -rdc=true, nor does -code=lto_NN. */
+	{ "-dlto -arch=compute_90 -code=lto_90,lto_100",
+	  "compute_90:lto_90 compute_90:lto_100" },
+	{ "-arch=compute_90 -code=lto_90 -dc", "compute_90:lto_90" },
 	/* Arch-specific shorthands bring a generic PTX: ptx 90, elf 90a,
 	 * ptx 90a; cicc runs for compute_90 and compute_90a. */
 	{ "-arch=sm_90a", "compute_90: compute_90a:sm_90a compute_90a:" },
@@ -823,6 +863,17 @@ static const struct env_case list_cases[] = {
 	{ "A=\"x\\\"y\"", "A=\"x\"y\"" },
 	/* -DA,,B, gives -D "A" -D "B"; -I '' adds nothing. */
 	{ "A,,B,", "A|B" },
+	/* Items are trimmed, escaped blanks too, quoted ones not:
+	 * -D' A' gives -D "A", -D'A\ ' -D "A", -D'"A "' -D "\"A \"". */
+	{ " A", "A" },
+	{ "A ,  B", "A|B" },
+	{ "A, ,B", "A|B" },
+	{ "\tA\t", "A" },
+	{ "A\\ \\ ", "A" },
+	{ "A B", "A B" },
+	{ "\"A \"", "\"A \"" },
+	{ " \" A\" ", "\" A\"" },
+	{ " ", "" },
 	{ "", "" },
 	{ "A=\"x", NULL },
 	{ "a\\", NULL },
@@ -928,6 +979,19 @@ TEST(expand_quoting)
 		{ "-o \"a\\\\\\\\\"", "-o|a\\\\\"" },
 		{ "-o a\\\\\"b c\"", "-o|a\\\"b c" },
 		{ "-o a\\\\\\\"b", "-o|a\\\"b" },
+		/* Escaped blanks at a word's ends go, and a word of them
+		 * vanishes (-o x \<space> names x); quoted ones stay. */
+		{ "-o x\\ ", "-o|x" },
+		{ "-o \\ x", "-o|x" },
+		{ "-o \\  x", "-o|x" },
+		{ "-o x\\\t", "-o|x" },
+		{ "-o \"x \"", "-o|x " },
+		{ "-o \" x\"", "-o| x" },
+		{ "-o x \" \"", "-o|x| " },
+		{ "-o x \"\" ", "-o|x|" },
+		{ "-o x\\\n", "-o|x\n" },
+		{ "-o x \\\n", "-o|x|\n" },
+		{ "-o x\\\v", "-o|x\v" },
 		/* "Stray '\"' character", "Stray '' character". */
 		{ "-o \"x y.o", NULL },
 		{ "-o a\\", NULL },

@@ -1,0 +1,397 @@
+/*
+ * The inventory of a translation unit: build, query, print.
+ */
+#include "inventory.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/buf.h"
+#include "../core/strv.h"
+#include "../core/util.h"
+#include "closure.h"
+#include "libclang.h"
+#include "tu.h"
+
+static void
+extent_release(struct ks_extent *e)
+{
+	free(e->file);
+	e->file = NULL;
+}
+
+void
+ks_inventory_release(struct ks_inventory *inv)
+{
+	size_t i, j;
+
+	for (i = 0; i < inv->nkernels; i++) {
+		struct ks_kernel *k = &inv->kernels[i];
+
+		free(k->name);
+		free(k->qualified);
+		free(k->display);
+		free(k->mangled);
+		for (j = 0; j < k->ninst; j++) {
+			free(k->inst[j].mangled);
+			free(k->inst[j].display);
+		}
+		free(k->inst);
+		for (j = 0; j < k->nparams; j++) {
+			free(k->params[j].name);
+			free(k->params[j].type);
+		}
+		free(k->params);
+		extent_release(&k->extent);
+		extent_release(&k->body);
+		extent_release(&k->name_ext);
+		free(k->launch_bounds);
+		ks_facts_release(&k->facts);
+		ks_features_release(&k->features);
+		free(k->closure);
+		for (j = 0; j < k->nkeys; j++) {
+			free(k->keys[j].mangled);
+			free(k->keys[j].arch);
+		}
+		free(k->keys);
+	}
+	free(inv->kernels);
+	for (i = 0; i < inv->nlaunches; i++) {
+		struct ks_launch *l = &inv->launches[i];
+
+		free(l->callee);
+		free(l->mangled);
+		free(l->grid);
+		free(l->block);
+		free(l->shmem);
+		free(l->stream);
+		free(l->caller);
+		extent_release(&l->extent);
+		extent_release(&l->callee_ext);
+		extent_release(&l->config);
+		extent_release(&l->args);
+	}
+	free(inv->launches);
+	ks_host_release(&inv->host);
+	if (inv->files.v)
+		ks_strv_release(&inv->files);
+	free(inv->source);
+	free(inv->arch);
+	free(inv->clang);
+	memset(inv, 0, sizeof(*inv));
+}
+
+int
+ks_inventory_build(const struct ks_tu_opts *o, struct ks_inventory *inv,
+		   struct ks_buf *err)
+{
+	struct ks_tu t;
+	char archbuf[32];
+	const char *arch;
+
+	memset(inv, 0, sizeof(*inv));
+	ks_strv_init(&inv->files);
+	if (ks_tu_parse(o, &t, err))
+		return -1;
+	arch = ks_tu_clang_arch(o->arch ? o->arch : "sm_75", archbuf, sizeof(archbuf));
+	inv->source = ks_xstrdup(t.source);
+	inv->arch = ks_xstrdup(arch ? arch : "sm_75");
+	inv->clang = ks_xstrdup(ks_libclang_version());
+	inv->prelude = t.prelude;
+	ks_walk(&t, inv);
+	inv->parse_seconds = t.seconds;
+	ks_tu_release(&t);
+	return 0;
+}
+
+void
+ks_inventory_set_keys(struct ks_inventory *inv, const struct ks_strv *archs,
+		      const struct ks_strv *devflags, const char *nvcc_version)
+{
+	size_t i, j, a;
+
+	for (i = 0; i < inv->nkernels; i++) {
+		struct ks_kernel *k = &inv->kernels[i];
+		size_t nm = k->is_template ? k->ninst : 1;
+
+		for (j = 0; j < k->nkeys; j++) {
+			free(k->keys[j].mangled);
+			free(k->keys[j].arch);
+		}
+		free(k->keys);
+		k->keys = NULL;
+		k->nkeys = 0;
+		if (!nm || !archs || !archs->n)
+			continue;
+		k->keys = ks_xcalloc(nm * archs->n, sizeof(*k->keys));
+		for (j = 0; j < nm; j++) {
+			const char *m = k->is_template ? k->inst[j].mangled : k->mangled;
+
+			for (a = 0; a < archs->n; a++) {
+				struct ks_kernel_key *kk = &k->keys[k->nkeys++];
+
+				kk->mangled = ks_xstrdup(m);
+				kk->arch = ks_xstrdup(archs->v[a]);
+				ks_closure_key(m, k->closure, archs->v[a], devflags,
+					       nvcc_version ? nvcc_version : "", kk->key);
+			}
+		}
+	}
+}
+
+const struct ks_kernel *
+ks_inventory_find(const struct ks_inventory *inv, const char *name)
+{
+	size_t i, j;
+
+	for (i = 0; name && i < inv->nkernels; i++) {
+		const struct ks_kernel *k = &inv->kernels[i];
+
+		if (!strcmp(k->name, name) || !strcmp(k->qualified, name) ||
+		    (k->mangled && !strcmp(k->mangled, name)))
+			return k;
+		for (j = 0; j < k->ninst; j++)
+			if (!strcmp(k->inst[j].mangled, name) ||
+			    !strcmp(k->inst[j].display, name))
+				return k;
+	}
+	return NULL;
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void
+json_str_or_null(struct ks_buf *out, const char *s)
+{
+	if (s)
+		ks_buf_add_json_str(out, s);
+	else
+		ks_buf_adds(out, "null");
+}
+
+static void
+json_extent(struct ks_buf *out, const struct ks_extent *e)
+{
+	ks_buf_adds(out, "{\"file\": ");
+	ks_buf_add_json_str(out, e->file ? e->file : "");
+	ks_buf_addf(out, ", \"begin\": %lu, \"end\": %lu, \"line\": %u, \"col\": %u, "
+			 "\"end_line\": %u, \"end_col\": %u}",
+		    e->begin, e->end, e->line, e->col, e->end_line, e->end_col);
+}
+
+static void
+json_kernel(struct ks_buf *out, const struct ks_kernel *k)
+{
+	size_t i;
+	int f, first;
+
+	ks_buf_adds(out, "{\"name\": ");
+	ks_buf_add_json_str(out, k->name);
+	ks_buf_adds(out, ", \"qualified\": ");
+	ks_buf_add_json_str(out, k->qualified);
+	ks_buf_adds(out, ", \"display\": ");
+	ks_buf_add_json_str(out, k->display);
+	ks_buf_adds(out, ", \"mangled\": ");
+	json_str_or_null(out, k->mangled);
+	ks_buf_addf(out, ", \"template\": %s, \"instances\": [",
+		    k->is_template ? "true" : "false");
+	for (i = 0; i < k->ninst; i++) {
+		ks_buf_adds(out, i ? ", {\"mangled\": " : "{\"mangled\": ");
+		ks_buf_add_json_str(out, k->inst[i].mangled);
+		ks_buf_adds(out, ", \"display\": ");
+		ks_buf_add_json_str(out, k->inst[i].display);
+		ks_buf_addch(out, '}');
+	}
+	ks_buf_adds(out, "], \"params\": [");
+	for (i = 0; i < k->nparams; i++) {
+		const struct ks_param *p = &k->params[i];
+
+		ks_buf_adds(out, i ? ", {\"name\": " : "{\"name\": ");
+		ks_buf_add_json_str(out, p->name);
+		ks_buf_adds(out, ", \"type\": ");
+		ks_buf_add_json_str(out, p->type);
+		ks_buf_addf(out, ", \"size\": %lld, \"align\": %lld, \"pointer\": %s, "
+				 "\"pointee_const\": %s, \"restrict\": %s}",
+			    p->size, p->align, p->is_pointer ? "true" : "false",
+			    p->pointee_const ? "true" : "false",
+			    p->is_restrict ? "true" : "false");
+	}
+	ks_buf_adds(out, "], \"extent\": ");
+	json_extent(out, &k->extent);
+	ks_buf_adds(out, ", \"body\": ");
+	json_extent(out, &k->body);
+	ks_buf_adds(out, ", \"name_extent\": ");
+	json_extent(out, &k->name_ext);
+	ks_buf_adds(out, ", \"launch_bounds\": ");
+	if (k->launch_bounds) {
+		ks_buf_adds(out, "{\"text\": ");
+		ks_buf_add_json_str(out, k->launch_bounds);
+		ks_buf_adds(out, ", \"values\": [");
+		for (f = 0; f < k->nlb; f++)
+			if (k->lb[f] >= 0)
+				ks_buf_addf(out, "%s%lld", f ? ", " : "", k->lb[f]);
+			else
+				ks_buf_addf(out, "%snull", f ? ", " : "");
+		ks_buf_adds(out, "]}");
+	} else {
+		ks_buf_adds(out, "null");
+	}
+	ks_buf_addf(out, ", \"in_main_file\": %s, \"features\": {",
+		    k->in_main_file ? "true" : "false");
+	for (f = 0; f < KS_F_COUNT; f++)
+		ks_buf_addf(out, "%s\"%s\": %d", f ? ", " : "", ks_feature_name(f),
+			    k->features.v[f]);
+	ks_buf_adds(out, "}, \"why\": {");
+	for (f = 0, first = 1; f < KS_F_COUNT; f++) {
+		if (!k->features.why[f])
+			continue;
+		ks_buf_addf(out, "%s\"%s\": ", first ? "" : ", ", ks_feature_name(f));
+		ks_buf_add_json_str(out, k->features.why[f]);
+		first = 0;
+	}
+	ks_buf_adds(out, "}, \"details\": ");
+	ks_features_details_json(&k->facts, out);
+	ks_buf_addf(out, ", \"closure_bytes\": %zu, \"keys\": [",
+		    k->closure ? strlen(k->closure) : 0);
+	for (i = 0; i < k->nkeys; i++) {
+		ks_buf_adds(out, i ? ", {\"mangled\": " : "{\"mangled\": ");
+		ks_buf_add_json_str(out, k->keys[i].mangled);
+		ks_buf_adds(out, ", \"arch\": ");
+		ks_buf_add_json_str(out, k->keys[i].arch);
+		ks_buf_addf(out, ", \"key\": \"%s\"}", k->keys[i].key);
+	}
+	ks_buf_adds(out, "]}");
+}
+
+void
+ks_inventory_format_json(const struct ks_inventory *inv, struct ks_buf *out)
+{
+	size_t i;
+
+	ks_buf_addf(out, "{\"format\": %d, \"source\": ", KS_INVENTORY_FORMAT);
+	ks_buf_add_json_str(out, inv->source ? inv->source : "");
+	ks_buf_adds(out, ", \"arch\": ");
+	ks_buf_add_json_str(out, inv->arch ? inv->arch : "");
+	ks_buf_adds(out, ", \"clang\": ");
+	ks_buf_add_json_str(out, inv->clang ? inv->clang : "");
+	ks_buf_addf(out, ", \"prelude\": %s, \"parse_seconds\": %.3f, \"kernels\": [",
+		    inv->prelude ? "true" : "false", inv->parse_seconds);
+	for (i = 0; i < inv->nkernels; i++) {
+		ks_buf_adds(out, i ? ",\n  " : "\n  ");
+		json_kernel(out, &inv->kernels[i]);
+	}
+	ks_buf_adds(out, "],\n \"launches\": [");
+	for (i = 0; i < inv->nlaunches; i++) {
+		const struct ks_launch *l = &inv->launches[i];
+
+		ks_buf_adds(out, i ? ",\n  {\"kernel\": " : "\n  {\"kernel\": ");
+		json_str_or_null(out, l->kernel >= 0 ? inv->kernels[l->kernel].name
+						     : NULL);
+		ks_buf_addf(out, ", \"kernel_index\": %d, \"callee\": ", l->kernel);
+		ks_buf_add_json_str(out, l->callee);
+		ks_buf_adds(out, ", \"mangled\": ");
+		json_str_or_null(out, l->mangled);
+		ks_buf_adds(out, ", \"grid\": ");
+		json_str_or_null(out, l->grid);
+		ks_buf_adds(out, ", \"block\": ");
+		json_str_or_null(out, l->block);
+		ks_buf_adds(out, ", \"shmem\": ");
+		json_str_or_null(out, l->shmem);
+		ks_buf_adds(out, ", \"stream\": ");
+		json_str_or_null(out, l->stream);
+		ks_buf_adds(out, ", \"caller\": ");
+		ks_buf_add_json_str(out, l->caller);
+		ks_buf_addf(out, ", \"in_loop\": %s, \"extent\": ",
+			    l->in_loop ? "true" : "false");
+		json_extent(out, &l->extent);
+		ks_buf_adds(out, ", \"callee_extent\": ");
+		json_extent(out, &l->callee_ext);
+		ks_buf_adds(out, ", \"config\": ");
+		json_extent(out, &l->config);
+		ks_buf_adds(out, ", \"args\": ");
+		json_extent(out, &l->args);
+		ks_buf_addch(out, '}');
+	}
+	ks_buf_adds(out, "],\n \"files\": [");
+	for (i = 0; i < inv->files.n; i++) {
+		if (i)
+			ks_buf_adds(out, ", ");
+		ks_buf_add_json_str(out, inv->files.v[i]);
+	}
+	ks_buf_adds(out, "]}\n");
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+void
+ks_inventory_format_text(const struct ks_inventory *inv, struct ks_buf *out)
+{
+	size_t i, j;
+	int f;
+
+	ks_buf_addf(out, "%s  (%s, %s%s, %.2f s)\n", inv->source, inv->arch,
+		    inv->clang, inv->prelude ? ", no toolkit: minimal prelude" : "",
+		    inv->parse_seconds);
+	ks_buf_addf(out, "\n%zu kernel%s\n", inv->nkernels,
+		    inv->nkernels == 1 ? "" : "s");
+	for (i = 0; i < inv->nkernels; i++) {
+		const struct ks_kernel *k = &inv->kernels[i];
+
+		ks_buf_addf(out, "  %s  %s:%u-%u\n", k->qualified,
+			    ks_basename(k->extent.file), k->extent.line,
+			    k->extent.end_line);
+		if (k->mangled)
+			ks_buf_addf(out, "    mangled     %s\n", k->mangled);
+		for (j = 0; j < k->ninst; j++)
+			ks_buf_addf(out, "    instance    %s  %s\n", k->inst[j].display,
+				    k->inst[j].mangled);
+		if (k->is_template && !k->ninst)
+			ks_buf_adds(out, "    instance    (none used in this file)\n");
+		ks_buf_adds(out, "    params     ");
+		for (j = 0; j < k->nparams; j++) {
+			const struct ks_param *p = &k->params[j];
+
+			ks_buf_addf(out, "%s %s %s", j ? "," : "", p->type, p->name);
+			if (p->size > 0)
+				ks_buf_addf(out, " (%lld B)", p->size);
+		}
+		ks_buf_addch(out, '\n');
+		if (k->launch_bounds)
+			ks_buf_addf(out, "    bounds      __launch_bounds__(%s)\n",
+				    k->launch_bounds);
+		ks_buf_addf(out, "    structure   S%d", k->features.v[KS_F_KERNEL_STRUCTURE]);
+		if (k->features.why[KS_F_KERNEL_STRUCTURE])
+			ks_buf_addf(out, " (%s)", k->features.why[KS_F_KERNEL_STRUCTURE] + 4);
+		ks_buf_adds(out, "\n    features   ");
+		for (f = 0; f < KS_F_COUNT; f++) {
+			if (f == KS_F_KERNEL_STRUCTURE || !k->features.v[f])
+				continue;
+			if (k->features.v[f] == 1 && f < KS_F_ATOMICS)
+				ks_buf_addf(out, " %s", ks_feature_name(f));
+			else
+				ks_buf_addf(out, " %s=%d", ks_feature_name(f),
+					    k->features.v[f]);
+		}
+		ks_buf_addch(out, '\n');
+		for (j = 0; j < k->nkeys; j++)
+			ks_buf_addf(out, "    key         %s %s%s%s\n", k->keys[j].arch,
+				    k->keys[j].key, k->is_template ? "  " : "",
+				    k->is_template ? k->keys[j].mangled : "");
+	}
+	ks_buf_addf(out, "\n%zu launch%s\n", inv->nlaunches,
+		    inv->nlaunches == 1 ? "" : "es");
+	for (i = 0; i < inv->nlaunches; i++) {
+		const struct ks_launch *l = &inv->launches[i];
+
+		ks_buf_addf(out, "  %s:%u  %s<<<%s, %s", ks_basename(l->extent.file),
+			    l->extent.line, l->callee, l->grid ? l->grid : "?",
+			    l->block ? l->block : "?");
+		if (l->shmem)
+			ks_buf_addf(out, ", %s", l->shmem);
+		if (l->stream)
+			ks_buf_addf(out, ", %s", l->stream);
+		ks_buf_addf(out, ">>>  in %s%s%s\n", l->caller,
+			    l->in_loop ? " (in a loop)" : "",
+			    l->kernel < 0 ? " (kernel not defined here)" : "");
+	}
+}

@@ -1,0 +1,1051 @@
+#include "rewrite.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/buf.h"
+#include "../core/util.h"
+
+/* ------------------------------------------------------------------ */
+/* A C++ lexer just good enough to find statements, names and launches */
+
+enum tok {
+	T_EOF,
+	T_IDENT,
+	T_NUMBER,
+	T_STRING,
+	T_CHAR,
+	T_PUNCT,
+	T_DIRECTIVE,	/* a whole preprocessor line, continuations included */
+};
+
+struct token {
+	enum tok kind;
+	size_t begin, end;
+};
+
+struct lexer {
+	const char *s;
+	size_t len, pos;
+	int bol;	/* only blanks since the last newline */
+};
+
+static void
+lex_init(struct lexer *lx, const char *s, size_t len)
+{
+	lx->s = s;
+	lx->len = len;
+	lx->pos = 0;
+	lx->bol = 1;
+}
+
+static int
+ident_start(int c)
+{
+	return isalpha(c) || c == '_' || c == '$';
+}
+
+static int
+ident_char(int c)
+{
+	return isalnum(c) || c == '_' || c == '$';
+}
+
+/* Is s[0..n) an encoding prefix of a string or character literal? */
+static int
+literal_prefix(const char *s, size_t n)
+{
+	static const char *const prefixes[] = {
+		"L", "u", "U", "u8", "R", "LR", "uR", "UR", "u8R",
+	};
+	size_t i;
+
+	for (i = 0; i < KS_ARRAY_SIZE(prefixes); i++)
+		if (strlen(prefixes[i]) == n && !memcmp(prefixes[i], s, n))
+			return 1;
+	return 0;
+}
+
+/* The end of the quoted literal whose opening quote is at i. */
+static size_t
+skip_quoted(const char *s, size_t len, size_t i)
+{
+	char q = s[i++];
+
+	while (i < len && s[i] != q && s[i] != '\n') {
+		if (s[i] == '\\' && i + 1 < len)
+			i++;
+		i++;
+	}
+	return i < len && s[i] == q ? i + 1 : i;
+}
+
+/* The end of the raw string R"delim( ... )delim" whose quote is at i. */
+static size_t
+skip_raw(const char *s, size_t len, size_t i)
+{
+	size_t d = i + 1, dl, j;
+
+	while (d < len && s[d] != '(' && d - i <= 17)
+		d++;
+	if (d >= len || s[d] != '(')
+		return skip_quoted(s, len, i);
+	dl = d - (i + 1);
+	for (j = d + 1; j + dl + 1 < len; j++)
+		if (s[j] == ')' && !memcmp(s + j + 1, s + i + 1, dl) &&
+		    s[j + 1 + dl] == '"')
+			return j + dl + 2;
+	return len;
+}
+
+static enum tok
+lex(struct lexer *lx, struct token *t)
+{
+	const char *s = lx->s;
+	size_t n = lx->len, i = lx->pos;
+
+	for (;;) {
+		if (i >= n) {
+			t->kind = T_EOF;
+			t->begin = t->end = lx->pos = n;
+			return T_EOF;
+		}
+		if (s[i] == '\n') {
+			lx->bol = 1;
+			i++;
+		} else if (isspace((unsigned char)s[i])) {
+			i++;
+		} else if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n') {
+			i += 2;
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
+			while (i < n && s[i] != '\n')
+				i += s[i] == '\\' && i + 1 < n ? 2 : 1;
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+			const char *e = i + 2 < n ? strstr(s + i + 2, "*/") : NULL;
+
+			i = e && (size_t)(e - s) < n ? (size_t)(e - s) + 2 : n;
+		} else {
+			break;
+		}
+	}
+	t->begin = i;
+	if (lx->bol && s[i] == '#') {
+		t->kind = T_DIRECTIVE;
+		while (i < n && s[i] != '\n') {
+			if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n')
+				i++;
+			i++;
+		}
+	} else if (ident_start((unsigned char)s[i])) {
+		while (i < n && ident_char((unsigned char)s[i]))
+			i++;
+		t->kind = T_IDENT;
+		if (i < n && (s[i] == '"' || s[i] == '\'') &&
+		    literal_prefix(s + t->begin, i - t->begin)) {
+			t->kind = s[i] == '"' ? T_STRING : T_CHAR;
+			if (s[i] == '"' && s[i - 1] == 'R')
+				i = skip_raw(s, n, i);
+			else
+				i = skip_quoted(s, n, i);
+		}
+	} else if (isdigit((unsigned char)s[i]) ||
+		   (s[i] == '.' && i + 1 < n && isdigit((unsigned char)s[i + 1]))) {
+		/* A pp-number: 1'000, 0x1p-3, 1.5e+10f. */
+		for (i++; i < n; i++) {
+			if ((s[i] == '+' || s[i] == '-') && strchr("eEpP", s[i - 1]))
+				continue;
+			if (ident_char((unsigned char)s[i]) || s[i] == '.' ||
+			    (s[i] == '\'' && i + 1 < n &&
+			     isalnum((unsigned char)s[i + 1])))
+				continue;
+			break;
+		}
+		t->kind = T_NUMBER;
+	} else if (s[i] == '"' || s[i] == '\'') {
+		t->kind = s[i] == '"' ? T_STRING : T_CHAR;
+		i = skip_quoted(s, n, i);
+	} else {
+		t->kind = T_PUNCT;
+		i++;
+	}
+	t->end = lx->pos = i;
+	lx->bol = 0;
+	return t->kind;
+}
+
+static int
+is_punct(const char *s, const struct token *t, char c)
+{
+	return t->kind == T_PUNCT && s[t->begin] == c;
+}
+
+static int
+is_ident(const char *s, const struct token *t, const char *name)
+{
+	size_t n = strlen(name);
+
+	return t->kind == T_IDENT && t->end - t->begin == n &&
+	       !memcmp(s + t->begin, name, n);
+}
+
+static int
+punct_in(const char *s, const struct token *t, const char *set)
+{
+	return t->kind == T_PUNCT && s[t->begin] && strchr(set, s[t->begin]);
+}
+
+/* Does the directive token t name `name` as a whole word? */
+static int
+directive_names(const char *s, const struct token *t, const char *name)
+{
+	size_t n = strlen(name), i;
+
+	for (i = t->begin; i + n <= t->end; i++)
+		if (!memcmp(s + i, name, n) &&
+		    (i == t->begin || !ident_char((unsigned char)s[i - 1])) &&
+		    (i + n == t->end || !ident_char((unsigned char)s[i + n])))
+			return 1;
+	return 0;
+}
+
+/* Three adjacent `c` punctuators starting at token t (<<< or >>>). */
+static int
+triple(const struct lexer *lx, const struct token *t, char c)
+{
+	return t->kind == T_PUNCT && lx->s[t->begin] == c &&
+	       t->begin + 2 < lx->len && lx->s[t->begin + 1] == c &&
+	       lx->s[t->begin + 2] == c;
+}
+
+/* ------------------------------------------------------------------ */
+/* Lines                                                               */
+
+struct lines {
+	size_t *start;	/* offset of each line's first byte */
+	size_t n;
+};
+
+static void
+lines_init(struct lines *l, const char *s, size_t len)
+{
+	size_t i, alloc = 64;
+
+	l->start = ks_xmalloc(alloc * sizeof(*l->start));
+	l->start[0] = 0;
+	l->n = 1;
+	for (i = 0; i < len; i++) {
+		if (s[i] != '\n')
+			continue;
+		if (l->n == alloc) {
+			alloc *= 2;
+			l->start = ks_xrealloc(l->start, alloc * sizeof(*l->start));
+		}
+		l->start[l->n++] = i + 1;
+	}
+}
+
+/* The index (0-based) of the line holding offset `off`. */
+static size_t
+line_index(const struct lines *l, size_t off)
+{
+	size_t lo = 0, hi = l->n;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (l->start[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static size_t
+line_of(const struct lines *l, size_t off)
+{
+	return line_index(l, off) + 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Output helpers                                                      */
+
+static void
+ensure_newline(struct ks_buf *out)
+{
+	if (out->len && out->buf[out->len - 1] != '\n')
+		ks_buf_addch(out, '\n');
+}
+
+static void
+add_line_directive(struct ks_buf *out, size_t line, const char *file)
+{
+	const char *p;
+
+	ensure_newline(out);
+	ks_buf_addf(out, "#line %zu \"", line);
+	for (p = file; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			ks_buf_addch(out, '\\');
+		ks_buf_addch(out, *p);
+	}
+	ks_buf_adds(out, "\"\n");
+}
+
+/* Blanks that put the next character in the column `off` has in src. */
+static void
+add_pad(struct ks_buf *out, const char *src, const struct lines *l, size_t off)
+{
+	size_t i;
+
+	for (i = l->start[line_index(l, off)]; i < off; i++)
+		ks_buf_addch(out, src[i] == '\t' ? '\t' : ' ');
+}
+
+/* User text [from, to), mapped back to its file, line and column. */
+static void
+add_user(struct ks_buf *out, const char *src, const struct lines *l,
+	 const char *path, size_t from, size_t to)
+{
+	add_line_directive(out, line_of(l, from), path);
+	add_pad(out, src, l, from);
+	ks_buf_add(out, src + from, to - from);
+}
+
+static int
+present(const struct ks_rewrite_part *p)
+{
+	return p->text && *p->text;
+}
+
+static void
+add_part(struct ks_buf *out, const struct ks_rewrite_part *p, const char *file)
+{
+	add_line_directive(out, p->line ? p->line : 1, file);
+	ks_buf_adds(out, p->text);
+	ensure_newline(out);
+}
+
+/* ------------------------------------------------------------------ */
+/* Checks                                                              */
+
+/*
+ * The first token of the declaration holding `def_begin`: after the last
+ * ';', '{', '}' or directive before it. An extent that starts at
+ * `__global__` after `extern "C"` or `static` is so widened, and a
+ * `template <...>` before it is seen.
+ */
+static size_t
+decl_start(const char *src, size_t len, size_t def_begin)
+{
+	struct lexer lx;
+	struct token t;
+	size_t start = (size_t)-1;
+
+	lex_init(&lx, src, len);
+	while (lex(&lx, &t) != T_EOF && t.begin < def_begin) {
+		if (t.kind == T_DIRECTIVE || is_punct(src, &t, ';') ||
+		    is_punct(src, &t, '{') || is_punct(src, &t, '}'))
+			start = (size_t)-1;
+		else if (start == (size_t)-1)
+			start = t.begin;
+	}
+	return start == (size_t)-1 ? def_begin : start;
+}
+
+/* Is offset `off` inside a preprocessor directive? */
+static int
+in_directive(const char *src, size_t len, size_t off)
+{
+	struct lexer lx;
+	struct token t;
+
+	lex_init(&lx, src, len);
+	while (lex(&lx, &t) != T_EOF && t.begin <= off)
+		if (t.kind == T_DIRECTIVE && off < t.end)
+			return 1;
+	return 0;
+}
+
+/*
+ * Check that [begin, end) defines kernel `name`: `__global__` and
+ * `name (` before the body's '{', and a final '}'. Sets *is_template.
+ */
+static int
+check_definition(const char *src, size_t begin, size_t end, const char *name,
+		 size_t line, int *is_template, struct ks_buf *err)
+{
+	struct lexer lx;
+	struct token t, prev = { T_EOF, 0, 0 };
+	int global = 0, named = 0, first = 1;
+
+	*is_template = 0;
+	lex_init(&lx, src, end);
+	lx.pos = begin;
+	while (lex(&lx, &t) != T_EOF && !is_punct(src, &t, '{')) {
+		if (first && is_ident(src, &t, "template"))
+			*is_template = 1;
+		first = 0;
+		if (is_ident(src, &t, "__global__"))
+			global = 1;
+		if (is_punct(src, &t, '(') && is_ident(src, &prev, name))
+			named = 1;
+		prev = t;
+	}
+	if (t.kind == T_EOF || !global || !named || src[end - 1] != '}')
+		return ks_error(err, "cannot rewrite kernel '%s': the extent at line "
+			       "%zu is not its definition", name, line);
+	return 0;
+}
+
+/*
+ * A launch's text: optional qualifiers, the kernel's name, `<<<`, ..., ')'.
+ * Sets *callee_end to the end of the name.
+ */
+static int
+check_launch(const char *src, const struct ks_rewrite_launch *lc,
+	     const char *name, size_t line, size_t *callee_end,
+	     struct ks_buf *err)
+{
+	struct lexer lx;
+	struct token t;
+
+	lex_init(&lx, src, lc->end);
+	lx.pos = lc->begin;
+	while (lex(&lx, &t) != T_EOF) {
+		if (is_ident(src, &t, name)) {
+			struct lexer peek = lx;
+			struct token n;
+
+			lex(&peek, &n);
+			if (triple(&lx, &n, '<') && src[lc->end - 1] == ')') {
+				*callee_end = t.end;
+				return 0;
+			}
+			break;
+		}
+		if (!(t.kind == T_IDENT || is_punct(src, &t, ':')))
+			break;
+	}
+	return ks_error(err, "cannot rewrite kernel '%s': the launch at line %zu "
+		       "is not '%s<<<...>>>(...)'", name, line, name);
+}
+
+/* Keywords after which a name is an operand, not a declarator. */
+static const char *const operand_keywords[] = {
+	"case", "co_return", "co_yield", "decltype", "delete", "do", "else",
+	"new", "return", "sizeof", "throw", "typeid",
+};
+
+/* Is token t a type name (or qualifier) that a declarator may follow? */
+static int
+type_like(const char *s, const struct token *t)
+{
+	size_t i;
+
+	if (t->kind != T_IDENT)
+		return 0;
+	for (i = 0; i < KS_ARRAY_SIZE(operand_keywords); i++)
+		if (is_ident(s, t, operand_keywords[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * With a launcher every use of the kernel must be a launch the rewrite
+ * sees: taking its address (cudaLaunchKernel, cudaFuncSetAttribute, a
+ * function pointer) would run the variant's code with the original
+ * geometry. Not uses: declarations of the kernel (statements with
+ * __global__), members of the same name (a.k, p->k), and other entities
+ * declared with the name (`int k`, `float *k`).
+ */
+static int
+check_other_uses(const char *src, size_t len, const struct lines *l,
+		 const struct ks_rewrite_kernel *k, size_t def_from,
+		 struct ks_buf *err)
+{
+	struct lexer lx;
+	struct token t, p1 = { T_EOF, 0, 0 }, p2 = { T_EOF, 0, 0 };
+	size_t use = (size_t)-1, i;
+	int declares = 0;
+
+	lex_init(&lx, src, len);
+	while (lex(&lx, &t) != T_EOF) {
+		int inside = t.begin >= def_from && t.begin < k->def_end;
+
+		for (i = 0; !inside && i < k->nlaunches; i++)
+			inside = t.begin >= k->launches[i].begin &&
+				 t.begin < k->launches[i].end;
+		if (t.kind == T_DIRECTIVE && !inside &&
+		    directive_names(src, &t, k->name))
+			return ks_error(err, "cannot rewrite kernel '%s': a "
+				       "preprocessor directive names it at line "
+				       "%zu (the launcher would be bypassed)",
+				       k->name, line_of(l, t.begin));
+		if (t.kind == T_DIRECTIVE || is_punct(src, &t, ';') ||
+		    is_punct(src, &t, '{') || is_punct(src, &t, '}')) {
+			if (use != (size_t)-1 && !declares)
+				break;
+			use = (size_t)-1;
+			declares = 0;
+		} else if (is_ident(src, &t, "__global__")) {
+			declares = 1;
+		} else if (!inside && is_ident(src, &t, k->name) &&
+			   use == (size_t)-1 && !is_punct(src, &p1, '.') &&
+			   !(is_punct(src, &p1, '>') && p1.begin &&
+			     src[p1.begin - 1] == '-') &&
+			   !type_like(src, &p1) &&
+			   !((is_punct(src, &p1, '*') || is_punct(src, &p1, '&')) &&
+			     type_like(src, &p2))) {
+			use = t.begin;
+		}
+		p2 = p1;
+		p1 = t;
+	}
+	if (use != (size_t)-1 && !declares)
+		return ks_error(err, "cannot rewrite kernel '%s': it is used at "
+			       "line %zu other than by a launch (its address "
+			       "would bypass the launcher)", k->name,
+			       line_of(l, use));
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The rewrite                                                         */
+
+struct edit {
+	size_t begin, end;
+	size_t job;
+	size_t launch;		/* (size_t)-1: the definition */
+	size_t callee_end;	/* launches: end of the kernel's name */
+};
+
+static int
+cmp_edits(const void *a, const void *b)
+{
+	const struct edit *x = a, *y = b;
+
+	return x->begin < y->begin ? -1 : x->begin > y->begin;
+}
+
+/* Does the job need the launcher (a launcher and host launches)? */
+static int
+uses_launcher(const struct ks_rewrite_job *j)
+{
+	return present(&j->variant->launcher) && j->kernel->nlaunches > 0;
+}
+
+static void
+emit_glue(struct ks_buf *out, const struct ks_rewrite_job *j)
+{
+	const char *k = j->kernel->name;
+	const struct ks_rewrite_variant *v = j->variant;
+
+	add_line_directive(out, 1, "<ks-nvcc>");
+	ks_buf_addf(out,
+		"/* Never launched: cudaFuncGetAttributes on it says which image of this\n"
+		"   file the current device runs (its __CUDA_ARCH__ = ptxVersion * 10). */\n"
+		"static __global__ void ks_probe_%s(void) {}\n", k);
+	ks_buf_adds(out, "#ifndef __CUDA_ARCH__\n");
+	ks_buf_addf(out,
+		"/* 1 when the device code that runs is the variant's (arch %u), so that\n"
+		"   its launcher must run; cached per device. */\n"
+		"static int\n"
+		"ks_variant_active_%s(void)\n"
+		"{\n"
+		"\tstatic signed char ks_known[64];\n"
+		"\tstruct cudaFuncAttributes ks_attr;\n"
+		"\tint ks_dev = -1, ks_on;\n"
+		"\n"
+		"\tif (cudaGetDevice(&ks_dev) != cudaSuccess || ks_dev >= 64)\n"
+		"\t\tks_dev = -1;\n"
+		"\tif (ks_dev >= 0 && __atomic_load_n(&ks_known[ks_dev], __ATOMIC_RELAXED))\n"
+		"\t\treturn __atomic_load_n(&ks_known[ks_dev], __ATOMIC_RELAXED) == 1;\n"
+		"\tif (cudaFuncGetAttributes(&ks_attr, ks_probe_%s) != cudaSuccess)\n"
+		"\t\treturn 0;\n"
+		"\tks_on = ks_attr.ptxVersion == %u;\n"
+		"\tif (ks_dev >= 0)\n"
+		"\t\t__atomic_store_n(&ks_known[ks_dev], (signed char)(ks_on ? 1 : 2),\n"
+		"\t\t\t\t __ATOMIC_RELAXED);\n"
+		"\treturn ks_on;\n"
+		"}\n", v->arch, k, k, v->arch / 10);
+	add_part(out, &v->launcher, v->file);
+	ks_buf_adds(out, "#endif\n");
+}
+
+static void
+emit_definition(struct ks_buf *out, const char *src, const struct lines *l,
+		const char *path, const struct ks_rewrite_job *j, size_t from)
+{
+	const struct ks_rewrite_kernel *k = j->kernel;
+	const struct ks_rewrite_variant *v = j->variant;
+
+	ensure_newline(out);
+	if (present(&v->helpers)) {
+		ks_buf_addf(out, "#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == %u\n",
+			    v->arch);
+		add_part(out, &v->helpers, v->file);
+		ks_buf_adds(out, "#endif\n");
+	}
+	ks_buf_addf(out, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == %u\n",
+		    v->arch);
+	if (from < k->def_begin)
+		add_user(out, src, l, path, from, k->def_begin);
+	add_part(out, &v->definition, v->file);
+	ks_buf_adds(out, "#else\n");
+	add_user(out, src, l, path, from, k->def_end);
+	ensure_newline(out);
+	ks_buf_adds(out, "#endif\n");
+	if (uses_launcher(j))
+		emit_glue(out, j);
+}
+
+static void
+emit_launch(struct ks_buf *out, const char *src, const struct lines *l,
+	    const char *path, const struct ks_rewrite_job *j,
+	    const struct edit *e)
+{
+	const struct ks_rewrite_launch *lc = &j->kernel->launches[e->launch];
+	const char *k = j->kernel->name;
+	size_t qual = e->callee_end - strlen(k) - lc->begin, i;
+
+	ensure_newline(out);
+	ks_buf_adds(out, "#ifdef __CUDA_ARCH__\n");
+	add_user(out, src, l, path, lc->begin, lc->end);
+	ks_buf_adds(out, "\n#else\n");
+	add_line_directive(out, line_of(l, lc->begin), path);
+	add_pad(out, src, l, lc->begin);
+	ks_buf_addf(out, "(%.*sks_variant_active_%s() ? %.*sks_launch_%s(%s, %s, %s, %s",
+		    (int)qual, src + lc->begin, k, (int)qual, src + lc->begin, k,
+		    lc->grid, lc->block, lc->shmem ? lc->shmem : "0",
+		    lc->stream ? lc->stream : "0");
+	for (i = 0; i < lc->nargs; i++)
+		ks_buf_addf(out, ", %s", lc->args[i]);
+	ks_buf_adds(out, ") : (void)(");
+	add_user(out, src, l, path, lc->begin, lc->end);
+	ks_buf_adds(out, "))\n#endif\n");
+}
+
+/* Validate job `ji` and add its edits. */
+static int
+plan_job(const char *src, size_t len, const struct lines *l,
+	 const struct ks_rewrite_job *jobs, size_t ji, struct edit **edits,
+	 size_t *nedits, size_t *alloc, struct ks_buf *err)
+{
+	const struct ks_rewrite_kernel *k = jobs[ji].kernel;
+	const struct ks_rewrite_variant *v = jobs[ji].variant;
+	size_t from, line, i;
+	int is_template;
+
+	if (!k->name || !*k->name || k->def_begin >= k->def_end ||
+	    k->def_end > len)
+		return ks_error(err, "cannot rewrite kernel '%s': its extent is "
+			       "outside the file", k->name ? k->name : "");
+	line = line_of(l, k->def_begin);
+	if (!present(&v->definition) || !v->file || v->arch < 10)
+		return ks_error(err, "cannot rewrite kernel '%s': the variant has "
+			       "no definition, file or arch", k->name);
+	from = decl_start(src, len, k->def_begin);
+	if (check_definition(src, from, k->def_end, k->name, line,
+			     &is_template, err))
+		return -1;
+	if (is_template)
+		return ks_error(err, "cannot rewrite kernel '%s' (line %zu): "
+			       "template kernels are not supported", k->name,
+			       line);
+	if (*nedits + 1 + k->nlaunches > *alloc) {
+		*alloc = 2 * (*nedits + 1 + k->nlaunches);
+		*edits = ks_xrealloc(*edits, *alloc * sizeof(**edits));
+	}
+	(*edits)[(*nedits)++] = (struct edit){ from, k->def_end, ji, (size_t)-1, 0 };
+	if (!uses_launcher(&jobs[ji]))
+		return 0;
+	{
+		char *fn = ks_xasprintf("ks_launch_%s", k->name);
+		int found = strstr(v->launcher.text, fn) != NULL;
+
+		free(fn);
+		if (!found)
+			return ks_error(err, "cannot rewrite kernel '%s': the launcher "
+				       "does not define ks_launch_%s", k->name,
+				       k->name);
+	}
+	for (i = 0; i < k->nlaunches; i++) {
+		const struct ks_rewrite_launch *lc = &k->launches[i];
+		size_t at, callee_end = 0;
+
+		if (lc->begin >= lc->end || lc->end > len || !lc->grid || !lc->block)
+			return ks_error(err, "cannot rewrite kernel '%s': launch %zu "
+				       "has no extent or configuration", k->name, i);
+		at = line_of(l, lc->begin);
+		if (lc->device_side)
+			return ks_error(err, "cannot rewrite kernel '%s': the launch "
+				       "at line %zu is in device code, where the "
+				       "launcher cannot run", k->name, at);
+		if (lc->begin < k->def_end)
+			return ks_error(err, "cannot rewrite kernel '%s': the launch "
+				       "at line %zu comes before the definition "
+				       "(line %zu)", k->name, at, line);
+		if (in_directive(src, len, lc->begin))
+			return ks_error(err, "cannot rewrite kernel '%s': the launch "
+				       "at line %zu is inside a preprocessor "
+				       "directive", k->name, at);
+		if (check_launch(src, lc, k->name, at, &callee_end, err))
+			return -1;
+		(*edits)[(*nedits)++] = (struct edit){ lc->begin, lc->end, ji, i,
+						       callee_end };
+	}
+	return check_other_uses(src, len, l, k, from, err);
+}
+
+int
+ks_rewrite(const char *src, size_t len, const char *path,
+	   const struct ks_rewrite_job *jobs, size_t njobs, struct ks_buf *out,
+	   struct ks_buf *err)
+{
+	struct ks_buf text = KS_BUF_INIT;
+	struct edit *edits = NULL;
+	size_t nedits = 0, alloc = 0, i, pos = 0;
+	struct lines l;
+	int rc = -1;
+
+	lines_init(&l, src, len);
+	for (i = 0; i < njobs; i++)
+		if (plan_job(src, len, &l, jobs, i, &edits, &nedits, &alloc, err))
+			goto out;
+	if (nedits)
+		qsort(edits, nedits, sizeof(*edits), cmp_edits);
+	for (i = 1; i < nedits; i++) {
+		if (edits[i].begin < edits[i - 1].end) {
+			ks_error(err, "cannot rewrite kernel '%s': its text at line "
+				 "%zu overlaps that of kernel '%s'",
+				 jobs[edits[i].job].kernel->name,
+				 line_of(&l, edits[i].begin),
+				 jobs[edits[i - 1].job].kernel->name);
+			goto out;
+		}
+	}
+	ks_buf_adds(&text, "/* ks-nvcc: verified variants replace ");
+	for (i = 0; i < njobs; i++)
+		ks_buf_addf(&text, "%s%s (arch %u)", i ? ", " : "",
+			    jobs[i].kernel->name, jobs[i].variant->arch);
+	ks_buf_adds(&text, "; see docs/REWRITE.md */\n");
+	for (i = 0; i < nedits; i++) {
+		const struct ks_rewrite_job *j = &jobs[edits[i].job];
+
+		add_user(&text, src, &l, path, pos, edits[i].begin);
+		if (edits[i].launch == (size_t)-1)
+			emit_definition(&text, src, &l, path, j, edits[i].begin);
+		else
+			emit_launch(&text, src, &l, path, j, &edits[i]);
+		pos = edits[i].end;
+	}
+	add_user(&text, src, &l, path, pos, len);
+	ensure_newline(&text);
+	ks_buf_add(out, text.buf, text.len);
+	rc = 0;
+out:
+	ks_buf_release(&text);
+	free(edits);
+	free(l.start);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Variant files                                                       */
+
+int
+ks_rewrite_variant_split(char *text, struct ks_rewrite_variant *v,
+			 struct ks_buf *err)
+{
+	static const char marker[] = "// ks-nvcc: ";
+	struct ks_rewrite_part *parts[] = { &v->helpers, &v->definition,
+					    &v->launcher };
+	static const char *const names[] = { "helpers", "definition",
+					     "launcher" };
+	char *p = text;
+	size_t line = 1, i;
+
+	for (i = 0; i < KS_ARRAY_SIZE(parts); i++)
+		parts[i]->text = NULL;
+	while (*p) {
+		char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (n && p[n - 1] == '\r')
+			n--;
+		for (i = 0; i < KS_ARRAY_SIZE(names); i++) {
+			size_t m = sizeof(marker) - 1 + strlen(names[i]);
+
+			if (n != m || strncmp(p, marker, sizeof(marker) - 1) ||
+			    strncmp(p + sizeof(marker) - 1, names[i], n - (sizeof(marker) - 1)))
+				continue;
+			if (parts[i]->text)
+				return ks_error(err, "variant: two %s parts (line %zu)",
+						names[i], line);
+			*p = '\0';
+			parts[i]->text = nl ? nl + 1 : p + n;
+			parts[i]->line = line + 1;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+		line++;
+	}
+	if (!v->definition.text || !*v->definition.text)
+		return ks_error(err, "variant: no definition part");
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The lexical scan                                                    */
+
+void
+ks_rewrite_kernel_release(struct ks_rewrite_kernel *k)
+{
+	size_t i, j;
+
+	for (i = 0; i < k->nlaunches; i++) {
+		struct ks_rewrite_launch *lc = &k->launches[i];
+
+		free(lc->grid);
+		free(lc->block);
+		free(lc->shmem);
+		free(lc->stream);
+		for (j = 0; j < lc->nargs; j++)
+			free(lc->args[j]);
+		free(lc->args);
+	}
+	free(k->launches);
+	free(k->name);
+	memset(k, 0, sizeof(*k));
+}
+
+/* A copy of src[b, e) without surrounding blanks. */
+static char *
+trimmed(const char *s, size_t b, size_t e)
+{
+	while (b < e && isspace((unsigned char)s[b]))
+		b++;
+	while (e > b && isspace((unsigned char)s[e - 1]))
+		e--;
+	return ks_xstrndup(s + b, e - b);
+}
+
+/*
+ * Read a list up to the closing `close` (">>>" when triple) at nesting
+ * depth 0, splitting at commas. `lx` is after the opening; on return it is
+ * after the closing. Returns -1 at EOF.
+ */
+static int
+read_list(struct lexer *lx, int triple_close, char close, char ***items,
+	  size_t *n)
+{
+	struct token t;
+	size_t item = lx->pos;
+	int depth = 0;
+
+	*items = NULL;
+	*n = 0;
+	while (lex(lx, &t) != T_EOF) {
+		int end = depth == 0 && (triple_close ? triple(lx, &t, '>')
+						      : is_punct(lx->s, &t, close));
+
+		if (!end && punct_in(lx->s, &t, "([{"))
+			depth++;
+		else if (!end && punct_in(lx->s, &t, ")]}"))
+			depth--;
+		if (end || (depth == 0 && is_punct(lx->s, &t, ','))) {
+			if (end && *n == 0 && !triple_close) {
+				char *empty = trimmed(lx->s, item, t.begin);
+
+				/* "()" is no argument, not one empty one */
+				if (!*empty) {
+					free(empty);
+					return 0;
+				}
+				free(empty);
+			}
+			*items = ks_xrealloc(*items, (*n + 1) * sizeof(**items));
+			(*items)[(*n)++] = trimmed(lx->s, item, t.begin);
+			item = t.end;
+			if (end) {
+				if (triple_close)
+					lx->pos = t.begin + 3;
+				return 0;
+			}
+		}
+	}
+	return -1;
+}
+
+enum scope {
+	SCOPE_PLAIN,	/* file, namespace, extern "C", class, initializer */
+	SCOPE_HOST,	/* a host function's body */
+	SCOPE_DEVICE,	/* a __global__ or __device__ function's body */
+};
+
+/* Parse the launch whose kernel name is `t`; `qual` is where it starts. */
+static int
+scan_launch(struct lexer *lx, size_t qual, int device,
+	    struct ks_rewrite_kernel *k, struct ks_buf *err)
+{
+	struct ks_rewrite_launch lc;
+	char **cfg;
+	size_t ncfg, i;
+	struct token t;
+
+	memset(&lc, 0, sizeof(lc));
+	lc.begin = qual;
+	lc.device_side = device;
+	lex(lx, &t);			/* the first '<' */
+	lx->pos = t.begin + 3;
+	if (read_list(lx, 1, 0, &cfg, &ncfg))
+		return ks_error(err, "unterminated launch of '%s'", k->name);
+	if (ncfg < 2 || ncfg > 4 || lex(lx, &t) == T_EOF ||
+	    !is_punct(lx->s, &t, '(')) {
+		for (i = 0; i < ncfg; i++)
+			free(cfg[i]);
+		free(cfg);
+		return ks_error(err, "launch of '%s' has %zu configuration values",
+				k->name, ncfg);
+	}
+	lc.grid = cfg[0];
+	lc.block = cfg[1];
+	lc.shmem = ncfg > 2 ? cfg[2] : NULL;
+	lc.stream = ncfg > 3 ? cfg[3] : NULL;
+	free(cfg);
+	if (read_list(lx, 0, ')', &lc.args, &lc.nargs)) {
+		k->launches = ks_xrealloc(k->launches,
+					  (k->nlaunches + 1) * sizeof(lc));
+		k->launches[k->nlaunches++] = lc;
+		return ks_error(err, "unterminated arguments of a launch of '%s'",
+				k->name);
+	}
+	lc.end = lx->pos;
+	k->launches = ks_xrealloc(k->launches, (k->nlaunches + 1) * sizeof(lc));
+	k->launches[k->nlaunches++] = lc;
+	return 0;
+}
+
+int
+ks_rewrite_scan(const char *src, size_t len, const char *name,
+		struct ks_rewrite_kernel *k, struct ks_buf *err)
+{
+	struct lexer lx;
+	struct token t, hist[4];
+	enum scope *stack = NULL;
+	size_t depth = 0, alloc = 0, stmt = (size_t)-1, def_depth = 0, defs = 0;
+	size_t qual = (size_t)-1;
+	int global = 0, device = 0, paren = 0, parens = 0, named = 0, rc = -1;
+	int in_def = 0;
+	struct lines l;
+
+	memset(k, 0, sizeof(*k));
+	memset(hist, 0, sizeof(hist));
+	k->name = ks_xstrdup(name);
+	lines_init(&l, src, len);
+	lex_init(&lx, src, len);
+	while (lex(&lx, &t) != T_EOF) {
+		enum scope inner = depth ? stack[depth - 1] : SCOPE_PLAIN;
+
+		if (t.kind == T_DIRECTIVE || is_punct(src, &t, ';')) {
+			stmt = (size_t)-1;
+			global = device = paren = parens = named = 0;
+		} else if (is_punct(src, &t, '{')) {
+			enum scope s = inner;
+
+			if (inner == SCOPE_PLAIN && paren)
+				s = device ? SCOPE_DEVICE : SCOPE_HOST;
+			if (inner == SCOPE_PLAIN && named) {
+				defs++;
+				if (defs == 1) {
+					k->def_begin = stmt;
+					k->line = line_of(&l, stmt);
+					in_def = 1;
+					def_depth = depth;
+				}
+			}
+			if (depth == alloc) {
+				alloc = alloc ? 2 * alloc : 16;
+				stack = ks_xrealloc(stack, alloc * sizeof(*stack));
+			}
+			stack[depth++] = s;
+			stmt = (size_t)-1;
+			global = device = paren = parens = named = 0;
+		} else if (is_punct(src, &t, '}')) {
+			if (depth)
+				depth--;
+			if (in_def && depth == def_depth) {
+				k->def_end = t.end;
+				in_def = 0;
+			}
+			stmt = (size_t)-1;
+			global = device = paren = parens = named = 0;
+		} else {
+			if (stmt == (size_t)-1)
+				stmt = t.begin;
+			if (is_ident(src, &t, "__global__"))
+				global = device = 1;
+			if (is_ident(src, &t, "__device__"))
+				device = 1;
+			if (is_punct(src, &t, '(') && is_ident(src, &hist[0], name) &&
+			    inner == SCOPE_PLAIN && !parens)
+				named = global;
+			if (is_punct(src, &t, '('))
+				parens++;
+			if (is_punct(src, &t, ')')) {
+				paren = 1;
+				parens -= parens > 0;
+			}
+		}
+		/* Where a qualified name (ns::k, ::k) starts. */
+		if (t.kind == T_IDENT) {
+			if (!is_punct(src, &hist[0], ':') ||
+			    !is_punct(src, &hist[1], ':') || qual == (size_t)-1)
+				qual = t.begin;
+		} else if (is_punct(src, &t, ':')) {
+			if (qual == (size_t)-1)
+				qual = t.begin;
+		} else {
+			qual = (size_t)-1;
+		}
+		if (is_ident(src, &t, name) && inner != SCOPE_PLAIN) {
+			struct lexer peek = lx;
+			struct token n;
+
+			lex(&peek, &n);
+			if (triple(&lx, &n, '<')) {
+				size_t from = qual != (size_t)-1 ? qual : t.begin;
+
+				if (scan_launch(&lx, from, inner == SCOPE_DEVICE, k,
+						err))
+					goto out;
+				memset(hist, 0, sizeof(hist));
+				continue;
+			}
+		}
+		memmove(hist + 1, hist, sizeof(hist) - sizeof(hist[0]));
+		hist[0] = t;
+	}
+	if (!defs) {
+		ks_error(err, "no definition of kernel '%s'", name);
+		goto out;
+	}
+	if (defs > 1) {
+		ks_error(err, "kernel '%s' is defined %zu times", name, defs);
+		goto out;
+	}
+	if (in_def) {
+		ks_error(err, "the definition of kernel '%s' is not closed", name);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc)
+		ks_rewrite_kernel_release(k);
+	free(stack);
+	free(l.start);
+	return rc;
+}

@@ -1,0 +1,53 @@
+/*
+ * tu: the libclang side of the analysis, shared by its .c files.
+ *
+ * ks_tu_parse() turns a struct ks_tu_opts into a parsed translation unit
+ * (stub header, prelude, cached PCH, diagnostics check); ks_walk() reads
+ * kernels, launches and facts out of it; ks_closure_text() follows a
+ * kernel's references. Only src/analysis includes this header (it needs
+ * <clang-c/Index.h>); the rest of ks sees inventory.h.
+ *
+ * Ownership: struct ks_tu owns the index and the translation unit;
+ * ks_tu_release() disposes of both (safe on a zeroed struct). Cursors
+ * are valid while the struct ks_tu lives.
+ * May include: libc, core/, cx.h, inventory.h.
+ */
+#ifndef KS_ANALYSIS_TU_H
+#define KS_ANALYSIS_TU_H
+
+#include "cx.h"
+#include "inventory.h"
+
+struct ks_buf;
+
+struct ks_tu {
+	CXIndex index;
+	CXTranslationUnit tu;
+	char *source;		/* absolute path of the main file */
+	int prelude;		/* parsed with ks's prelude (no toolkit) */
+	int used_pch;
+	double seconds;
+};
+
+/* Parse `o` (libclang must be loaded). Returns 0, or -1 with the reason. */
+int ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err);
+void ks_tu_release(struct ks_tu *t);
+
+/* Fill kernels (with facts and features), launches and host facts. */
+void ks_walk(struct ks_tu *t, struct ks_inventory *inv);
+
+/*
+ * The closure of `kernel` (a definition cursor) as text: see closure.h
+ * for what it holds. Returns a malloc'd string.
+ */
+char *ks_closure_text(struct ks_tu *t, CXCursor kernel);
+
+/* Helpers shared by walk.c and closure.c. */
+char *ks_cx_str(CXString s);	/* copy and dispose; never NULL */
+unsigned ks_cx_line(CXCursor c);
+void ks_cx_extent(CXSourceRange r, struct ks_extent *out);
+int ks_cx_is_system(CXCursor c);
+/* The bytes of `file` as libclang read them, or NULL. */
+const char *ks_cx_file_text(CXTranslationUnit tu, CXFile file, size_t *size);
+
+#endif
