@@ -96,11 +96,30 @@ static const struct special specials[] = {
 	{ "options-file", W_OPTF, 0, 0, NULL },
 };
 
-/* Suffixes, compared case-sensitively; the longer .cu.cpp.ii before .ii. */
-static const struct suffix {
-	const char *suffix;
+/*
+ * -dlink with one of these phases links device code into that kind of
+ * file: -cubin -dlink wrote ./a_dlink.cubin (also with -odir), -fatbin
+ * -dlink a_dlink.fatbin; -ptx needs -dlto for it (nvcc --help), else -ptx
+ * -dlink compiles k.ptx.
+ */
+static const struct dlink_phase {
+	const char *phase;
+	int needs_dlto;
+	const char *output;
+} dlink_phases[] = {
+	{ "cubin", 0, "a_dlink.cubin" },
+	{ "fatbin", 0, "a_dlink.fatbin" },
+	{ "ptx", 1, "a_dlink.dlto.ptx" },
+};
+
+/* A language named by a file suffix or an -x value. */
+struct lang_word {
+	const char *word;
 	enum ks_lang lang;
-} suffixes[] = {
+};
+
+/* Suffixes, compared case-sensitively; the longer .cu.cpp.ii before .ii. */
+static const struct lang_word suffixes[] = {
 	{ ".cu.cpp.ii", KS_LANG_OBJ },
 	{ ".cu", KS_LANG_CU },
 	{ ".cup", KS_LANG_CUP },
@@ -123,7 +142,7 @@ static const struct suffix {
 };
 
 /* -x values. */
-static const struct suffix xlangs[] = {
+static const struct lang_word xlangs[] = {
 	{ "c", KS_LANG_C },
 	{ "c++", KS_LANG_CXX },
 	{ "cu", KS_LANG_CU },
@@ -545,7 +564,7 @@ struct state {
 	const struct special *phase, *linkphase;
 	int dc, dw;
 	int rdc;		/* -1 unset, else the last -rdc value */
-	int seen_preprocess;
+	int seen_preprocess, seen_dlink, seen_ltoir;
 	int xlang;		/* -1, or the last -x language */
 	int forward_cc;		/* unknowns go to the host compiler */
 	const char *output, *odir, *mf, *mt, *arch, *std, *ccbin, *keep_dir;
@@ -587,7 +606,7 @@ lang_of(const char *path)
 	size_t i;
 
 	for (i = 0; i < KS_ARRAY_SIZE(suffixes); i++)
-		if (ks_ends_with(path, suffixes[i].suffix))
+		if (ks_ends_with(path, suffixes[i].word))
 			return suffixes[i].lang;
 	return KS_LANG_OTHER;
 }
@@ -673,6 +692,10 @@ set_phase(struct ks_args *a, struct state *st, const struct special *sp)
 	}
 	if (sp->mode == KS_MODE_PREPROCESS)
 		st->seen_preprocess = 1;
+	if (sp->mode == KS_MODE_DLINK)
+		st->seen_dlink = 1;
+	if (!strcmp(sp->name, "ltoir"))
+		st->seen_ltoir = 1;
 	if (!st->phase || sp->rank > st->phase->rank)
 		st->phase = sp;
 }
@@ -747,7 +770,7 @@ apply(struct ks_args *a, struct state *st, const struct ks_nvopt *o,
 		break;
 	case W_LANG:
 		for (i = 0; i < KS_ARRAY_SIZE(xlangs); i++)
-			if (!strcmp(value, xlangs[i].suffix))
+			if (!strcmp(value, xlangs[i].word))
 				break;
 		if (i < KS_ARRAY_SIZE(xlangs))
 			st->xlang = (int)xlangs[i].lang;
@@ -833,12 +856,55 @@ per_input(const struct ks_args *a, const struct state *st,
 	return in_odir(st->odir, with_suffix(base, suffix));
 }
 
+/* The -dlink variant the phase options ask for, or NULL. */
+static const struct dlink_phase *
+dlink_phase(const struct ks_args *a, const struct state *st)
+{
+	size_t i;
+
+	if (!st->seen_dlink || !st->phase)
+		return NULL;
+	for (i = 0; i < KS_ARRAY_SIZE(dlink_phases); i++)
+		if (!strcmp(st->phase->name, dlink_phases[i].phase) &&
+		    (a->dlto || !dlink_phases[i].needs_dlto))
+			return &dlink_phases[i];
+	return NULL;
+}
+
+/* Whether some input has device code: -ptx h.cpp writes nothing. */
+static int
+has_device_input(const struct ks_args *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->ninputs; i++)
+		switch (a->inputs[i].lang) {
+		case KS_LANG_C:
+		case KS_LANG_CXX:
+		case KS_LANG_I:
+		case KS_LANG_II:
+		case KS_LANG_OBJ:
+		case KS_LANG_LIB:
+			break;
+		default:
+			return 1;
+		}
+	return 0;
+}
+
 static char *
 output_of(const struct ks_args *a, const struct state *st)
 {
+	const struct dlink_phase *dp;
+
 	switch (a->phase) {
 	case KS_MODE_INFO:
 		return NULL;
+	case KS_MODE_DEVICE:
+	case KS_MODE_CUDA:
+		if (!has_device_input(a))
+			return NULL;
+		break;
 	default:
 		break;
 	}
@@ -856,6 +922,9 @@ output_of(const struct ks_args *a, const struct state *st)
 	case KS_MODE_LIB:
 		return in_odir(st->odir, ks_xstrdup("a.a"));
 	case KS_MODE_DLINK:
+		dp = dlink_phase(a, st);
+		if (dp)
+			return ks_xstrdup(dp->output);
 		return in_odir(st->odir, ks_xstrdup("a_dlink.o"));
 	case KS_MODE_DEPS:
 		return st->mf ? ks_xstrdup(st->mf) : NULL;
@@ -1161,6 +1230,8 @@ resolve_phase(const struct ks_args *a, const struct state *st)
 
 	if (a->info || !a->ninputs)
 		return KS_MODE_INFO;
+	if (dlink_phase(a, st))
+		return KS_MODE_DLINK;
 	if (st->phase && st->phase->mode != KS_MODE_LINK)
 		return st->phase->mode;
 	for (i = 0; i < a->ninputs; i++)
@@ -1183,9 +1254,14 @@ resolve(struct ks_args *a, struct state *st)
 {
 	size_t i;
 
-	for (i = 0; i < a->ninputs; i++)
+	for (i = 0; i < a->ninputs; i++) {
 		a->inputs[i].lang = st->xlang >= 0 ? (enum ks_lang)st->xlang
 						   : lang_of(a->inputs[i].path);
+		/* "Don't know what to do with 'x'" */
+		if (a->inputs[i].lang == KS_LANG_OTHER ||
+		    a->inputs[i].lang == KS_LANG_GPU)
+			reject(a, "unknown-input");
+	}
 	if ((st->dc && st->dw) || (st->dc && st->rdc == 0) ||
 	    (st->dw && st->rdc == 1))
 		reject(a, "rdc-conflict");
@@ -1217,6 +1293,16 @@ resolve(struct ks_args *a, struct state *st)
 		reject(a, "deps-conflict");
 	if ((a->dep_md || a->dep_mmd) && st->seen_preprocess)
 		reject(a, "deps-conflict");
+	/* "Option '-ltoir' requires use of option '-dlto'", wherever it
+	 * stands; "'-dlto' is not compatible with '-ptx'", nor with -cubin
+	 * ("cannot generate '--cubin' intermediate at compile time") or
+	 * -optix-ir; -dlto -fatbin works. */
+	if (st->seen_ltoir && !a->dlto)
+		reject(a, "dlto-conflict");
+	if (a->phase == KS_MODE_DEVICE && a->dlto &&
+	    strcmp(st->phase->name, "ltoir") &&
+	    strcmp(st->phase->name, "fatbin"))
+		reject(a, "dlto-conflict");
 	a->output = output_of(a, st);
 	a->depfile = depfile_of(a, st);
 	if (st->mt)

@@ -165,7 +165,8 @@ struct ks_args {
 	struct ks_strv unknown;	/* unknown options, in order */
 	/*
 	 * NULL, or why nvcc 13.0 would refuse the command, as a static
-	 * word: "unknown-option", "bad-option" (-G=1), "bad-value"
+	 * word: "unknown-option", "unknown-input" (a suffix nvcc does not
+	 * know, @file, "-"), "bad-option" (-G=1), "bad-value"
 	 * (-rdc=yes, -x none, a stray quote in a list), "phase-conflict"
 	 * (-lib -link, -c -run), "rdc-conflict" (-dc -dw, -dc -rdc=false),
 	 * "deps-conflict" (-MF without -M/-MD, -MD with -E),

@@ -157,7 +157,7 @@ static const struct cmd_case {
 	/* CMake's compiler identification. */
 	{ "--version", KS_MODE_INFO, "", NULL, NULL, "mode-info" },
 	{ "-v __cmake_determine_cuda", KS_MODE_LINK,
-	  "__cmake_determine_cuda:other", "a.out", NULL, "mode-link" },
+	  "__cmake_determine_cuda:other", "a.out", NULL, "unknown-input" },
 	{ "--keep --keep-dir tmp -v CMakeCUDACompilerId.cu",
 	  KS_MODE_COMPILE_LINK, "CMakeCUDACompilerId.cu:cu", "a.out", NULL,
 	  "mode-compile-link" },
@@ -229,6 +229,34 @@ static const struct cmd_case {
 	{ "-c a.b.cu", KS_MODE_COMPILE, "a.b.cu:cu", "a.b.o", NULL, NULL },
 	{ "-dlink k.o", KS_MODE_DLINK, "k.o:obj", "a_dlink.o", NULL,
 	  "mode-dlink" },
+	/* -cubin or -fatbin with -dlink link device code into
+	 * ./a_dlink.cubin (-odir does not apply) or a_dlink.fatbin; -ptx
+	 * -dlink just compiles. */
+	{ "-cubin -dlink km.o -odir od", KS_MODE_DLINK, "km.o:obj",
+	  "a_dlink.cubin", NULL, "mode-dlink" },
+	{ "-fatbin -dlink km.cu", KS_MODE_DLINK, "km.cu:cu",
+	  "a_dlink.fatbin", NULL, "mode-dlink" },
+	{ "-fatbin -dlink km.o -o x.fb", KS_MODE_DLINK, "km.o:obj", "x.fb",
+	  NULL, "mode-dlink" },
+	{ "-ptx -dlink km.cu", KS_MODE_DEVICE, "km.cu:cu", "km.ptx", NULL,
+	  "mode-device" },
+	/* -ptx, -fatbin of a .cpp write nothing. */
+	{ "-ptx h.cpp -o sub/o.o", KS_MODE_DEVICE, "h.cpp:cxx", NULL, NULL,
+	  "mode-device" },
+	{ "-fatbin h.cpp", KS_MODE_DEVICE, "h.cpp:cxx", NULL, NULL,
+	  "mode-device" },
+	/* -ltoir needs -dlto; -dlto refuses -ptx, -cubin, -optix-ir but
+	 * not -fatbin, -cuda or -c. */
+	{ "-ltoir k.cu", KS_MODE_DEVICE, "k.cu:cu", "k.ltoir", NULL,
+	  "dlto-conflict" },
+	{ "-dlto -cubin k.cu", KS_MODE_DEVICE, "k.cu:cu", "k.cubin", NULL,
+	  "dlto-conflict" },
+	{ "-dlto -optix-ir k.cu", KS_MODE_DEVICE, "k.cu:cu", "k.optixir",
+	  NULL, "dlto-conflict" },
+	{ "-dlto -fatbin km.cu", KS_MODE_DEVICE, "km.cu:cu", "km.fatbin",
+	  NULL, "mode-device" },
+	{ "-dlto -c km.cu", KS_MODE_COMPILE, "km.cu:cu", "km.o", NULL,
+	  NULL },
 	{ "-lib ../sub/k.cu", KS_MODE_LIB, "../sub/k.cu:cu", "a.a", NULL,
 	  "mode-lib" },
 	{ "-lib -o libx.a a.o", KS_MODE_LIB, "a.o:obj", "libx.a", NULL,
@@ -303,7 +331,7 @@ static const struct cmd_case {
 	 * to do with 'bar'". */
 	{ "-forward-unknown-to-host-compiler -c k.cu -foo bar",
 	  KS_MODE_COMPILE, "k.cu:cu bar:other", NULL, NULL,
-	  "multiple-inputs" },
+	  "unknown-input" },
 	/* -ob1.o is no -o: with forwarding it goes to gcc and nvcc writes
 	 * k.o. */
 	{ "-forward-unknown-to-host-compiler -c k.cu -ob1.o",
@@ -311,7 +339,7 @@ static const struct cmd_case {
 	/* "Don't know what to do with '@x.rsp'" (the output name is only
 	 * ours: nvcc stops there). */
 	{ "-c @opts.rsp", KS_MODE_COMPILE, "@opts.rsp:other", "@opts.o",
-	  NULL, "not-cuda" },
+	  NULL, "unknown-input" },
 	/* "no argument expected after '-G'"; "'yes': expected true or
 	 * false". */
 	{ "-c k.cu -G=true", KS_MODE_COMPILE, "k.cu:cu", "k.o", NULL,
@@ -400,7 +428,7 @@ static const struct cmd_case {
 	 * c++); -c ignores k.cu.cpp.ii, a link passes it to nvlink as an
 	 * object. */
 	{ "-c k.CU", KS_MODE_COMPILE, "k.CU:other", "k.o", NULL,
-	  "not-cuda" },
+	  "unknown-input" },
 	{ "-c k.cu.ii", KS_MODE_COMPILE, "k.cu.ii:ii", "k.cu.o", NULL,
 	  "not-cuda" },
 	{ "-c kq.cup", KS_MODE_COMPILE, "kq.cup:cup", "kq.o", NULL,
@@ -411,7 +439,12 @@ static const struct cmd_case {
 	  KS_MODE_COMPILE,
 	  "f.c:c f.i:i f.cc:cxx f.cxx:cxx f.gpu:gpu f.obj:obj f.so:lib "
 	  "f.lib:lib f.cubin:cubin f.fatbin:fatbin", NULL, NULL,
-	  "multiple-inputs" },
+	  "unknown-input" },
+	{ "-c f.c f.i f.cc f.obj", KS_MODE_COMPILE,
+	  "f.c:c f.i:i f.cc:cxx f.obj:obj", NULL, NULL, "multiple-inputs" },
+	/* -x cu makes any file CUDA. */
+	{ "-x cu -c notes.txt", KS_MODE_COMPILE, "notes.txt:cu", "notes.o",
+	  NULL, NULL },
 	{ "-dlto -dlink f.ltoir f.ptx", KS_MODE_DLINK,
 	  "f.ltoir:ltoir f.ptx:ptx", "a_dlink.o", NULL, "mode-dlink" },
 };
