@@ -18,13 +18,13 @@
 #include "record.h"
 
 int
-ks_nvcc_is_launcher_form(int argc, char **argv, int is_exec)
+ks_nvcc_is_launcher_form(const char *arg1, int is_exec)
 {
 	const char *base;
 
-	if (argc < 2 || argv[1][0] == '-' || !is_exec)
+	if (!arg1 || arg1[0] == '-' || !is_exec)
 		return 0;
-	base = ks_basename(argv[1]);
+	base = ks_basename(arg1);
 	/* "nvcc", "nvcc-13.0", "x86_64-linux-nvcc": any name holding nvcc. */
 	return strstr(base, "nvcc") != NULL && !ks_ends_with(base, ".cu");
 }
@@ -148,8 +148,7 @@ ks_nvcc_main(int argc, char **argv)
 	ks_log_open(conf.log, conf.debug);
 	self = ks_passthru_self();
 
-	if (argc >= 2 && ks_nvcc_is_launcher_form(argc, argv,
-						   ks_fs_is_exec(argv[1])) &&
+	if (argc >= 2 && ks_nvcc_is_launcher_form(argv[1], ks_fs_is_exec(argv[1])) &&
 	    ks_passthru_usable(argv[1], self)) {
 		real = ks_xstrdup(argv[1]);
 		args = argv + 1;
@@ -157,7 +156,7 @@ ks_nvcc_main(int argc, char **argv)
 		struct ks_buf ferr = KS_BUF_INIT;
 
 		/* "ks-nvcc ks-nvcc args" (ks-nvcc given as its own compiler). */
-		if (argc >= 2 && ks_nvcc_is_launcher_form(argc, argv, 1)) {
+		if (argc >= 2 && ks_nvcc_is_launcher_form(argv[1], 1)) {
 			char *rp = ks_fs_realpath(argv[1]);
 			if (rp && self && !strcmp(rp, self))
 				argv++, argc--;

@@ -15,10 +15,10 @@
 int ks_nvcc_main(int argc, char **argv);
 
 /*
- * Pure: is argv[1] the real compiler given by a launcher
- * (CMAKE_CUDA_COMPILER_LAUNCHER passes "ks-nvcc /path/to/nvcc args")?
- * `is_exec` says whether argv[1] is an executable file.
+ * Pure: is `arg1`, the first argument, the real compiler given by a
+ * launcher (CMAKE_CUDA_COMPILER_LAUNCHER passes "ks-nvcc /path/to/nvcc
+ * args")? `is_exec` says whether it names an executable file.
  */
-int ks_nvcc_is_launcher_form(int argc, char **argv, int is_exec);
+int ks_nvcc_is_launcher_form(const char *arg1, int is_exec);
 
 #endif
