@@ -60,13 +60,19 @@ PROGRAMS = ks-nvcc ks
 
 all: $(PROGRAMS)
 
-ks-nvcc: $(BUILD)/wrapper/main.o $(WRAPPER_OBJ) $(CORE_OBJ)
+$(BUILD)/ks-nvcc: $(BUILD)/wrapper/main.o $(WRAPPER_OBJ) $(CORE_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(KSNVCC_LIBS)
 
-ks: $(BUILD)/src/cli/main.o $(KS_OBJ) $(WRAPPER_OBJ) $(CORE_OBJ)
+$(BUILD)/ks: $(BUILD)/src/cli/main.o $(KS_OBJ) $(WRAPPER_OBJ) $(CORE_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(KS_LIBS)
+
+# The programs are linked inside BUILD and copied to the top whenever they
+# differ, so that switching BUILD (a sanitizer build, say) never leaves the
+# top-level programs of another build in place.
+$(PROGRAMS): %: $(BUILD)/% FORCE
+	$(Q)cmp -s $< $@ || cp $< $@
 
 # Every "void ks_suite_NAME(void)" defined in tests/unit/*.c is run: the list
 # is generated, so adding a test file needs no edit elsewhere.
@@ -144,4 +150,89 @@ bench-wrapper: all
 clean:
 	rm -rf $(BUILD) $(PROGRAMS)
 
-.PHONY: all test unit deps install uninstall demo bench-wrapper clean
+FORCE:
+
+.PHONY: all test unit deps install uninstall demo bench-wrapper clean FORCE
+
+# --- capture and replay (src/capture, src/review; docs/CAPTURE.md) -----------
+# The capture format (pure writer, cJSON reader) is linked into ks and the
+# unit tests; src/review is an engine area and comes in through KS_SRC.
+# libks-capture.so (the CUPTI injection library) and ks-replay (the
+# Reviewer's GPU side) need the CUDA toolkit with CUPTI: without
+# $(CUDA_HOME)/include/cupti.h they are skipped with one line, and the rest
+# of the build is unaffected.
+# The toolkit of the nvcc on PATH, else /usr/local/cuda.
+CUDA_HOME ?= $(firstword $(patsubst %/bin/nvcc,%,$(realpath \
+	$(shell command -v nvcc 2>/dev/null))) /usr/local/cuda)
+CAPTURE_KS_SRC = src/capture/capture.c src/capture/dtype.c \
+	src/capture/capture_read.c
+CAPTURE_KS_OBJ := $(call obj,$(CAPTURE_KS_SRC))
+ks: $(CAPTURE_KS_OBJ)
+$(BUILD)/tests/unit/run: $(CAPTURE_KS_OBJ)
+
+HAVE_CUPTI := $(wildcard $(CUDA_HOME)/include/cupti.h)
+CUPTI_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64/libcupti.so \
+	$(CUDA_HOME)/extras/CUPTI/lib64/libcupti.so))
+CUPTI_LIBDIR := $(patsubst %/,%,$(dir $(CUPTI_LIBDIR)))
+# The CUDA headers are system headers (-isystem): their pedantic warnings
+# are not ours. libcuda is linked against the toolkit's stub and found at
+# run time from the driver; cudart and CUPTI through an rpath.
+CUDA_CFLAGS = -isystem $(CUDA_HOME)/include
+CUDA_LDFLAGS = -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib64/stubs \
+	$(addprefix -L,$(CUPTI_LIBDIR)) $(addprefix -Wl$(CAPTURE_COMMA)-rpath$(CAPTURE_COMMA),\
+	$(sort $(CUDA_HOME)/lib64 $(CUPTI_LIBDIR)))
+CAPTURE_COMMA := ,
+
+# libks-capture.so: position-independent objects of its own, everything
+# hidden but InitializeInjection.
+CAPTURE_LIB_SRC = src/capture/inject.c src/capture/capture.c \
+	src/capture/dtype.c src/core/buf.c src/core/fs.c src/core/hash.c \
+	src/core/strv.c src/core/util.c
+CAPTURE_LIB_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(CAPTURE_LIB_SRC))
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (pic)"
+	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+libks-capture.so: $(CAPTURE_LIB_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -shared -o $@ $^ $(ALL_LDFLAGS) $(CUDA_LDFLAGS) \
+		-lcupti -lcuda -ldl -lpthread
+
+# ks-replay: the capture reader, the review rules and the CUDA side.
+REPLAY_SRC = src/capture/replay_main.c src/capture/replay.c \
+	src/capture/metrics.c $(CAPTURE_KS_SRC) src/review/tolerance.c \
+	src/review/timing.c src/review/metricset.c src/review/occupancy.c \
+	src/core/buf.c src/core/fs.c src/core/hash.c src/core/strv.c \
+	src/core/util.c
+$(BUILD)/src/capture/%.o: ALL_CFLAGS += $(CUDA_CFLAGS)
+$(BUILD)/src/capture/metrics.o: ALL_CFLAGS += -Isrc/capture/compat
+ks-replay: $(call obj,$(REPLAY_SRC))
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(CUDA_LDFLAGS) \
+		-lcjson -lcudart -lcupti -lcuda -ldl -lm -lpthread
+
+# tolerance.c uses libm.
+KS_LIBS += -lm
+
+CAPTURE_PROGRAMS = libks-capture.so ks-replay
+ifneq ($(HAVE_CUPTI),)
+all: $(CAPTURE_PROGRAMS)
+else
+all: capture-skipped
+capture-skipped:
+	@echo "  SKIP    libks-capture.so ks-replay: no CUDA toolkit with CUPTI" \
+		"at $(CUDA_HOME) (set CUDA_HOME)"
+.PHONY: capture-skipped
+endif
+
+clean: clean-capture
+clean-capture:
+	rm -f $(CAPTURE_PROGRAMS)
+
+# Capture and replay on a GPU (integration/gpu/run.sh); skipped, with the
+# reason, without a GPU or without the programs above.
+gpu-test: all
+	$(Q)bash integration/gpu/run.sh
+.PHONY: clean-capture gpu-test
+# --- end capture and replay ---------------------------------------------------
