@@ -188,7 +188,8 @@ ptxas_item(struct ks_evidence_kernel *k, const char *p, size_t n)
 	p = skip_space(end);
 	if (ks_starts_with(p, "bytes "))
 		p += 6;
-	w = (size_t)(e - p) < sizeof(what) - 1 ? (size_t)(e - p) : sizeof(what) - 1;
+	w = (size_t)(e - p) < sizeof(what) - 1 ? (size_t)(e - p)
+					       : sizeof(what) - 1;
 	memcpy(what, p, w);
 	what[w] = '\0';
 	while (w && isspace((unsigned char)what[w - 1]))
@@ -241,7 +242,7 @@ ks_evidence_parse_ptxas(struct ks_evidence *ev, const char *text,
 		const char *msg, *colon;
 
 		if (!ks_starts_with(p, "ptxas info")) {
-			/* "    0 bytes stack frame, ..." follows "Function properties". */
+			/* The "N bytes stack frame" line of properties. */
 			if (props_pending && cur)
 				ptxas_items(cur, p, n);
 			props_pending = 0;
@@ -257,20 +258,21 @@ ks_evidence_parse_ptxas(struct ks_evidence *ev, const char *text,
 		msg = skip_space(colon + 1);
 		if (ks_starts_with(msg, entry)) {
 			const char *name = msg + sizeof(entry) - 1;
-			const char *q = memchr(name, '\'', (size_t)(p + n - name));
+			const char *q =
+				memchr(name, '\'', (size_t)(p + n - name));
 			const char *a, *ae;
 			char arch[32];
 
 			a = q ? strstr(q, " for '") : NULL;
 			if (!q || !a || a > p + n) {
-				return ks_error(err, "ptxas line without an arch: %.*s",
-						(int)n, p);
+				return ks_error(err, "ptxas line without an "
+						"arch: %.*s", (int)n, p);
 			}
 			a += 6;
 			ae = memchr(a, '\'', (size_t)(p + n - a));
 			if (!ae || (size_t)(ae - a) >= sizeof(arch))
-				return ks_error(err, "ptxas line without an arch: %.*s",
-						(int)n, p);
+				return ks_error(err, "ptxas line without an "
+						"arch: %.*s", (int)n, p);
 			memcpy(arch, a, (size_t)(ae - a));
 			arch[ae - a] = '\0';
 			cur = record(ev, name, (size_t)(q - name), arch);
@@ -281,7 +283,8 @@ ks_evidence_parse_ptxas(struct ks_evidence *ev, const char *text,
 
 			while (len && isspace((unsigned char)name[len - 1]))
 				len--;
-			/* Device functions have properties too: only the entry's count. */
+			/* Device functions have properties too: only
+			 * the entry's count. */
 			props_pending = cur && strlen(cur->name) == len &&
 					!memcmp(cur->name, name, len);
 		} else if (ks_starts_with(msg, "Used ") && cur) {
@@ -305,11 +308,13 @@ static const struct {
 	const char *name;
 	int bits;
 } ptx_types[] = {
-	{ "b8", 8 },	  { "s8", 8 },	   { "u8", 8 },	     { "b16", 16 },
-	{ "s16", 16 },	  { "u16", 16 },   { "f16", 16 },    { "bf16", 16 },
-	{ "b32", 32 },	  { "s32", 32 },   { "u32", 32 },    { "f32", 32 },
-	{ "f16x2", 32 },  { "bf16x2", 32 }, { "tf32", 32 },  { "b64", 64 },
-	{ "s64", 64 },	  { "u64", 64 },   { "f64", 64 },    { "b128", 128 },
+	{ "b8", 8 }, { "s8", 8 }, { "u8", 8 },
+	{ "b16", 16 }, { "s16", 16 }, { "u16", 16 }, { "f16", 16 },
+	{ "bf16", 16 },
+	{ "b32", 32 }, { "s32", 32 }, { "u32", 32 }, { "f32", 32 },
+	{ "f16x2", 32 }, { "bf16x2", 32 }, { "tf32", 32 },
+	{ "b64", 64 }, { "s64", 64 }, { "u64", 64 }, { "f64", 64 },
+	{ "b128", 128 },
 };
 
 /* PTX opcodes that are FP64 arithmetic when their type is .f64. */
@@ -375,7 +380,8 @@ ptx_classify(struct ks_evidence_counts *c, const char *op, size_t len)
 	const char *base = parts[0], *type = parts[n - 1];
 
 	c->instructions++;
-	if (!strcmp(base, "ld") || !strcmp(base, "ldu") || !strcmp(base, "st")) {
+	if (!strcmp(base, "ld") || !strcmp(base, "ldu") ||
+	    !strcmp(base, "st")) {
 		int load = base[0] == 'l', vector, bits;
 
 		bits = ptx_access_bits(parts, n, &vector);
@@ -398,9 +404,10 @@ ptx_classify(struct ks_evidence_counts *c, const char *op, size_t len)
 			}
 		}
 	} else if (!strcmp(base, "mma") ||
-		   (!strcmp(base, "wmma") && n > 1 && !strcmp(parts[1], "mma")) ||
-		   ((!strcmp(base, "wgmma") || !strcmp(base, "tcgen05")) && n > 1 &&
-		    ks_starts_with(parts[1], "mma"))) {
+		   (!strcmp(base, "wmma") && n > 1 &&
+		    !strcmp(parts[1], "mma")) ||
+		   ((!strcmp(base, "wgmma") || !strcmp(base, "tcgen05")) &&
+		    n > 1 && ks_starts_with(parts[1], "mma"))) {
 		c->tensor_ops++;
 	} else if (!strcmp(base, "atom") || !strcmp(base, "red")) {
 		c->atomics++;
@@ -446,7 +453,7 @@ sass_classify(struct ks_evidence_counts *c, const char *op, size_t len)
 	} else if (!strcmp(base, "STL")) {
 		c->local_stores++;
 	} else if (blen >= 3 && !strcmp(base + blen - 3, "MMA")) {
-		c->tensor_ops++;	/* HMMA IMMA DMMA BMMA HGMMA UTCHMMA ... */
+		c->tensor_ops++; /* HMMA IMMA DMMA BMMA HGMMA UTCHMMA ... */
 	} else if (IN(base, sass_fp64)) {
 		c->fp64_ops++;
 	} else if (!strcmp(base, "MUFU")) {
@@ -520,7 +527,8 @@ ptx_callee(struct ptx_func *f, const char *p, const char *e)
 		p++;
 	/* An indirect call names a register (%rd5): nothing to fold. */
 	if (p > s && !isdigit((unsigned char)*s))
-		ks_strv_push_owned(&f->callees, ks_xstrndup(s, (size_t)(p - s)));
+		ks_strv_push_owned(&f->callees,
+				   ks_xstrndup(s, (size_t)(p - s)));
 }
 
 /* One statement of a function body (text between ';', '{' or '}'). */
@@ -548,9 +556,11 @@ ptx_statement(struct ptx_func *f, const char *p, const char *e)
 			continue;
 		}
 		w = p;
-		while (w < e && (isalnum((unsigned char)*w) || *w == '_' || *w == '$'))
+		while (w < e &&
+		       (isalnum((unsigned char)*w) || *w == '_' || *w == '$'))
 			w++;
-		if (w > p && w < e && *w == ':' && (w + 1 >= e || w[1] != ':')) {
+		if (w > p && w < e && *w == ':' &&
+		    (w + 1 >= e || w[1] != ':')) {
 			p = w + 1;	/* a label */
 			continue;
 		}
@@ -631,7 +641,8 @@ ptx_fold(const struct ptx_file *pf, size_t root, struct ks_evidence_counts *out)
 		counts_add(out, &f->c);
 		for (j = 0; j < f->callees.n; j++) {
 			for (k = 0; k < pf->n; k++) {
-				if (seen[k] || strcmp(pf->f[k].name, f->callees.v[j]))
+				if (seen[k] ||
+				    strcmp(pf->f[k].name, f->callees.v[j]))
 					continue;
 				seen[k] = 1;
 				stack[top++] = k;
@@ -642,27 +653,89 @@ ptx_fold(const struct ptx_file *pf, size_t root, struct ks_evidence_counts *out)
 	free(seen);
 }
 
-int
-ks_evidence_parse_ptx(struct ks_evidence *ev, const char *text,
-		      struct ks_buf *err)
+/* A new function record named `name` (taken over). */
+static struct ptx_func *
+ptx_add(struct ptx_file *pf, char *name, int entry)
 {
-	struct ptx_file pf = { NULL, 0, 0 };
-	char arch[32] = "";
-	char *pending = NULL;
-	int pending_entry = 0, want_name = 0, parens = 0, rc = -1;
-	const char *p = text;
-	size_t i;
+	struct ptx_func *f;
 
-	while (*p) {
+	if (pf->n == pf->alloc) {
+		pf->alloc = pf->alloc ? 2 * pf->alloc : 16;
+		pf->f = ks_xrealloc(pf->f, pf->alloc * sizeof(*pf->f));
+	}
+	f = &pf->f[pf->n++];
+	memset(f, 0, sizeof(*f));
+	ks_strv_init(&f->callees);
+	f->name = name;
+	f->entry = entry;
+	return f;
+}
+
+/*
+ * The block after a '{' at p: a function's body (its statements go to
+ * `f`), or an initializer's braces when `f` is NULL. A brace inside an
+ * instruction groups a vector operand ({%f1, %f2}); one that opens a
+ * statement opens a scope block ({ // callseq). Returns what follows the
+ * closing '}'.
+ */
+static const char *
+ptx_block(const char *p, struct ptx_func *f)
+{
+	const char *stmt = p;
+	int depth = 1, operand = 0;
+
+	while (*p && depth) {
 		const char *q = ptx_skip_comment(p);
 
 		if (q != p) {
 			p = q;
 			continue;
 		}
-		if (*p == '(' || *p == ')') {
-			parens += *p == '(' ? 1 : -1;
-			p++;
+		if (*p == '{' && !blank(stmt, p)) {
+			operand++;
+		} else if (*p == '}' && operand) {
+			operand--;
+		} else if (*p == ';' || *p == '{' || *p == '}') {
+			if (f)
+				ptx_statement(f, stmt, p);
+			if (*p == '{')
+				depth++;
+			else if (*p == '}')
+				depth--;
+			stmt = p + 1;
+		}
+		p++;
+	}
+	return p;
+}
+
+/* Is the word [w, e) `name`? */
+static int
+word_is(const char *w, const char *e, const char *name)
+{
+	size_t n = (size_t)(e - w);
+
+	return n == strlen(name) && !strncmp(w, name, n);
+}
+
+int
+ks_evidence_parse_ptx(struct ks_evidence *ev, const char *text,
+		      struct ks_buf *err)
+{
+	struct ptx_file pf = { NULL, 0, 0 };
+	char arch[32] = "";
+	char *pending = NULL;	/* the .entry or .func before its body */
+	int pending_entry = 0, want_name = 0, parens = 0, rc = -1;
+	const char *p = text;
+	size_t i;
+
+	while (*p) {
+		const char *q = ptx_skip_comment(p), *w;
+
+		if (q != p) {
+			p = q;
+		} else if (*p == '(' || *p == ')') {
+			parens += *p++ == '(' ? 1 : -1;
 		} else if (*p == ';') {
 			free(pending);
 			pending = NULL;
@@ -670,71 +743,33 @@ ks_evidence_parse_ptx(struct ks_evidence *ev, const char *text,
 			p++;
 		} else if (*p == '{') {
 			struct ptx_func *f = NULL;
-			const char *stmt;
-			int depth = 1, operand = 0;
 
-			if (pending) {
-				if (pf.n == pf.alloc) {
-					pf.alloc = pf.alloc ? 2 * pf.alloc : 16;
-					pf.f = ks_xrealloc(pf.f, pf.alloc * sizeof(*pf.f));
-				}
-				f = &pf.f[pf.n++];
-				memset(f, 0, sizeof(*f));
-				ks_strv_init(&f->callees);
-				f->name = pending;
-				f->entry = pending_entry;
-				pending = NULL;
-			}
-			stmt = ++p;
-			/*
-			 * The body, or an initializer's braces when no function
-			 * waits. A brace inside an instruction groups a vector
-			 * operand ({%f1, %f2}); one that opens a statement opens a
-			 * scope block ({ // callseq).
-			 */
-			while (*p && depth) {
-				q = ptx_skip_comment(p);
-				if (q != p) {
-					p = q;
-					continue;
-				}
-				if (*p == '{' && !blank(stmt, p)) {
-					operand++;
-				} else if (*p == '}' && operand) {
-					operand--;
-				} else if (*p == ';' || *p == '{' || *p == '}') {
-					if (f)
-						ptx_statement(f, stmt, p);
-					depth += *p == '{' ? 1 : *p == '}' ? -1 : 0;
-					stmt = p + 1;
-				}
-				p++;
-			}
-			operand = 0;
-			want_name = 0;
-			parens = 0;
+			if (pending)
+				f = ptx_add(&pf, pending, pending_entry);
+			pending = NULL;
+			p = ptx_block(p + 1, f);
+			want_name = parens = 0;
 		} else if (ptx_word_char((unsigned char)*p)) {
-			const char *w = p;
+			for (w = p; ptx_word_char((unsigned char)*p); p++)
+				;
+			if (word_is(w, p, ".target")) {
+				const char *a = skip_space(p);
 
-			while (ptx_word_char((unsigned char)*p))
-				p++;
-			if ((size_t)(p - w) == 7 && !strncmp(w, ".target", 7)) {
-				const char *a = skip_space(p), *ae = a;
-
-				while (isalnum((unsigned char)*ae) || *ae == '_')
-					ae++;
-				if ((size_t)(ae - a) < sizeof(arch)) {
-					memcpy(arch, a, (size_t)(ae - a));
-					arch[ae - a] = '\0';
+				p = a;
+				while (isalnum((unsigned char)*p) || *p == '_')
+					p++;
+				if ((size_t)(p - a) < sizeof(arch)) {
+					memcpy(arch, a, (size_t)(p - a));
+					arch[p - a] = '\0';
 				}
-				p = ae;
-			} else if (((size_t)(p - w) == 6 && !strncmp(w, ".entry", 6)) ||
-				   ((size_t)(p - w) == 5 && !strncmp(w, ".func", 5))) {
+			} else if (word_is(w, p, ".entry") ||
+				   word_is(w, p, ".func")) {
 				pending_entry = w[1] == 'e';
 				want_name = 1;
 				free(pending);
 				pending = NULL;
 			} else if (want_name && !parens && *w != '.') {
+				/* .func (.param .b64 retval) name( ... */
 				pending = ks_xstrndup(w, (size_t)(p - w));
 				want_name = 0;
 			}
@@ -797,7 +832,8 @@ ks_evidence_parse_sass(struct ks_evidence *ev, const char *text,
 			p = next;
 			continue;
 		}
-		if (ks_starts_with(s, "arch = ") || ks_starts_with(s, "code for ")) {
+		if (ks_starts_with(s, "arch = ") ||
+		    ks_starts_with(s, "code for ")) {
 			const char *a = skip_space(strchr(s, ' ') + 1);
 			size_t len = 0;
 
@@ -819,7 +855,8 @@ ks_evidence_parse_sass(struct ks_evidence *ev, const char *text,
 			while (len && isspace((unsigned char)name[len - 1]))
 				len--;
 			if (!arch[0])
-				return ks_error(err, "sass function '%.*s' before any arch",
+				return ks_error(err, "sass function "
+						"'%.*s' before any arch",
 						(int)len, name);
 			cur = record(ev, name, len, arch);
 			memset(&cur->sass, 0, sizeof(cur->sass));
@@ -836,10 +873,12 @@ ks_evidence_parse_sass(struct ks_evidence *ev, const char *text,
 				ins = skip_space(ins);
 			}
 			op = ins;
-			while (*ins && !isspace((unsigned char)*ins) && *ins != ';')
+			while (*ins && !isspace((unsigned char)*ins) &&
+			       *ins != ';')
 				ins++;
 			if (ins > op && isupper((unsigned char)*op))
-				sass_classify(&cur->sass, op, (size_t)(ins - op));
+				sass_classify(&cur->sass, op,
+					      (size_t)(ins - op));
 		}
 		p = next;
 	}
@@ -939,21 +978,26 @@ ks_evidence_features(const struct ks_evidence *ev, const char *kernel,
 
 	memset(f, 0, sizeof(*f));
 	if (!k && !px)
-		return ks_error(err, "no evidence for '%s' on %s", kernel, arch);
+		return ks_error(err, "no evidence for '%s' on %s", kernel,
+				arch);
 	ptxas = k && (k->sources & KS_EVIDENCE_PTXAS) && k->regs >= 0;
 	if (ptxas) {
 		f->sources |= KS_EVIDENCE_PTXAS;
 		set(f, KS_EVF_REGS_PER_THREAD, (double)k->regs);
 		if (k->spill_stores >= 0 && k->spill_loads >= 0) {
-			set(f, KS_EVF_SPILL_STORES_BYTES, (double)k->spill_stores);
-			set(f, KS_EVF_SPILL_LOADS_BYTES, (double)k->spill_loads);
+			set(f, KS_EVF_SPILL_STORES_BYTES,
+			    (double)k->spill_stores);
+			set(f, KS_EVF_SPILL_LOADS_BYTES,
+			    (double)k->spill_loads);
 			set(f, KS_EVF_SPILLS,
 			    k->spill_stores + k->spill_loads > 0);
 		}
 		if (k->stack_frame >= 0)
-			set(f, KS_EVF_STACK_FRAME_BYTES, (double)k->stack_frame);
+			set(f, KS_EVF_STACK_FRAME_BYTES,
+			    (double)k->stack_frame);
 		if (k->smem_static >= 0)
-			set(f, KS_EVF_SMEM_STATIC_BYTES, (double)k->smem_static);
+			set(f, KS_EVF_SMEM_STATIC_BYTES,
+			    (double)k->smem_static);
 		if (k->cmem >= 0)
 			set(f, KS_EVF_CMEM_BYTES, (double)k->cmem);
 		if (k->barriers_used >= 0)
@@ -974,12 +1018,16 @@ ks_evidence_features(const struct ks_evidence *ev, const char *kernel,
 	if (c) {
 		set(f, KS_EVF_LOCAL_LOADS, (double)c->local_loads);
 		set(f, KS_EVF_LOCAL_STORES, (double)c->local_stores);
-		set(f, KS_EVF_VEC128_GLOBAL_LOADS, (double)c->vec128_global_loads);
-		set(f, KS_EVF_VEC128_GLOBAL_STORES, (double)c->vec128_global_stores);
+		set(f, KS_EVF_VEC128_GLOBAL_LOADS,
+		    (double)c->vec128_global_loads);
+		set(f, KS_EVF_VEC128_GLOBAL_STORES,
+		    (double)c->vec128_global_stores);
 		set(f, KS_EVF_HAS_VEC128_GLOBAL,
 		    c->vec128_global_loads + c->vec128_global_stores > 0);
-		set(f, KS_EVF_VEC64_GLOBAL_LOADS, (double)c->vec64_global_loads);
-		set(f, KS_EVF_VEC64_GLOBAL_STORES, (double)c->vec64_global_stores);
+		set(f, KS_EVF_VEC64_GLOBAL_LOADS,
+		    (double)c->vec64_global_loads);
+		set(f, KS_EVF_VEC64_GLOBAL_STORES,
+		    (double)c->vec64_global_stores);
 		set(f, KS_EVF_TENSOR_OPS, (double)c->tensor_ops);
 		set(f, KS_EVF_USES_TENSOR_CORES, c->tensor_ops > 0);
 		set(f, KS_EVF_FP64_OPS, (double)c->fp64_ops);
@@ -989,10 +1037,12 @@ ks_evidence_features(const struct ks_evidence *ev, const char *kernel,
 		set(f, KS_EVF_SHUFFLES, (double)c->shuffles);
 		set(f, KS_EVF_INSTRUCTIONS, (double)c->instructions);
 	}
-	/* ptxas knows whether local memory survived optimization; PTX does not. */
+	/* ptxas knows whether local memory survived optimization; PTX
+	 * does not. */
 	if (ptxas && k->stack_frame >= 0 && k->spill_stores >= 0)
 		set(f, KS_EVF_USES_LOCAL_MEMORY,
-		    k->stack_frame > 0 || k->spill_stores > 0 || k->spill_loads > 0);
+		    k->stack_frame > 0 || k->spill_stores > 0 ||
+			    k->spill_loads > 0);
 	else if (c)
 		set(f, KS_EVF_USES_LOCAL_MEMORY,
 		    c->local_loads + c->local_stores > 0);
@@ -1021,8 +1071,10 @@ listed(const struct ks_evidence *ev, size_t i)
 static int
 cmp_records(const void *a, const void *b)
 {
-	const struct ks_evidence_kernel *x = *(const struct ks_evidence_kernel *const *)a;
-	const struct ks_evidence_kernel *y = *(const struct ks_evidence_kernel *const *)b;
+	const struct ks_evidence_kernel *x =
+		*(const struct ks_evidence_kernel *const *)a;
+	const struct ks_evidence_kernel *y =
+		*(const struct ks_evidence_kernel *const *)b;
 	int c = strcmp(x->name, y->name);
 
 	return c ? c : strcmp(x->arch, y->arch);
@@ -1123,8 +1175,8 @@ ks_evidence_format_text(const struct ks_evidence *ev, struct ks_buf *out)
 		ks_buf_adds(out, ")\n");
 		for (j = 0; j < KS_EVF_COUNT; j++)
 			if (f.known[j])
-				ks_buf_addf(out, "  %-22s %.0f\n", feature_names[j],
-					    f.value[j]);
+				ks_buf_addf(out, "  %-22s %.0f\n",
+					    feature_names[j], f.value[j]);
 	}
 	free(v);
 }
@@ -1174,7 +1226,8 @@ ks_evidence_argv(const char *const *argv, size_t argc, const char *tmpdir,
 		int takes_next = 0, drop = 0;
 
 		if (w == KS_NVOPT_WORD_OPTION || w == KS_NVOPT_WORD_BAD) {
-			takes_next = (opt->flags & KS_NVOPT_TAKES_ARG) && !value;
+			takes_next =
+				(opt->flags & KS_NVOPT_TAKES_ARG) && !value;
 			drop = (opt->flags & KS_NVOPT_DEPS) ||
 			       in_names(opt->name, drop_opts,
 					KS_ARRAY_SIZE(drop_opts));
@@ -1231,7 +1284,8 @@ first_error(const char *text, struct ks_buf *err)
 	for (; *p; p += line_len(p) + (p[line_len(p)] ? 1 : 0)) {
 		if (!pick && line_len(p))
 			pick = p;
-		if (strstr(p, "error") && (size_t)(strstr(p, "error") - p) < line_len(p)) {
+		if (strstr(p, "error") &&
+		    (size_t)(strstr(p, "error") - p) < line_len(p)) {
 			pick = p;
 			break;
 		}
@@ -1298,13 +1352,15 @@ ks_evidence_collect(const struct ks_evidence_request *req,
 		    struct ks_evidence *ev, struct ks_buf *err)
 {
 	struct ks_strv args = KS_STRV_INIT;
-	struct ks_buf out = KS_BUF_INIT, eout = KS_BUF_INIT, rm_err = KS_BUF_INIT;
+	struct ks_buf out = KS_BUF_INIT, eout = KS_BUF_INIT,
+		      rm_err = KS_BUF_INIT;
 	struct ks_proc p = { 0 };
 	const char *base = getenv("TMPDIR");
 	char *tmp, *env[3] = { NULL, NULL, NULL }, *object = NULL;
 	int rc = -1;
 
-	tmp = ks_xasprintf("%s/ks-evidence.XXXXXX", base && *base ? base : "/tmp");
+	tmp = ks_xasprintf("%s/ks-evidence.XXXXXX",
+			   base && *base ? base : "/tmp");
 	if (!mkdtemp(tmp)) {
 		ks_error_errno(err, "cannot create a directory in '%s'",
 			       base && *base ? base : "/tmp");

@@ -73,6 +73,7 @@ struct ks_evidence {
 };
 #define KS_EVIDENCE_INIT { NULL, 0, 0 }
 
+/* Free every record; `ev` is then empty (KS_EVIDENCE_INIT). */
 void ks_evidence_release(struct ks_evidence *ev);
 
 /* The record of (kernel, arch), or NULL. */
@@ -174,8 +175,8 @@ struct ks_evidence_request {
 	const char *const *argv;	/* the recorded arguments, no argv[0] */
 	size_t argc;
 	const char *cwd;		/* where the build ran it, or NULL */
-	const char *prepend_flags;	/* NVCC_PREPEND_FLAGS of the build, or NULL */
-	const char *append_flags;	/* NVCC_APPEND_FLAGS of the build, or NULL */
+	const char *prepend_flags;	/* the build's NVCC_PREPEND_FLAGS */
+	const char *append_flags;	/* the build's NVCC_APPEND_FLAGS */
 	const char *cuobjdump;		/* or NULL: no SASS */
 	int timeout_ms;			/* for each child; 0: none */
 };

@@ -1,11 +1,13 @@
 #include "rewrite.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/buf.h"
 #include "../core/util.h"
+#include "inventory.h"
 
 /* ------------------------------------------------------------------ */
 /* A C++ lexer just good enough to find statements, names and launches */
@@ -122,7 +124,8 @@ lex(struct lexer *lx, struct token *t)
 			while (i < n && s[i] != '\n')
 				i += s[i] == '\\' && i + 1 < n ? 2 : 1;
 		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-			const char *e = i + 2 < n ? strstr(s + i + 2, "*/") : NULL;
+			const char *e =
+				i + 2 < n ? strstr(s + i + 2, "*/") : NULL;
 
 			i = e && (size_t)(e - s) < n ? (size_t)(e - s) + 2 : n;
 		} else {
@@ -150,10 +153,12 @@ lex(struct lexer *lx, struct token *t)
 				i = skip_quoted(s, n, i);
 		}
 	} else if (isdigit((unsigned char)s[i]) ||
-		   (s[i] == '.' && i + 1 < n && isdigit((unsigned char)s[i + 1]))) {
+		   (s[i] == '.' && i + 1 < n &&
+		    isdigit((unsigned char)s[i + 1]))) {
 		/* A pp-number: 1'000, 0x1p-3, 1.5e+10f. */
 		for (i++; i < n; i++) {
-			if ((s[i] == '+' || s[i] == '-') && strchr("eEpP", s[i - 1]))
+			if ((s[i] == '+' || s[i] == '-') &&
+			    strchr("eEpP", s[i - 1]))
 				continue;
 			if (ident_char((unsigned char)s[i]) || s[i] == '.' ||
 			    (s[i] == '\'' && i + 1 < n &&
@@ -218,6 +223,24 @@ triple(const struct lexer *lx, const struct token *t, char c)
 	       lx->s[t->begin + 2] == c;
 }
 
+/* "cannot rewrite kernel 'k': <why>" appended to `err`; returns -1. */
+static int refuse(struct ks_buf *err, const char *kernel, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int
+refuse(struct ks_buf *err, const char *kernel, const char *fmt, ...)
+{
+	struct ks_buf why = KS_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	ks_buf_vaddf(&why, fmt, ap);
+	va_end(ap);
+	ks_error(err, "cannot rewrite kernel '%s': %s", kernel, why.buf);
+	ks_buf_release(&why);
+	return -1;
+}
+
 /* ------------------------------------------------------------------ */
 /* Lines                                                               */
 
@@ -239,7 +262,8 @@ lines_init(struct lines *l, const char *s, size_t len)
 			continue;
 		if (l->n == alloc) {
 			alloc *= 2;
-			l->start = ks_xrealloc(l->start, alloc * sizeof(*l->start));
+			l->start = ks_xrealloc(l->start,
+					       alloc * sizeof(*l->start));
 		}
 		l->start[l->n++] = i + 1;
 	}
@@ -394,8 +418,8 @@ check_definition(const char *src, size_t begin, size_t end, const char *name,
 		prev = t;
 	}
 	if (t.kind == T_EOF || !global || !named || src[end - 1] != '}')
-		return ks_error(err, "cannot rewrite kernel '%s': the extent at line "
-			       "%zu is not its definition", name, line);
+		return refuse(err, name, "the extent at line %zu is not its "
+			      "definition", line);
 	return 0;
 }
 
@@ -428,8 +452,8 @@ check_launch(const char *src, const struct ks_rewrite_launch *lc,
 		if (!(t.kind == T_IDENT || is_punct(src, &t, ':')))
 			break;
 	}
-	return ks_error(err, "cannot rewrite kernel '%s': the launch at line %zu "
-		       "is not '%s<<<...>>>(...)'", name, line, name);
+	return refuse(err, name, "the launch at line %zu is not "
+		      "'%s<<<...>>>(...)'", line, name);
 }
 
 /* Keywords after which a name is an operand, not a declarator. */
@@ -479,10 +503,10 @@ check_other_uses(const char *src, size_t len, const struct lines *l,
 				 t.begin < k->launches[i].end;
 		if (t.kind == T_DIRECTIVE && !inside &&
 		    directive_names(src, &t, k->name))
-			return ks_error(err, "cannot rewrite kernel '%s': a "
-				       "preprocessor directive names it at line "
-				       "%zu (the launcher would be bypassed)",
-				       k->name, line_of(l, t.begin));
+			return refuse(err, k->name, "a preprocessor "
+				      "directive names it at line %zu (the "
+				      "launcher would be bypassed)",
+				      line_of(l, t.begin));
 		if (t.kind == T_DIRECTIVE || is_punct(src, &t, ';') ||
 		    is_punct(src, &t, '{') || is_punct(src, &t, '}')) {
 			if (use != (size_t)-1 && !declares)
@@ -496,7 +520,8 @@ check_other_uses(const char *src, size_t len, const struct lines *l,
 			   !(is_punct(src, &p1, '>') && p1.begin &&
 			     src[p1.begin - 1] == '-') &&
 			   !type_like(src, &p1) &&
-			   !((is_punct(src, &p1, '*') || is_punct(src, &p1, '&')) &&
+			   !((is_punct(src, &p1, '*') ||
+			      is_punct(src, &p1, '&')) &&
 			     type_like(src, &p2))) {
 			use = t.begin;
 		}
@@ -504,10 +529,9 @@ check_other_uses(const char *src, size_t len, const struct lines *l,
 		p1 = t;
 	}
 	if (use != (size_t)-1 && !declares)
-		return ks_error(err, "cannot rewrite kernel '%s': it is used at "
-			       "line %zu other than by a launch (its address "
-			       "would bypass the launcher)", k->name,
-			       line_of(l, use));
+		return refuse(err, k->name, "it is used at line %zu other than "
+			      "by a launch (its address would bypass the "
+			      "launcher)", line_of(l, use));
 	return 0;
 }
 
@@ -536,42 +560,183 @@ uses_launcher(const struct ks_rewrite_job *j)
 	return present(&j->variant->launcher) && j->kernel->nlaunches > 0;
 }
 
+/*
+ * The glue of a kernel with a launcher, for every pass (the probe kernel)
+ * and for the host pass: @K@ is the kernel's name, @ARCH@ the variant's
+ * __CUDA_ARCH__, @PTX@ the ptxVersion of an image compiled for it.
+ */
+static const char glue_template[] =
+	"/* Never launched: cudaFuncGetAttributes on it tells which image\n"
+	"   of this file the device runs (__CUDA_ARCH__ is ptxVersion\n"
+	"   times 10). */\n"
+	"static __global__ void ks_probe_@K@(void) {}\n"
+	"#ifndef __CUDA_ARCH__\n"
+	"/* 1 when the device code that runs is the variant's (arch @ARCH@):\n"
+	"   then its launcher must run. Cached per device. */\n"
+	"static int\n"
+	"ks_variant_active_@K@(void)\n"
+	"{\n"
+	"\tstatic int ks_known[64];\n"
+	"\tstruct cudaFuncAttributes ks_attr;\n"
+	"\tint ks_dev = -1, ks_k = 0, ks_on;\n"
+	"\n"
+	"\tif (cudaGetDevice(&ks_dev) != cudaSuccess || ks_dev >= 64)\n"
+	"\t\tks_dev = -1;\n"
+	"\tif (ks_dev >= 0)\n"
+	"\t\tks_k = __atomic_load_n(&ks_known[ks_dev], __ATOMIC_RELAXED);\n"
+	"\tif (ks_k)\n"
+	"\t\treturn ks_k == 1;\n"
+	"\tif (cudaFuncGetAttributes(&ks_attr, ks_probe_@K@)"
+	" != cudaSuccess)\n"
+	"\t\treturn 0;\n"
+	"\tks_on = ks_attr.ptxVersion == @PTX@;\n"
+	"\tif (ks_dev >= 0)\n"
+	"\t\t__atomic_store_n(&ks_known[ks_dev], ks_on ? 1 : 2,\n"
+	"\t\t\t\t __ATOMIC_RELAXED);\n"
+	"\treturn ks_on;\n"
+	"}\n";
+
 static void
 emit_glue(struct ks_buf *out, const struct ks_rewrite_job *j)
 {
-	const char *k = j->kernel->name;
+	const char *k = j->kernel->name, *p;
 	const struct ks_rewrite_variant *v = j->variant;
 
 	add_line_directive(out, 1, "<ks-nvcc>");
-	ks_buf_addf(out,
-		"/* Never launched: cudaFuncGetAttributes on it says which image of this\n"
-		"   file the current device runs (its __CUDA_ARCH__ = ptxVersion * 10). */\n"
-		"static __global__ void ks_probe_%s(void) {}\n", k);
-	ks_buf_adds(out, "#ifndef __CUDA_ARCH__\n");
-	ks_buf_addf(out,
-		"/* 1 when the device code that runs is the variant's (arch %u), so that\n"
-		"   its launcher must run; cached per device. */\n"
-		"static int\n"
-		"ks_variant_active_%s(void)\n"
-		"{\n"
-		"\tstatic signed char ks_known[64];\n"
-		"\tstruct cudaFuncAttributes ks_attr;\n"
-		"\tint ks_dev = -1, ks_on;\n"
-		"\n"
-		"\tif (cudaGetDevice(&ks_dev) != cudaSuccess || ks_dev >= 64)\n"
-		"\t\tks_dev = -1;\n"
-		"\tif (ks_dev >= 0 && __atomic_load_n(&ks_known[ks_dev], __ATOMIC_RELAXED))\n"
-		"\t\treturn __atomic_load_n(&ks_known[ks_dev], __ATOMIC_RELAXED) == 1;\n"
-		"\tif (cudaFuncGetAttributes(&ks_attr, ks_probe_%s) != cudaSuccess)\n"
-		"\t\treturn 0;\n"
-		"\tks_on = ks_attr.ptxVersion == %u;\n"
-		"\tif (ks_dev >= 0)\n"
-		"\t\t__atomic_store_n(&ks_known[ks_dev], (signed char)(ks_on ? 1 : 2),\n"
-		"\t\t\t\t __ATOMIC_RELAXED);\n"
-		"\treturn ks_on;\n"
-		"}\n", v->arch, k, k, v->arch / 10);
+	for (p = glue_template; *p; p++) {
+		if (ks_starts_with(p, "@K@")) {
+			ks_buf_adds(out, k);
+			p += 2;
+		} else if (ks_starts_with(p, "@ARCH@")) {
+			ks_buf_addf(out, "%u", v->arch);
+			p += 5;
+		} else if (ks_starts_with(p, "@PTX@")) {
+			ks_buf_addf(out, "%u", v->arch / 10);
+			p += 4;
+		} else {
+			ks_buf_addch(out, *p);
+		}
+	}
 	add_part(out, &v->launcher, v->file);
 	ks_buf_adds(out, "#endif\n");
+}
+
+/* Piece [a, b) of variant part `p`, mapped back to the variant's lines. */
+static void
+add_piece(struct ks_buf *out, const struct ks_rewrite_part *p, const char *file,
+	  size_t a, size_t b)
+{
+	size_t line = p->line ? p->line : 1, i, bol = 0;
+
+	for (i = 0; i < a; i++) {
+		if (p->text[i] == '\n') {
+			line++;
+			bol = i + 1;
+		}
+	}
+	add_line_directive(out, line, file);
+	for (i = bol; i < a; i++)
+		ks_buf_addch(out, p->text[i] == '\t' ? '\t' : ' ');
+	ks_buf_add(out, p->text + a, b - a);
+	ensure_newline(out);
+}
+
+/* Helper text [a, b) that only the host and the verified arch see. */
+static void
+add_guarded(struct ks_buf *out, const struct ks_rewrite_variant *v, size_t a,
+	    size_t b)
+{
+	size_t i;
+
+	for (i = a; i < b && isspace((unsigned char)v->helpers.text[i]); i++)
+		;
+	if (i == b)
+		return;
+	ks_buf_addf(out, "#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == %u\n",
+		    v->arch);
+	add_piece(out, &v->helpers, v->file, i, b);
+	ks_buf_adds(out, "#endif\n");
+}
+
+/*
+ * The helpers. nvcc takes the host stubs of __global__ functions from the
+ * last device pass it runs, so every pass must declare the same kernels: a
+ * kernel that only the verified arch's pass sees links when that arch
+ * comes last and fails to link otherwise. Kernels among the helpers are
+ * therefore declared in every pass, with their bodies for the host pass
+ * and the verified arch and an empty body elsewhere (the launcher that
+ * launches them never runs there). Everything else of the helpers is seen
+ * only by the host pass and the verified arch. With `out` NULL, only checks.
+ */
+static int
+emit_helpers(struct ks_buf *out, const struct ks_rewrite_variant *v,
+	     const char *kernel, struct ks_buf *err)
+{
+	const char *h = v->helpers.text;
+	struct lexer lx;
+	struct token t;
+	size_t seg = 0, stmt = (size_t)-1;
+	int depth = 0, global = 0, paren = 0;
+
+	lex_init(&lx, h, strlen(h));
+	while (lex(&lx, &t) != T_EOF) {
+		if (depth > 0) {
+			depth += is_punct(h, &t, '{') - is_punct(h, &t, '}');
+			if (is_ident(h, &t, "__global__"))
+				return refuse(err, kernel, "a helper kernel is "
+					      "inside a namespace or class");
+			if (!depth)
+				stmt = (size_t)-1;
+			continue;
+		}
+		if (t.kind == T_DIRECTIVE || is_punct(h, &t, ';')) {
+			if (global && out) {	/* a kernel declaration */
+				add_guarded(out, v, seg, stmt);
+				add_piece(out, &v->helpers, v->file, stmt,
+					  t.end);
+				seg = t.end;
+			}
+			stmt = (size_t)-1;
+			global = paren = 0;
+		} else if (is_punct(h, &t, '{') && global && paren) {
+			size_t body = t.begin;
+			int d = 1;
+
+			while (d && lex(&lx, &t) != T_EOF)
+				d += is_punct(h, &t, '{') -
+				     is_punct(h, &t, '}');
+			if (d)
+				return refuse(err, kernel, "a helper kernel's "
+					      "body is not closed");
+			if (out) {
+				add_guarded(out, v, seg, stmt);
+				add_piece(out, &v->helpers, v->file, stmt,
+					  body);
+				ks_buf_addf(out,
+					    "#if !defined(__CUDA_ARCH__) || "
+					    "__CUDA_ARCH__ == %u\n",
+					    v->arch);
+				add_piece(out, &v->helpers, v->file, body,
+					  t.end);
+				ks_buf_adds(out, "#else\n{}\n#endif\n");
+			}
+			seg = t.end;
+			stmt = (size_t)-1;
+			global = paren = 0;
+		} else if (is_punct(h, &t, '{')) {
+			depth = 1;
+		} else {
+			if (stmt == (size_t)-1)
+				stmt = t.begin;
+			if (is_ident(h, &t, "__global__"))
+				global = 1;
+			if (is_punct(h, &t, ')'))
+				paren = 1;
+		}
+	}
+	if (out)
+		add_guarded(out, v, seg, strlen(h));
+	return 0;
 }
 
 static void
@@ -582,12 +747,8 @@ emit_definition(struct ks_buf *out, const char *src, const struct lines *l,
 	const struct ks_rewrite_variant *v = j->variant;
 
 	ensure_newline(out);
-	if (present(&v->helpers)) {
-		ks_buf_addf(out, "#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == %u\n",
-			    v->arch);
-		add_part(out, &v->helpers, v->file);
-		ks_buf_adds(out, "#endif\n");
-	}
+	if (present(&v->helpers))
+		emit_helpers(out, v, k->name, NULL);
 	ks_buf_addf(out, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == %u\n",
 		    v->arch);
 	if (from < k->def_begin)
@@ -616,15 +777,28 @@ emit_launch(struct ks_buf *out, const char *src, const struct lines *l,
 	ks_buf_adds(out, "\n#else\n");
 	add_line_directive(out, line_of(l, lc->begin), path);
 	add_pad(out, src, l, lc->begin);
-	ks_buf_addf(out, "(%.*sks_variant_active_%s() ? %.*sks_launch_%s(%s, %s, %s, %s",
-		    (int)qual, src + lc->begin, k, (int)qual, src + lc->begin, k,
-		    lc->grid, lc->block, lc->shmem ? lc->shmem : "0",
-		    lc->stream ? lc->stream : "0");
+	ks_buf_addf(out,
+		    "(%.*sks_variant_active_%s() ? "
+		    "%.*sks_launch_%s(%s, %s, %s, %s",
+		    (int)qual, src + lc->begin, k, (int)qual, src + lc->begin,
+		    k, lc->grid, lc->block, lc->shmem ? lc->shmem : "0",
+		    lc->stream ? lc->stream : "cudaStream_t()");
 	for (i = 0; i < lc->nargs; i++)
 		ks_buf_addf(out, ", %s", lc->args[i]);
 	ks_buf_adds(out, ") : (void)(");
 	add_user(out, src, l, path, lc->begin, lc->end);
 	ks_buf_adds(out, "))\n#endif\n");
+}
+
+/* Does launcher text name ks_launch_<kernel>? */
+static int
+names_launcher(const char *text, const char *kernel)
+{
+	char *fn = ks_xasprintf("ks_launch_%s", kernel);
+	int found = strstr(text, fn) != NULL;
+
+	free(fn);
+	return found;
 }
 
 /* Validate job `ji` and add its edits. */
@@ -640,61 +814,60 @@ plan_job(const char *src, size_t len, const struct lines *l,
 
 	if (!k->name || !*k->name || k->def_begin >= k->def_end ||
 	    k->def_end > len)
-		return ks_error(err, "cannot rewrite kernel '%s': its extent is "
-			       "outside the file", k->name ? k->name : "");
+		return refuse(err, k->name ? k->name : "", "its extent is "
+			      "outside the file");
 	line = line_of(l, k->def_begin);
 	if (!present(&v->definition) || !v->file || v->arch < 10)
-		return ks_error(err, "cannot rewrite kernel '%s': the variant has "
-			       "no definition, file or arch", k->name);
+		return refuse(err, k->name, "the variant has no definition, "
+			      "file or arch");
 	from = decl_start(src, len, k->def_begin);
 	if (check_definition(src, from, k->def_end, k->name, line,
 			     &is_template, err))
 		return -1;
 	if (is_template)
-		return ks_error(err, "cannot rewrite kernel '%s' (line %zu): "
-			       "template kernels are not supported", k->name,
-			       line);
+		return refuse(err, k->name, "template kernels are not "
+			      "supported (line %zu)", line);
 	if (*nedits + 1 + k->nlaunches > *alloc) {
 		*alloc = 2 * (*nedits + 1 + k->nlaunches);
 		*edits = ks_xrealloc(*edits, *alloc * sizeof(**edits));
 	}
-	(*edits)[(*nedits)++] = (struct edit){ from, k->def_end, ji, (size_t)-1, 0 };
+	(*edits)[(*nedits)++] =
+		(struct edit){ from, k->def_end, ji, (size_t)-1, 0 };
+	if (present(&v->helpers) && emit_helpers(NULL, v, k->name, err))
+		return -1;
 	if (!uses_launcher(&jobs[ji]))
 		return 0;
-	{
-		char *fn = ks_xasprintf("ks_launch_%s", k->name);
-		int found = strstr(v->launcher.text, fn) != NULL;
-
-		free(fn);
-		if (!found)
-			return ks_error(err, "cannot rewrite kernel '%s': the launcher "
-				       "does not define ks_launch_%s", k->name,
-				       k->name);
-	}
+	if (k->foreign_launches)
+		return refuse(err, k->name, "%zu of its launches are in other "
+			      "files, where the launcher cannot reach",
+			      k->foreign_launches);
+	if (!names_launcher(v->launcher.text, k->name))
+		return refuse(err, k->name, "the launcher does not define "
+			      "ks_launch_%s", k->name);
 	for (i = 0; i < k->nlaunches; i++) {
 		const struct ks_rewrite_launch *lc = &k->launches[i];
 		size_t at, callee_end = 0;
 
-		if (lc->begin >= lc->end || lc->end > len || !lc->grid || !lc->block)
-			return ks_error(err, "cannot rewrite kernel '%s': launch %zu "
-				       "has no extent or configuration", k->name, i);
+		if (lc->begin >= lc->end || lc->end > len || !lc->grid ||
+		    !lc->block)
+			return refuse(err, k->name, "launch %zu has no extent "
+				      "or configuration", i);
 		at = line_of(l, lc->begin);
 		if (lc->device_side)
-			return ks_error(err, "cannot rewrite kernel '%s': the launch "
-				       "at line %zu is in device code, where the "
-				       "launcher cannot run", k->name, at);
+			return refuse(err, k->name, "the launch at line %zu is "
+				      "in device code, where the launcher "
+				      "cannot run", at);
 		if (lc->begin < k->def_end)
-			return ks_error(err, "cannot rewrite kernel '%s': the launch "
-				       "at line %zu comes before the definition "
-				       "(line %zu)", k->name, at, line);
+			return refuse(err, k->name, "the launch at line %zu "
+				      "comes before the definition (line %zu)",
+				      at, line);
 		if (in_directive(src, len, lc->begin))
-			return ks_error(err, "cannot rewrite kernel '%s': the launch "
-				       "at line %zu is inside a preprocessor "
-				       "directive", k->name, at);
+			return refuse(err, k->name, "the launch at line %zu is "
+				      "inside a preprocessor directive", at);
 		if (check_launch(src, lc, k->name, at, &callee_end, err))
 			return -1;
-		(*edits)[(*nedits)++] = (struct edit){ lc->begin, lc->end, ji, i,
-						       callee_end };
+		(*edits)[(*nedits)++] =
+			(struct edit){ lc->begin, lc->end, ji, i, callee_end };
 	}
 	return check_other_uses(src, len, l, k, from, err);
 }
@@ -712,17 +885,18 @@ ks_rewrite(const char *src, size_t len, const char *path,
 
 	lines_init(&l, src, len);
 	for (i = 0; i < njobs; i++)
-		if (plan_job(src, len, &l, jobs, i, &edits, &nedits, &alloc, err))
+		if (plan_job(src, len, &l, jobs, i, &edits, &nedits, &alloc,
+			     err))
 			goto out;
 	if (nedits)
 		qsort(edits, nedits, sizeof(*edits), cmp_edits);
 	for (i = 1; i < nedits; i++) {
 		if (edits[i].begin < edits[i - 1].end) {
-			ks_error(err, "cannot rewrite kernel '%s': its text at line "
-				 "%zu overlaps that of kernel '%s'",
-				 jobs[edits[i].job].kernel->name,
-				 line_of(&l, edits[i].begin),
-				 jobs[edits[i - 1].job].kernel->name);
+			refuse(err, jobs[edits[i].job].kernel->name,
+			       "its text at line %zu overlaps that of "
+			       "kernel '%s'",
+			       line_of(&l, edits[i].begin),
+			       jobs[edits[i - 1].job].kernel->name);
 			goto out;
 		}
 	}
@@ -736,7 +910,8 @@ ks_rewrite(const char *src, size_t len, const char *path,
 
 		add_user(&text, src, &l, path, pos, edits[i].begin);
 		if (edits[i].launch == (size_t)-1)
-			emit_definition(&text, src, &l, path, j, edits[i].begin);
+			emit_definition(&text, src, &l, path, j,
+					edits[i].begin);
 		else
 			emit_launch(&text, src, &l, path, j, &edits[i]);
 		pos = edits[i].end;
@@ -750,6 +925,57 @@ out:
 	free(edits);
 	free(l.start);
 	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* From the inventory                                                  */
+
+int
+ks_rewrite_kernel_from_inventory(const struct ks_inventory *inv,
+				 const struct ks_kernel *k,
+				 struct ks_rewrite_kernel *out,
+				 struct ks_buf *err)
+{
+	int index = (int)(k - inv->kernels);
+	size_t i, j;
+
+	memset(out, 0, sizeof(*out));
+	if (!k->extent.file || strcmp(k->extent.file, inv->source))
+		return refuse(err, k->name, "it is defined in '%s', not in the "
+			      "translation unit's own file",
+			      k->extent.file ? k->extent.file : "?");
+	out->name = ks_xstrdup(k->name);
+	out->def_begin = k->extent.begin;
+	out->def_end = k->extent.end;
+	out->line = k->extent.line;
+	for (i = 0; i < inv->nlaunches; i++) {
+		const struct ks_launch *l = &inv->launches[i];
+		struct ks_rewrite_launch *r;
+
+		if (l->kernel != index)
+			continue;
+		if (!l->extent.file || strcmp(l->extent.file, inv->source)) {
+			out->foreign_launches++;
+			continue;
+		}
+		out->launches = ks_xrealloc(out->launches,
+					    (out->nlaunches + 1) *
+						    sizeof(*out->launches));
+		r = &out->launches[out->nlaunches++];
+		memset(r, 0, sizeof(*r));
+		r->begin = l->extent.begin;
+		r->end = l->extent.end;
+		r->grid = ks_xstrdup(l->grid ? l->grid : "");
+		r->block = ks_xstrdup(l->block ? l->block : "");
+		r->shmem = l->shmem ? ks_xstrdup(l->shmem) : NULL;
+		r->stream = l->stream ? ks_xstrdup(l->stream) : NULL;
+		r->device_side = l->device_side;
+		r->args = ks_xcalloc(l->nargs ? l->nargs : 1, sizeof(*r->args));
+		for (j = 0; j < l->nargs; j++)
+			r->args[j] = ks_xstrdup(l->argtext[j]);
+		r->nargs = l->nargs;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -779,11 +1005,12 @@ ks_rewrite_variant_split(char *text, struct ks_rewrite_variant *v,
 			size_t m = sizeof(marker) - 1 + strlen(names[i]);
 
 			if (n != m || strncmp(p, marker, sizeof(marker) - 1) ||
-			    strncmp(p + sizeof(marker) - 1, names[i], n - (sizeof(marker) - 1)))
+			    strncmp(p + sizeof(marker) - 1, names[i],
+				    n - (sizeof(marker) - 1)))
 				continue;
 			if (parts[i]->text)
-				return ks_error(err, "variant: two %s parts (line %zu)",
-						names[i], line);
+				return ks_error(err, "variant: two %s parts "
+						"(line %zu)", names[i], line);
 			*p = '\0';
 			parts[i]->text = nl ? nl + 1 : p + n;
 			parts[i]->line = line + 1;
@@ -849,8 +1076,9 @@ read_list(struct lexer *lx, int triple_close, char close, char ***items,
 	*items = NULL;
 	*n = 0;
 	while (lex(lx, &t) != T_EOF) {
-		int end = depth == 0 && (triple_close ? triple(lx, &t, '>')
-						      : is_punct(lx->s, &t, close));
+		int end = depth == 0 &&
+			  (triple_close ? triple(lx, &t, '>')
+					: is_punct(lx->s, &t, close));
 
 		if (!end && punct_in(lx->s, &t, "([{"))
 			depth++;
@@ -867,7 +1095,8 @@ read_list(struct lexer *lx, int triple_close, char close, char ***items,
 				}
 				free(empty);
 			}
-			*items = ks_xrealloc(*items, (*n + 1) * sizeof(**items));
+			*items =
+				ks_xrealloc(*items, (*n + 1) * sizeof(**items));
 			(*items)[(*n)++] = trimmed(lx->s, item, t.begin);
 			item = t.end;
 			if (end) {
@@ -881,9 +1110,9 @@ read_list(struct lexer *lx, int triple_close, char close, char ***items,
 }
 
 enum scope {
-	SCOPE_PLAIN,	/* file, namespace, extern "C", class, initializer */
-	SCOPE_HOST,	/* a host function's body */
-	SCOPE_DEVICE,	/* a __global__ or __device__ function's body */
+	SCOPE_PLAIN,  /* file, namespace, extern "C", class, initializer */
+	SCOPE_HOST,   /* a host function's body */
+	SCOPE_DEVICE, /* a __global__ or __device__ function's body */
 };
 
 /* Parse the launch whose kernel name is `t`; `qual` is where it starts. */
@@ -908,7 +1137,8 @@ scan_launch(struct lexer *lx, size_t qual, int device,
 		for (i = 0; i < ncfg; i++)
 			free(cfg[i]);
 		free(cfg);
-		return ks_error(err, "launch of '%s' has %zu configuration values",
+		return ks_error(err,
+				"launch of '%s' has %zu configuration values",
 				k->name, ncfg);
 	}
 	lc.grid = cfg[0];
@@ -920,7 +1150,8 @@ scan_launch(struct lexer *lx, size_t qual, int device,
 		k->launches = ks_xrealloc(k->launches,
 					  (k->nlaunches + 1) * sizeof(lc));
 		k->launches[k->nlaunches++] = lc;
-		return ks_error(err, "unterminated arguments of a launch of '%s'",
+		return ks_error(err,
+				"unterminated arguments of a launch of '%s'",
 				k->name);
 	}
 	lc.end = lx->pos;
@@ -969,7 +1200,8 @@ ks_rewrite_scan(const char *src, size_t len, const char *name,
 			}
 			if (depth == alloc) {
 				alloc = alloc ? 2 * alloc : 16;
-				stack = ks_xrealloc(stack, alloc * sizeof(*stack));
+				stack = ks_xrealloc(stack,
+						    alloc * sizeof(*stack));
 			}
 			stack[depth++] = s;
 			stmt = (size_t)-1;
@@ -990,7 +1222,8 @@ ks_rewrite_scan(const char *src, size_t len, const char *name,
 				global = device = 1;
 			if (is_ident(src, &t, "__device__"))
 				device = 1;
-			if (is_punct(src, &t, '(') && is_ident(src, &hist[0], name) &&
+			if (is_punct(src, &t, '(') &&
+			    is_ident(src, &hist[0], name) &&
 			    inner == SCOPE_PLAIN && !parens)
 				named = global;
 			if (is_punct(src, &t, '('))
@@ -1017,10 +1250,11 @@ ks_rewrite_scan(const char *src, size_t len, const char *name,
 
 			lex(&peek, &n);
 			if (triple(&lx, &n, '<')) {
-				size_t from = qual != (size_t)-1 ? qual : t.begin;
+				size_t from =
+					qual != (size_t)-1 ? qual : t.begin;
 
-				if (scan_launch(&lx, from, inner == SCOPE_DEVICE, k,
-						err))
+				if (scan_launch(&lx, from,
+						inner == SCOPE_DEVICE, k, err))
 					goto out;
 				memset(hist, 0, sizeof(hist));
 				continue;
@@ -1038,7 +1272,8 @@ ks_rewrite_scan(const char *src, size_t len, const char *name,
 		goto out;
 	}
 	if (in_def) {
-		ks_error(err, "the definition of kernel '%s' is not closed", name);
+		ks_error(err, "the definition of kernel '%s' is not closed",
+			 name);
 		goto out;
 	}
 	rc = 0;

@@ -12,22 +12,27 @@
  *   - every other device pass and the host pass see the original
  *     definition (so host stubs and launches compile as before); the host
  *     pass also sees the helpers, for the launcher;
+ *   - kernels among the helpers are declared in every pass (nvcc takes
+ *     host stubs from its last device pass), with an empty body where the
+ *     variant is not;
  *   - with a launcher, each host launch of the kernel becomes "the
- *     launcher when the variant's device code is the code that runs, else
- *     the original launch", decided at run time per device and cached;
+ *     launcher when the image that runs was compiled for the variant's
+ *     arch (cudaFuncAttributes.ptxVersion), else the original launch",
+ *     decided at run time per device and cached;
  *   - #line directives map every line back: user text to the user's file
  *     and lines, variant text to the variant's file and lines.
  * The generated shape, with an example, is in docs/REWRITE.md.
  *
- * ks_rewrite_scan() finds the extents lexically (no macros, no templates,
- * launches spelled `name<<<...>>>(...)`): a stand-in for the libclang
- * inventory in tests and where libclang cannot parse the source.
+ * ks_rewrite_kernel_from_inventory() takes the extents from the libclang
+ * inventory (inventory.h). ks_rewrite_scan() finds them lexically (no
+ * macros, no templates, launches spelled `name<<<...>>>(...)`): a
+ * stand-in for the inventory in tests and where libclang cannot parse.
  *
  * Ownership: ks_rewrite() borrows everything and appends to `out`. A
  * struct ks_rewrite_kernel filled by ks_rewrite_scan() owns its strings
  * and arrays; ks_rewrite_kernel_release() frees them (safe on a zeroed
  * struct).
- * May include: libc, core/.
+ * May include: libc, core/, inventory.h (its structs only).
  */
 #ifndef KS_ANALYSIS_REWRITE_H
 #define KS_ANALYSIS_REWRITE_H
@@ -35,10 +40,12 @@
 #include <stddef.h>
 
 struct ks_buf;
+struct ks_inventory;
+struct ks_kernel;
 
 /* One launch site: `k<<<grid, block, shmem, stream>>>(args)`. */
 struct ks_rewrite_launch {
-	size_t begin, end;	/* the whole call expression, qualifier included */
+	size_t begin, end; /* the whole call expression, qualifier included */
 	char *grid, *block;
 	char *shmem, *stream;	/* NULL when the launch does not say */
 	char **args;
@@ -53,8 +60,12 @@ struct ks_rewrite_kernel {
 	size_t line;		/* line of def_begin, 1-based */
 	struct ks_rewrite_launch *launches;
 	size_t nlaunches;
+	/* Launches outside the main file (in headers), not in `launches`:
+	 * they cannot be rewritten, so a launcher is refused. */
+	size_t foreign_launches;
 };
 
+/* Free what ks_rewrite_scan() allocated and zero `k`. */
 void ks_rewrite_kernel_release(struct ks_rewrite_kernel *k);
 
 /* A piece of variant text and the line its first character has in the
@@ -66,7 +77,7 @@ struct ks_rewrite_part {
 
 struct ks_rewrite_variant {
 	const char *file;	/* the variant's file, named by #line */
-	unsigned arch;		/* the __CUDA_ARCH__ it was verified for: 900 */
+	unsigned arch;		/* its verified __CUDA_ARCH__: 900 */
 	struct ks_rewrite_part helpers;
 	struct ks_rewrite_part definition;	/* required */
 	struct ks_rewrite_part launcher;
@@ -89,6 +100,17 @@ struct ks_rewrite_job {
 int ks_rewrite(const char *src, size_t len, const char *path,
 	       const struct ks_rewrite_job *jobs, size_t njobs,
 	       struct ks_buf *out, struct ks_buf *err);
+
+/*
+ * Pure: the rewriter's view of kernel `k` of inventory `inv` (inventory.h):
+ * its definition's extent and its launches in the TU's own file. Fails for
+ * a kernel defined outside that file. `out` owns copies; release it with
+ * ks_rewrite_kernel_release().
+ */
+int ks_rewrite_kernel_from_inventory(const struct ks_inventory *inv,
+				     const struct ks_kernel *k,
+				     struct ks_rewrite_kernel *out,
+				     struct ks_buf *err);
 
 /*
  * Pure: split a variant file in place into its parts. Each part starts

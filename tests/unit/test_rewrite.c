@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/analysis/inventory.h"
 #include "../../src/analysis/rewrite.h"
 #include "../../src/core/buf.h"
 #include "../../src/core/util.h"
@@ -357,10 +358,10 @@ TEST(rewrite_launch_sites_with_2_3_4_values)
 	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
 
 	CHECK_INT_EQ(0, rewrite_one(src, "k", 800, var, &out, &err));
-	CHECK(strstr(out.buf, "(ks_variant_active_k() ? ks_launch_k(1, 2, 0, 0, p) : "
+	CHECK(strstr(out.buf, "(ks_variant_active_k() ? ks_launch_k(1, 2, 0, cudaStream_t(), p) : "
 			      "(void)(\n#line 2 \"src/k.cu\"\n"
 			      "                 k<<<1, 2>>>(p)))\n") != NULL);
-	CHECK(strstr(out.buf, "ks_launch_k(1, 2, 3, 0, p) : (void)(\n"
+	CHECK(strstr(out.buf, "ks_launch_k(1, 2, 3, cudaStream_t(), p) : (void)(\n"
 			      "#line 3 \"src/k.cu\"\n"
 			      "                 k<<<1, 2, 3>>>(p)))\n") != NULL);
 	CHECK(strstr(out.buf, "ks_launch_k(1, 2, 3, s, p) : (void)(\n") != NULL);
@@ -380,8 +381,8 @@ TEST(rewrite_refuses_template_kernels)
 	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
 
 	CHECK_INT_EQ(-1, rewrite_one(src, "k", 900, body_variant, &out, &err));
-	CHECK_STR_EQ("cannot rewrite kernel 'k' (line 1): template kernels are "
-		     "not supported", err.buf);
+	CHECK_STR_EQ("cannot rewrite kernel 'k': template kernels are not "
+		     "supported (line 1)", err.buf);
 	CHECK_STR_EQ("", out.buf);
 	ks_buf_release(&out);
 	ks_buf_release(&err);
@@ -451,7 +452,7 @@ TEST(rewrite_refusals_with_a_launcher)
 	ks_buf_reset(&out);
 	/* Declarations and members of the same name are no uses. */
 	CHECK_INT_EQ(0, rewrite_one(fine, "scale", 900, launcher_variant, &out, &err));
-	CHECK_INT_EQ(1, count(out.buf, "ks_launch_scale(1, 1, 0, 0, x, 1.0f, 1)"));
+	CHECK_INT_EQ(1, count(out.buf, "ks_launch_scale(1, 1, 0, cudaStream_t(), x, 1.0f, 1)"));
 	ks_buf_release(&out);
 	ks_buf_release(&err);
 }
@@ -585,6 +586,139 @@ TEST(rewrite_without_launches_skips_the_launcher)
 	ks_buf_release(&err);
 }
 
+/* Kernels among the helpers exist in every pass (nvcc takes host stubs
+ * from its last device pass), their bodies only where the variant is. */
+TEST(rewrite_helper_kernels_exist_in_every_pass)
+{
+	static const char var[] =
+		"// ks-nvcc: helpers\n"
+		"struct pair { float a, b; };\n"
+		"__global__ void tail(float *x, int from);\n"
+		"__device__ float one(float v) { return v; }\n"
+		"__global__ void __launch_bounds__(32)\n"
+		"tail(float *x, int from)\n"
+		"{\n"
+		"\tx[from + threadIdx.x] = one(x[from]);\n"
+		"}\n"
+		"// ks-nvcc: definition\n"
+		"__global__ void scale(float *x, float a, int n) { tail<<<1, 1>>>(x, 0); }\n";
+	static const char nested[] =
+		"// ks-nvcc: helpers\n"
+		"namespace h { __global__ void tail(float *x) {} }\n"
+		"// ks-nvcc: definition\n"
+		"__global__ void scale(float *x, float a, int n) {}\n";
+	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
+
+	CHECK_INT_EQ(0, rewrite_one(small_tu, "scale", 900, var, &out, &err));
+	CHECK(strstr(out.buf,
+		"#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900\n"
+		"#line 2 \"cache/ab/key/variant.cu\"\n"
+		"struct pair { float a, b; };\n"
+		"#endif\n"
+		"#line 3 \"cache/ab/key/variant.cu\"\n"
+		"__global__ void tail(float *x, int from);\n"
+		"#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900\n"
+		"#line 4 \"cache/ab/key/variant.cu\"\n"
+		"__device__ float one(float v) { return v; }\n"
+		"#endif\n"
+		"#line 5 \"cache/ab/key/variant.cu\"\n"
+		"__global__ void __launch_bounds__(32)\n"
+		"tail(float *x, int from)\n"
+		"#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900\n"
+		"#line 7 \"cache/ab/key/variant.cu\"\n"
+		"{\n"
+		"\tx[from + threadIdx.x] = one(x[from]);\n"
+		"}\n"
+		"#else\n"
+		"{}\n"
+		"#endif\n"
+		"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900\n") != NULL);
+	CHECK_INT_EQ(-1, rewrite_one(small_tu, "scale", 900, nested, &out, &err));
+	CHECK_STR_EQ("cannot rewrite kernel 'scale': a helper kernel is inside a "
+		     "namespace or class", err.buf);
+	ks_buf_release(&out);
+	ks_buf_release(&err);
+}
+
+/* The inventory's extents, as libclang gives them, become the rewriter's. */
+TEST(kernel_from_inventory)
+{
+	char src_path[] = "/p/k.cu", hdr[] = "/p/k.h", name[] = "scale";
+	char g[] = "(n + 255) / 256", b[] = "256", s[] = "s", x[] = "x",
+	     a[] = "2.0f", n[] = "n", one[] = "1";
+	char *args[] = { x, a, n };
+	struct ks_kernel kernels[2];
+	struct ks_launch launches[3];
+	struct ks_inventory inv;
+	struct ks_rewrite_kernel k;
+	struct ks_rewrite_variant v;
+	struct ks_rewrite_job job = { &k, &v };
+	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
+	char *vt = ks_xstrdup(launcher_variant);
+	const char *def = strstr(small_tu, "__global__");
+	const char *site = strstr(small_tu, "scale<<<");
+
+	memset(&inv, 0, sizeof(inv));
+	memset(kernels, 0, sizeof(kernels));
+	memset(launches, 0, sizeof(launches));
+	memset(&v, 0, sizeof(v));
+	inv.source = src_path;
+	inv.kernels = kernels;
+	inv.nkernels = 2;
+	inv.launches = launches;
+	inv.nlaunches = 3;
+	kernels[0].name = name;
+	kernels[0].extent.file = src_path;
+	kernels[0].extent.begin = (unsigned long)(def - small_tu);
+	kernels[0].extent.end = (unsigned long)(strstr(small_tu, "}\n") + 1 - small_tu);
+	kernels[0].extent.line = 3;
+	kernels[1].name = name;
+	kernels[1].extent.file = hdr;
+	launches[0].kernel = 0;
+	launches[0].extent.file = src_path;
+	launches[0].extent.begin = (unsigned long)(site - small_tu);
+	launches[0].extent.end = (unsigned long)(strstr(site, ";") - small_tu);
+	launches[0].grid = g;
+	launches[0].block = b;
+	launches[0].stream = s;
+	launches[0].argtext = args;
+	launches[0].nargs = 3;
+	launches[1].kernel = 1;		/* another kernel's launch */
+	launches[2].kernel = 0;		/* in a header */
+	launches[2].extent.file = hdr;
+	launches[2].grid = launches[2].block = one;
+
+	CHECK_INT_EQ(0, ks_rewrite_kernel_from_inventory(&inv, &kernels[0], &k, &err));
+	CHECK_STR_EQ("scale", k.name);
+	CHECK_INT_EQ(3, k.line);
+	CHECK_INT_EQ(1, k.nlaunches);
+	CHECK_INT_EQ(1, k.foreign_launches);
+	CHECK_STR_EQ("256", k.launches[0].block);
+	CHECK_NULL(k.launches[0].shmem);
+	CHECK_STR_EQ("s", k.launches[0].stream);
+	CHECK_STR_EQ("2.0f", k.launches[0].args[1]);
+	CHECK_INT_EQ(0, ks_rewrite_variant_split(vt, &v, &err));
+	v.file = "v.cu";
+	v.arch = 900;
+	/* The launch in the header would bypass a launcher. */
+	CHECK_INT_EQ(-1, ks_rewrite(small_tu, strlen(small_tu), "k.cu", &job, 1,
+				    &out, &err));
+	CHECK_STR_EQ("cannot rewrite kernel 'scale': 1 of its launches are in "
+		     "other files, where the launcher cannot reach", err.buf);
+	ks_buf_reset(&err);
+	k.foreign_launches = 0;
+	CHECK_INT_EQ(0, ks_rewrite(small_tu, strlen(small_tu), "k.cu", &job, 1,
+				   &out, &err));
+	CHECK(strstr(out.buf, "ks_launch_scale((n + 255) / 256, 256, 0, s, x, 2.0f, n)") != NULL);
+	ks_rewrite_kernel_release(&k);
+	CHECK_INT_EQ(-1, ks_rewrite_kernel_from_inventory(&inv, &kernels[1], &k, &err));
+	CHECK_STR_EQ("cannot rewrite kernel 'scale': it is defined in '/p/k.h', "
+		     "not in the translation unit's own file", err.buf);
+	free(vt);
+	ks_buf_release(&out);
+	ks_buf_release(&err);
+}
+
 void
 ks_suite_rewrite(void)
 {
@@ -600,4 +734,6 @@ ks_suite_rewrite(void)
 	RUN(rewrite_checks_extents);
 	RUN(rewrite_keeps_what_comes_before_the_extent);
 	RUN(rewrite_without_launches_skips_the_launcher);
+	RUN(rewrite_helper_kernels_exist_in_every_pass);
+	RUN(kernel_from_inventory);
 }
