@@ -167,7 +167,7 @@ CUDA_HOME ?= $(firstword $(patsubst %/bin/nvcc,%,$(realpath \
 CAPTURE_KS_SRC = src/capture/capture.c src/capture/dtype.c \
 	src/capture/capture_read.c
 CAPTURE_KS_OBJ := $(call obj,$(CAPTURE_KS_SRC))
-ks: $(CAPTURE_KS_OBJ)
+$(BUILD)/ks: $(CAPTURE_KS_OBJ)
 $(BUILD)/tests/unit/run: $(CAPTURE_KS_OBJ)
 
 HAVE_CUPTI := $(wildcard $(CUDA_HOME)/include/cupti.h)
@@ -194,7 +194,7 @@ $(BUILD)/pic/%.o: %.c
 	@echo "  CC      $< (pic)"
 	$(Q)$(CC) $(ALL_CFLAGS) $(CUDA_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 
-libks-capture.so: $(CAPTURE_LIB_OBJ)
+$(BUILD)/libks-capture.so: $(CAPTURE_LIB_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -shared -o $@ $^ $(ALL_LDFLAGS) $(CUDA_LDFLAGS) \
 		-lcupti -lcuda -ldl -lpthread
@@ -207,7 +207,7 @@ REPLAY_SRC = src/capture/replay_main.c src/capture/replay.c \
 	src/core/util.c
 $(BUILD)/src/capture/%.o: ALL_CFLAGS += $(CUDA_CFLAGS)
 $(BUILD)/src/capture/metrics.o: ALL_CFLAGS += -Isrc/capture/compat
-ks-replay: $(call obj,$(REPLAY_SRC))
+$(BUILD)/ks-replay: $(call obj,$(REPLAY_SRC))
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(CUDA_LDFLAGS) \
 		-lcjson -lcudart -lcupti -lcuda -ldl -lm -lpthread
@@ -215,9 +215,12 @@ ks-replay: $(call obj,$(REPLAY_SRC))
 # tolerance.c uses libm.
 KS_LIBS += -lm
 
+# Linked inside BUILD and copied up, as ks and ks-nvcc are.
 CAPTURE_PROGRAMS = libks-capture.so ks-replay
 ifneq ($(HAVE_CUPTI),)
 all: $(CAPTURE_PROGRAMS)
+$(CAPTURE_PROGRAMS): %: $(BUILD)/% FORCE
+	$(Q)cmp -s $< $@ || cp $< $@
 else
 all: capture-skipped
 capture-skipped:
@@ -229,6 +232,18 @@ endif
 clean: clean-capture
 clean-capture:
 	rm -f $(CAPTURE_PROGRAMS)
+
+# Installed beside ks, where ks looks for them; nothing when not built.
+install: install-capture
+install-capture:
+	$(Q)[ ! -f ks-replay ] || install -D -m 755 ks-replay $(DESTDIR)$(PREFIX)/bin/ks-replay
+	$(Q)[ ! -f libks-capture.so ] || install -D -m 755 libks-capture.so \
+		$(DESTDIR)$(PREFIX)/lib/ks-nvcc/libks-capture.so
+uninstall: uninstall-capture
+uninstall-capture:
+	rm -f $(DESTDIR)$(PREFIX)/bin/ks-replay \
+		$(DESTDIR)$(PREFIX)/lib/ks-nvcc/libks-capture.so
+.PHONY: install-capture uninstall-capture
 
 # Capture and replay on a GPU (integration/gpu/run.sh); skipped, with the
 # reason, without a GPU or without the programs above.

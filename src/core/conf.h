@@ -30,6 +30,16 @@ enum ks_conf_item {
 	KS_CONF_DEBUG,
 	KS_CONF_RECORD,
 	KS_CONF_LOCK_TIMEOUT,
+	KS_CONF_CAPTURE_MAX_BYTES,
+	KS_CONF_CAPTURE_MAX_LAUNCHES,
+	KS_CONF_REPLAY_TIMEOUT,
+	KS_CONF_REVIEW_RANDOM,
+	KS_CONF_REVIEW_REPS,
+	KS_CONF_REVIEW_MIN_MS,
+	KS_CONF_TOL_F64,
+	KS_CONF_TOL_F32,
+	KS_CONF_TOL_F16,
+	KS_CONF_TOL_BF16,
 	KS_CONF_NITEMS
 };
 
@@ -41,6 +51,16 @@ struct ks_conf {
 	int debug;		/* KS_DEBUG: trace to stderr */
 	int record;		/* KS_RECORD: write build records */
 	int lock_timeout_ms;	/* KS_LOCK_TIMEOUT: ms to wait for a lock */
+	char *capture_max_bytes;	/* KS_CAPTURE_MAX_BYTES: "1G" */
+	int capture_max_launches;	/* KS_CAPTURE_MAX_LAUNCHES */
+	int replay_timeout_ms;	/* KS_REPLAY_TIMEOUT: one ks-replay run */
+	int review_random;	/* KS_REVIEW_RANDOM: fresh input sets */
+	int review_reps;	/* KS_REVIEW_REPS: timed runs at least */
+	int review_min_ms;	/* KS_REVIEW_MIN_MS: timed kernel ms at least */
+	char *tol_f64;		/* KS_TOL_F64: "ATOL,RTOL" ("" = built in) */
+	char *tol_f32;		/* KS_TOL_F32 */
+	char *tol_f16;		/* KS_TOL_F16 */
+	char *tol_bf16;		/* KS_TOL_BF16 */
 	char *config_path;	/* the config file consulted (may not exist) */
 	enum ks_conf_origin origin[KS_CONF_NITEMS];
 };

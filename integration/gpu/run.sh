@@ -1,0 +1,314 @@
+#!/usr/bin/env bash
+# integration/gpu/run.sh: capture and replay on a real GPU (`make gpu-test`).
+#
+# Builds the sample project and four benchmark programs through ks-nvcc,
+# captures their kernels with `ks capture`, replays every capture (the
+# original must reproduce its outputs), shows each correctness rule
+# rejecting a deliberately wrong candidate (integration/gpu/candidates/),
+# accepts hand-optimized GEMM candidates with a measured speedup, collects
+# metrics, runs the sanitizer, and measures the capture overhead.
+#
+#   integration/gpu/run.sh [TEST...]     all tests, or those named
+#
+# Skips itself (status 0, with the reason) without a GPU or without
+# ks-replay and libks-capture.so. Work and logs go to $KS_GPU_WORK
+# (default build/gpu-test); the last lines are a table, "N passed,
+# N failed", and the status is 0 only when nothing failed.
+set -u
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+HERE=$ROOT/integration/gpu
+WORK=${KS_GPU_WORK:-$ROOT/build/gpu-test}
+KS=$ROOT/ks
+KSNVCC=$ROOT/ks-nvcc
+
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q GPU; then
+	echo "gpu-test: skipped: no GPU (nvidia-smi lists none)"
+	exit 0
+fi
+if [ ! -x "$ROOT/ks-replay" ] || [ ! -f "$ROOT/libks-capture.so" ]; then
+	echo "gpu-test: skipped: ks-replay or libks-capture.so not built (needs the CUDA toolkit with CUPTI)"
+	exit 0
+fi
+
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+rm -rf "$WORK"
+mkdir -p "$WORK/logs"
+export KS_DIR=$WORK/ksdir KS_NVCC=$NVCC
+unset KS_DISABLE KS_TOL_F32 KS_REPLAY_TIMEOUT
+RESULTS=$WORK/results.txt
+: >"$RESULTS"
+
+RELU_TYPES='const float *;float *;size_t'
+GEMM_TYPES='const float *;const float *;float *;int;int;int'
+
+detail() { echo "DETAIL: $*"; }
+
+# The value of a Python expression over the JSON file $1 (as `j`).
+jget() {
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# The newest capture of a kernel (mangled-name prefix).
+capture_of() { # kernel-dir-glob [launch]
+	local d
+	for d in "$KS_DIR"/captures/$1/*/; do
+		[ -f "$d/launch.json" ] || continue
+		if [ -z "${2:-}" ] || [ "$(jget "$d/launch.json" 'j["launch"]')" = "$2" ]; then
+			echo "${d%/}"
+		fi
+	done | tail -n 1
+}
+
+# ks replay with --json into $WORK/<name>.json; prints its status.
+replay_json() { # name, then ks replay arguments
+	local name=$1 status
+	shift
+	set +e
+	"$KS" replay "$@" --json >"$WORK/$name.json" 2>"$WORK/$name.err"
+	status=$?
+	set -e
+	echo "$status"
+}
+
+# A candidate TU: the original with one kernel replaced.
+candidate() { # original.cu kernel snippet out.cu
+	local snip=$HERE/candidates/$3.cu
+	case $3 in /*) snip=$3 ;; esac
+	python3 "$HERE/splice.py" "$1" "$2" "$snip" >"$4"
+}
+
+# --- the programs -------------------------------------------------------------
+
+t_build() {
+	make -C "$ROOT/integration/projects/make-app" NVCC="$KSNVCC" BUILD="$WORK/make-app" >/dev/null
+	# Benchmark programs in two steps, so that the compile is recorded.
+	for p in relu softmax histogram gemm_square; do
+		mkdir -p "$WORK/bench/$p"
+		cp -R "$ROOT/bench/$p/." "$WORK/bench/$p/"
+		cp -R "$ROOT/bench/common" "$WORK/bench/" 2>/dev/null || true
+		libs=
+		[ "$p" = gemm_square ] && libs=-lcublas
+		(cd "$WORK/bench/$p" &&
+			"$KSNVCC" -O3 -arch=sm_90 -I../common -c main.cu -o main.o &&
+			"$NVCC" -arch=sm_90 -o "$p" main.o $libs)
+	done
+	n=$(ls "$KS_DIR"/builds/*.json | wc -l)
+	detail "$n build records (make-app: saxpy.cu, stencil.cu; 4 benchmark programs)"
+	[ "$n" -ge 6 ]
+}
+
+t_capture_app() {
+	local app=$WORK/make-app/make-app
+	"$app" >"$WORK/app-plain.txt"
+	"$KS" capture -- "$app" >"$WORK/app-captured.txt" 2>"$WORK/app-capture.err"
+	cat "$WORK/app-capture.err"
+	cmp "$WORK/app-plain.txt" "$WORK/app-captured.txt"
+	grep -q '^PASS$' "$WORK/app-captured.txt"
+	n=$(grep -c '^ks: captured' "$WORK/app-capture.err")
+	for k in _Z5saxpyifPKfPf _Z9block_sumPKfiPf _Z11jacobi_step6grid2dPKfPf; do
+		[ -n "$(capture_of "$k")" ] || { echo "no capture of $k"; return 1; }
+	done
+	typed=$(jget "$(capture_of _Z11jacobi_step6grid2dPKfPf)/launch.json" \
+		'";".join(str(p["type"]) for p in j["params"])')
+	detail "output and status unchanged; $n captures (saxpy, block_sum, jacobi_step); jacobi types from analysis: $typed"
+	"$KS" captures
+}
+
+t_capture_launch_n() {
+	"$KS" capture --kernel jacobi --launch 5 -- "$WORK/make-app/make-app" >/dev/null
+	d=$(capture_of _Z11jacobi_step6grid2dPKfPf 5)
+	[ -n "$d" ]
+	detail "jacobi_step launch 5 captured: $(jget "$d/launch.json" 'j["launch"]'), struct parameter of $(jget "$d/launch.json" 'j["params"][0]["size"]') bytes"
+}
+
+t_replay_app() {
+	local ok=0 d
+	for d in "$KS_DIR"/captures/_Z5saxpy*/* "$KS_DIR"/captures/_Z9block_sum*/* \
+		"$KS_DIR"/captures/_Z11jacobi*/*; do
+		"$KS" replay "$d"
+		ok=$((ok + 1))
+	done
+	detail "$ok captures of make-app replayed; each original reproduces its outputs"
+}
+
+t_capture_bench() {
+	local p d n=0
+	for p in relu softmax histogram; do
+		(cd "$WORK/bench/$p" && BENCH_SCALE=small "$KS" capture -- ./"$p" | tail -n 1)
+	done
+	(cd "$WORK/bench/relu" && BENCH_SCALE=small "$KS" capture --kernel relu --launch 2 -- ./relu >/dev/null)
+	for d in "$KS_DIR"/captures/*relu*/* "$KS_DIR"/captures/*softmax*/* \
+		"$KS_DIR"/captures/*hist*/*; do
+		[ -f "$d/launch.json" ] || continue
+		"$KS" replay "$d" >"$WORK/logs/replay-$(basename "$(dirname "$d")")-$(basename "$d").txt"
+		n=$((n + 1))
+	done
+	detail "$n captures of relu, softmax, histogram (static cudart, BENCH_SCALE=small) replay their outputs"
+	[ "$n" -ge 4 ]
+}
+
+# --- the correctness rules, each with a wrong candidate ----------------------------
+
+# reject NAME CAPTURE SNIPPET EXPECTED-WHY [ks replay args...]
+reject() {
+	local name=$1 cap=$2 snip=$3 want=$4 status why
+	shift 4
+	candidate "$WORK/bench/relu/main.cu" relu_kernel "$snip" "$WORK/$name.cu"
+	status=$(replay_json "$name" "$cap" --candidate "$WORK/$name.cu" --types "$RELU_TYPES" "$@")
+	why=$(python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+c = j.get("candidate") or {}
+print(c.get("why") or j.get("error") or "")' "$WORK/$name.json" 2>/dev/null)
+	echo "$name: status $status: $why"
+	[ "$status" = 1 ] && case $why in *"$want"*) true ;; *) false ;; esac
+}
+
+t_rules() {
+	local c1 c2 x0 out=$WORK/rules.txt bad=0
+	c1=$(capture_of '*relu*' 1)
+	c2=$(capture_of '*relu*' 2)
+	[ -n "$c1" ] && [ -n "$c2" ]
+	: >"$out"
+	reject wrong_value "$c1" relu_wrong_value "differ from the reference" >>"$out" || bad=$((bad + 1))
+	reject no_writes "$c2" relu_no_writes "misplaced" >>"$out" || bad=$((bad + 1))
+	echo "no_writes: output-only buffers $(jget "$WORK/no_writes.json" 'j["original"]["output_only"]')" >>"$out"
+	reject writes_input "$c1" relu_writes_input "leaves alone" >>"$out" || bad=$((bad + 1))
+	(export KS_TOL_F32=10,0; reject constant "$c1" relu_constant "constant") >>"$out" || bad=$((bad + 1))
+	reject nan "$c1" relu_nan "NaN misplaced" >>"$out" || bad=$((bad + 1))
+	x0=$(python3 -c 'import struct,sys; print("0x%08xu" % struct.unpack("<I", open(sys.argv[1], "rb").read(4))[0])' "$c1/b0.in")
+	sed "s/KS_X0/$x0/" "$HERE/candidates/relu_overfit.cu" >"$WORK/overfit-snippet.cu"
+	reject overfit "$c1" "$WORK/overfit-snippet.cu" "input set 1" >>"$out" || bad=$((bad + 1))
+	reject fault "$c1" relu_fault "illegal" >>"$out" || bad=$((bad + 1))
+	(export KS_REPLAY_TIMEOUT=15000; reject hang "$c1" relu_hang "did not finish") >>"$out" || bad=$((bad + 1))
+	cat "$out"
+	detail "$((8 - bad)) of 8 wrong candidates rejected by the rule each breaks (rules.txt)"
+	[ "$bad" = 0 ]
+}
+
+t_launches() {
+	local d n=0 status
+	mkdir -p "$WORK/launches"
+	cp "$HERE/programs/launches.cu" "$WORK/launches/"
+	(cd "$WORK/launches" && "$KSNVCC" -arch=sm_90 -c launches.cu -o launches.o &&
+		"$NVCC" -arch=sm_90 -o launches launches.o)
+	(cd "$WORK/launches" && "$KS" capture --launch all -- ./launches) | grep -q '^PASS$'
+	for d in "$KS_DIR"/captures/_Z6affinePfi/* "$KS_DIR"/captures/_Z9square_exPKfPfi/* \
+		"$KS_DIR"/captures/_Z11negate_coopPfi/*; do
+		[ -f "$d/launch.json" ] || { echo "missing capture $d"; return 1; }
+		"$KS" replay "$d"
+		n=$((n + 1))
+	done
+	d=$(capture_of _Z6affinePfi)
+	jget "$d/launch.json" '[(b["mem"], b["name"], b["written"]) for b in j["buffers"]]'
+	[ "$(jget "$d/launch.json" 'sorted(b["name"] for b in j["buffers"] if b["mem"] == "global")')" = "['coef', 'launches']" ]
+	[ "$(jget "$(capture_of _Z9square_exPKfPfi)/launch.json" 'j["api"]')" = cuLaunchKernelEx ]
+	[ "$(jget "$(capture_of _Z11negate_coopPfi)/launch.json" '(j["cooperative"], j["buffers"][0]["mem"])')" = "(True, 'managed')" ]
+	candidate "$WORK/launches/launches.cu" affine affine_good "$WORK/affine_good.cu"
+	status=$(replay_json affine_good "$d" --candidate "$WORK/affine_good.cu" --types 'float *;int')
+	cat "$WORK/affine_good.json"
+	[ "$status" = 0 ]
+	detail "$n captures replayed: <<<>>> with __constant__ and __device__ globals (restored, compared), cudaLaunchKernelEx, cooperative launch on managed memory; a candidate using the globals accepted"
+}
+
+t_good_candidate_and_sanitize() {
+	local c1 status
+	c1=$(capture_of '*relu*' 1)
+	candidate "$WORK/bench/relu/main.cu" relu_kernel relu_good "$WORK/good.cu"
+	status=$(replay_json good "$c1" --candidate "$WORK/good.cu" --types "$RELU_TYPES" --sanitize)
+	cat "$WORK/good.json"
+	[ "$status" = 0 ]
+	[ "$(jget "$WORK/good.json" 'j["sanitize"]["memcheck"]["clean"] and j["sanitize"]["racecheck"]["clean"]')" = True ]
+	candidate "$WORK/bench/relu/main.cu" relu_kernel relu_oob "$WORK/oob.cu"
+	status=$(replay_json oob "$c1" --candidate "$WORK/oob.cu" --types "$RELU_TYPES" --sanitize)
+	cat "$WORK/oob.json"
+	[ "$status" = 1 ]
+	[ "$(jget "$WORK/oob.json" '(j["candidate"]["correct"], j["sanitize"]["memcheck"]["clean"])')" = "(True, False)" ]
+	status=$(replay_json good_ncu "$c1" --candidate "$WORK/good.cu" --types "$RELU_TYPES" --metrics --ncu)
+	cat "$WORK/good_ncu.json"
+	[ "$status" = 0 ]
+	detail "relu_good accepted (captured inputs and 3 fresh sets), memcheck and racecheck clean; relu_oob correct on every element but rejected by memcheck ($(jget "$WORK/oob.json" 'j["sanitize"]["memcheck"]["report"].splitlines()[0]')); metrics by ncu: $(jget "$WORK/good_ncu.json" '(j["metrics"]["source"], len(j["metrics"]["candidate"]) - 2, "values")')"
+}
+
+# --- speed ------------------------------------------------------------------------------
+
+t_gemm() {
+	local c status out=$WORK/gemm.txt
+	(cd "$WORK/bench/gemm_square" && "$KS" capture --kernel gemm_naive -- ./gemm_square | tail -n 2)
+	c=$(capture_of '*gemm_naive*' 1)
+	[ -n "$c" ]
+	: >"$out"
+	for v in gemm_tiled gemm_launcher; do
+		candidate "$WORK/bench/gemm_square/main.cu" gemm_naive "$v" "$WORK/$v.cu"
+		args=(--time)
+		[ "$v" = gemm_launcher ] && args+=(--metrics)
+		status=$(replay_json "$v" "$c" --candidate "$WORK/$v.cu" --types "$GEMM_TYPES" "${args[@]}")
+		cat "$WORK/$v.json"
+		[ "$status" = 0 ] || { echo "$v: status $status"; return 1; }
+		python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1])); t = j["timing"]
+print("%s: original %.3f ms [%.3f, %.3f] (n=%d), candidate %.3f ms [%.3f, %.3f] (n=%d): %s, %.2fx" % (
+    sys.argv[2], t["original"]["median_ms"], t["original"]["lo_ms"], t["original"]["hi_ms"],
+    t["original"]["n"], t["candidate"]["median_ms"], t["candidate"]["lo_ms"],
+    t["candidate"]["hi_ms"], t["candidate"]["n"], t["verdict"], t["speedup"]))' "$WORK/$v.json" "$v" >>"$out"
+		[ "$(jget "$WORK/$v.json" 'j["timing"]["verdict"]')" = faster ]
+	done
+	python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1])).get("metrics") or {}
+print("metrics source: %s; error: %s" % (m.get("source"), m.get("error") or m.get("cupti_error")))
+for side in ("original", "candidate"):
+    s = m.get(side) or {}
+    print(side, {k: v for k, v in s.items() if k != "unavailable"}, "unavailable:", s.get("unavailable"))' \
+		"$WORK/gemm_launcher.json" >>"$out"
+	cat "$out"
+	detail "$(head -n 2 "$out" | tr '\n' ' ')"
+}
+
+# --- overhead --------------------------------------------------------------------------
+
+t_overhead() {
+	local app=$WORK/make-app/make-app
+	python3 - "$KS" "$app" "$WORK" <<'PY'
+import statistics, subprocess, sys, time
+ks, app, work = sys.argv[1:4]
+def run(cmd, n):
+    t = []
+    for _ in range(n):
+        s = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        t.append(time.perf_counter() - s)
+    return statistics.median(t)
+plain = run([app], 5)
+idle = run([ks, "capture", "--kernel", "no_such_kernel", "--", app], 5)
+first = run([ks, "capture", "--no-types", "--", app], 3)
+typed = run([ks, "capture", "--", app], 1)
+print("DETAIL: make-app wall time, median: plain %.3f s; under ks capture capturing nothing %.3f s (+%.0f%%); capturing the first launch of its 3 kernels %.3f s (+%.0f%%); the same with the types from the analysis of the 2 TUs %.3f s" % (
+    plain, idle, 100 * (idle / plain - 1), first, 100 * (first / plain - 1), typed))
+PY
+}
+
+ALL="t_build t_capture_app t_capture_launch_n t_replay_app t_capture_bench t_launches t_rules t_good_candidate_and_sanitize t_gemm t_overhead"
+TESTS=${*:-$ALL}
+passed=0
+failed=0
+for t in $TESTS; do
+	start=$(date +%s)
+	if (set -e; "$t") >"$WORK/logs/$t.log" 2>&1; then
+		verdict=PASS
+		passed=$((passed + 1))
+	else
+		verdict=FAIL
+		failed=$((failed + 1))
+		tail -n 25 "$WORK/logs/$t.log" | sed "s/^/    $t: /"
+	fi
+	d=$(grep '^DETAIL: ' "$WORK/logs/$t.log" | tail -n 1 | cut -c 9-)
+	printf '%s %s (%ss) %s\n' "$verdict" "$t" "$(($(date +%s) - start))" "$d" | tee -a "$RESULTS"
+done
+echo
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/gpu: /'
+"$NVCC" --version | tail -n 1 | sed 's/^/nvcc: /'
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,377 @@
+/*
+ * The capture format: writer and pure helpers. No JSON library here (see
+ * capture.h); the reader is capture_read.c.
+ */
+#include "capture.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/buf.h"
+#include "../core/fs.h"
+#include "../core/hash.h"
+#include "../core/strv.h"
+#include "../core/util.h"
+
+static const char *const mem_names[] = {
+	[KS_MEM_DEVICE] = "device",
+	[KS_MEM_MANAGED] = "managed",
+	[KS_MEM_GLOBAL] = "global",
+};
+
+void
+ks_capture_release(struct ks_capture *c)
+{
+	size_t i;
+
+	free(c->kernel);
+	free(c->demangled);
+	free(c->api);
+	free(c->param_bytes);
+	for (i = 0; i < c->nparams; i++) {
+		free(c->params[i].type);
+		free(c->params[i].ptrs);
+	}
+	free(c->params);
+	for (i = 0; i < c->nbuffers; i++)
+		free(c->buffers[i].name);
+	free(c->buffers);
+	free(c->device);
+	free(c->program);
+	free(c->time);
+	free(c->record);
+	free(c->note);
+	memset(c, 0, sizeof(*c));
+}
+
+static void
+json_str_or_null(struct ks_buf *out, const char *s)
+{
+	if (s)
+		ks_buf_add_json_str(out, s);
+	else
+		ks_buf_adds(out, "null");
+}
+
+static void
+json_dim3(struct ks_buf *out, const char *key, const unsigned *d)
+{
+	ks_buf_addf(out, "\"%s\": [%u, %u, %u]", key, d[0], d[1], d[2]);
+}
+
+static void
+json_param(struct ks_buf *out, const struct ks_capture_param *p)
+{
+	size_t j;
+	int pointer = p->size == 8 && p->nptrs == 1 && p->ptrs[0].at == 0;
+
+	ks_buf_addf(out, "{\"offset\": %zu, \"size\": %zu, \"kind\": \"%s\", "
+			 "\"type\": ",
+		    p->offset, p->size, pointer ? "pointer" : "value");
+	json_str_or_null(out, p->type);
+	ks_buf_adds(out, ", \"pointers\": [");
+	for (j = 0; j < p->nptrs; j++)
+		ks_buf_addf(out, "%s{\"at\": %zu, \"buffer\": %zu, \"offset\": %llu}",
+			    j ? ", " : "", p->ptrs[j].at, p->ptrs[j].buffer,
+			    p->ptrs[j].offset);
+	ks_buf_adds(out, "]}");
+}
+
+static void
+json_buffer(struct ks_buf *out, const struct ks_capture_buffer *b, size_t i)
+{
+	ks_buf_addf(out, "{\"id\": %zu, \"mem\": \"%s\", \"name\": ", i,
+		    mem_names[b->mem]);
+	json_str_or_null(out, b->name);
+	ks_buf_addf(out, ", \"base\": \"0x%llx\", \"size\": %llu, "
+			 "\"dtype\": \"%s\", \"written\": %s, "
+			 "\"in\": \"b%zu.in\", \"out\": \"b%zu.out\"}",
+		    b->base, b->size, ks_dtype_name(b->dtype),
+		    b->written < 0 ? "null" : b->written ? "true" : "false", i, i);
+}
+
+void
+ks_capture_format_json(const struct ks_capture *c, struct ks_buf *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	ks_buf_addf(out, "{\"format\": %d,\n \"kernel\": ", KS_CAPTURE_FORMAT);
+	json_str_or_null(out, c->kernel);
+	ks_buf_adds(out, ",\n \"demangled\": ");
+	json_str_or_null(out, c->demangled);
+	ks_buf_adds(out, ",\n \"api\": ");
+	json_str_or_null(out, c->api);
+	ks_buf_adds(out, ",\n ");
+	json_dim3(out, "grid", c->grid);
+	ks_buf_adds(out, ", ");
+	json_dim3(out, "block", c->block);
+	ks_buf_addf(out, ", \"shmem\": %u, \"cooperative\": %s, \"launch\": %lu,\n"
+			 " \"device\": ",
+		    c->shmem, c->cooperative ? "true" : "false", c->launch);
+	json_str_or_null(out, c->device);
+	ks_buf_addf(out, ", \"cc\": [%d, %d], \"cuda_version\": %d,\n \"program\": ",
+		    c->cc_major, c->cc_minor, c->cuda_version);
+	json_str_or_null(out, c->program);
+	ks_buf_adds(out, ", \"time\": ");
+	json_str_or_null(out, c->time);
+	ks_buf_adds(out, ",\n \"record\": ");
+	json_str_or_null(out, c->record);
+	ks_buf_adds(out, ", \"note\": ");
+	json_str_or_null(out, c->note);
+	ks_buf_addf(out, ",\n \"param_size\": %zu, \"param_bytes\": \"", c->param_size);
+	for (i = 0; i < c->param_size; i++) {
+		ks_buf_addch(out, hex[c->param_bytes[i] >> 4]);
+		ks_buf_addch(out, hex[c->param_bytes[i] & 15]);
+	}
+	ks_buf_adds(out, "\",\n \"params\": [");
+	for (i = 0; i < c->nparams; i++) {
+		ks_buf_adds(out, i ? ",\n  " : "\n  ");
+		json_param(out, &c->params[i]);
+	}
+	ks_buf_adds(out, "],\n \"buffers\": [");
+	for (i = 0; i < c->nbuffers; i++) {
+		ks_buf_adds(out, i ? ",\n  " : "\n  ");
+		json_buffer(out, &c->buffers[i], i);
+	}
+	ks_buf_adds(out, "]}\n");
+}
+
+int
+ks_capture_save(const char *dir, const struct ks_capture *c, struct ks_buf *err)
+{
+	struct ks_buf text = KS_BUF_INIT;
+	char *path = ks_fs_join(dir, "launch.json");
+	int rc;
+
+	ks_capture_format_json(c, &text);
+	rc = ks_fs_write_atomic(path, text.buf, text.len, err);
+	ks_buf_release(&text);
+	free(path);
+	return rc;
+}
+
+char *
+ks_capture_kernel_dir(const char *kernel)
+{
+	struct ks_buf b = KS_BUF_INIT;
+	size_t n = strlen(kernel), i;
+	char hex[17];
+
+	for (i = 0; i < n && i < 100; i++) {
+		char ch = kernel[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' ||
+		      (ch == '.' && i > 0)))
+			ch = '_';
+		ks_buf_addch(&b, ch);
+	}
+	if (n > 100) {
+		ks_hash_once_hex64(kernel, n, hex);
+		ks_buf_addf(&b, "-%s", hex);
+	}
+	if (!b.len)
+		ks_buf_adds(&b, "_");
+	return ks_buf_detach(&b, NULL);
+}
+
+char *
+ks_capture_buffer_path(const char *dir, size_t i, int out)
+{
+	return ks_xasprintf("%s/b%zu.%s", dir, i, out ? "out" : "in");
+}
+
+long
+ks_capture_param_at(const struct ks_capture *c, size_t offset)
+{
+	size_t i;
+
+	for (i = 0; i < c->nparams; i++)
+		if (offset >= c->params[i].offset &&
+		    offset < c->params[i].offset + c->params[i].size)
+			return (long)i;
+	return -1;
+}
+
+void
+ks_capture_apply_types(struct ks_capture *c, const char *const *types, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < c->nparams && i < n; i++) {
+		free(c->params[i].type);
+		c->params[i].type = types[i] ? ks_xstrdup(types[i]) : NULL;
+	}
+	for (i = 0; i < c->nbuffers; i++)
+		if (c->buffers[i].mem != KS_MEM_GLOBAL)
+			c->buffers[i].dtype = KS_DTYPE_BYTES;
+	/* The first typed pointer parameter decides; a pointer inside a struct
+	 * says nothing about its pointee. */
+	for (i = 0; i < c->nparams; i++) {
+		const struct ks_capture_param *p = &c->params[i];
+		struct ks_capture_buffer *b;
+		enum ks_dtype d;
+
+		if (!p->type || p->size != 8 || p->nptrs != 1 || p->ptrs[0].at)
+			continue;
+		b = &c->buffers[p->ptrs[0].buffer];
+		d = ks_dtype_of_pointer(p->type);
+		if (b->dtype == KS_DTYPE_BYTES && d != KS_DTYPE_BYTES)
+			b->dtype = d;
+	}
+	for (i = 0; i < c->nbuffers; i++) {
+		struct ks_capture_buffer *b = &c->buffers[i];
+
+		/* A dtype must tile the buffer, or it is compared bytewise. */
+		if (b->size % ks_dtype_size(b->dtype))
+			b->dtype = KS_DTYPE_BYTES;
+	}
+}
+
+/* Index of the '(' matching the ')' at `close`, or -1. */
+static long
+matching_open(const char *s, long close)
+{
+	int depth = 0;
+	long i;
+
+	for (i = close; i >= 0; i--) {
+		if (s[i] == ')')
+			depth++;
+		else if (s[i] == '(' && --depth == 0)
+			return i;
+	}
+	return -1;
+}
+
+char *
+ks_capture_callable(const char *demangled)
+{
+	const char *anon = "(anonymous namespace)::";
+	long end, open, i, start = 0;
+	int depth = 0;
+	struct ks_buf b = KS_BUF_INIT;
+
+	if (!demangled || !*demangled)
+		return NULL;
+	end = (long)strlen(demangled) - 1;
+	while (end >= 0 && demangled[end] == ' ')
+		end--;
+	if (end < 0 || demangled[end] != ')')
+		return NULL;
+	open = matching_open(demangled, end);
+	if (open <= 0)
+		return NULL;
+	/* A template's demangled name starts with its return type: the name is
+	 * what follows the last space outside <> and (). */
+	for (i = 0; i < open; i++) {
+		char ch = demangled[i];
+
+		if (ch == '<' || ch == '(')
+			depth++;
+		else if ((ch == '>' || ch == ')') && depth > 0)
+			depth--;
+		else if (ch == ' ' && depth == 0)
+			start = i + 1;
+	}
+	for (i = start; i < open;) {
+		if (!strncmp(demangled + i, anon, strlen(anon))) {
+			i += (long)strlen(anon);
+			continue;
+		}
+		ks_buf_addch(&b, demangled[i]);
+		i++;
+	}
+	ks_buf_rtrim(&b);
+	if (!b.len) {
+		ks_buf_release(&b);
+		return NULL;
+	}
+	return ks_buf_detach(&b, NULL);
+}
+
+int
+ks_capture_parse_launch(const char *s, unsigned long *launch, struct ks_buf *err)
+{
+	char *end;
+	unsigned long v;
+
+	if (!strcmp(s, "first")) {
+		*launch = 1;
+		return 0;
+	}
+	if (!strcmp(s, "all")) {
+		*launch = 0;
+		return 0;
+	}
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v == 0 || *s == '-')
+		return ks_error(err, "'%s' is not a launch: a number from 1, 'first' "
+				"or 'all'", s);
+	*launch = v;
+	return 0;
+}
+
+int
+ks_capture_parse_bytes(const char *s, unsigned long long *v, struct ks_buf *err)
+{
+	char *end;
+	unsigned long long n, mul = 1;
+
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (end != s && *end && !end[1]) {
+		switch (*end) {
+		case 'k': case 'K': mul = 1ull << 10; end++; break;
+		case 'm': case 'M': mul = 1ull << 20; end++; break;
+		case 'g': case 'G': mul = 1ull << 30; end++; break;
+		default: break;
+		}
+	}
+	if (errno || end == s || *end || *s == '-' || n > ~0ull / mul)
+		return ks_error(err, "'%s' is not a byte count (digits, then K, M or G)",
+				s);
+	*v = n * mul;
+	return 0;
+}
+
+int
+ks_capture_policy_wants(const struct ks_capture_policy *p, unsigned long ordinal,
+			unsigned long captured)
+{
+	if (captured >= p->max_launches)
+		return 0;
+	return p->launch == 0 || p->launch == ordinal;
+}
+
+void
+ks_capture_parse_symbols(const char *text, struct ks_strv *out)
+{
+	const char *line = text;
+
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line), b, e;
+		char *name;
+
+		b = strspn(line, " \t");
+		if (len > b + 10 && !strncmp(line + b, "STT_OBJECT", 10)) {
+			e = len;
+			while (e > b && strchr(" \t\r", line[e - 1]))
+				e--;
+			b = e;
+			while (b > 0 && !strchr(" \t", line[b - 1]))
+				b--;
+			name = ks_xstrndup(line + b, e - b);
+			if (*name && *name != '$' && *name != '.' &&
+			    strcmp(name, "STT_OBJECT") && ks_strv_find(out, name) < 0)
+				ks_strv_push_owned(out, name);
+			else
+				free(name);
+		}
+		line += len + (nl ? 1 : 0);
+	}
+}

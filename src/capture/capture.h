@@ -1,0 +1,168 @@
+/*
+ * capture: the format of one captured kernel launch (DESIGN.md section 3).
+ *
+ * A capture is the directory <KS_DIR>/captures/<kernel>/<n>/: launch.json
+ * (this struct) and, for buffer i, b<i>.in (its bytes just before the
+ * launch) and b<i>.out (just after it, once the launch completed: the
+ * reference output). A buffer is a whole device allocation that a pointer
+ * in the parameters points into, or a __device__/__constant__ global the
+ * kernel's module holds. launch.json is written last, so a directory
+ * without it is an unfinished capture and is ignored. Format:
+ * docs/CAPTURE.md.
+ *
+ * The writer (ks_capture_format_json) is pure and needs no JSON library, so
+ * libks-capture.so links only libc, the CUDA driver and CUPTI. The reader
+ * (capture_read.c) uses cJSON and serves ks and ks-replay.
+ *
+ * Ownership: struct ks_capture owns every string and array in it;
+ * ks_capture_release() frees them and is safe on a zeroed struct. Returned
+ * strings belong to the caller.
+ * May include: libc, core/, dtype.h.
+ */
+#ifndef KS_CAPTURE_CAPTURE_H
+#define KS_CAPTURE_CAPTURE_H
+
+#include <stddef.h>
+
+#include "dtype.h"
+
+struct ks_buf;
+
+#define KS_CAPTURE_FORMAT 1
+
+/* A device pointer found in a parameter's bytes. */
+struct ks_capture_ptr {
+	size_t at;			/* byte offset inside the parameter */
+	size_t buffer;			/* index in ks_capture.buffers */
+	unsigned long long offset;	/* where it points inside that buffer */
+};
+
+struct ks_capture_param {
+	size_t offset;		/* in the raw parameter buffer */
+	size_t size;
+	char *type;		/* spelled in the source, or NULL: unknown */
+	struct ks_capture_ptr *ptrs;
+	size_t nptrs;
+};
+
+enum ks_capture_mem {
+	KS_MEM_DEVICE,		/* cuMemAlloc / cudaMalloc (or a pool) */
+	KS_MEM_MANAGED,		/* cuMemAllocManaged */
+	KS_MEM_GLOBAL,		/* a __device__ or __constant__ variable */
+};
+
+struct ks_capture_buffer {
+	enum ks_capture_mem mem;
+	char *name;		/* the global's symbol, else NULL */
+	unsigned long long base;	/* device address at capture time */
+	unsigned long long size;	/* bytes */
+	enum ks_dtype dtype;
+	int written;		/* 1: in and out differ, 0: equal, -1: unknown */
+};
+
+struct ks_capture {
+	char *kernel;		/* mangled name */
+	char *demangled;	/* or NULL */
+	char *api;		/* the driver call: "cuLaunchKernel", ... */
+	unsigned grid[3], block[3];
+	unsigned shmem;		/* dynamic shared memory, bytes */
+	int cooperative;
+	unsigned long launch;	/* which launch of this kernel in the run, from 1 */
+	unsigned char *param_bytes;	/* the raw parameter buffer */
+	size_t param_size;
+	struct ks_capture_param *params;
+	size_t nparams;
+	struct ks_capture_buffer *buffers;
+	size_t nbuffers;
+	char *device;		/* "NVIDIA H200" */
+	int cc_major, cc_minor;
+	int cuda_version;	/* cuDriverGetVersion: 13000 */
+	char *program;		/* argv[0] of the captured program, or NULL */
+	char *time;		/* UTC, ISO 8601 */
+	char *record;		/* the build record of the kernel's TU, or NULL */
+	char *note;		/* what the capture could not see, or NULL */
+};
+
+void ks_capture_release(struct ks_capture *c);
+
+/* Pure: the launch.json text of `c`, appended to `out`. */
+void ks_capture_format_json(const struct ks_capture *c, struct ks_buf *out);
+
+/* Parse launch.json text into `c` (zeroed first). */
+int ks_capture_parse_json(const char *text, struct ks_capture *c,
+			  struct ks_buf *err);
+
+/* Read <dir>/launch.json. */
+int ks_capture_load(const char *dir, struct ks_capture *c, struct ks_buf *err);
+
+/* Write <dir>/launch.json atomically. */
+int ks_capture_save(const char *dir, const struct ks_capture *c,
+		    struct ks_buf *err);
+
+/*
+ * Pure: the directory name for a kernel: its mangled name with every
+ * character outside [A-Za-z0-9_.-] replaced by '_', cut to 100 bytes with
+ * a hash of the whole name appended when it was cut.
+ */
+char *ks_capture_kernel_dir(const char *kernel);
+
+/* Pure: "<dir>/b<i>.in" or "<dir>/b<i>.out". */
+char *ks_capture_buffer_path(const char *dir, size_t i, int out);
+
+/*
+ * Read buffer `i` (`out`: the after-state) into fresh memory of exactly
+ * buffers[i].size bytes (at least 1 byte is allocated). NULL on error.
+ */
+void *ks_capture_read_buffer(const char *dir, const struct ks_capture *c,
+			     size_t i, int out, struct ks_buf *err);
+
+/*
+ * Pure: set the parameters' spelled types (types[i] may be NULL; extra or
+ * missing entries are ignored) and derive each buffer's dtype from the
+ * first typed pointer parameter that points into it.
+ */
+void ks_capture_apply_types(struct ks_capture *c, const char *const *types,
+			    size_t n);
+
+/* Pure: the index of the parameter holding byte `offset`, or -1. */
+long ks_capture_param_at(const struct ks_capture *c, size_t offset);
+
+/*
+ * Pure: the callable name of the kernel in C++ ("saxpy", "ns::scale",
+ * "tk<float>") from its demangled name ("void tk<float>(float *, int)"),
+ * or NULL when there is none.
+ */
+char *ks_capture_callable(const char *demangled);
+
+/*
+ * Pure: the device variables named in `cuobjdump -symbols` output: the last
+ * word of every STT_OBJECT line, except the compiler's own ("$str...",
+ * names starting with '.' or '$'), each name once, appended to `out` (a
+ * struct ks_strv).
+ */
+struct ks_strv;
+void ks_capture_parse_symbols(const char *text, struct ks_strv *out);
+
+/* Which launches libks-capture.so records, and how much. */
+struct ks_capture_policy {
+	unsigned long launch;		/* 0: all; else this launch of a kernel, from 1 */
+	unsigned long max_launches;	/* captures per run */
+	unsigned long long max_bytes;	/* buffer bytes per capture (before-state) */
+};
+
+/* Parse --launch: "first" (1), "all" (0) or a number from 1. */
+int ks_capture_parse_launch(const char *s, unsigned long *launch,
+			    struct ks_buf *err);
+
+/* Parse a byte count: digits with an optional K, M or G (powers of 1024). */
+int ks_capture_parse_bytes(const char *s, unsigned long long *v,
+			   struct ks_buf *err);
+
+/*
+ * Pure: record the launch numbered `ordinal` (from 1) of a matching kernel,
+ * with `captured` captures already made in this run?
+ */
+int ks_capture_policy_wants(const struct ks_capture_policy *p,
+			    unsigned long ordinal, unsigned long captured);
+
+#endif

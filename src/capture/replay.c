@@ -1,0 +1,1032 @@
+/*
+ * ks-replay (replay.h): restore a capture, run the original and a
+ * candidate, compare, time, profile. CUDA runtime (shared) for memory and
+ * launches through the shims, the driver for modules and attributes.
+ */
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/buf.h"
+#include "../core/fs.h"
+#include "../core/util.h"
+#include "../review/metricset.h"
+#include "../review/occupancy.h"
+#include "../review/timing.h"
+#include "../review/tolerance.h"
+#include "capture.h"
+#include "metrics.h"
+#include "replay.h"
+
+#define REPLAY_FORMAT 1
+#define WARMUP_RUNS 3
+#define MAX_REPS 100000
+
+typedef int (*entry_fn)(void **params, dim3 grid, dim3 block, size_t shmem,
+			cudaStream_t s);
+typedef int (*function_fn)(void **fn);
+
+struct side {
+	const char *label;	/* "original", "candidate" */
+	const char *path;
+	void *dl;
+	entry_fn entry;
+	CUfunction fn;
+	CUdeviceptr *gaddr;	/* per buffer: this build's copy of a global */
+	int regs, static_smem, driver_blocks;
+	struct ks_occ occ;
+};
+
+struct opts {
+	const char *capture, *original, *candidate, *json;
+	unsigned long random, seed, reps;
+	double min_ms, max_seconds;
+	int time, metrics, once;
+};
+
+struct replay {
+	struct opts o;
+	struct ks_capture cap;
+	unsigned char **in, **ref;	/* captured before and after */
+	unsigned char **poison;		/* 0xff bytes, for output-only buffers */
+	int *written, *output_only;
+	CUdeviceptr *dev;		/* fresh allocations (0 for globals) */
+	unsigned char *params;		/* relocated parameter bytes */
+	void **args;
+	struct ks_tol tol[KS_DTYPE_N];
+	dim3 grid, block;
+	int device;
+	struct side orig, cand;
+	const char *stage;	/* what was running when an error struck */
+};
+
+static int
+cu_ok(CUresult r, const char *what, struct ks_buf *err)
+{
+	const char *s = NULL;
+
+	if (r == CUDA_SUCCESS)
+		return 0;
+	cuGetErrorString(r, &s);
+	return ks_error(err, "%s: %s", what, s ? s : "unknown CUDA error");
+}
+
+static int
+rt_ok(cudaError_t e, const char *what, struct ks_buf *err)
+{
+	if (e == cudaSuccess)
+		return 0;
+	return ks_error(err, "%s: %s", what, cudaGetErrorString(e));
+}
+
+static void
+usage(void)
+{
+	fputs("usage: ks-replay --capture DIR --original ORIG.so [--candidate CAND.so]\n"
+	      "                 [--random K] [--seed S] [--time] [--reps N]\n"
+	      "                 [--min-ms MS] [--max-seconds S] [--metrics]\n"
+	      "                 [--tol DTYPE=ATOL,RTOL]... [--once] [--json FILE]\n",
+	      stderr);
+}
+
+static int
+parse_ulong(const char *s, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	return errno || end == s || *end || *s == '-' ? -1 : 0;
+}
+
+static int
+parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
+{
+	struct opts *o = &r->o;
+	int i;
+
+	o->reps = 20;
+	o->min_ms = 200;
+	o->max_seconds = 60;
+	o->seed = 1;
+	ks_tol_defaults(r->tol);
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		unsigned long n;
+
+		if (!strcmp(a, "--time")) {
+			o->time = 1;
+		} else if (!strcmp(a, "--metrics")) {
+			o->metrics = 1;
+		} else if (!strcmp(a, "--once")) {
+			o->once = 1;
+		} else if (!v) {
+			return ks_error(err, "'%s' needs a value or is unknown", a);
+		} else if (!strcmp(a, "--capture")) {
+			o->capture = v, i++;
+		} else if (!strcmp(a, "--original")) {
+			o->original = v, i++;
+		} else if (!strcmp(a, "--candidate")) {
+			o->candidate = v, i++;
+		} else if (!strcmp(a, "--json")) {
+			o->json = v, i++;
+		} else if (!strcmp(a, "--random") || !strcmp(a, "--seed") ||
+			   !strcmp(a, "--reps") || !strcmp(a, "--min-ms") ||
+			   !strcmp(a, "--max-seconds")) {
+			if (parse_ulong(v, &n))
+				return ks_error(err, "%s: '%s' is not a number", a, v);
+			i++;
+			if (!strcmp(a, "--random"))
+				o->random = n;
+			else if (!strcmp(a, "--seed"))
+				o->seed = n;
+			else if (!strcmp(a, "--reps"))
+				o->reps = n;
+			else if (!strcmp(a, "--min-ms"))
+				o->min_ms = (double)n;
+			else
+				o->max_seconds = (double)n;
+		} else if (!strcmp(a, "--tol")) {
+			const char *eq = strchr(v, '=');
+			char *name = eq ? ks_xstrndup(v, (size_t)(eq - v)) : NULL;
+			enum ks_dtype d = ks_dtype_parse(name);
+			int bad = !eq || !ks_dtype_is_float(d) ||
+				  ks_tol_parse(eq + 1, &r->tol[d], err);
+
+			free(name);
+			if (bad)
+				return ks_error(err, "--tol: '%s' is not DTYPE=ATOL,RTOL "
+						"with DTYPE f64, f32, f16 or bf16", v);
+			i++;
+		} else {
+			return ks_error(err, "unknown option '%s'", a);
+		}
+	}
+	if (!o->capture || (!o->original && !(o->once && o->candidate)))
+		return ks_error(err, "--capture and --original are required");
+	return 0;
+}
+
+/* splitmix64: the fresh inputs are reproducible from --seed. */
+static uint64_t
+next_random(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static int
+load(struct replay *r, struct ks_buf *err)
+{
+	struct ks_capture *c = &r->cap;
+	size_t i;
+
+	if (ks_capture_load(r->o.capture, c, err))
+		return -1;
+	r->in = ks_xcalloc(c->nbuffers + 1, sizeof(*r->in));
+	r->ref = ks_xcalloc(c->nbuffers + 1, sizeof(*r->ref));
+	r->poison = ks_xcalloc(c->nbuffers + 1, sizeof(*r->poison));
+	r->written = ks_xcalloc(c->nbuffers + 1, sizeof(*r->written));
+	r->output_only = ks_xcalloc(c->nbuffers + 1, sizeof(*r->output_only));
+	for (i = 0; i < c->nbuffers; i++) {
+		r->in[i] = ks_capture_read_buffer(r->o.capture, c, i, 0, err);
+		r->ref[i] = r->in[i] ? ks_capture_read_buffer(r->o.capture, c, i, 1, err)
+				     : NULL;
+		if (!r->ref[i])
+			return -1;
+		r->written[i] = memcmp(r->in[i], r->ref[i], c->buffers[i].size) != 0;
+	}
+	r->grid.x = c->grid[0], r->grid.y = c->grid[1], r->grid.z = c->grid[2];
+	r->block.x = c->block[0], r->block.y = c->block[1], r->block.z = c->block[2];
+	return 0;
+}
+
+/* Fresh allocations and the parameters rebased onto them. */
+static int
+setup(struct replay *r, struct ks_buf *err)
+{
+	struct ks_capture *c = &r->cap;
+	size_t i, j;
+
+	if (rt_ok(cudaSetDevice(0), "cudaSetDevice", err) ||
+	    rt_ok(cudaFree(NULL), "initializing CUDA", err) ||
+	    rt_ok(cudaGetDevice(&r->device), "cudaGetDevice", err))
+		return -1;
+	r->dev = ks_xcalloc(c->nbuffers + 1, sizeof(*r->dev));
+	for (i = 0; i < c->nbuffers; i++) {
+		void *p = NULL;
+
+		if (c->buffers[i].mem == KS_MEM_GLOBAL)
+			continue;
+		if (rt_ok(cudaMalloc(&p, c->buffers[i].size ? c->buffers[i].size : 1),
+			  "cudaMalloc", err))
+			return -1;
+		r->dev[i] = (CUdeviceptr)(uintptr_t)p;
+	}
+	r->params = ks_xcalloc(c->param_size + 8, 1);
+	memcpy(r->params, c->param_bytes, c->param_size);
+	r->args = ks_xcalloc(c->nparams + 1, sizeof(*r->args));
+	for (i = 0; i < c->nparams; i++) {
+		const struct ks_capture_param *p = &c->params[i];
+
+		for (j = 0; j < p->nptrs; j++) {
+			unsigned long long v;
+
+			if (c->buffers[p->ptrs[j].buffer].mem == KS_MEM_GLOBAL)
+				return ks_error(err, "parameter %zu points into a global", i);
+			v = r->dev[p->ptrs[j].buffer] + p->ptrs[j].offset;
+			memcpy(r->params + p->offset + p->ptrs[j].at, &v, 8);
+		}
+		r->args[i] = r->params + p->offset;
+	}
+	return 0;
+}
+
+static int
+open_side(struct replay *r, struct side *s, struct ks_buf *err)
+{
+	struct ks_capture *c = &r->cap;
+	function_fn function;
+	void *sym, *fn = NULL;
+	CUmodule mod = NULL;
+	size_t i;
+	int rc, v;
+
+	/* RTLD_LAZY: host functions of the TU that live in other objects of
+	 * the program stay unresolved unless called. */
+	s->dl = dlopen(s->path, RTLD_LAZY | RTLD_LOCAL);
+	if (!s->dl)
+		return ks_error(err, "cannot load the %s: %s", s->label, dlerror());
+	sym = dlsym(s->dl, "ks_entry");
+	if (!sym)
+		return ks_error(err, "the %s has no ks_entry", s->label);
+	memcpy(&s->entry, &sym, sizeof(s->entry));
+	sym = dlsym(s->dl, "ks_entry_function");
+	if (!sym)
+		return ks_error(err, "the %s has no ks_entry_function", s->label);
+	memcpy(&function, &sym, sizeof(function));
+	rc = function(&fn);
+	if (rc)
+		return ks_error(err, "the %s: no kernel function: %s", s->label,
+				cudaGetErrorString((cudaError_t)rc));
+	s->fn = (CUfunction)fn;
+	if (!cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, s->fn))
+		s->regs = v;
+	if (!cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, s->fn))
+		s->static_smem = v;
+	s->gaddr = ks_xcalloc(c->nbuffers + 1, sizeof(*s->gaddr));
+	for (i = 0; i < c->nbuffers; i++) {
+		size_t size = 0;
+
+		if (c->buffers[i].mem != KS_MEM_GLOBAL)
+			continue;
+		if (!mod && cu_ok(cuFuncGetModule(&mod, s->fn), "cuFuncGetModule", err))
+			return -1;
+		if (cuModuleGetGlobal(&s->gaddr[i], &size, mod, c->buffers[i].name) ||
+		    size != c->buffers[i].size)
+			return ks_error(err, "the %s has no global '%s' of %llu bytes",
+					s->label, c->buffers[i].name, c->buffers[i].size);
+	}
+	return 0;
+}
+
+static CUdeviceptr
+addr(const struct replay *r, const struct side *s, size_t i)
+{
+	return r->cap.buffers[i].mem == KS_MEM_GLOBAL ? s->gaddr[i] : r->dev[i];
+}
+
+static const unsigned char *
+poison_of(struct replay *r, size_t i)
+{
+	if (!r->poison[i]) {
+		r->poison[i] = ks_xmalloc(r->cap.buffers[i].size + 1);
+		memset(r->poison[i], 0xff, r->cap.buffers[i].size);
+	}
+	return r->poison[i];
+}
+
+/* Load `inputs` into the buffers `s` sees; poisoned[i]: 0xff bytes. */
+static int
+set_inputs(struct replay *r, const struct side *s, unsigned char **inputs,
+	   const int *poisoned, struct ks_buf *err)
+{
+	size_t i;
+
+	for (i = 0; i < r->cap.nbuffers; i++) {
+		void *dst = (void *)(uintptr_t)addr(r, s, i);
+		size_t size = r->cap.buffers[i].size;
+
+		if (poisoned && poisoned[i]) {
+			if (rt_ok(cudaMemset(dst, 0xff, size), "cudaMemset", err))
+				return -1;
+		} else if (rt_ok(cudaMemcpy(dst, inputs[i], size, cudaMemcpyHostToDevice),
+				 "copying inputs", err)) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+get_outputs(struct replay *r, const struct side *s, unsigned char **out,
+	    struct ks_buf *err)
+{
+	size_t i;
+
+	for (i = 0; i < r->cap.nbuffers; i++)
+		if (rt_ok(cudaMemcpy(out[i], (void *)(uintptr_t)addr(r, s, i),
+				     r->cap.buffers[i].size, cudaMemcpyDeviceToHost),
+			  "copying outputs", err))
+			return -1;
+	return 0;
+}
+
+static int
+launch(struct replay *r, const struct side *s, struct ks_buf *err)
+{
+	int rc = s->entry(r->args, r->grid, r->block, r->cap.shmem, 0);
+
+	if (rc == -1)
+		return ks_error(err, "the %s's kernel does not take the captured "
+				"parameters (count or sizes differ)", s->label);
+	if (rc)
+		return ks_error(err, "launching the %s: %s", s->label,
+				cudaGetErrorString((cudaError_t)rc));
+	return 0;
+}
+
+static int
+run_once(struct replay *r, const struct side *s, struct ks_buf *err)
+{
+	if (launch(r, s, err))
+		return -1;
+	if (rt_ok(cudaDeviceSynchronize(), s->label, err) ||
+	    rt_ok(cudaGetLastError(), s->label, err))
+		return -1;
+	return 0;
+}
+
+static unsigned char **
+host_set(const struct replay *r)
+{
+	unsigned char **v = ks_xcalloc(r->cap.nbuffers + 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < r->cap.nbuffers; i++)
+		v[i] = ks_xmalloc(r->cap.buffers[i].size + 1);
+	return v;
+}
+
+static void
+host_set_free(const struct replay *r, unsigned char **v)
+{
+	size_t i;
+
+	for (i = 0; v && i < r->cap.nbuffers; i++)
+		free(v[i]);
+	free(v);
+}
+
+/*
+ * Apply the buffer rules to one run. before[i]: what buffer i held (the
+ * poison if poisoned[i]), ref: the reference, got: the run's result,
+ * written[i]: the reference run wrote it. Appends a JSON array of per-buffer
+ * verdicts to `json` (when not NULL) and the first failure to `why`.
+ * Returns the number of failing buffers.
+ */
+static size_t
+check_run(struct replay *r, unsigned char **before, const int *poisoned,
+	  unsigned char **ref, unsigned char **got, const int *written,
+	  struct ks_buf *json, struct ks_buf *why)
+{
+	size_t i, bad = 0;
+
+	if (json)
+		ks_buf_addch(json, '[');
+	for (i = 0; i < r->cap.nbuffers; i++) {
+		struct ks_buf one = KS_BUF_INIT;
+		struct ks_check b;
+		int ok;
+
+		b.dtype = r->cap.buffers[i].dtype;
+		b.size = r->cap.buffers[i].size;
+		b.before = poisoned && poisoned[i] ? poison_of(r, i) : before[i];
+		b.ref = ref[i];
+		b.got = got[i];
+		b.written = written[i] || (poisoned && poisoned[i]);
+		ok = ks_check_buffer(&b, r->tol, &one);
+		if (!ok && !bad++) {
+			ks_buf_addf(why, "buffer %zu", i);
+			if (r->cap.buffers[i].name)
+				ks_buf_addf(why, " (%s)", r->cap.buffers[i].name);
+			ks_buf_addf(why, ": %s", one.buf);
+		}
+		if (json) {
+			ks_buf_addf(json, "%s{\"id\": %zu, \"dtype\": \"%s\", \"written\": %s, "
+					  "\"poisoned\": %s, \"ok\": %s, \"why\": ",
+				    i ? ", " : "", i, ks_dtype_name(b.dtype),
+				    b.written ? "true" : "false",
+				    poisoned && poisoned[i] ? "true" : "false",
+				    ok ? "true" : "false");
+			if (ok)
+				ks_buf_adds(json, "null");
+			else
+				ks_buf_add_json_str(json, one.buf);
+			ks_buf_addch(json, '}');
+		}
+		ks_buf_release(&one);
+	}
+	if (json)
+		ks_buf_addch(json, ']');
+	return bad;
+}
+
+/*
+ * A buffer is output-only when the original, given it poisoned, still
+ * leaves the reference in it (and everywhere else): it never reads what was
+ * there. Every allocation is tried, one at a time, written or not: a launch
+ * that rewrites the values a buffer already held (the second run of the
+ * same kernel) writes it all the same. Globals are tried only when written.
+ */
+static int
+find_output_only(struct replay *r, struct ks_buf *err)
+{
+	size_t n = r->cap.nbuffers, i, j;
+	unsigned char **got = host_set(r);
+	struct ks_buf why = KS_BUF_INIT;
+	int *mask = ks_xcalloc(n + 1, sizeof(*mask));
+	int rc = -1;
+
+	for (i = 0; i < n; i++) {
+		if (r->cap.buffers[i].mem == KS_MEM_GLOBAL && !r->written[i])
+			continue;
+		for (j = 0; j < n; j++)
+			mask[j] = j == i;
+		ks_buf_reset(&why);
+		if (set_inputs(r, &r->orig, r->in, mask, err) ||
+		    run_once(r, &r->orig, err) || get_outputs(r, &r->orig, got, err))
+			goto out;
+		r->output_only[i] = !check_run(r, r->in, mask, r->ref, got, r->written,
+					       NULL, &why);
+	}
+	rc = 0;
+out:
+	host_set_free(r, got);
+	free(mask);
+	ks_buf_release(&why);
+	return rc;
+}
+
+/* Fresh inputs: floats redrawn over their captured finite range. */
+static void
+draw_inputs(struct replay *r, uint64_t *state, unsigned char **inputs)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->cap.nbuffers; i++) {
+		enum ks_dtype d = r->cap.buffers[i].dtype;
+		size_t size = r->cap.buffers[i].size, n = size / ks_dtype_size(d);
+		double lo = INFINITY, hi = -INFINITY;
+
+		memcpy(inputs[i], r->in[i], size);
+		if (!ks_dtype_is_float(d) || r->output_only[i] ||
+		    r->cap.buffers[i].mem == KS_MEM_GLOBAL)
+			continue;
+		for (k = 0; k < n; k++) {
+			double v = ks_tol_load(d, r->in[i], k);
+
+			if (isfinite(v)) {
+				lo = v < lo ? v : lo;
+				hi = v > hi ? v : hi;
+			}
+		}
+		if (!(lo <= hi))
+			continue;
+		for (k = 0; k < n; k++) {
+			double u = (double)(next_random(state) >> 11) / 9007199254740992.0;
+
+			if (isfinite(ks_tol_load(d, r->in[i], k)))
+				ks_tol_store(d, inputs[i], k, lo + (hi - lo) * u);
+		}
+	}
+}
+
+/* The candidate against the original on `k` fresh input sets. */
+static size_t
+random_sets(struct replay *r, struct ks_buf *why, struct ks_buf *err, int *failed)
+{
+	unsigned char **inputs = host_set(r), **ref = host_set(r), **got = host_set(r);
+	int *written = ks_xcalloc(r->cap.nbuffers + 1, sizeof(*written));
+	uint64_t state = r->o.seed;
+	size_t k, i, passed = 0;
+
+	*failed = 0;
+	for (k = 0; k < r->o.random; k++) {
+		struct ks_buf one = KS_BUF_INIT;
+
+		draw_inputs(r, &state, inputs);
+		if (set_inputs(r, &r->orig, inputs, r->output_only, err) ||
+		    run_once(r, &r->orig, err) || get_outputs(r, &r->orig, ref, err) ||
+		    set_inputs(r, &r->cand, inputs, r->output_only, err) ||
+		    run_once(r, &r->cand, err) || get_outputs(r, &r->cand, got, err)) {
+			*failed = 1;
+			break;
+		}
+		for (i = 0; i < r->cap.nbuffers; i++)
+			written[i] = r->output_only[i] ||
+				     memcmp(inputs[i], ref[i], r->cap.buffers[i].size);
+		if (check_run(r, inputs, r->output_only, ref, got, written, NULL, &one)) {
+			if (!why->len)
+				ks_buf_addf(why, "input set %zu: %s", k + 1, one.buf);
+		} else {
+			passed++;
+		}
+		ks_buf_release(&one);
+	}
+	host_set_free(r, inputs);
+	host_set_free(r, ref);
+	host_set_free(r, got);
+	free(written);
+	return passed;
+}
+
+static double
+now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct timer {
+	void *scratch;
+	size_t scratch_size;
+	CUdeviceptr *pristine;	/* device copies of the inputs to restore */
+	cudaEvent_t start, stop;
+};
+
+/* Restore the inputs a run changes, then evict the L2. */
+static int
+prepare_run(struct replay *r, const struct side *s, struct timer *t, int rep,
+	    struct ks_buf *err)
+{
+	size_t i;
+
+	for (i = 0; i < r->cap.nbuffers; i++) {
+		if (!r->written[i] || r->output_only[i])
+			continue;
+		if (rt_ok(cudaMemcpyAsync((void *)(uintptr_t)addr(r, s, i),
+					  (void *)(uintptr_t)t->pristine[i],
+					  r->cap.buffers[i].size,
+					  cudaMemcpyDeviceToDevice, 0),
+			  "restoring inputs", err))
+			return -1;
+	}
+	return rt_ok(cudaMemsetAsync(t->scratch, rep & 0xff, t->scratch_size, 0),
+		     "flushing the L2", err);
+}
+
+static int
+timed_run(struct replay *r, const struct side *s, struct timer *t, int rep,
+	  double *ms, struct ks_buf *err)
+{
+	float f = 0;
+
+	if (prepare_run(r, s, t, rep, err) ||
+	    rt_ok(cudaEventRecord(t->start, 0), "cudaEventRecord", err) ||
+	    launch(r, s, err) ||
+	    rt_ok(cudaEventRecord(t->stop, 0), "cudaEventRecord", err) ||
+	    rt_ok(cudaEventSynchronize(t->stop), s->label, err) ||
+	    rt_ok(cudaEventElapsedTime(&f, t->start, t->stop), "cudaEventElapsedTime",
+		  err))
+		return -1;
+	*ms = f;
+	return 0;
+}
+
+/*
+ * Time one or two sides interleaved (ABBA order, so that neither always
+ * runs second) until each has --reps runs and --min-ms of kernel time, or
+ * --max-seconds passed.
+ */
+static int
+time_sides(struct replay *r, struct side **sides, int nsides, struct ks_timing *out,
+	   size_t *flush_bytes, struct ks_buf *err)
+{
+	struct timer t;
+	double *ms[2] = { NULL, NULL }, start = now_seconds();
+	size_t n[2] = { 0, 0 }, alloc = 1024, i;
+	int l2 = 0, rep, k, rc = -1, enough;
+
+	memset(&t, 0, sizeof(t));
+	cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, r->device);
+	t.scratch_size = (size_t)l2 * 2 > (64u << 20) ? (size_t)l2 * 2 : (64u << 20);
+	*flush_bytes = t.scratch_size;
+	t.pristine = ks_xcalloc(r->cap.nbuffers + 1, sizeof(*t.pristine));
+	if (rt_ok(cudaMalloc(&t.scratch, t.scratch_size), "cudaMalloc", err) ||
+	    rt_ok(cudaEventCreate(&t.start), "cudaEventCreate", err) ||
+	    rt_ok(cudaEventCreate(&t.stop), "cudaEventCreate", err))
+		goto out;
+	for (i = 0; i < r->cap.nbuffers; i++) {
+		void *p = NULL;
+
+		if (!r->written[i] || r->output_only[i])
+			continue;
+		if (rt_ok(cudaMalloc(&p, r->cap.buffers[i].size), "cudaMalloc", err) ||
+		    rt_ok(cudaMemcpy(p, r->in[i], r->cap.buffers[i].size,
+				     cudaMemcpyHostToDevice), "copying inputs", err))
+			goto out;
+		t.pristine[i] = (CUdeviceptr)(uintptr_t)p;
+	}
+	for (k = 0; k < nsides; k++) {
+		ms[k] = ks_xmalloc(alloc * sizeof(double));
+		if (set_inputs(r, sides[k], r->in, r->output_only, err))
+			goto out;
+		for (rep = 0; rep < WARMUP_RUNS; rep++) {
+			double dummy;
+
+			if (timed_run(r, sides[k], &t, rep, &dummy, err))
+				goto out;
+		}
+	}
+	for (rep = 0; rep < MAX_REPS; rep++) {
+		for (k = 0; k < nsides; k++) {
+			int which = nsides == 2 && (rep & 1) ? 1 - k : k;
+
+			if (n[which] == alloc) {
+				alloc *= 2;
+				ms[0] = ks_xrealloc(ms[0], alloc * sizeof(double));
+				if (nsides == 2)
+					ms[1] = ks_xrealloc(ms[1], alloc * sizeof(double));
+			}
+			if (timed_run(r, sides[which], &t, rep, &ms[which][n[which]], err))
+				goto out;
+			n[which]++;
+		}
+		enough = 1;
+		for (k = 0; k < nsides; k++) {
+			ks_timing_summarize(ms[k], n[k], &out[k]);
+			enough &= ks_timing_enough(&out[k], r->o.reps, r->o.min_ms);
+		}
+		if (enough || now_seconds() - start > r->o.max_seconds)
+			break;
+	}
+	rc = 0;
+out:
+	for (i = 0; i < r->cap.nbuffers; i++)
+		if (t.pristine[i])
+			cudaFree((void *)(uintptr_t)t.pristine[i]);
+	free(t.pristine);
+	if (t.scratch)
+		cudaFree(t.scratch);
+	if (t.start)
+		cudaEventDestroy(t.start);
+	if (t.stop)
+		cudaEventDestroy(t.stop);
+	free(ms[0]);
+	free(ms[1]);
+	return rc;
+}
+
+static void
+json_timing(struct ks_buf *j, const char *key, const struct ks_timing *t)
+{
+	ks_buf_addf(j, "\"%s\": {\"n\": %zu, \"median_ms\": %.6f, \"lo_ms\": %.6f, "
+		       "\"hi_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f, "
+		       "\"total_ms\": %.3f}",
+		    key, t->n, t->median, t->lo, t->hi, t->min, t->max, t->total);
+}
+
+/* Registers, shared memory and occupancy of a side's kernel. */
+static void
+occupancy(struct replay *r, struct side *s)
+{
+	struct ks_occ_device d;
+	struct ks_occ_kernel k;
+	int v;
+
+	memset(&d, 0, sizeof(d));
+	cuDeviceGetAttribute(&d.max_threads_sm,
+			     CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, r->device);
+	cuDeviceGetAttribute(&d.max_blocks_sm,
+			     CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, r->device);
+	cuDeviceGetAttribute(&d.regs_sm,
+			     CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, r->device);
+	cuDeviceGetAttribute(&d.smem_sm,
+			     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+			     r->device);
+	cuDeviceGetAttribute(&d.smem_reserved_block,
+			     CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, r->device);
+	k.threads = (int)(r->block.x * r->block.y * r->block.z);
+	k.regs = s->regs;
+	k.smem = s->static_smem + (int)r->cap.shmem;
+	ks_occupancy(&d, &k, &s->occ);
+	if (!cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, s->fn, k.threads,
+							  r->cap.shmem))
+		s->driver_blocks = v;
+}
+
+static void
+json_side_static(struct ks_buf *j, const struct side *s)
+{
+	ks_buf_addf(j, "\"registers\": %d, \"static_smem\": %d, \"occupancy\": "
+		       "{\"blocks_per_sm\": %d, \"driver_blocks_per_sm\": %d, "
+		       "\"theoretical_pct\": %.1f, \"limiter\": \"%s\", "
+		       "\"by_warps\": %d, \"by_registers\": %d, \"by_shared\": %d, "
+		       "\"by_blocks\": %d}",
+		    s->regs, s->static_smem, s->occ.blocks, s->driver_blocks,
+		    s->occ.occupancy_pct, s->occ.limiter ? s->occ.limiter : "",
+		    s->occ.by_warps, s->occ.by_regs, s->occ.by_smem, s->occ.by_blocks);
+}
+
+struct profiled {
+	struct replay *r;
+	struct side *s;
+};
+
+static int
+profiled_run(void *arg)
+{
+	struct profiled *p = arg;
+	struct ks_buf err = KS_BUF_INIT;
+	int rc = run_once(p->r, p->s, &err);
+
+	ks_buf_release(&err);
+	return rc;
+}
+
+static void
+metrics_of(struct replay *r, struct side *s, struct ks_buf *j, struct ks_buf *why)
+{
+	size_t n, i, ranges = 0;
+	const struct ks_metric_def *defs = ks_metricset(&n);
+	double *values = ks_xcalloc(n, sizeof(*values));
+	int *have = ks_xcalloc(n, sizeof(*have)), first = 1;
+	struct ks_buf err = KS_BUF_INIT;
+	struct profiled p = { r, s };
+
+	if (set_inputs(r, s, r->in, r->output_only, &err) ||
+	    ks_metrics_collect(r->device, profiled_run, &p, values, have, &ranges,
+			       &err)) {
+		if (!why->len)
+			ks_buf_addf(why, "%s: %s", s->label, err.buf);
+		ks_buf_addf(j, "\"%s\": null", s->label);
+		goto out;
+	}
+	ks_buf_addf(j, "\"%s\": {\"ranges\": %zu", s->label, ranges);
+	for (i = 0; i < n; i++) {
+		if (have[i])
+			ks_buf_addf(j, ", \"%s\": %.6g", defs[i].name, values[i]);
+	}
+	ks_buf_adds(j, ", \"unavailable\": [");
+	for (i = 0; i < n; i++) {
+		if (!have[i]) {
+			ks_buf_addf(j, "%s\"%s\"", first ? "" : ", ", defs[i].name);
+			first = 0;
+		}
+	}
+	ks_buf_adds(j, "]}");
+out:
+	free(values);
+	free(have);
+	ks_buf_release(&err);
+}
+
+static int
+write_result(const struct replay *r, struct ks_buf *j)
+{
+	struct ks_buf err = KS_BUF_INIT;
+	int rc = 0;
+
+	if (!r->o.json) {
+		fputs(j->buf, stdout);
+		fflush(stdout);
+	} else if (ks_fs_write_atomic(r->o.json, j->buf, j->len, &err)) {
+		fprintf(stderr, "ks-replay: error: %s\n", err.buf);
+		rc = -1;
+	}
+	ks_buf_release(&err);
+	return rc;
+}
+
+/* The steps after loading, filling `j`; returns -1 on a replay error. */
+static int
+review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
+{
+	unsigned char **got = host_set(r);
+	struct ks_buf why = KS_BUF_INIT;
+	struct side *sides[2];
+	struct ks_timing t[2];
+	const char *verdict;
+	size_t bad, flush = 0;
+	int rc = -1, correct = 1, failed;
+
+	if (r->o.once) {
+		struct side *s = r->o.candidate ? &r->cand : &r->orig;
+
+		r->stage = s->label;
+		if (set_inputs(r, s, r->in, NULL, err) || run_once(r, s, err))
+			goto out;
+		ks_buf_addf(j, "\"once\": \"%s\", \"verdict\": \"ran\"", s->label);
+		rc = 0;
+		goto out;
+	}
+
+	/* 1. The original reproduces the captured outputs. */
+	r->stage = "original";
+	if (set_inputs(r, &r->orig, r->in, NULL, err) || run_once(r, &r->orig, err) ||
+	    get_outputs(r, &r->orig, got, err))
+		goto out;
+	ks_buf_adds(j, "\"original\": {\"so\": ");
+	ks_buf_add_json_str(j, r->orig.path);
+	ks_buf_adds(j, ", ");
+	json_side_static(j, &r->orig);
+	ks_buf_adds(j, ", \"buffers\": ");
+	bad = check_run(r, r->in, NULL, r->ref, got, r->written, j, &why);
+	ks_buf_addf(j, ", \"reproduces\": %s, \"why\": ", bad ? "false" : "true");
+	if (bad) {
+		ks_buf_add_json_str(j, why.buf);
+		ks_buf_adds(j, "},\n \"verdict\": \"ineligible\"");
+		rc = 0;
+		goto out;
+	}
+	ks_buf_adds(j, "null");
+
+	/* 2. Output-only buffers. */
+	if (find_output_only(r, err))
+		goto out;
+	ks_buf_adds(j, ", \"output_only\": [");
+	{
+		size_t i, first = 1;
+
+		for (i = 0; i < r->cap.nbuffers; i++) {
+			if (r->output_only[i]) {
+				ks_buf_addf(j, "%s%zu", first ? "" : ", ", i);
+				first = 0;
+			}
+		}
+	}
+	ks_buf_adds(j, "]}");
+
+	/* 3 and 4. The candidate on the captured and on fresh inputs. */
+	if (r->o.candidate) {
+		r->stage = "candidate";
+		ks_buf_reset(&why);
+		if (set_inputs(r, &r->cand, r->in, r->output_only, err) ||
+		    run_once(r, &r->cand, err) || get_outputs(r, &r->cand, got, err))
+			goto out;
+		ks_buf_adds(j, ",\n \"candidate\": {\"so\": ");
+		ks_buf_add_json_str(j, r->cand.path);
+		ks_buf_adds(j, ", ");
+		json_side_static(j, &r->cand);
+		ks_buf_adds(j, ", \"buffers\": ");
+		bad = check_run(r, r->in, r->output_only, r->ref, got, r->written, j, &why);
+		correct = !bad;
+		if (correct && r->o.random) {
+			r->stage = "random";
+			size_t passed = random_sets(r, &why, err, &failed);
+
+			if (failed)
+				goto out;
+			ks_buf_addf(j, ", \"random\": {\"sets\": %lu, \"passed\": %zu, "
+				       "\"seed\": %lu}", r->o.random, passed, r->o.seed);
+			correct = passed == r->o.random;
+		}
+		ks_buf_addf(j, ", \"correct\": %s, \"why\": ", correct ? "true" : "false");
+		if (correct)
+			ks_buf_adds(j, "null}");
+		else {
+			ks_buf_add_json_str(j, why.buf);
+			ks_buf_addch(j, '}');
+		}
+	}
+
+	/* 5. Timing: only what passed. */
+	if (r->o.time && correct) {
+		int ns = 0;
+		double speedup = 0;
+
+		r->stage = "timing";
+		sides[ns++] = &r->orig;
+		if (r->o.candidate)
+			sides[ns++] = &r->cand;
+		if (time_sides(r, sides, ns, t, &flush, err))
+			goto out;
+		ks_buf_adds(j, ",\n \"timing\": {");
+		json_timing(j, "original", &t[0]);
+		if (ns == 2) {
+			enum ks_speed sp = ks_timing_decide(&t[0], &t[1], r->o.reps, &speedup);
+
+			ks_buf_adds(j, ", ");
+			json_timing(j, "candidate", &t[1]);
+			ks_buf_addf(j, ", \"verdict\": \"%s\", \"speedup\": %.4f",
+				    ks_speed_name(sp), speedup);
+		}
+		ks_buf_addf(j, ", \"l2_flush_bytes\": %zu, \"warmup\": %d}", flush,
+			    WARMUP_RUNS);
+	}
+
+	/* 6. Counters. */
+	if (r->o.metrics && correct) {
+		r->stage = "metrics";
+		ks_buf_reset(&why);
+		ks_buf_adds(j, ",\n \"metrics\": {\"source\": \"cupti-range-profiler\", ");
+		metrics_of(r, &r->orig, j, &why);
+		if (r->o.candidate) {
+			ks_buf_adds(j, ", ");
+			metrics_of(r, &r->cand, j, &why);
+		}
+		ks_buf_adds(j, ", \"error\": ");
+		if (why.len)
+			ks_buf_add_json_str(j, why.buf);
+		else
+			ks_buf_adds(j, "null");
+		ks_buf_addch(j, '}');
+	}
+	verdict = !r->o.candidate ? "eligible" : correct ? "correct" : "incorrect";
+	ks_buf_addf(j, ",\n \"verdict\": \"%s\"", verdict);
+	rc = 0;
+out:
+	host_set_free(r, got);
+	ks_buf_release(&why);
+	return rc;
+}
+
+int
+ks_replay_main(int argc, char **argv)
+{
+	struct replay r;
+	struct ks_buf err = KS_BUF_INIT, j = KS_BUF_INIT, body = KS_BUF_INIT;
+	struct cudaDeviceProp prop;
+	int rc = 1;
+
+	ks_progname = "ks-replay";
+	memset(&r, 0, sizeof(r));
+	r.orig.label = "original";
+	r.cand.label = "candidate";
+	if (parse_args(argc, argv, &r, &err)) {
+		fprintf(stderr, "ks-replay: error: %s\n", err.buf);
+		usage();
+		ks_buf_release(&err);
+		return 2;
+	}
+	r.orig.path = r.o.original;
+	r.cand.path = r.o.candidate;
+	ks_buf_addf(&j, "{\"format\": %d, \"capture\": ", REPLAY_FORMAT);
+	ks_buf_add_json_str(&j, r.o.capture);
+	r.stage = "setup";
+	if (load(&r, &err) || setup(&r, &err))
+		goto out;
+	ks_buf_adds(&j, ", \"kernel\": ");
+	ks_buf_add_json_str(&j, r.cap.kernel);
+	if (cudaGetDeviceProperties(&prop, r.device) == cudaSuccess) {
+		ks_buf_adds(&j, ", \"device\": ");
+		ks_buf_add_json_str(&j, prop.name);
+		ks_buf_addf(&j, ", \"cc\": \"%d.%d\"", prop.major, prop.minor);
+	}
+	r.stage = "original";
+	if (r.orig.path && open_side(&r, &r.orig, &err))
+		goto out;
+	r.stage = "candidate";
+	if (r.cand.path && open_side(&r, &r.cand, &err))
+		goto out;
+	if (r.orig.path)
+		occupancy(&r, &r.orig);
+	if (r.cand.path)
+		occupancy(&r, &r.cand);
+	if (review(&r, &body, &err))
+		goto out;
+	rc = 0;
+out:
+	if (!rc) {
+		ks_buf_adds(&j, ",\n ");
+		ks_buf_add(&j, body.buf, body.len);
+		ks_buf_adds(&j, ",\n \"error\": null");
+	} else {
+		ks_buf_addf(&j, ",\n \"stage\": \"%s\", \"error\": ", r.stage);
+		ks_buf_add_json_str(&j, err.len ? err.buf : "unknown failure");
+	}
+	ks_buf_adds(&j, "}\n");
+	if (write_result(&r, &j))
+		rc = 1;
+	if (rc)
+		fprintf(stderr, "ks-replay: error: %s\n", err.buf);
+	ks_buf_release(&err);
+	ks_buf_release(&j);
+	ks_buf_release(&body);
+	/* The process ends here: the CUDA context and the loaded objects go
+	 * with it, which is the point of one process per candidate. */
+	return rc;
+}

@@ -1,0 +1,7 @@
+#include "replay.h"
+
+int
+main(int argc, char **argv)
+{
+	return ks_replay_main(argc, argv);
+}

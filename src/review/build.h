@@ -1,0 +1,83 @@
+/*
+ * build: compile a kernel's translation unit (the original, or a candidate
+ * that replaces the kernel) with an entry shim into a shared object that
+ * ks-replay loads.
+ *
+ * The TU's own flags come from its build record (wrapper/record.h): the
+ * recorded nvcc arguments lose the source, the output, the compile mode,
+ * dependency generation and -cudart, and gain -shared -Xcompiler -fPIC
+ * -cudart shared (one cudart for ks-replay and both objects it loads), the
+ * original source's directory as an include path (a candidate elsewhere
+ * still finds the TU's own headers), and the shim, which #includes the TU.
+ * -dc becomes -rdc=true. nvcc runs in the build's directory, so relative
+ * paths mean what they meant.
+ *
+ * Which record compiled a kernel: the newest whose object file holds the
+ * kernel's mangled name as a string (every nvcc object registers its
+ * kernels by name).
+ *
+ * Ownership: struct ks_build_rec owns its strings; ks_build_rec_release()
+ * frees them (safe on a zeroed struct). Returned paths belong to the caller.
+ * May include: libc, core/, wrapper/nvopts.h.
+ */
+#ifndef KS_REVIEW_BUILD_H
+#define KS_REVIEW_BUILD_H
+
+#include <stddef.h>
+
+#include "../core/strv.h"
+
+struct ks_buf;
+
+struct ks_build_rec {
+	char *path;		/* the record file */
+	char *source;		/* absolute */
+	char *cwd;
+	char *output;		/* the object, absolute */
+	char *nvcc;		/* the real nvcc that built it */
+	char *time;
+	struct ks_strv argv;	/* nvcc's arguments, without argv[0] */
+};
+
+void ks_build_rec_release(struct ks_build_rec *r);
+
+/* Read one build record. */
+int ks_build_rec_load(const char *path, struct ks_build_rec *r,
+		      struct ks_buf *err);
+
+/*
+ * The newest record under <dir>/builds whose object holds `mangled`.
+ * Returns 0, or -1 with a message (none found).
+ */
+int ks_build_rec_find(const char *dir, const char *mangled,
+		      struct ks_build_rec *r, struct ks_buf *err);
+
+/* Pure: does `data` hold `mangled` as a NUL-delimited string? */
+int ks_build_object_has(const void *data, size_t len, const char *mangled);
+
+/*
+ * Pure: the nvcc arguments that build `shim` into the shared object `so`,
+ * from the TU's recorded arguments (above). Appends to `out`.
+ */
+int ks_build_shared_argv(const struct ks_strv *argv, const char *include_dir,
+			 const char *shim, const char *so, struct ks_strv *out,
+			 struct ks_buf *err);
+
+struct ks_build_so {
+	const struct ks_build_rec *rec;
+	const char *nvcc;	/* or NULL: the record's */
+	const char *shim;	/* the shim's source text */
+	const char *workdir;	/* <name>.cu and <name>.so go here */
+	const char *name;
+	int timeout_ms;
+};
+
+/*
+ * Write the shim and compile it. Returns 0 with the object's path in *so,
+ * or -1 with a message; nvcc's output (both streams) is appended to `log`
+ * either way.
+ */
+int ks_build_so(const struct ks_build_so *b, char **so, struct ks_buf *log,
+		struct ks_buf *err);
+
+#endif

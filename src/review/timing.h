@@ -1,0 +1,53 @@
+/*
+ * timing: is a candidate faster than the original? Pure decisions over
+ * lists of kernel times in milliseconds.
+ *
+ * ks-replay times the original and the candidate interleaved in one
+ * process (warm-up, cold L2 before every run) until both have at least
+ * `min_reps` runs and `min_ms` of kernel time. Each side is summarized by
+ * its median and its spread, the 10th to the 90th percentile (linear
+ * interpolation between order statistics). A speedup is claimed only when
+ * the spreads do not overlap: the candidate's 90th percentile below the
+ * original's 10th. The reverse is "slower"; anything else is "same".
+ * May include: libc.
+ */
+#ifndef KS_REVIEW_TIMING_H
+#define KS_REVIEW_TIMING_H
+
+#include <stddef.h>
+
+struct ks_timing {
+	size_t n;
+	double median;
+	double lo, hi;		/* 10th and 90th percentile */
+	double min, max, total;
+};
+
+enum ks_speed {
+	KS_SPEED_UNKNOWN,	/* too few runs to say */
+	KS_SPEED_FASTER,
+	KS_SPEED_SAME,
+	KS_SPEED_SLOWER,
+};
+
+/* "unknown", "faster", "same", "slower". */
+const char *ks_speed_name(enum ks_speed s);
+
+/* Pure: summarize `n` times (the array is not modified). */
+void ks_timing_summarize(const double *ms, size_t n, struct ks_timing *t);
+
+/* Pure: the p-th percentile (0..100) of `n` sorted values. */
+double ks_timing_percentile(const double *sorted, size_t n, double p);
+
+/* Pure: 1 when a side has enough runs (`min_reps`) and time (`min_ms`). */
+int ks_timing_enough(const struct ks_timing *t, size_t min_reps, double min_ms);
+
+/*
+ * Pure: the verdict on `cand` against `orig` (above). `speedup` gets the
+ * ratio of the medians, orig / cand (0 when a median is not positive).
+ */
+enum ks_speed ks_timing_decide(const struct ks_timing *orig,
+			       const struct ks_timing *cand, size_t min_reps,
+			       double *speedup);
+
+#endif

@@ -1,0 +1,468 @@
+/* Unit tests of src/review: tolerances, the buffer rules, the timing
+ * decision and the entry shim's text. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/core/buf.h"
+#include "../../src/core/strv.h"
+#include "../../src/review/build.h"
+#include "../../src/review/occupancy.h"
+#include "../../src/review/review.h"
+#include "../../src/review/shim.h"
+#include "../../src/review/timing.h"
+#include "../../src/review/tolerance.h"
+#include "test.h"
+
+void ks_suite_review(void);
+
+TEST(tol_defaults_and_parse)
+{
+	struct ks_tol tol[KS_DTYPE_N], t;
+	struct ks_buf err = KS_BUF_INIT;
+
+	ks_tol_defaults(tol);
+	CHECK(tol[KS_DTYPE_INT].atol == 0 && tol[KS_DTYPE_INT].rtol == 0);
+	CHECK(tol[KS_DTYPE_BYTES].atol == 0);
+	CHECK(tol[KS_DTYPE_F32].rtol == 1e-4);
+	CHECK(tol[KS_DTYPE_F64].rtol < tol[KS_DTYPE_F32].rtol);
+	CHECK(tol[KS_DTYPE_BF16].rtol > tol[KS_DTYPE_F16].rtol);
+	CHECK_INT_EQ(0, ks_tol_parse("1e-6,2e-5", &t, &err));
+	CHECK(t.atol == 1e-6 && t.rtol == 2e-5);
+	CHECK_INT_EQ(-1, ks_tol_parse("1e-6", &t, &err));
+	CHECK_INT_EQ(-1, ks_tol_parse("-1,0", &t, &err));
+	CHECK_INT_EQ(-1, ks_tol_parse("1,2x", &t, &err));
+	CHECK_INT_EQ(-1, ks_tol_parse("nan,0", &t, &err));
+	ks_buf_release(&err);
+}
+
+TEST(tol_float_elements)
+{
+	struct ks_tol t = { 1e-5, 1e-4 };
+	struct ks_cmp r;
+	float ref[4] = { 1.0f, -2.0f, 0.0f, 1000.0f };
+	float got[4] = { 1.00009f, -2.0001f, 9e-6f, 1000.09f };
+
+	CHECK_INT_EQ(1, ks_tol_compare(KS_DTYPE_F32, got, ref, sizeof(ref), &t, &r));
+	CHECK_INT_EQ(4, r.elems);
+	got[3] = 1000.2f;	/* 2e-4 relative */
+	CHECK_INT_EQ(0, ks_tol_compare(KS_DTYPE_F32, got, ref, sizeof(ref), &t, &r));
+	CHECK_INT_EQ(1, r.bad);
+	CHECK_INT_EQ(3, r.first_bad);
+	CHECK(fabs(r.got_first - 1000.2) < 1e-3);
+	got[3] = 1000.0f;
+	got[2] = 2e-5f;		/* beyond atol at zero */
+	CHECK_INT_EQ(0, ks_tol_compare(KS_DTYPE_F32, got, ref, sizeof(ref), &t, &r));
+	CHECK_INT_EQ(2, r.first_bad);
+}
+
+TEST(tol_nan_and_inf_positions)
+{
+	struct ks_tol t = { 1, 1 };
+	struct ks_cmp r;
+	double ref[3] = { NAN, INFINITY, 1.0 };
+	double got[3] = { NAN, INFINITY, 1.5 };
+
+	CHECK_INT_EQ(1, ks_tol_compare(KS_DTYPE_F64, got, ref, sizeof(ref), &t, &r));
+	got[0] = 0;
+	CHECK_INT_EQ(0, ks_tol_compare(KS_DTYPE_F64, got, ref, sizeof(ref), &t, &r));
+	CHECK_INT_EQ(1, r.nan_mismatch);
+	got[0] = NAN;
+	got[2] = NAN;		/* NaN where the reference has a number */
+	CHECK_INT_EQ(0, ks_tol_compare(KS_DTYPE_F64, got, ref, sizeof(ref), &t, &r));
+	CHECK_INT_EQ(1, r.nan_mismatch);
+	got[2] = 1.0;
+	got[1] = -INFINITY;
+	CHECK_INT_EQ(0, ks_tol_compare(KS_DTYPE_F64, got, ref, sizeof(ref), &t, &r));
+	CHECK_INT_EQ(1, r.inf_mismatch);
+	got[1] = 1e308;		/* a huge finite value is not infinity */
+	CHECK_INT_EQ(0, ks_tol_compare(KS_DTYPE_F64, got, ref, sizeof(ref), &t, &r));
+}
+
+TEST(tol_half_and_bfloat)
+{
+	struct ks_tol t = { 0, 0 };
+	struct ks_cmp r;
+	/* fp16: 1.0 = 0x3c00, -2.0 = 0xc000, 65504 = 0x7bff, +inf, NaN,
+	 * smallest subnormal 0x0001 = 2^-24. */
+	uint16_t h[6] = { 0x3c00, 0xc000, 0x7bff, 0x7c00, 0x7e00, 0x0001 };
+	/* bf16: 1.0 = 0x3f80, 1.0078125 = 0x3f81. */
+	uint16_t b[2] = { 0x3f80, 0x3f81 }, b2[2] = { 0x3f80, 0x3f80 };
+
+	CHECK(ks_tol_load(KS_DTYPE_F16, h, 0) == 1.0);
+	CHECK(ks_tol_load(KS_DTYPE_F16, h, 1) == -2.0);
+	CHECK(ks_tol_load(KS_DTYPE_F16, h, 2) == 65504.0);
+	CHECK(isinf(ks_tol_load(KS_DTYPE_F16, h, 3)));
+	CHECK(isnan(ks_tol_load(KS_DTYPE_F16, h, 4)));
+	CHECK(ks_tol_load(KS_DTYPE_F16, h, 5) == ldexp(1.0, -24));
+	CHECK(ks_tol_load(KS_DTYPE_BF16, b, 1) == 1.0078125);
+	CHECK_INT_EQ(0, ks_tol_compare(KS_DTYPE_BF16, b, b2, 4, &t, &r));
+	t.rtol = 0.01;
+	CHECK_INT_EQ(1, ks_tol_compare(KS_DTYPE_BF16, b, b2, 4, &t, &r));
+}
+
+TEST(tol_integers_exact)
+{
+	struct ks_tol t = { 1e9, 1e9 };	/* ignored for integers */
+	struct ks_cmp r;
+	int32_t ref[3] = { 1, 2, 3 }, got[3] = { 1, 2, 4 };
+
+	CHECK_INT_EQ(0, ks_tol_compare(KS_DTYPE_INT, got, ref, sizeof(ref), &t, &r));
+	CHECK_INT_EQ(8, r.first_bad);	/* bytewise */
+	got[2] = 3;
+	CHECK_INT_EQ(1, ks_tol_compare(KS_DTYPE_INT, got, ref, sizeof(ref), &t, &r));
+	/* A tail shorter than an element is compared too. */
+	CHECK_INT_EQ(0, ks_tol_compare(KS_DTYPE_F32, "abcdefg", "abcdefh", 7, &t, &r));
+}
+
+TEST(check_unwritten_must_stay)
+{
+	struct ks_tol tol[KS_DTYPE_N];
+	struct ks_buf why = KS_BUF_INIT;
+	float before[4] = { 1, 2, 3, 4 }, got[4] = { 1, 2, 3, 4 };
+	struct ks_check b = { KS_DTYPE_F32, sizeof(before), before, before, got, 0 };
+
+	ks_tol_defaults(tol);
+	CHECK_INT_EQ(1, ks_check_buffer(&b, tol, &why));
+	got[1] = 2.0000005f;	/* within tolerance, but it was not to change */
+	CHECK_INT_EQ(0, ks_check_buffer(&b, tol, &why));
+	CHECK(strstr(why.buf, "leaves alone") != NULL);
+	ks_buf_release(&why);
+}
+
+TEST(check_written_tolerance_and_constant)
+{
+	struct ks_tol tol[KS_DTYPE_N];
+	struct ks_buf why = KS_BUF_INIT;
+	float before[4] = { 0 }, ref[4] = { 1, 1.00001f, 1.00002f, 1 };
+	float got[4] = { 1, 1.00001f, 1.00002f, 1 };
+	struct ks_check b = { KS_DTYPE_F32, sizeof(ref), before, ref, got, 1 };
+
+	ks_tol_defaults(tol);
+	CHECK_INT_EQ(1, ks_check_buffer(&b, tol, &why));
+	got[0] = got[1] = got[2] = got[3] = 1.00001f;	/* constant, within tolerance */
+	CHECK_INT_EQ(0, ks_check_buffer(&b, tol, &why));
+	CHECK(strstr(why.buf, "constant") != NULL);
+	ks_buf_reset(&why);
+	got[0] = 2;
+	CHECK_INT_EQ(0, ks_check_buffer(&b, tol, &why));
+	CHECK(strstr(why.buf, "first at 0: got 2, want 1") != NULL);
+	/* Poisoned and never written: NaN where the reference has numbers. */
+	memset(got, 0xff, sizeof(got));
+	ks_buf_reset(&why);
+	CHECK_INT_EQ(0, ks_check_buffer(&b, tol, &why));
+	CHECK(strstr(why.buf, "NaN misplaced") != NULL);
+	ks_buf_release(&why);
+}
+
+TEST(timing_summary)
+{
+	double ms[10] = { 10, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	struct ks_timing t;
+
+	ks_timing_summarize(ms, 10, &t);
+	CHECK_INT_EQ(10, t.n);
+	CHECK(t.median == 5.5);
+	CHECK(fabs(t.lo - 1.9) < 1e-12);
+	CHECK(fabs(t.hi - 9.1) < 1e-12);
+	CHECK(t.min == 1 && t.max == 10 && t.total == 55);
+	CHECK(ms[0] == 10);	/* the input is left alone */
+	CHECK_INT_EQ(1, ks_timing_enough(&t, 10, 55));
+	CHECK_INT_EQ(0, ks_timing_enough(&t, 11, 1));
+	CHECK_INT_EQ(0, ks_timing_enough(&t, 1, 56));
+	ks_timing_summarize(ms, 0, &t);
+	CHECK_INT_EQ(0, t.n);
+}
+
+static void
+series(double *v, size_t n, double center, double spread)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = center + spread * ((double)i / (double)(n - 1) - 0.5);
+}
+
+TEST(timing_decision)
+{
+	double a[20], b[20], s;
+	struct ks_timing o, c;
+
+	series(a, 20, 1.0, 0.1);	/* 0.95 .. 1.05 */
+	series(b, 20, 0.8, 0.1);	/* 0.75 .. 0.85 */
+	ks_timing_summarize(a, 20, &o);
+	ks_timing_summarize(b, 20, &c);
+	CHECK_INT_EQ(KS_SPEED_FASTER, ks_timing_decide(&o, &c, 20, &s));
+	CHECK(fabs(s - 1.25) < 1e-9);
+	CHECK_INT_EQ(KS_SPEED_SLOWER, ks_timing_decide(&c, &o, 20, &s));
+	/* Overlapping spreads: no claim, even with a better median. */
+	series(b, 20, 0.95, 0.1);
+	ks_timing_summarize(b, 20, &c);
+	CHECK_INT_EQ(KS_SPEED_SAME, ks_timing_decide(&o, &c, 20, &s));
+	CHECK(s > 1.0);
+	/* Too few repetitions. */
+	ks_timing_summarize(b, 5, &c);
+	CHECK_INT_EQ(KS_SPEED_UNKNOWN, ks_timing_decide(&o, &c, 20, &s));
+	CHECK_STR_EQ("faster", ks_speed_name(KS_SPEED_FASTER));
+}
+
+static const struct ks_shim_param params4[] = {
+	{ "grid2d", 16 }, { "const float *__restrict__", 8 }, { "float *", 8 },
+	{ "int", 4 },
+};
+
+TEST(shim_typed)
+{
+	struct ks_shim s = { "/src/k.cu", "scale", params4, 4, 0, 0 };
+	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
+
+	CHECK_INT_EQ(0, ks_shim_generate(&s, &out, &err));
+	CHECK(strstr(out.buf, "#include \"/src/k.cu\"\n") != NULL);
+	CHECK(strstr(out.buf, "using ks_t1 = const float *__restrict__;") != NULL);
+	CHECK(strstr(out.buf, "static_assert(sizeof(ks_t0) == 16") != NULL);
+	CHECK(strstr(out.buf, "scale<<<ks_g, ks_b, ks_sh, ks_s>>>(*(ks_t0 *)ks_p[0], "
+			      "*(ks_t1 *)ks_p[1], *(ks_t2 *)ks_p[2], *(ks_t3 *)ks_p[3]);") != NULL);
+	CHECK(strstr(out.buf, "extern \"C\" int\nks_entry(void **params, dim3 grid, "
+			      "dim3 block, size_t shmem, cudaStream_t s)") != NULL);
+	CHECK(strstr(out.buf, "extern \"C\" const char ks_entry_kernel[] = \"scale\";") != NULL);
+	CHECK(strstr(out.buf, "namespace") == NULL);
+	ks_buf_release(&out);
+	ks_buf_release(&err);
+}
+
+TEST(shim_deduced_namespace_launcher)
+{
+	struct ks_shim_param p[2] = { { NULL, 8 }, { "int", 4 } };
+	struct ks_shim s = { NULL, "ns::in::tk<float>", p, 2, 1, 0 };
+	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
+
+	CHECK_INT_EQ(0, ks_shim_generate(&s, &out, &err));
+	CHECK(strstr(out.buf, "deduced mode") != NULL);
+	CHECK(strstr(out.buf, "#include \"") == NULL);
+	CHECK(strstr(out.buf, "namespace ns { namespace in { \n") != NULL);
+	CHECK(strstr(out.buf, "ks_launch_tk(ks_g, ks_b, ks_sh, ks_s, *(A *)ks_p[I]...);") != NULL);
+	CHECK(strstr(out.buf, "static const std::size_t want[] = { 8, 4, 0 };") != NULL);
+	CHECK(strstr(out.buf, "ks_shim_call(&tk<float>, ks_p") != NULL);
+	CHECK(strstr(out.buf, "return ns::in::ks_shim_entry(params") != NULL);
+	ks_buf_release(&out);
+	ks_buf_release(&err);
+}
+
+TEST(shim_cooperative_and_rejects)
+{
+	struct ks_shim s = { NULL, "k", params4, 4, 0, 1 };
+	struct ks_shim_param bad = { "int; system(\"x\")", 4 };
+	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
+
+	CHECK_INT_EQ(0, ks_shim_generate(&s, &out, &err));
+	CHECK(strstr(out.buf, "cudaLaunchCooperativeKernel((const void *)static_cast<"
+			      "void (*)(ks_t0, ks_t1, ks_t2, ks_t3)>(&k), ks_g") != NULL);
+	s.launcher = 1;
+	CHECK_INT_EQ(-1, ks_shim_generate(&s, &out, &err));
+	s.launcher = 0;
+	s.kernel = "k{";
+	CHECK_INT_EQ(-1, ks_shim_generate(&s, &out, &err));
+	s.kernel = "k";
+	s.params = &bad;
+	s.nparams = 1;
+	ks_buf_reset(&err);
+	CHECK_INT_EQ(-1, ks_shim_generate(&s, &out, &err));
+	CHECK(strstr(err.buf, "cannot be a parameter type") != NULL);
+	ks_buf_release(&out);
+	ks_buf_release(&err);
+}
+
+TEST(tol_store_round_trip)
+{
+	uint16_t h[4];
+	float f[1];
+	double d[1];
+
+	ks_tol_store(KS_DTYPE_F16, h, 0, 1.0);
+	ks_tol_store(KS_DTYPE_F16, h, 1, -2.5);
+	ks_tol_store(KS_DTYPE_F16, h, 2, 1e6);		/* overflows to inf */
+	ks_tol_store(KS_DTYPE_F16, h, 3, 1.00048828125);	/* a tie: to even */
+	CHECK_INT_EQ(0x3c00, h[0]);
+	CHECK_INT_EQ(0xc100, h[1]);
+	CHECK_INT_EQ(0x7c00, h[2]);
+	CHECK_INT_EQ(0x3c00, h[3]);
+	ks_tol_store(KS_DTYPE_F16, h, 0, ldexp(3.0, -24));	/* subnormal */
+	CHECK_INT_EQ(3, h[0]);
+	ks_tol_store(KS_DTYPE_F16, h, 0, 65504.0);
+	CHECK_INT_EQ(0x7bff, h[0]);
+	ks_tol_store(KS_DTYPE_BF16, h, 0, 1.0078125);
+	CHECK_INT_EQ(0x3f81, h[0]);
+	ks_tol_store(KS_DTYPE_BF16, h, 0, -3.0);
+	CHECK(ks_tol_load(KS_DTYPE_BF16, h, 0) == -3.0);
+	ks_tol_store(KS_DTYPE_F32, f, 0, 0.1);
+	CHECK(f[0] == 0.1f);
+	ks_tol_store(KS_DTYPE_F64, d, 0, 0.1);
+	CHECK(d[0] == 0.1);
+}
+
+TEST(occupancy_limits)
+{
+	/* sm_90: 2048 threads, 32 blocks, 64K registers, 228 KiB per SM. */
+	struct ks_occ_device d = { 2048, 32, 65536, 233472, 1024 };
+	struct ks_occ_kernel k = { 256, 32, 0 };
+	struct ks_occ o;
+
+	ks_occupancy(&d, &k, &o);
+	CHECK_INT_EQ(8, o.blocks);
+	CHECK_STR_EQ("warps", o.limiter);
+	CHECK(o.occupancy_pct == 100.0);
+	k.regs = 128;	/* 4096 registers per warp: 16 warps, 2 blocks */
+	ks_occupancy(&d, &k, &o);
+	CHECK_INT_EQ(2, o.blocks);
+	CHECK_STR_EQ("registers", o.limiter);
+	CHECK(o.occupancy_pct == 25.0);
+	k.regs = 32;
+	k.smem = 48 * 1024;	/* 49 KiB with the reservation: 4 blocks */
+	ks_occupancy(&d, &k, &o);
+	CHECK_INT_EQ(4, o.blocks);
+	CHECK_STR_EQ("shared", o.limiter);
+	k.threads = 32;
+	k.smem = 0;
+	ks_occupancy(&d, &k, &o);
+	CHECK_INT_EQ(32, o.blocks);
+	CHECK_STR_EQ("blocks", o.limiter);
+	CHECK(o.occupancy_pct == 50.0);
+}
+
+TEST(ncu_csv)
+{
+	struct ks_buf obj = KS_BUF_INIT;
+	const char *csv =
+		"==PROF== Connected to process 1\n"
+		"program output line\n"
+		"\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+		"\"0\",\"7\",\"k1\",\"gpu__time_duration.sum\",\"ns\",\"1,000\"\n"
+		"\"0\",\"7\",\"k1\",\"dram__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"10.5\"\n"
+		"\"1\",\"7\",\"k \"\"2\"\"\",\"gpu__time_duration.sum\",\"ns\",\"3000\"\r\n"
+		"\"1\",\"7\",\"k2\",\"dram__throughput.avg.pct_of_peak_sustained_elapsed\",\"%\",\"80\"\n"
+		"\"1\",\"7\",\"k2\",\"not__a_metric_of_ours\",\"\",\"1\"\n";
+
+	CHECK_INT_EQ(2, ks_review_parse_ncu_csv(csv, &obj));
+	CHECK(strstr(obj.buf, "\"ranges\": 2") != NULL);
+	CHECK(strstr(obj.buf, "\"duration_ns\": 4000") != NULL);
+	CHECK(strstr(obj.buf, "\"dram_pct\": 80") != NULL);
+	CHECK(strstr(obj.buf, "\"unavailable\": [\"l2_pct\"") != NULL);
+	ks_buf_reset(&obj);
+	CHECK_INT_EQ(0, ks_review_parse_ncu_csv("nothing\n", &obj));
+	ks_buf_release(&obj);
+}
+
+static void
+push_all(struct ks_strv *v, const char *const *w)
+{
+	for (; *w; w++)
+		ks_strv_push(v, *w);
+}
+
+static void
+join(const struct ks_strv *v, struct ks_buf *out)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		ks_buf_addf(out, "%s%s", i ? " " : "", v->v[i]);
+}
+
+TEST(build_shared_argv)
+{
+	static const char *const rec[] = {
+		"-O3", "-arch=sm_90", "-I../common", "-MD", "-MF", "build/k.d", "-dc",
+		"k.cu", "-o", "build/k.o", "-cudart", "static", "-Xcompiler", "-Wall",
+		"--use_fast_math", "-DN=4", NULL
+	};
+	struct ks_strv in = KS_STRV_INIT, out = KS_STRV_INIT;
+	struct ks_buf text = KS_BUF_INIT, err = KS_BUF_INIT;
+
+	push_all(&in, rec);
+	CHECK_INT_EQ(0, ks_build_shared_argv(&in, "/src", "/w/shim.cu", "/w/o.so", &out,
+					     &err));
+	join(&out, &text);
+	CHECK_STR_EQ("-O3 -arch=sm_90 -I../common -rdc=true -Xcompiler -Wall "
+		     "--use_fast_math -DN=4 -I/src -shared -Xcompiler -fPIC -cudart "
+		     "shared -o /w/o.so /w/shim.cu", text.buf);
+	ks_strv_release(&in);
+	ks_strv_release(&out);
+	ks_strv_init(&in);
+	ks_strv_init(&out);
+	ks_strv_push(&in, "-o");
+	CHECK_INT_EQ(-1, ks_build_shared_argv(&in, NULL, "s.cu", "o.so", &out, &err));
+	ks_strv_release(&in);
+	ks_strv_release(&out);
+	ks_buf_release(&text);
+	ks_buf_release(&err);
+}
+
+TEST(build_object_has)
+{
+	static const char obj[] = "xx\0_Z1kPf\0_Z1kPfi\0tail_Z1kv\0";
+
+	CHECK_INT_EQ(1, ks_build_object_has(obj, sizeof(obj), "_Z1kPf"));
+	CHECK_INT_EQ(1, ks_build_object_has(obj, sizeof(obj), "_Z1kPfi"));
+	CHECK_INT_EQ(0, ks_build_object_has(obj, sizeof(obj), "_Z1kv"));
+	CHECK_INT_EQ(0, ks_build_object_has(obj, sizeof(obj), "_Z1k"));
+	CHECK_INT_EQ(0, ks_build_object_has(obj, sizeof(obj), ""));
+}
+
+TEST(review_argv)
+{
+	struct ks_tol tol[KS_DTYPE_N];
+	struct ks_review_opts o;
+	struct ks_strv v = KS_STRV_INIT;
+	struct ks_buf text = KS_BUF_INIT;
+
+	ks_tol_defaults(tol);
+	memset(&o, 0, sizeof(o));
+	o.replay = "ks-replay";
+	o.capture = "/c";
+	o.original = "/o.so";
+	o.candidate = "/c.so";
+	o.random = 3;
+	o.seed = 9;
+	o.time = 1;
+	o.reps = 20;
+	o.min_ms = 200;
+	o.tol = tol;
+	ks_review_argv(&o, "/w/r.json", 0, &v);
+	join(&v, &text);
+	CHECK(strstr(text.buf, "ks-replay --capture /c --original /o.so --candidate "
+			       "/c.so --json /w/r.json --random 3 --seed 9 --time --reps 20 "
+			       "--min-ms 200 --tol f64=") == text.buf);
+	CHECK(strstr(text.buf, "--tol f32=1.0000000000000001e-05,0.0001") != NULL);
+	ks_strv_release(&v);
+	ks_strv_init(&v);
+	ks_buf_reset(&text);
+	ks_review_argv(&o, NULL, 1, &v);
+	join(&v, &text);
+	CHECK_STR_EQ("ks-replay --capture /c --candidate /c.so --once", text.buf);
+	ks_strv_release(&v);
+	ks_buf_release(&text);
+}
+
+void
+ks_suite_review(void)
+{
+	RUN(tol_defaults_and_parse);
+	RUN(tol_float_elements);
+	RUN(tol_nan_and_inf_positions);
+	RUN(tol_half_and_bfloat);
+	RUN(tol_integers_exact);
+	RUN(check_unwritten_must_stay);
+	RUN(check_written_tolerance_and_constant);
+	RUN(timing_summary);
+	RUN(timing_decision);
+	RUN(shim_typed);
+	RUN(shim_deduced_namespace_launcher);
+	RUN(shim_cooperative_and_rejects);
+	RUN(tol_store_round_trip);
+	RUN(occupancy_limits);
+	RUN(ncu_csv);
+	RUN(build_shared_argv);
+	RUN(build_object_has);
+	RUN(review_argv);
+}
