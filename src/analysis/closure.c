@@ -73,7 +73,8 @@ qualified(CXCursor c)
 	struct ks_strv parts = KS_STRV_INIT;
 	size_t i;
 
-	while (!ks_cx.Cursor_isNull(p) && !ks_cx.isInvalid(ks_cx.getCursorKind(p)) &&
+	while (!ks_cx.Cursor_isNull(p) &&
+	       !ks_cx.isInvalid(ks_cx.getCursorKind(p)) &&
 	       ks_cx.getCursorKind(p) != CXCursor_TranslationUnit) {
 		char *s = ks_cx_str(ks_cx.getCursorDisplayName(p));
 
@@ -119,7 +120,8 @@ target(CXCursor ref)
 	if (k == CXCursor_FieldDecl || k == CXCursor_EnumConstantDecl)
 		ref = ks_cx.getCursorSemanticParent(ref);
 	def = ks_cx.getCursorDefinition(ref);
-	if (!ks_cx.Cursor_isNull(def) && !ks_cx.isInvalid(ks_cx.getCursorKind(def)))
+	if (!ks_cx.Cursor_isNull(def) &&
+	    !ks_cx.isInvalid(ks_cx.getCursorKind(def)))
 		ref = def;
 	return ref;
 }
@@ -163,8 +165,8 @@ enqueue(struct ks_closure_walk *w, CXCursor ref)
 			ks_cx.getCursorSemanticParent(ref));
 
 		if (pk == CXCursor_FunctionDecl || pk == CXCursor_CXXMethod ||
-		    pk == CXCursor_FunctionTemplate || pk == CXCursor_Constructor ||
-		    pk == CXCursor_Destructor)
+		    pk == CXCursor_FunctionTemplate ||
+		    pk == CXCursor_Constructor || pk == CXCursor_Destructor)
 			return;
 	}
 	/* a class template's instantiation: the template is what is spelled */
@@ -212,12 +214,15 @@ enqueue_type(struct ks_closure_walk *w, CXType t)
 		CXCursor d = ks_cx.getTypeDeclaration(t);
 		int n, i;
 
-		if (!ks_cx.Cursor_isNull(d) && !ks_cx.isInvalid(ks_cx.getCursorKind(d)))
+		if (!ks_cx.Cursor_isNull(d) &&
+		    !ks_cx.isInvalid(ks_cx.getCursorKind(d)))
 			enqueue(w, d);
 		n = ks_cx.Type_getNumTemplateArguments(t);
 		for (i = 0; i < n && i < 8; i++)
-			enqueue_type(w, ks_cx.Type_getTemplateArgumentAsType(t, (unsigned)i));
-		if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference ||
+			enqueue_type(w, ks_cx.Type_getTemplateArgumentAsType(
+						t, (unsigned)i));
+		if (t.kind == CXType_Pointer ||
+		    t.kind == CXType_LValueReference ||
 		    t.kind == CXType_RValueReference)
 			t = ks_cx.getPointeeType(t);
 		else if (t.kind == CXType_ConstantArray ||
@@ -248,7 +253,8 @@ refs_visit(CXCursor c, CXCursor parent, CXClientData data)
 		   k == CXCursor_VariableRef) {
 		enqueue(w, ks_cx.getCursorReferenced(c));
 	}
-	if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl || k == CXCursor_FieldDecl ||
+	if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl ||
+	    k == CXCursor_FieldDecl ||
 	    (k >= CXCursor_FirstExpr && k <= CXCursor_LastExpr) ||
 	    k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod ||
 	    k == CXCursor_TypedefDecl)
@@ -268,20 +274,22 @@ macro_index_visit(CXCursor c, CXCursor parent, CXClientData data)
 	if (k == CXCursor_MacroDefinition) {
 		if (w->ndefs == w->adefs) {
 			w->adefs = w->adefs ? 2 * w->adefs : 64;
-			w->defs = ks_xrealloc(w->defs, w->adefs * sizeof(*w->defs));
+			w->defs = ks_xrealloc(w->defs,
+					      w->adefs * sizeof(*w->defs));
 		}
 		w->defs[w->ndefs++] = c;
 	} else if (k == CXCursor_MacroExpansion && !ks_cx_is_system(c)) {
 		CXFile f = NULL;
 		unsigned off = 0;
 
-		ks_cx.getExpansionLocation(ks_cx.getCursorLocation(c), &f, NULL, NULL,
-					   &off);
+		ks_cx.getExpansionLocation(ks_cx.getCursorLocation(c), &f, NULL,
+					   NULL, &off);
 		if (!f)
 			return CXChildVisit_Continue;
 		if (w->nuses == w->auses) {
 			w->auses = w->auses ? 2 * w->auses : 64;
-			w->uses = ks_xrealloc(w->uses, w->auses * sizeof(*w->uses));
+			w->uses = ks_xrealloc(w->uses,
+					      w->auses * sizeof(*w->uses));
 		}
 		w->uses[w->nuses].file = ks_cx_str(ks_cx.getFileName(f));
 		w->uses[w->nuses].offset = off;
@@ -352,13 +360,11 @@ add_macro(struct ks_closure_walk *w, CXCursor def, int depth)
 		return;
 	}
 	ks_strv_push(&w->macros, name);
+	/* System macros (__global__, CUDART_VERSION) belong to the toolkit,
+	 * which the key names by version. They are left out rather than
+	 * named: a prelude PCH hides their expansions, and the key must not
+	 * depend on how the TU was parsed. */
 	if (ks_cx_is_system(def)) {
-		struct ks_buf q = KS_BUF_INIT;
-
-		ks_buf_addf(&q, "macro %s", name);
-		if (ks_strv_find(&w->systems, q.buf) < 0)
-			ks_strv_push(&w->systems, q.buf);
-		ks_buf_release(&q);
 		free(name);
 		return;
 	}
@@ -413,8 +419,8 @@ ks_closure_text(struct ks_tu *t, CXCursor kernel)
 	w.t = t;
 	ks_strv_init(&w.macros);
 	ks_strv_init(&w.systems);
-	ks_cx.visitChildren(ks_cx.getTranslationUnitCursor(t->tu), macro_index_visit,
-			    &w);
+	ks_cx.visitChildren(ks_cx.getTranslationUnitCursor(t->tu),
+			    macro_index_visit, &w);
 	ks_buf_addf(&w.text, "ks-closure %d\n", KS_CLOSURE_FORMAT);
 	w.queue = ks_xcalloc(16, sizeof(*w.queue));
 	w.aq = 16;
@@ -425,7 +431,8 @@ ks_closure_text(struct ks_tu *t, CXCursor kernel)
 		unsigned b, e;
 
 		extent_of(d, &file, &b, &e);
-		ks_buf_addf(&w.text, "== %s %s\n", kind_word(ks_cx.getCursorKind(d)), q);
+		ks_buf_addf(&w.text, "== %s %s\n",
+			    kind_word(ks_cx.getCursorKind(d)), q);
 		add_text(&w, file, b, e);
 		free(w.cur_file);
 		w.cur_file = file;

@@ -7,9 +7,9 @@
  * libclang 16 lacks (the operator-kind queries of 17) are optional: their
  * pointer stays NULL and the callers fall back on tokens.
  *
- * Only the .c files of src/analysis include this header (the Makefile gives those
- * objects the libclang include directory); everything else uses the
- * clang-free headers of this directory.
+ * Only the .c files of src/analysis include this header (the Makefile
+ * gives those objects the libclang include directory); everything else
+ * uses the clang-free headers of this directory.
  * Ownership: `ks_cx` is process-wide and read-only after a successful load;
  * CXString results must be disposed of by the caller as libclang says.
  * May include: libc, <clang-c/Index.h>.
@@ -50,7 +50,8 @@
 	X(getTypedefDeclUnderlyingType) X(Type_getNumTemplateArguments)     \
 	X(Type_getTemplateArgumentAsType) X(getCursorResultType)            \
 	X(getNumArgTypes) X(getArgType) X(isFunctionTypeVariadic)           \
-	X(Type_getNamedType) X(getCursorLexicalParent) X(Cursor_isMacroBuiltin) \
+	X(Type_getNamedType) X(getCursorLexicalParent)                       \
+	X(Cursor_isMacroBuiltin)                                            \
 	X(getLocationForOffset) X(getRange) X(File_isEqual)                 \
 	X(getDiagnosticCategoryText) X(getCursorLinkage)
 
@@ -58,8 +59,9 @@ struct ks_cx {
 #define KS_CX_MEMBER(name) __typeof__(clang_##name) *name;
 	KS_CX_REQUIRED(KS_CX_MEMBER)
 #undef KS_CX_MEMBER
-	/* Optional (libclang 17): CX_BinaryOperatorKind / CX_UnaryOperatorKind
-	 * of a cursor, declared here because a libclang 16 header lacks them. */
+	/* Optional (libclang 17): the CX_BinaryOperatorKind and
+	 * CX_UnaryOperatorKind of a cursor, declared here because a
+	 * libclang 16 header lacks them. */
 	int (*getCursorBinaryOperatorKind)(CXCursor);
 	int (*getCursorUnaryOperatorKind)(CXCursor);
 };

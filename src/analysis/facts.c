@@ -50,7 +50,8 @@ poly_addmono(struct ks_poly *p, const struct ks_mono *m)
 		int c = mono_cmp(&p->m[i], &x);
 
 		if (c == 0) {
-			if (__builtin_add_overflow(p->m[i].k, x.k, &p->m[i].k)) {
+			if (__builtin_add_overflow(p->m[i].k, x.k,
+						   &p->m[i].k)) {
 				p->opaque = 1;
 				p->m[i].k = 0;
 			}
@@ -116,8 +117,8 @@ poly_mul(struct ks_poly *out, const struct ks_poly *a, const struct ks_poly *b)
 				if (b->m[j].sym[t])
 					s[ns++] = b->m[j].sym[t];
 			}
-			if (ns > 2 ||
-			    __builtin_mul_overflow(a->m[i].k, b->m[j].k, &m.k)) {
+			if (ns > 2 || __builtin_mul_overflow(a->m[i].k,
+							     b->m[j].k, &m.k)) {
 				r.opaque = 1;
 				continue;
 			}
@@ -171,7 +172,7 @@ poly_multiple_of(const struct ks_poly *p, long long k)
 	return 1;
 }
 
-/* ---- forms ------------------------------------------------------------- */
+/* ---- forms --------------------------------------------------------------- */
 
 void
 ks_form_zero(struct ks_form *out)
@@ -302,7 +303,8 @@ ks_form_scale(struct ks_form *out, const struct ks_form *a, long long k)
 
 /* Multiply every coefficient of `a` by the uniform polynomial `u`. */
 static void
-scale_poly(struct ks_form *out, const struct ks_form *a, const struct ks_poly *u)
+scale_poly(struct ks_form *out, const struct ks_form *a,
+	   const struct ks_poly *u)
 {
 	struct ks_form r = *a;
 	int s;
@@ -455,7 +457,8 @@ ks_form_global_index_only(const struct ks_form *f)
 		const struct ks_poly *t = &f->c[KS_SRC_TID_X + d];
 		const struct ks_poly *b = &f->c[KS_SRC_BID_X + d];
 		struct ks_poly want, dim;
-		struct ks_mono m = { 1, { (unsigned short)(KS_SYM_BDIM_X + d), 0 } };
+		struct ks_mono m = {1,
+				    {(unsigned short)(KS_SYM_BDIM_X + d), 0}};
 
 		if (f->nonlinear & (KS_SRC_BIT(KS_SRC_TID_X + d) |
 				    KS_SRC_BIT(KS_SRC_BID_X + d)))
@@ -509,17 +512,19 @@ ks_form_format(const struct ks_form *f, char *const *syms, size_t nsyms,
 			src = loop;
 		}
 		if (f->nonlinear & KS_SRC_BIT(s)) {
-			ks_buf_addf(out, "%sf(%s)", out->len > start ? " + " : "",
-				    src);
+			ks_buf_addf(out, "%sf(%s)",
+				    out->len > start ? " + " : "", src);
 			continue;
 		}
 		for (i = 0; i < p->n; i++) {
 			const struct ks_mono *m = &p->m[i];
 			int t, any = 0;
 
-			ks_buf_adds(out, out->len > start ? (m->k < 0 ? " - " : " + ")
-							  : (m->k < 0 ? "-" : ""));
-			if (llabs(m->k) != 1 || (!m->sym[0] && !m->sym[1] && !src)) {
+			ks_buf_adds(out, out->len > start
+						 ? (m->k < 0 ? " - " : " + ")
+						 : (m->k < 0 ? "-" : ""));
+			if (llabs(m->k) != 1 ||
+			    (!m->sym[0] && !m->sym[1] && !src)) {
 				ks_buf_addf(out, "%lld", llabs(m->k));
 				any = 1;
 			}
@@ -534,7 +539,8 @@ ks_form_format(const struct ks_form *f, char *const *syms, size_t nsyms,
 				ks_buf_addf(out, "%s%s", any ? "*" : "", src);
 		}
 		if (p->opaque)
-			ks_buf_addf(out, "%s?%s%s", out->len > start ? " + " : "",
+			ks_buf_addf(out, "%s?%s%s",
+				    out->len > start ? " + " : "",
 				    src ? "*" : "", src ? src : "");
 	}
 	if (f->data)
@@ -543,12 +549,13 @@ ks_form_format(const struct ks_form *f, char *const *syms, size_t nsyms,
 		ks_buf_addch(out, '0');
 }
 
-/* ---- facts ------------------------------------------------------------- */
+/* ---- facts --------------------------------------------------------------- */
 
-#define GROW(f, arr, n, item)                                               \
-	do {                                                                \
-		(f)->arr = ks_xrealloc((f)->arr, ((f)->n + 1) * sizeof(*(f)->arr)); \
-		(f)->arr[(f)->n] = (item);                                  \
+#define GROW(f, arr, n, item)                                                  \
+	do {                                                                   \
+		(f)->arr = ks_xrealloc((f)->arr,                               \
+				       ((f)->n + 1) * sizeof(*(f)->arr));      \
+		(f)->arr[(f)->n] = (item);                                     \
 	} while (0)
 
 void
@@ -722,9 +729,11 @@ base_match(const char *name, const char *const *tab, size_t n)
 		if (!strcmp(name, tab[i]))
 			return 1;
 		/* the float form (expf) and the half form (hexp) */
-		if (len == bl + 1 && !strncmp(name, tab[i], bl) && name[bl] == 'f')
+		if (len == bl + 1 && !strncmp(name, tab[i], bl) &&
+		    name[bl] == 'f')
 			return 1;
-		if (len == bl + 1 && name[0] == 'h' && !strcmp(name + 1, tab[i]))
+		if (len == bl + 1 && name[0] == 'h' &&
+		    !strcmp(name + 1, tab[i]))
 			return 1;
 	}
 	return 0;
@@ -750,14 +759,16 @@ ks_facts_call_kind(const char *name)
 		"arrive_and_wait", "__threadfence_block",
 	};
 	static const char *const atomic[] = {
-		"atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax",
-		"atomicInc", "atomicDec", "atomicCAS", "atomicAnd", "atomicOr",
-		"atomicXor", "atomicAdd_block", "atomicAdd_system",
-		"atomicMin_block", "atomicMax_block", "atomicCAS_block",
-		"atomicExch_block", "atomicSub_block", "atomicAnd_block",
-		"atomicOr_block", "atomicXor_block", "atomicInc_block",
-		"atomicDec_block", "fetch_add", "fetch_sub", "fetch_min",
-		"fetch_max", "fetch_and", "fetch_or", "fetch_xor",
+		"atomicAdd",        "atomicSub",        "atomicExch",
+		"atomicMin",        "atomicMax",        "atomicInc",
+		"atomicDec",        "atomicCAS",        "atomicAnd",
+		"atomicOr",         "atomicXor",        "atomicAdd_block",
+		"atomicAdd_system", "atomicMin_block",  "atomicMax_block",
+		"atomicCAS_block",  "atomicExch_block", "atomicSub_block",
+		"atomicAnd_block",  "atomicOr_block",   "atomicXor_block",
+		"atomicInc_block",  "atomicDec_block",  "fetch_add",
+		"fetch_sub",        "fetch_min",        "fetch_max",
+		"fetch_and",        "fetch_or",         "fetch_xor",
 	};
 	size_t i;
 
@@ -769,19 +780,23 @@ ks_facts_call_kind(const char *name)
 	for (i = 0; i < KS_ARRAY_SIZE(atomic); i++)
 		if (!strcmp(name, atomic[i]))
 			return KS_CALL_ATOMIC;
-	if (ks_starts_with(name, "__shfl") || ks_starts_with(name, "__ballot") ||
-	    ks_starts_with(name, "__any_sync") || ks_starts_with(name, "__all_sync") ||
-	    ks_starts_with(name, "__uni_sync") || !strcmp(name, "__activemask") ||
-	    !strcmp(name, "__syncwarp") || ks_starts_with(name, "__match_") ||
+	if (ks_starts_with(name, "__shfl") ||
+	    ks_starts_with(name, "__ballot") ||
+	    ks_starts_with(name, "__any_sync") ||
+	    ks_starts_with(name, "__all_sync") ||
+	    ks_starts_with(name, "__uni_sync") ||
+	    !strcmp(name, "__activemask") || !strcmp(name, "__syncwarp") ||
+	    ks_starts_with(name, "__match_") ||
 	    ks_starts_with(name, "__reduce_") || !strcmp(name, "shfl") ||
 	    !strcmp(name, "shfl_down") || !strcmp(name, "shfl_up") ||
 	    !strcmp(name, "shfl_xor") || !strcmp(name, "ballot") ||
 	    !strcmp(name, "reduce"))
 		return KS_CALL_WARP;
 	if (!strcmp(name, "mma_sync") || !strcmp(name, "load_matrix_sync") ||
-	    !strcmp(name, "store_matrix_sync") || !strcmp(name, "fill_fragment") ||
-	    ks_starts_with(name, "__hmma") || ks_starts_with(name, "__imma") ||
-	    ks_starts_with(name, "__bmma") || ks_starts_with(name, "__dmma"))
+	    !strcmp(name, "store_matrix_sync") ||
+	    !strcmp(name, "fill_fragment") || ks_starts_with(name, "__hmma") ||
+	    ks_starts_with(name, "__imma") || ks_starts_with(name, "__bmma") ||
+	    ks_starts_with(name, "__dmma"))
 		return KS_CALL_TENSOR;
 	if (name_match(name, transcendental, KS_ARRAY_SIZE(transcendental)))
 		return KS_CALL_TRANSCENDENTAL;

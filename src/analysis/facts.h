@@ -41,7 +41,7 @@ enum ks_src {
 	KS_SRC_BID_X,
 	KS_SRC_BID_Y,
 	KS_SRC_BID_Z,
-	KS_SRC_LOOP0,	/* induction of the loop at depth 0; LOOP0 + d at depth d */
+	KS_SRC_LOOP0,	/* the loop at depth 0; LOOP0 + d at depth d */
 	KS_SRC_ONE = KS_SRC_LOOP0 + KS_MAX_LOOP_DEPTH,	/* constant term */
 	KS_SRC_N
 };
@@ -81,7 +81,7 @@ struct ks_poly {
 struct ks_form {
 	struct ks_poly c[KS_SRC_N];
 	unsigned nonlinear;	/* KS_SRC_BIT(s): s appears non-linearly */
-	unsigned char data;	/* depends on memory contents or unknown calls */
+	unsigned char data;	/* depends on memory or unknown calls */
 	unsigned char rem;	/* uses % of, or rounds, a uniform value */
 };
 
@@ -139,7 +139,7 @@ enum ks_space {
 	KS_SPACE_SHARED,
 	KS_SPACE_CONSTANT,
 	KS_SPACE_LOCAL,		/* arrays of the thread */
-	KS_SPACE_UNKNOWN,	/* a pointer of unknown origin (read from memory) */
+	KS_SPACE_UNKNOWN,	/* a pointer read from memory */
 };
 
 /* The scalar kind of an access (of the lanes, for a vector). */
@@ -179,10 +179,10 @@ struct ks_access {
 	enum ks_scalar scalar;
 	int lanes;		/* vector lanes; 1 for a scalar */
 	int loop;		/* innermost enclosing loop, or -1 */
-	int guards;		/* thread- or data-dependent branches around it */
-	int value_from;		/* a store: the load whose value it stores, or -1 */
+	int guards;		/* thread- or data-dependent branches around */
+	int value_from;		/* a store: the load it stores, or -1 */
 	unsigned line;
-	char *op;		/* an atomic's function ("atomicAdd"), or NULL */
+	char *op;		/* an atomic's function ("atomicAdd") */
 };
 
 enum ks_step {
@@ -209,7 +209,7 @@ enum ks_call_kind {
 	KS_CALL_TRANSCENDENTAL,	/* expf, __sinf, tanh, rsqrtf, ... */
 	KS_CALL_MATH,		/* other math: sqrtf, fabsf, fmaf, ... */
 	KS_CALL_SYNC,		/* __syncthreads and cooperative-group syncs */
-	KS_CALL_WARP,		/* __shfl*_sync, __ballot_sync, __reduce_*_sync ... */
+	KS_CALL_WARP,		/* __shfl*_sync, __ballot_sync, ... */
 	KS_CALL_ATOMIC,
 	KS_CALL_TENSOR,		/* wmma:: / mma intrinsics */
 	KS_CALL_DEVICE,		/* a __device__ function of the TU (walked) */
@@ -241,7 +241,7 @@ struct ks_branch {
 	enum ks_branch_kind kind;
 	enum ks_branch_stmt stmt;
 	int early_exit;		/* the branch returns (if (...) return;) */
-	int rem;		/* the condition uses a remainder split (n % 4) */
+	int rem;		/* uses a remainder split (n % 4) */
 	int loop;		/* innermost loop around the branch, or -1 */
 	int body_loop;		/* for KS_BRS_LOOP: the loop itself */
 	struct ks_form subject;	/* bounds checks: the thread-dependent side */
@@ -294,11 +294,14 @@ struct ks_facts {
 	size_t ndivmods;
 	char **syms;		/* user symbols' names, from KS_SYM_USER */
 	size_t nsyms;
-	int float_code;		/* float/half arithmetic or data, no double declared */
+	int float_code;		/* float, half or bfloat16 data */
 	int declares_double;	/* a double parameter, pointee or variable */
 	int uses_vector_types;
 	int shared_decls;	/* __shared__ variables declared */
 	int inline_asm;
+	/* Values from memory folded into a loop-carried local: sum += x[i],
+	 * m = fmaxf(m, x[i]) (a serial reduction or scan). */
+	int loop_accumulations;
 	int incomplete;		/* some construct was not understood */
 };
 
@@ -309,7 +312,8 @@ int ks_facts_add_array(struct ks_facts *f, const struct ks_array *a);
 int ks_facts_add_access(struct ks_facts *f, const struct ks_access *a);
 int ks_facts_add_loop(struct ks_facts *f, const struct ks_loop *l);
 int ks_facts_add_call(struct ks_facts *f, const char *name,
-		      enum ks_call_kind kind, int fp64, int loop, unsigned line);
+		      enum ks_call_kind kind, int fp64, int loop,
+		      unsigned line);
 int ks_facts_add_branch(struct ks_facts *f, const struct ks_branch *b);
 int ks_facts_add_product(struct ks_facts *f, const struct ks_product *p);
 int ks_facts_add_fp64(struct ks_facts *f, enum ks_fp64_kind kind, int loop,

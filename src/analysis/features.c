@@ -172,7 +172,8 @@ coords(const struct ks_form *o)
 	int d;
 
 	for (d = 0; d < 3; d++)
-		if (src & (KS_SRC_BIT(KS_SRC_TID_X + d) | KS_SRC_BIT(KS_SRC_BID_X + d)))
+		if (src & (KS_SRC_BIT(KS_SRC_TID_X + d) |
+			   KS_SRC_BIT(KS_SRC_BID_X + d)))
 			c |= 1u << d;
 	return c;
 }
@@ -257,7 +258,8 @@ canonical_index(const struct ks_form *s, int d)
 {
 	unsigned src = ks_form_sources(s);
 	long long k;
-	unsigned want = KS_SRC_BIT(KS_SRC_TID_X + d) | KS_SRC_BIT(KS_SRC_BID_X + d);
+	unsigned want =
+		KS_SRC_BIT(KS_SRC_TID_X + d) | KS_SRC_BIT(KS_SRC_BID_X + d);
 
 	if (s->nonlinear || s->data || (src & KS_SRC_THREAD_MASK) != want)
 		return 0;
@@ -269,7 +271,7 @@ canonical_index(const struct ks_form *s, int d)
 	       (ks_form_coef_const(s, KS_SRC_ONE, &k) && k == 0);
 }
 
-/* ---- the features ---------------------------------------------------------- */
+/* ---- the features -------------------------------------------------------- */
 
 struct ctx {
 	const struct ks_facts *f;
@@ -293,9 +295,13 @@ gemm_features(struct ctx *c, struct ks_features *out)
 
 		if (p->loop < 0 || !p->accumulate || !(la & lb))
 			continue;
+		/* x[j] * x[j]: a sum of squares, not a dot product */
+		if (a->array == b->array &&
+		    ks_form_equal(&a->offset, &b->offset))
+			continue;
 		if (!c->k_loop)
 			set(out, KS_F_HAS_K_LOOP, 1,
-			    "line %u: %s[...] * %s[...] accumulated over a loop",
+			    "line %u: %s[...] * %s[...] accumulated in a loop",
 			    p->line, acc_name(f, a), acc_name(f, b));
 		c->k_loop = 1;
 		/* GEMM: the two operands vary with different thread
@@ -311,14 +317,16 @@ gemm_features(struct ctx *c, struct ks_features *out)
 		if (!c->tc && fp_scalar(a->scalar) && fp_scalar(b->scalar)) {
 			c->tc = 1;
 			set(out, KS_F_TC_ELIGIBLE, 1,
-			    "line %u: GEMM k-loop on a tensor-core type", p->line);
+			    "line %u: GEMM k-loop on a tensor-core type",
+			    p->line);
 		}
 		if (!c->naive && is_global(f, a) && is_global(f, b) &&
 		    !c->shared_tile) {
 			c->naive = 1;
 			set(out, KS_F_IS_NAIVE_GEMM, 1,
-			    "line %u: both operands read from global memory, no "
-			    "shared-memory tile", p->line);
+			    "line %u: both operands from global memory, no "
+			    "shared-memory tile",
+			    p->line);
 		}
 	}
 }
@@ -346,13 +354,14 @@ stencil_feature(struct ctx *c, struct ks_features *out)
 			int t;
 
 			for (t = 0; t < 6; t++) {
-				if (ks_form_coef_equal(&a->offset, (enum ks_src)t,
-						       &a->offset, (enum ks_src)s)) {
+				if (ks_form_coef_equal(
+					    &a->offset, (enum ks_src)t,
+					    &a->offset, (enum ks_src)s)) {
 					c->stencil = 1;
 					set(out, KS_F_IS_STENCIL_CONV, 1,
-					    "line %u: %s read through a window that "
-					    "slides with the thread index", a->line,
-					    acc_name(f, a));
+					    "line %u: %s read through a window "
+					    "sliding with the thread index",
+					    a->line, acc_name(f, a));
 					break;
 				}
 			}
@@ -381,6 +390,22 @@ stencil_feature(struct ctx *c, struct ks_features *out)
 	}
 }
 
+/* Inside a loop that halves or doubles (a tree reduction's levels)? */
+static int
+in_mul_loop(const struct ks_facts *f, int loop)
+{
+	for (; loop >= 0; loop = f->loops[loop].parent)
+		if (f->loops[loop].step_kind == KS_STEP_MUL)
+			return 1;
+	return 0;
+}
+
+/*
+ * A shared-memory tile: an array staged from global memory, then, after
+ * a barrier, read by threads at elements other threads stored. Reading a
+ * single element (a block's result) or reading across the levels of a
+ * halving loop (a tree reduction) is scratch space, not a tile.
+ */
 static void
 shared_tile_feature(struct ctx *c, struct ks_features *out)
 {
@@ -399,15 +424,19 @@ shared_tile_feature(struct ctx *c, struct ks_features *out)
 		for (j = 0; j < f->nacc; j++) {
 			const struct ks_access *ld = &f->acc[j];
 
-			if (ld->array == st->array && (ld->flags & KS_ACC_LOAD) &&
-			    !(ld->flags & KS_ACC_STORE)) {
-				c->shared_tile = 1;
-				set(out, KS_F_HAS_SHARED_MEMORY_TILE, 1,
-				    "line %u: %s staged from %s, read after "
-				    "__syncthreads", st->line, acc_name(f, st),
-				    acc_name(f, &f->acc[st->value_from]));
-				return;
-			}
+			if (ld->array != st->array ||
+			    !(ld->flags & KS_ACC_LOAD) ||
+			    (ld->flags & KS_ACC_STORE) ||
+			    ks_form_is_uniform(&ld->offset) ||
+			    in_mul_loop(f, ld->loop) ||
+			    ks_form_equal(&ld->offset, &st->offset))
+				continue;
+			c->shared_tile = 1;
+			set(out, KS_F_HAS_SHARED_MEMORY_TILE, 1,
+			    "line %u: %s staged from %s, read by other threads "
+			    "after __syncthreads", st->line, acc_name(f, st),
+			    acc_name(f, &f->acc[st->value_from]));
+			return;
 		}
 	}
 }
@@ -421,8 +450,9 @@ reuse_feature(struct ctx *c, struct ks_features *out)
 	if (c->gemm || c->stencil || c->shared_tile) {
 		c->reuse = 1;
 		set(out, KS_F_HAS_REUSE, 1, "%s",
-		    c->gemm ? "GEMM k-loop" : c->stencil ? "stencil or convolution"
-							 : "shared-memory tile");
+		    c->gemm      ? "GEMM k-loop"
+		    : c->stencil ? "stencil or convolution"
+				 : "shared-memory tile");
 		return;
 	}
 	for (i = 0; i < f->nacc; i++) {
@@ -456,7 +486,7 @@ pointwise_features(struct ctx *c, struct ks_features *out)
 		why = "uses atomics";
 	else if (count_calls(f, KS_CALL_SYNC) || count_calls(f, KS_CALL_WARP))
 		why = "synchronizes threads";
-	else if (c->k_loop || c->stencil)
+	else if (c->k_loop || c->stencil || f->loop_accumulations)
 		why = "combines several elements per output";
 	else if (c->indirect)
 		why = "indexes through memory";
@@ -479,13 +509,40 @@ pointwise_features(struct ctx *c, struct ks_features *out)
 
 			elem_form(first, &e0);
 			if (!same_thread_coefs(&e0, &e)) {
-				why = "accesses differ in how they use the thread index";
+				why = "accesses differ in how they use the "
+				      "thread index";
 				break;
 			}
 		}
 	}
 	if (!why && !first)
 		why = "no thread-dependent global access";
+	/* each thread reads what it writes: every thread-dependent load has
+	 * a store in its own loop at the same element, up to a constant
+	 * (a row loop that reads many elements for one output does not) */
+	for (i = 0; i < f->nacc && !why; i++) {
+		const struct ks_access *a = &f->acc[i];
+		struct ks_form e;
+		size_t j;
+
+		if (!is_global(f, a) || !(a->flags & KS_ACC_LOAD) ||
+		    ks_form_is_uniform(&a->offset))
+			continue;
+		elem_form(a, &e);
+		for (j = 0; j < f->nacc; j++) {
+			const struct ks_access *st = &f->acc[j];
+			struct ks_form es;
+
+			if (!is_global(f, st) || !(st->flags & KS_ACC_STORE) ||
+			    st->loop != a->loop)
+				continue;
+			elem_form(st, &es);
+			if (ks_form_equal_but_const(&e, &es))
+				break;
+		}
+		if (j == f->nacc)
+			why = "a thread reads elements it does not write";
+	}
 	if (why)
 		set(out, KS_F_IS_POINTWISE, 0, "%s", why);
 	else
@@ -535,7 +592,8 @@ vector_features(struct ctx *c, struct ks_features *out)
 		    vec->bytes, acc_name(f, vec));
 		if (bad)
 			set(out, KS_F_IS_ALIGNED_VECTOR_ACCESS, 0,
-			    "line %u: offset into %s not provably a multiple of %u",
+			    "line %u: offset into %s not a known multiple of "
+			    "%u",
 			    bad->line, acc_name(f, bad), bad->bytes);
 		else
 			set(out, KS_F_IS_ALIGNED_VECTOR_ACCESS, 1,
@@ -583,8 +641,9 @@ branch_features(struct ctx *c, struct ks_features *out)
 	}
 	if (tail)
 		set(out, KS_F_HAS_TAIL_HANDLING_OVERHEAD, 1, "line %u: %s",
-		    tail->line, tail->rem ? "a branch on the remainder of a split"
-					  : "bounds check inside a loop");
+		    tail->line,
+		    tail->rem ? "a branch on the remainder of a split"
+			      : "bounds check inside a loop");
 	set(out, KS_F_THREAD_DEPENDENT_BRANCHES, ndiv, NULL);
 	set(out, KS_F_INDEX_1D, x && !y, NULL);
 	set(out, KS_F_INDEX_2D, x && y, NULL);
@@ -596,7 +655,8 @@ branch_features(struct ctx *c, struct ks_features *out)
 			canon_rest = 0;
 	if (!x && !y)
 		set(out, KS_F_GEOMETRY_RETUNABLE, 0,
-		    "no bounds-checked global index blockIdx*blockDim+threadIdx");
+		    "no bounds-checked global index "
+		    "blockIdx*blockDim+threadIdx");
 	else if (f->shared_decls || count_calls(f, KS_CALL_SYNC) ||
 		 count_calls(f, KS_CALL_WARP) || f->inline_asm)
 		set(out, KS_F_GEOMETRY_RETUNABLE, 0,
@@ -604,10 +664,12 @@ branch_features(struct ctx *c, struct ks_features *out)
 		    "block shape");
 	else if (!canon_rest)
 		set(out, KS_F_GEOMETRY_RETUNABLE, 0,
-		    "an access uses threadIdx or blockIdx apart from the global index");
+		    "an access uses threadIdx or blockIdx apart from the "
+		    "global index");
 	else
 		set(out, KS_F_GEOMETRY_RETUNABLE, 1,
-		    "canonical %s index with a bounds check", y ? "2-D" : "1-D");
+		    "canonical %s index with a bounds check",
+		    y ? "2-D" : "1-D");
 }
 
 static void
@@ -672,10 +734,17 @@ is_reduction(struct ctx *c, const char **why)
 	for (i = 0; i < f->nloops; i++) {
 		const struct ks_loop *l = &f->loops[i];
 
-		if (l->step_kind == KS_STEP_MUL && (l->has_sync || l->has_warp)) {
-			*why = "tree reduction (halving loop with barriers or shuffles)";
+		if (l->step_kind == KS_STEP_MUL &&
+		    (l->has_sync || l->has_warp)) {
+			*why = "tree reduction (halving loop with barriers or "
+			       "shuffles)";
 			return 1;
 		}
+	}
+	if (f->loop_accumulations && !c->k_loop && !c->stencil) {
+		*why = "values from memory folded in a loop (a serial "
+		       "reduction or scan)";
+		return 1;
 	}
 	for (i = 0; i < f->ncalls; i++) {
 		const char *n = f->calls[i].name;
@@ -713,7 +782,8 @@ host_features(const struct ks_host *h, int kernel, struct ks_features *out)
 				continue;
 			n++;
 			looped |= m->loop_end > m->loop_begin;
-			lo = m->loop_end > m->loop_begin && m->loop_begin < m->offset
+			lo = m->loop_end > m->loop_begin &&
+					     m->loop_begin < m->offset
 				     ? (m->loop_begin < lo ? m->loop_begin : lo)
 				     : (m->offset < lo ? m->offset : lo);
 			hi = m->loop_end > hi ? m->loop_end : hi;
@@ -726,7 +796,8 @@ host_features(const struct ks_host *h, int kernel, struct ks_features *out)
 		for (j = 0; j < h->nblocking; j++) {
 			const struct ks_host_call *b = &h->blocking[j];
 
-			if (b->fn == l->fn && b->offset > lo && b->offset < hi) {
+			if (b->fn == l->fn && b->offset > lo &&
+			    b->offset < hi) {
 				capturable = 0;
 				blocker = b->name;
 			}
@@ -768,7 +839,8 @@ ks_features_compute(const struct ks_facts *f, const struct ks_host *host,
 		}
 		if (!is_global(f, a))
 			continue;
-		if (a->offset.data || f->arrays[a->array].space == KS_SPACE_UNKNOWN)
+		if (a->offset.data ||
+		    f->arrays[a->array].space == KS_SPACE_UNKNOWN)
 			c.indirect++;
 		if (a->flags & (KS_ACC_STORE | KS_ACC_ATOMIC)) {
 			c.nstores += !(a->flags & KS_ACC_ATOMIC);
@@ -806,7 +878,7 @@ ks_features_compute(const struct ks_facts *f, const struct ks_host *host,
 	set(out, KS_F_KERNEL_STRUCTURE, s, "S%d: %s", s, why ? why : "");
 }
 
-/* ---- details ---------------------------------------------------------- */
+/* ---- details ------------------------------------------------------------- */
 
 static void
 open_list(struct ks_buf *out, const char *name, int *first)
@@ -828,7 +900,8 @@ add_form(struct ks_buf *out, const struct ks_facts *f, const struct ks_form *o)
 void
 ks_features_details_json(const struct ks_facts *f, struct ks_buf *out)
 {
-	static const char *const brk[] = { "uniform", "bounds", "thread", "data" };
+	static const char *const brk[] = {"uniform", "bounds", "thread",
+					  "data"};
 	static const char *const fpk[] = { "literal", "call", "arithmetic" };
 	int first = 1, n;
 	size_t i;
@@ -840,13 +913,16 @@ ks_features_details_json(const struct ks_facts *f, struct ks_buf *out)
 
 		if (!(a->flags & KS_ACC_ATOMIC))
 			continue;
-		ks_buf_addf(out, "%s{\"line\": %u, \"op\": ", n++ ? ", " : "", a->line);
+		ks_buf_addf(out, "%s{\"line\": %u, \"op\": ", n++ ? ", " : "",
+			    a->line);
 		ks_buf_add_json_str(out, a->op ? a->op : "?");
 		ks_buf_adds(out, ", \"object\": ");
 		ks_buf_add_json_str(out, acc_name(f, a));
 		ks_buf_addf(out, ", \"address_uniform\": %s, \"offset\": ",
 			    !a->offset.data && !(ks_form_sources(&a->offset) &
-						 KS_SRC_TID_MASK) ? "true" : "false");
+						 KS_SRC_TID_MASK)
+				    ? "true"
+				    : "false");
 		add_form(out, f, &a->offset);
 		ks_buf_addch(out, '}');
 	}
@@ -863,11 +939,13 @@ ks_features_details_json(const struct ks_facts *f, struct ks_buf *out)
 		if (ks_form_coef_const(&a->offset, KS_SRC_TID_X, &k) &&
 		    llabs(k) == (long long)a->bytes)
 			continue;
-		ks_buf_addf(out, "%s{\"line\": %u, \"object\": ", n++ ? ", " : "",
+		ks_buf_addf(out,
+			    "%s{\"line\": %u, \"object\": ", n++ ? ", " : "",
 			    a->line);
 		ks_buf_add_json_str(out, acc_name(f, a));
 		ks_buf_addf(out, ", \"%s\": true, \"bytes\": %u, \"offset\": ",
-			    a->flags & KS_ACC_STORE ? "store" : "load", a->bytes);
+			    a->flags & KS_ACC_STORE ? "store" : "load",
+			    a->bytes);
 		add_form(out, f, &a->offset);
 		ks_buf_addch(out, '}');
 	}
@@ -876,12 +954,16 @@ ks_features_details_json(const struct ks_facts *f, struct ks_buf *out)
 	for (i = 0, n = 0; i < f->nacc; i++) {
 		const struct ks_access *a = &f->acc[i];
 
-		if (!is_global(f, a) || (!a->offset.data &&
-					 f->arrays[a->array].space != KS_SPACE_UNKNOWN))
+		if (!is_global(f, a) ||
+		    (!a->offset.data &&
+		     f->arrays[a->array].space != KS_SPACE_UNKNOWN))
 			continue;
-		ks_buf_addf(out, "%s{\"line\": %u, \"object\": ", n++ ? ", " : "",
+		ks_buf_addf(out,
+			    "%s{\"line\": %u, \"object\": ", n++ ? ", " : "",
 			    a->line);
 		ks_buf_add_json_str(out, acc_name(f, a));
+		ks_buf_adds(out, ", \"offset\": ");
+		add_form(out, f, &a->offset);
 		ks_buf_addch(out, '}');
 	}
 	ks_buf_addch(out, ']');
@@ -894,9 +976,11 @@ ks_features_details_json(const struct ks_facts *f, struct ks_buf *out)
 	ks_buf_addch(out, ']');
 	open_list(out, "fp64", &first);
 	for (i = 0; i < f->nfp64; i++)
-		ks_buf_addf(out, "%s{\"line\": %u, \"kind\": \"%s\", \"in_loop\": %s}",
-			    i ? ", " : "", f->fp64[i].line, fpk[f->fp64[i].kind],
-			    f->fp64[i].loop >= 0 ? "true" : "false");
+		ks_buf_addf(
+			out,
+			"%s{\"line\": %u, \"kind\": \"%s\", \"in_loop\": %s}",
+			i ? ", " : "", f->fp64[i].line, fpk[f->fp64[i].kind],
+			f->fp64[i].loop >= 0 ? "true" : "false");
 	ks_buf_addch(out, ']');
 	open_list(out, "divmod_in_loops", &first);
 	for (i = 0, n = 0; i < f->ndivmods; i++)
@@ -911,9 +995,11 @@ ks_features_details_json(const struct ks_facts *f, struct ks_buf *out)
 
 		if (b->kind == KS_BR_UNIFORM)
 			continue;
-		ks_buf_addf(out, "%s{\"line\": %u, \"kind\": \"%s\", \"in_loop\": %s",
-			    n++ ? ", " : "", b->line, brk[b->kind],
-			    b->loop >= 0 ? "true" : "false");
+		ks_buf_addf(
+			out,
+			"%s{\"line\": %u, \"kind\": \"%s\", \"in_loop\": %s",
+			n++ ? ", " : "", b->line, brk[b->kind],
+			b->loop >= 0 ? "true" : "false");
 		if (b->kind == KS_BR_BOUNDS) {
 			ks_buf_adds(out, ", \"index\": ");
 			add_form(out, f, &b->subject);

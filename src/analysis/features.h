@@ -90,7 +90,8 @@ struct ks_host_launch {
 	int kernel;		/* index in the inventory's kernels, or -1 */
 	int fn;			/* host function (index in ks_host.fns) */
 	unsigned long offset;	/* in the file of the host function */
-	unsigned long loop_begin, loop_end;	/* enclosing host loop, or 0, 0 */
+	/* the enclosing host loop, or 0, 0 */
+	unsigned long loop_begin, loop_end;
 };
 
 struct ks_host_call {

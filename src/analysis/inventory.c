@@ -66,6 +66,9 @@ ks_inventory_release(struct ks_inventory *inv)
 		free(l->shmem);
 		free(l->stream);
 		free(l->caller);
+		for (j = 0; j < l->nargs; j++)
+			free(l->argtext[j]);
+		free(l->argtext);
 		extent_release(&l->extent);
 		extent_release(&l->callee_ext);
 		extent_release(&l->config);
@@ -78,6 +81,7 @@ ks_inventory_release(struct ks_inventory *inv)
 	free(inv->source);
 	free(inv->arch);
 	free(inv->clang);
+	free(inv->manifest);
 	memset(inv, 0, sizeof(*inv));
 }
 
@@ -93,7 +97,8 @@ ks_inventory_build(const struct ks_tu_opts *o, struct ks_inventory *inv,
 	ks_strv_init(&inv->files);
 	if (ks_tu_parse(o, &t, err))
 		return -1;
-	arch = ks_tu_clang_arch(o->arch ? o->arch : "sm_75", archbuf, sizeof(archbuf));
+	arch = ks_tu_clang_arch(o->arch ? o->arch : "sm_75", archbuf,
+				sizeof(archbuf));
 	inv->source = ks_xstrdup(t.source);
 	inv->arch = ks_xstrdup(arch ? arch : "sm_75");
 	inv->clang = ks_xstrdup(ks_libclang_version());
@@ -125,15 +130,18 @@ ks_inventory_set_keys(struct ks_inventory *inv, const struct ks_strv *archs,
 			continue;
 		k->keys = ks_xcalloc(nm * archs->n, sizeof(*k->keys));
 		for (j = 0; j < nm; j++) {
-			const char *m = k->is_template ? k->inst[j].mangled : k->mangled;
+			const char *m = k->is_template ? k->inst[j].mangled
+						       : k->mangled;
 
 			for (a = 0; a < archs->n; a++) {
 				struct ks_kernel_key *kk = &k->keys[k->nkeys++];
 
 				kk->mangled = ks_xstrdup(m);
 				kk->arch = ks_xstrdup(archs->v[a]);
-				ks_closure_key(m, k->closure, archs->v[a], devflags,
-					       nvcc_version ? nvcc_version : "", kk->key);
+				ks_closure_key(m, k->closure, archs->v[a],
+					       devflags,
+					       nvcc_version ? nvcc_version : "",
+					       kk->key);
 			}
 		}
 	}
@@ -174,9 +182,11 @@ json_extent(struct ks_buf *out, const struct ks_extent *e)
 {
 	ks_buf_adds(out, "{\"file\": ");
 	ks_buf_add_json_str(out, e->file ? e->file : "");
-	ks_buf_addf(out, ", \"begin\": %lu, \"end\": %lu, \"line\": %u, \"col\": %u, "
-			 "\"end_line\": %u, \"end_col\": %u}",
-		    e->begin, e->end, e->line, e->col, e->end_line, e->end_col);
+	ks_buf_addf(
+		out,
+		", \"begin\": %lu, \"end\": %lu, \"line\": %u, \"col\": %u, "
+		"\"end_line\": %u, \"end_col\": %u}",
+		e->begin, e->end, e->line, e->col, e->end_line, e->end_col);
 }
 
 static void
@@ -210,11 +220,13 @@ json_kernel(struct ks_buf *out, const struct ks_kernel *k)
 		ks_buf_add_json_str(out, p->name);
 		ks_buf_adds(out, ", \"type\": ");
 		ks_buf_add_json_str(out, p->type);
-		ks_buf_addf(out, ", \"size\": %lld, \"align\": %lld, \"pointer\": %s, "
-				 "\"pointee_const\": %s, \"restrict\": %s}",
-			    p->size, p->align, p->is_pointer ? "true" : "false",
-			    p->pointee_const ? "true" : "false",
-			    p->is_restrict ? "true" : "false");
+		ks_buf_addf(
+			out,
+			", \"size\": %lld, \"align\": %lld, \"pointer\": %s, "
+			"\"pointee_const\": %s, \"restrict\": %s}",
+			p->size, p->align, p->is_pointer ? "true" : "false",
+			p->pointee_const ? "true" : "false",
+			p->is_restrict ? "true" : "false");
 	}
 	ks_buf_adds(out, "], \"extent\": ");
 	json_extent(out, &k->extent);
@@ -229,7 +241,8 @@ json_kernel(struct ks_buf *out, const struct ks_kernel *k)
 		ks_buf_adds(out, ", \"values\": [");
 		for (f = 0; f < k->nlb; f++)
 			if (k->lb[f] >= 0)
-				ks_buf_addf(out, "%s%lld", f ? ", " : "", k->lb[f]);
+				ks_buf_addf(out, "%s%lld", f ? ", " : "",
+					    k->lb[f]);
 			else
 				ks_buf_addf(out, "%snull", f ? ", " : "");
 		ks_buf_adds(out, "]}");
@@ -239,13 +252,14 @@ json_kernel(struct ks_buf *out, const struct ks_kernel *k)
 	ks_buf_addf(out, ", \"in_main_file\": %s, \"features\": {",
 		    k->in_main_file ? "true" : "false");
 	for (f = 0; f < KS_F_COUNT; f++)
-		ks_buf_addf(out, "%s\"%s\": %d", f ? ", " : "", ks_feature_name(f),
-			    k->features.v[f]);
+		ks_buf_addf(out, "%s\"%s\": %d", f ? ", " : "",
+			    ks_feature_name(f), k->features.v[f]);
 	ks_buf_adds(out, "}, \"why\": {");
 	for (f = 0, first = 1; f < KS_F_COUNT; f++) {
 		if (!k->features.why[f])
 			continue;
-		ks_buf_addf(out, "%s\"%s\": ", first ? "" : ", ", ks_feature_name(f));
+		ks_buf_addf(out, "%s\"%s\": ", first ? "" : ", ",
+			    ks_feature_name(f));
 		ks_buf_add_json_str(out, k->features.why[f]);
 		first = 0;
 	}
@@ -266,7 +280,7 @@ json_kernel(struct ks_buf *out, const struct ks_kernel *k)
 void
 ks_inventory_format_json(const struct ks_inventory *inv, struct ks_buf *out)
 {
-	size_t i;
+	size_t i, j;
 
 	ks_buf_addf(out, "{\"format\": %d, \"source\": ", KS_INVENTORY_FORMAT);
 	ks_buf_add_json_str(out, inv->source ? inv->source : "");
@@ -274,8 +288,10 @@ ks_inventory_format_json(const struct ks_inventory *inv, struct ks_buf *out)
 	ks_buf_add_json_str(out, inv->arch ? inv->arch : "");
 	ks_buf_adds(out, ", \"clang\": ");
 	ks_buf_add_json_str(out, inv->clang ? inv->clang : "");
-	ks_buf_addf(out, ", \"prelude\": %s, \"parse_seconds\": %.3f, \"kernels\": [",
-		    inv->prelude ? "true" : "false", inv->parse_seconds);
+	ks_buf_addf(
+		out,
+		", \"prelude\": %s, \"parse_seconds\": %.3f, \"kernels\": [",
+		inv->prelude ? "true" : "false", inv->parse_seconds);
 	for (i = 0; i < inv->nkernels; i++) {
 		ks_buf_adds(out, i ? ",\n  " : "\n  ");
 		json_kernel(out, &inv->kernels[i]);
@@ -284,10 +300,13 @@ ks_inventory_format_json(const struct ks_inventory *inv, struct ks_buf *out)
 	for (i = 0; i < inv->nlaunches; i++) {
 		const struct ks_launch *l = &inv->launches[i];
 
-		ks_buf_adds(out, i ? ",\n  {\"kernel\": " : "\n  {\"kernel\": ");
-		json_str_or_null(out, l->kernel >= 0 ? inv->kernels[l->kernel].name
-						     : NULL);
-		ks_buf_addf(out, ", \"kernel_index\": %d, \"callee\": ", l->kernel);
+		ks_buf_adds(out,
+			    i ? ",\n  {\"kernel\": " : "\n  {\"kernel\": ");
+		json_str_or_null(out, l->kernel >= 0
+					      ? inv->kernels[l->kernel].name
+					      : NULL);
+		ks_buf_addf(out,
+			    ", \"kernel_index\": %d, \"callee\": ", l->kernel);
 		ks_buf_add_json_str(out, l->callee);
 		ks_buf_adds(out, ", \"mangled\": ");
 		json_str_or_null(out, l->mangled);
@@ -301,18 +320,30 @@ ks_inventory_format_json(const struct ks_inventory *inv, struct ks_buf *out)
 		json_str_or_null(out, l->stream);
 		ks_buf_adds(out, ", \"caller\": ");
 		ks_buf_add_json_str(out, l->caller);
-		ks_buf_addf(out, ", \"in_loop\": %s, \"extent\": ",
-			    l->in_loop ? "true" : "false");
+		ks_buf_addf(
+			out,
+			", \"in_loop\": %s, \"device_side\": %s, \"args\": [",
+			l->in_loop ? "true" : "false",
+			l->device_side ? "true" : "false");
+		for (j = 0; j < l->nargs; j++) {
+			if (j)
+				ks_buf_adds(out, ", ");
+			ks_buf_add_json_str(out,
+					    l->argtext[j] ? l->argtext[j] : "");
+		}
+		ks_buf_adds(out, "], \"extent\": ");
 		json_extent(out, &l->extent);
 		ks_buf_adds(out, ", \"callee_extent\": ");
 		json_extent(out, &l->callee_ext);
 		ks_buf_adds(out, ", \"config\": ");
 		json_extent(out, &l->config);
-		ks_buf_adds(out, ", \"args\": ");
+		ks_buf_adds(out, ", \"args_extent\": ");
 		json_extent(out, &l->args);
 		ks_buf_addch(out, '}');
 	}
-	ks_buf_adds(out, "],\n \"files\": [");
+	ks_buf_adds(out, "],\n \"manifest\": ");
+	json_str_or_null(out, inv->manifest);
+	ks_buf_adds(out, ",\n \"files\": [");
 	for (i = 0; i < inv->files.n; i++) {
 		if (i)
 			ks_buf_adds(out, ", ");
@@ -330,7 +361,8 @@ ks_inventory_format_text(const struct ks_inventory *inv, struct ks_buf *out)
 	int f;
 
 	ks_buf_addf(out, "%s  (%s, %s%s, %.2f s)\n", inv->source, inv->arch,
-		    inv->clang, inv->prelude ? ", no toolkit: minimal prelude" : "",
+		    inv->clang,
+		    inv->prelude ? ", no toolkit: minimal prelude" : "",
 		    inv->parse_seconds);
 	ks_buf_addf(out, "\n%zu kernel%s\n", inv->nkernels,
 		    inv->nkernels == 1 ? "" : "s");
@@ -343,25 +375,31 @@ ks_inventory_format_text(const struct ks_inventory *inv, struct ks_buf *out)
 		if (k->mangled)
 			ks_buf_addf(out, "    mangled     %s\n", k->mangled);
 		for (j = 0; j < k->ninst; j++)
-			ks_buf_addf(out, "    instance    %s  %s\n", k->inst[j].display,
-				    k->inst[j].mangled);
+			ks_buf_addf(out, "    instance    %s  %s\n",
+				    k->inst[j].display, k->inst[j].mangled);
 		if (k->is_template && !k->ninst)
-			ks_buf_adds(out, "    instance    (none used in this file)\n");
+			ks_buf_adds(
+				out,
+				"    instance    (none used in this file)\n");
 		ks_buf_adds(out, "    params     ");
 		for (j = 0; j < k->nparams; j++) {
 			const struct ks_param *p = &k->params[j];
 
-			ks_buf_addf(out, "%s %s %s", j ? "," : "", p->type, p->name);
+			ks_buf_addf(out, "%s %s %s", j ? "," : "", p->type,
+				    p->name);
 			if (p->size > 0)
 				ks_buf_addf(out, " (%lld B)", p->size);
 		}
 		ks_buf_addch(out, '\n');
 		if (k->launch_bounds)
-			ks_buf_addf(out, "    bounds      __launch_bounds__(%s)\n",
+			ks_buf_addf(out,
+				    "    bounds      __launch_bounds__(%s)\n",
 				    k->launch_bounds);
-		ks_buf_addf(out, "    structure   S%d", k->features.v[KS_F_KERNEL_STRUCTURE]);
+		ks_buf_addf(out, "    structure   S%d",
+			    k->features.v[KS_F_KERNEL_STRUCTURE]);
 		if (k->features.why[KS_F_KERNEL_STRUCTURE])
-			ks_buf_addf(out, " (%s)", k->features.why[KS_F_KERNEL_STRUCTURE] + 4);
+			ks_buf_addf(out, " (%s)",
+				    k->features.why[KS_F_KERNEL_STRUCTURE] + 4);
 		ks_buf_adds(out, "\n    features   ");
 		for (f = 0; f < KS_F_COUNT; f++) {
 			if (f == KS_F_KERNEL_STRUCTURE || !k->features.v[f])
@@ -374,17 +412,21 @@ ks_inventory_format_text(const struct ks_inventory *inv, struct ks_buf *out)
 		}
 		ks_buf_addch(out, '\n');
 		for (j = 0; j < k->nkeys; j++)
-			ks_buf_addf(out, "    key         %s %s%s%s\n", k->keys[j].arch,
-				    k->keys[j].key, k->is_template ? "  " : "",
+			ks_buf_addf(out, "    key         %s %s%s%s\n",
+				    k->keys[j].arch, k->keys[j].key,
+				    k->is_template ? "  " : "",
 				    k->is_template ? k->keys[j].mangled : "");
 	}
+	if (inv->manifest)
+		ks_buf_addf(out, "\nmanifest %s\n", inv->manifest);
 	ks_buf_addf(out, "\n%zu launch%s\n", inv->nlaunches,
 		    inv->nlaunches == 1 ? "" : "es");
 	for (i = 0; i < inv->nlaunches; i++) {
 		const struct ks_launch *l = &inv->launches[i];
 
-		ks_buf_addf(out, "  %s:%u  %s<<<%s, %s", ks_basename(l->extent.file),
-			    l->extent.line, l->callee, l->grid ? l->grid : "?",
+		ks_buf_addf(out, "  %s:%u  %s<<<%s, %s",
+			    ks_basename(l->extent.file), l->extent.line,
+			    l->callee, l->grid ? l->grid : "?",
 			    l->block ? l->block : "?");
 		if (l->shmem)
 			ks_buf_addf(out, ", %s", l->shmem);

@@ -18,9 +18,12 @@
  * compiler sees them, __CUDA_ARCH__ defined, real mangled names) for one
  * real arch; the toolkit's include/cccl; a stub texture_fetch_functions.h
  * (CUDA 13 removed it, clang's wrapper still includes it) written under
- * <state_dir>/clang/; and a precompiled header of clang's CUDA prelude,
- * cached under <state_dir>/clang/ by (libclang, toolkit, flags), which
- * takes most of the cost of a small TU away. Without a toolkit the TU is
+ * <state_dir>/clang/; and a precompiled header of clang's CUDA prelude
+ * plus the TU's leading system includes (cub, thrust, ...), built with
+ * function bodies skipped and cached under <state_dir>/clang/ by
+ * (libclang, toolkit, flags, includes): the first analysis costs about
+ * what a plain parse does, the next ones a fraction. A PCH that fails to
+ * load is deleted and the TU parsed plainly. Without a toolkit the TU is
  * parsed with -nocudainc and a minimal prelude of ks's own (enough for
  * self-contained kernels; for tests and machines without CUDA).
  *
@@ -87,7 +90,7 @@ struct ks_kernel {
 	 * (static, __global__, __launch_bounds__) to the closing brace. */
 	struct ks_extent extent;
 	struct ks_extent body;	/* the braces and what is between them */
-	struct ks_extent name_ext;	/* the kernel's name in the definition */
+	struct ks_extent name_ext;	/* the name in the definition */
 	/* __launch_bounds__(max threads, min blocks, max cluster): the text
 	 * between the parentheses (NULL: none), and the values that are
 	 * integer literals or macros for one (-1 otherwise). */
@@ -109,13 +112,16 @@ struct ks_kernel {
 struct ks_launch {
 	int kernel;		/* index in kernels, -1 if not defined here */
 	char *callee;		/* as spelled: "scale", "tk<float>" */
-	char *mangled;		/* of the kernel or instantiation launched, or NULL */
+	char *mangled;		/* of what is launched, or NULL */
 	/* Configuration expressions as spelled; shmem and stream NULL when
 	 * left out. */
 	char *grid, *block, *shmem, *stream;
 	char *caller;		/* enclosing function ("run_scale") */
 	int in_loop;		/* inside a host loop */
-	struct ks_extent extent;	/* the whole call: kernel<<<...>>>(...) */
+	int device_side;	/* in a __device__ function */
+	char **argtext;		/* the kernel arguments as spelled */
+	size_t nargs;
+	struct ks_extent extent;	/* k<<<...>>>(...) */
 	struct ks_extent callee_ext;	/* "scale" or "tk<float>" */
 	struct ks_extent config;	/* "<<<...>>>" */
 	struct ks_extent args;	/* "(...)" */
@@ -131,6 +137,9 @@ struct ks_inventory {
 	struct ks_launch *launches;
 	size_t nlaunches;
 	struct ks_host host;
+	/* The direct-mode manifest written for the TU (ks analyze
+	 * --manifest), or NULL. */
+	char *manifest;
 	/* Every file the parse read (the TU first), absolute. */
 	struct ks_strv files;
 	double parse_seconds;
@@ -139,14 +148,15 @@ struct ks_inventory {
 /* How to parse a TU: the build's view of it. */
 struct ks_tu_opts {
 	const char *source;		/* the .cu file */
-	const char *cwd;		/* relative paths are relative to it; NULL: ours */
-	const char *toolkit;		/* CUDA toolkit root, or NULL: no toolkit */
+	const char *cwd;		/* of relative paths; NULL: ours */
+	const char *toolkit;		/* CUDA toolkit root, or NULL */
 	const char *state_dir;		/* KS_DIR: stub and PCH live under it */
-	const char *arch;		/* "sm_90"; NULL: sm_75 (nvcc 13's default) */
-	const struct ks_strv *includes;	/* "-I<dir>", "-isystem<dir>", "-include<f>" */
+	const char *arch;		/* "sm_90"; NULL: sm_75 */
+	/* "-I<dir>", "-isystem<dir>", "-include<file>" */
+	const struct ks_strv *includes;
 	const struct ks_strv *defines;	/* "-DX=1", "-UY" */
 	const char *std;		/* "c++17"; NULL: c++17 */
-	int no_pch;			/* parse without the cached prelude PCH */
+	int no_pch;			/* parse without the cached PCH */
 };
 
 void ks_inventory_release(struct ks_inventory *inv);
@@ -169,6 +179,13 @@ void ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 		const char *prelude, struct ks_strv *out);
 
 /*
+ * Pure: the TU's leading angle-bracket includes (`#include <cub/cub.cuh>`
+ * lines before anything but blanks, comments and `#pragma once`),
+ * appended to `out` without the brackets. Returns how many.
+ */
+int ks_tu_prefix(const char *text, struct ks_strv *out);
+
+/*
  * Pure: the clang arch for a build target: "sm_90" for sm_90, compute_90
  * or lto_90; arch-specific suffixes kept (sm_90a); NULL for what clang
  * cannot take. libclang 19 knows sm_20..sm_90a; newer targets fall back
@@ -181,8 +198,10 @@ const char *ks_tu_clang_arch(const char *target, char *buf, size_t size);
  * `archs` ("sm_90"), the build's device-code flags and nvcc version.
  * Replaces keys computed before.
  */
-void ks_inventory_set_keys(struct ks_inventory *inv, const struct ks_strv *archs,
-			   const struct ks_strv *devflags, const char *nvcc_version);
+void ks_inventory_set_keys(struct ks_inventory *inv,
+			   const struct ks_strv *archs,
+			   const struct ks_strv *devflags,
+			   const char *nvcc_version);
 
 /* The kernel named `name` (plain or qualified) or with that mangled name
  * (of itself or of an instantiation), or NULL. */

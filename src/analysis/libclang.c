@@ -32,9 +32,13 @@ ks_libclang_candidates(const char *env, struct ks_strv *out)
 	 * §6), so a newer one is always preferred when both are present. */
 	for (n = 19; n >= 16; n--) {
 		ks_strv_push_owned(out, ks_xasprintf("libclang-%d.so.1", n));
-		ks_strv_push_owned(out, ks_xasprintf("/usr/lib/llvm-%d/lib/libclang-%d.so.1",
-						     n, n));
-		ks_strv_push_owned(out, ks_xasprintf("/usr/lib/llvm-%d/lib/libclang.so.1", n));
+		ks_strv_push_owned(
+			out,
+			ks_xasprintf("/usr/lib/llvm-%d/lib/libclang-%d.so.1", n,
+				     n));
+		ks_strv_push_owned(
+			out,
+			ks_xasprintf("/usr/lib/llvm-%d/lib/libclang.so.1", n));
 	}
 	ks_strv_push(out, "libclang.so.1");
 	ks_strv_push(out, "libclang.so");
@@ -122,10 +126,13 @@ ks_libclang_load(struct ks_buf *err)
 		}
 		if (state < 0) {
 			if (env && *env)
-				ks_buf_addf(&failure, "KS_LIBCLANG=%s: %s", env, why.buf);
+				ks_buf_addf(&failure, "KS_LIBCLANG=%s: %s", env,
+					    why.buf);
 			else
-				ks_buf_adds(&failure, "no libclang 16-19 found "
-					    "(install libclang-19-dev, or set KS_LIBCLANG)");
+				ks_buf_adds(&failure,
+					    "no libclang 16-19 found "
+					    "(install libclang-19-dev, or set "
+					    "KS_LIBCLANG)");
 			ks_log("libclang: %s", why.buf);
 		}
 		ks_buf_release(&why);
@@ -134,6 +141,24 @@ ks_libclang_load(struct ks_buf *err)
 	if (state > 0)
 		return 0;
 	return ks_error(err, "%s", failure.buf);
+}
+
+void
+ks_libclang_emulate_16(int on)
+{
+	static int (*bin)(CXCursor), (*un)(CXCursor);
+
+	if (state <= 0)
+		return;
+	if (on && ks_cx.getCursorBinaryOperatorKind) {
+		bin = ks_cx.getCursorBinaryOperatorKind;
+		un = ks_cx.getCursorUnaryOperatorKind;
+		ks_cx.getCursorBinaryOperatorKind = NULL;
+		ks_cx.getCursorUnaryOperatorKind = NULL;
+	} else if (!on && bin) {
+		ks_cx.getCursorBinaryOperatorKind = bin;
+		ks_cx.getCursorUnaryOperatorKind = un;
+	}
 }
 
 const char *

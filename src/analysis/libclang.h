@@ -42,6 +42,13 @@ int ks_libclang_major(void);
  */
 void ks_libclang_candidates(const char *env, struct ks_strv *out);
 
+/*
+ * Behave as with libclang 16, which lacks the operator-kind queries of
+ * 17: operators are then read from the tokens. For tests of that path on
+ * a newer libclang; `on` 0 restores the library's own functions.
+ */
+void ks_libclang_emulate_16(int on);
+
 /* Pure: the major version in a clang version string, or 0. */
 int ks_libclang_parse_major(const char *version);
 

@@ -21,8 +21,9 @@
 #include "libclang.h"
 
 /* Bump when the stub, the prelude or the PCH recipe changes. */
-#define TU_STATE_VERSION 1
-/* Prelude PCHs kept (about 7 MB each); the oldest go first. */
+#define TU_STATE_VERSION 9
+/* PCHs kept (7 MB for the prelude alone, 40 MB with cub and thrust);
+ * the oldest go first. */
 #define TU_MAX_PCH 8
 
 /*
@@ -33,13 +34,15 @@
 static const char prelude_text[] =
 	"/* ks: minimal CUDA prelude for parsing without a toolkit */\n"
 	"#pragma once\n"
+	"#pragma clang system_header\n"
 	"#define __host__ __attribute__((host))\n"
 	"#define __device__ __attribute__((device))\n"
 	"#define __global__ __attribute__((global))\n"
 	"#define __shared__ __attribute__((shared))\n"
 	"#define __constant__ __attribute__((constant))\n"
 	"#define __managed__ __attribute__((managed))\n"
-	"#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))\n"
+	"#define __launch_bounds__(...) \\\n"
+	"  __attribute__((launch_bounds(__VA_ARGS__)))\n"
 	"#define __forceinline__ __inline__ __attribute__((always_inline))\n"
 	"#define __noinline__ __attribute__((noinline))\n"
 	"#define __restrict__ __restrict\n"
@@ -47,16 +50,21 @@ static const char prelude_text[] =
 	"typedef __SIZE_TYPE__ size_t;\n"
 	"struct dim3 {\n"
 	"  unsigned x, y, z;\n"
-	"  __host__ __device__ constexpr dim3(unsigned vx = 1, unsigned vy = 1,\n"
-	"                                    unsigned vz = 1) : x(vx), y(vy), z(vz) {}\n"
+	"  __host__ __device__ constexpr dim3(unsigned vx = 1,\n"
+	"      unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}\n"
 	"};\n"
 	"typedef struct CUstream_st *cudaStream_t;\n"
 	"typedef int cudaError_t;\n"
-	"extern \"C\" unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim,\n"
-	"    size_t sharedMem = 0, void *stream = 0);\n"
+	"extern \"C\" unsigned __cudaPushCallConfiguration(dim3 gridDim,\n"
+	"    dim3 blockDim, size_t sharedMem = 0, void *stream = 0);\n"
+	"/* without a CUDA version clang takes the pre-9.2 launch API */\n"
+	"extern \"C\" int cudaConfigureCall(dim3 gridDim, dim3 blockDim,\n"
+	"    size_t sharedMem = 0, cudaStream_t stream = 0);\n"
 	"#define KS_VEC(t, n, a) struct __attribute__((aligned(a))) t##n\n"
-	"KS_VEC(float, 2, 8) { float x, y; }; KS_VEC(float, 4, 16) { float x, y, z, w; };\n"
-	"KS_VEC(int, 2, 8) { int x, y; }; KS_VEC(int, 4, 16) { int x, y, z, w; };\n"
+	"KS_VEC(float, 2, 8) { float x, y; };\n"
+	"KS_VEC(float, 4, 16) { float x, y, z, w; };\n"
+	"KS_VEC(int, 2, 8) { int x, y; };\n"
+	"KS_VEC(int, 4, 16) { int x, y, z, w; };\n"
 	"KS_VEC(double, 2, 16) { double x, y; };\n"
 	"#undef KS_VEC\n"
 	"__device__ void __syncthreads(void);\n"
@@ -68,30 +76,68 @@ static const char prelude_text[] =
 	"__device__ int atomicMax(int *, int);\n"
 	"__device__ int atomicMin(int *, int);\n"
 	"__device__ int atomicCAS(int *, int, int);\n"
-	"__device__ float __shfl_down_sync(unsigned, float, unsigned, int w = 32);\n"
+	"__device__ float __shfl_down_sync(unsigned, float, unsigned,\n"
+	"    int w = 32);\n"
 	"__device__ float __shfl_xor_sync(unsigned, float, int, int w = 32);\n"
 	"__device__ float __shfl_sync(unsigned, float, int, int w = 32);\n"
 	"__device__ unsigned __ballot_sync(unsigned, int);\n"
 	"__device__ float __ldg(const float *);\n"
+	"__device__ float4 __ldcs(const float4 *);\n"
+	"__device__ void __stcs(float4 *, float4);\n"
 	"__device__ float __expf(float);\n"
-	"#define KS_MATH(f) __host__ __device__ float f##f(float); \\\n"
-	"                   __host__ __device__ double f(double);\n"
+	"#define KS_MATH(n) __host__ __device__ float n##f(float); \\\n"
+	"                   __host__ __device__ double n(double);\n"
 	"KS_MATH(exp) KS_MATH(log) KS_MATH(sin) KS_MATH(cos) KS_MATH(tanh)\n"
-	"KS_MATH(sqrt) KS_MATH(rsqrt) KS_MATH(fabs) KS_MATH(floor) KS_MATH(erf)\n"
+	"KS_MATH(sqrt) KS_MATH(rsqrt) KS_MATH(fabs) KS_MATH(floor)\n"
+	"KS_MATH(erf)\n"
 	"#undef KS_MATH\n"
 	"__host__ __device__ float powf(float, float);\n"
 	"__host__ __device__ double pow(double, double);\n"
 	"__host__ __device__ float fmaf(float, float, float);\n"
 	"__host__ __device__ float fminf(float, float);\n"
 	"__host__ __device__ float fmaxf(float, float);\n"
-	"__host__ __device__ inline int min(int a, int b) { return a < b ? a : b; }\n"
-	"__host__ __device__ inline int max(int a, int b) { return a > b ? a : b; }\n"
+	"__host__ __device__ inline int min(int a, int b)\n"
+	"{ return a < b ? a : b; }\n"
+	"__host__ __device__ inline int max(int a, int b)\n"
+	"{ return a > b ? a : b; }\n"
 	"extern \"C\" cudaError_t cudaMalloc(void **, size_t);\n"
 	"extern \"C\" cudaError_t cudaFree(void *);\n"
 	"extern \"C\" cudaError_t cudaDeviceSynchronize(void);\n"
-	"extern \"C\" cudaError_t cudaMemcpy(void *, const void *, size_t, int);\n"
-	"extern \"C\" cudaError_t cudaMemcpyAsync(void *, const void *, size_t, int,\n"
-	"    cudaStream_t s = 0);\n";
+	"extern \"C\" cudaError_t cudaMemcpy(void *, const void *, size_t,\n"
+	"    int);\n"
+	"extern \"C\" cudaError_t cudaMemcpyAsync(void *, const void *,\n"
+	"    size_t, int, cudaStream_t s = 0);\n";
+
+/*
+ * With a toolkit: the cache-hint loads and stores of sm_32_intrinsics.h,
+ * which nvcc declares and clang's CUDA wrapper (19 and before) leaves
+ * out, so that code using them (__ldcs, __stcs, ...) parses.
+ */
+static const char extras_text[] =
+	"/* ks: what clang's CUDA wrapper lacks and nvcc declares */\n"
+	"#pragma once\n"
+	"#pragma clang system_header\n"
+	"#define KS_CACHE_HINTS(T) \\\n"
+	"  __device__ T __ldcg(const T *); __device__ T __ldca(const T *); \\\n"
+	"  __device__ T __ldcs(const T *); __device__ T __ldlu(const T *); \\\n"
+	"  __device__ T __ldcv(const T *); __device__ void __stwb(T *, T); \\\n"
+	"  __device__ void __stcg(T *, T); __device__ void __stcs(T *, T); \\\n"
+	"  __device__ void __stwt(T *, T);\n"
+	"KS_CACHE_HINTS(char) KS_CACHE_HINTS(signed char)\n"
+	"KS_CACHE_HINTS(unsigned char) KS_CACHE_HINTS(short)\n"
+	"KS_CACHE_HINTS(unsigned short) KS_CACHE_HINTS(int)\n"
+	"KS_CACHE_HINTS(unsigned int) KS_CACHE_HINTS(long)\n"
+	"KS_CACHE_HINTS(unsigned long) KS_CACHE_HINTS(long long)\n"
+	"KS_CACHE_HINTS(unsigned long long) KS_CACHE_HINTS(char2)\n"
+	"KS_CACHE_HINTS(char4) KS_CACHE_HINTS(short2) KS_CACHE_HINTS(short4)\n"
+	"KS_CACHE_HINTS(int2) KS_CACHE_HINTS(int4) KS_CACHE_HINTS(longlong2)\n"
+	"KS_CACHE_HINTS(uchar2) KS_CACHE_HINTS(uchar4) "
+	"KS_CACHE_HINTS(ushort2)\n"
+	"KS_CACHE_HINTS(ushort4) KS_CACHE_HINTS(uint2) KS_CACHE_HINTS(uint4)\n"
+	"KS_CACHE_HINTS(ulonglong2) KS_CACHE_HINTS(float)\n"
+	"KS_CACHE_HINTS(float2) KS_CACHE_HINTS(float4) KS_CACHE_HINTS(double)\n"
+	"KS_CACHE_HINTS(double2)\n"
+	"#undef KS_CACHE_HINTS\n";
 
 const char *
 ks_tu_clang_arch(const char *target, char *buf, size_t size)
@@ -137,8 +183,8 @@ ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 	   const char *prelude, struct ks_strv *out)
 {
 	char archbuf[32];
-	const char *arch = ks_tu_clang_arch(o->arch ? o->arch : "sm_75", archbuf,
-					    sizeof(archbuf));
+	const char *arch = ks_tu_clang_arch(o->arch ? o->arch : "sm_75",
+					    archbuf, sizeof(archbuf));
 	size_t i;
 
 	ks_strv_push(out, "-x");
@@ -148,10 +194,15 @@ ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 	ks_strv_push_owned(out, ks_xasprintf("--cuda-gpu-arch=%s",
 					     arch ? arch : "sm_75"));
 	if (o->toolkit) {
-		ks_strv_push_owned(out, ks_xasprintf("--cuda-path=%s", o->toolkit));
+		ks_strv_push_owned(out,
+				   ks_xasprintf("--cuda-path=%s", o->toolkit));
 		/* nvcc adds CCCL to the include path itself; clang does not. */
 		ks_strv_push(out, "-isystem");
-		ks_strv_push_owned(out, ks_xasprintf("%s/include/cccl", o->toolkit));
+		ks_strv_push_owned(out,
+				   ks_xasprintf("%s/include/cccl", o->toolkit));
+		ks_strv_push(out, "-include");
+		ks_strv_push_owned(
+			out, ks_xasprintf("%s/ks_cuda_extras.h", stub_dir));
 	} else {
 		ks_strv_push(out, "-nocudainc");
 		ks_strv_push(out, "-nocudalib");
@@ -163,11 +214,13 @@ ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 	ks_strv_push(out, "-w");
 	ks_strv_push(out, "-isystem");
 	ks_strv_push(out, stub_dir);
-	ks_strv_push_owned(out, ks_xasprintf("-std=%s", o->std && *o->std ? o->std
-									   : "c++17"));
+	ks_strv_push_owned(
+		out,
+		ks_xasprintf("-std=%s", o->std && *o->std ? o->std : "c++17"));
 	for (i = 0; o->includes && i < o->includes->n; i++) {
 		const char *s = o->includes->v[i];
-		static const char *const opts[] = { "-isystem", "-include", "-I" };
+		static const char *const opts[] = {"-isystem", "-include",
+						   "-I"};
 		size_t k;
 
 		for (k = 0; k < KS_ARRAY_SIZE(opts); k++) {
@@ -202,6 +255,14 @@ prepare_state(const char *state_dir, int want_prelude, char **dir,
 	if (!rc && want_prelude && !ks_fs_exists(*prelude))
 		rc = ks_fs_write_atomic(*prelude, prelude_text,
 					sizeof(prelude_text) - 1, err);
+	if (!rc && !want_prelude) {
+		char *extras = ks_xasprintf("%s/ks_cuda_extras.h", *dir);
+
+		if (!ks_fs_exists(extras))
+			rc = ks_fs_write_atomic(extras, extras_text,
+						sizeof(extras_text) - 1, err);
+		free(extras);
+	}
 	free(stub);
 	return rc;
 }
@@ -230,15 +291,18 @@ errors_of(CXTranslationUnit tu, struct ks_buf *msg)
 			if (nerr < 3) {
 				CXFile file;
 				unsigned line, col;
-				char *text = ks_cx_str(ks_cx.getDiagnosticSpelling(d));
+				char *text = ks_cx_str(
+					ks_cx.getDiagnosticSpelling(d));
 				char *name;
 
-				ks_cx.getSpellingLocation(ks_cx.getDiagnosticLocation(d),
-							  &file, &line, &col, NULL);
+				ks_cx.getSpellingLocation(
+					ks_cx.getDiagnosticLocation(d), &file,
+					&line, &col, NULL);
 				name = file ? ks_cx_str(ks_cx.getFileName(file))
 					    : ks_xstrdup("<command line>");
-				ks_buf_addf(msg, "%s%s:%u:%u: %s", nerr ? "; " : "",
-					    name, line, col, text);
+				ks_buf_addf(msg, "%s%s:%u:%u: %s",
+					    nerr ? "; " : "", name, line, col,
+					    text);
 				free(name);
 				free(text);
 			}
@@ -258,9 +322,113 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The PCH file for these arguments (without -include-pch). */
+int
+ks_tu_prefix(const char *text, struct ks_strv *out)
+{
+	const char *s = text;
+	int n = 0;
+
+	for (;;) {
+		const char *name, *close;
+
+		while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' ||
+		       *s == '\f' || *s == '\v')
+			s++;
+		if (s[0] == '/' && s[1] == '/') {
+			s = strchr(s, '\n');
+			if (!s)
+				break;
+			continue;
+		}
+		if (s[0] == '/' && s[1] == '*') {
+			s = strstr(s + 2, "*/");
+			if (!s)
+				break;
+			s += 2;
+			continue;
+		}
+		if (*s != '#')
+			break;
+		s++;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (ks_starts_with(s, "pragma") &&
+		    (s[6] == ' ' || s[6] == '\t')) {
+			const char *w = s + 6;
+
+			while (*w == ' ' || *w == '\t')
+				w++;
+			if (!ks_starts_with(w, "once"))
+				break;
+			s = w + 4;
+			continue;
+		}
+		if (!ks_starts_with(s, "include"))
+			break;
+		s += 7;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s != '<')
+			break;
+		name = s + 1;
+		close = strchr(name, '>');
+		if (!close || memchr(name, '\n', (size_t)(close - name)) ||
+		    close == name)
+			break;
+		/* nothing but blanks or a comment may follow on the line */
+		s = close + 1;
+		while (*s == ' ' || *s == '\t' || *s == '\r')
+			s++;
+		if (*s && *s != '\n' &&
+		    !(s[0] == '/' && (s[1] == '/' || s[1] == '*')))
+			break;
+		ks_strv_push_owned(out,
+				   ks_xstrndup(name, (size_t)(close - name)));
+		n++;
+	}
+	return n;
+}
+
+/* The leading system includes of the TU: the prefix, cut before the first
+ * one that a -I directory (the user's own headers) provides. */
+static void
+system_prefix(const struct ks_tu_opts *o, const char *source,
+	      struct ks_strv *out)
+{
+	struct ks_buf text = KS_BUF_INIT;
+	struct ks_strv all = KS_STRV_INIT;
+	size_t i, k;
+
+	text.max = 1 << 26;
+	if (ks_fs_read(source, &text, NULL) == 0)
+		ks_tu_prefix(text.buf, &all);
+	for (i = 0; i < all.n; i++) {
+		int user = 0;
+
+		for (k = 0; o->includes && k < o->includes->n && !user; k++) {
+			const char *inc = o->includes->v[k];
+			char *dir, *path;
+
+			if (!ks_starts_with(inc, "-I") || !inc[2])
+				continue;
+			dir = absolute(o->cwd, inc + 2);
+			path = ks_fs_join(dir, all.v[i]);
+			user = ks_fs_exists(path);
+			free(path);
+			free(dir);
+		}
+		if (user)
+			break;
+		ks_strv_push(out, all.v[i]);
+	}
+	ks_strv_release(&all);
+	ks_buf_release(&text);
+}
+
+/* The PCH for these arguments and leading includes. */
 static char *
-pch_path(const char *dir, const struct ks_strv *args, const char *toolkit)
+pch_path(const char *dir, const struct ks_strv *args, const char *toolkit,
+	 const struct ks_strv *prefix)
 {
 	struct ks_hash h = KS_HASH_INIT;
 	char *hdr = ks_xasprintf("%s/include/cuda_runtime.h", toolkit);
@@ -277,12 +445,17 @@ pch_path(const char *dir, const struct ks_strv *args, const char *toolkit)
 		ks_hash_u64(&h, (uint64_t)st.st_mtime);
 		ks_hash_u64(&h, (uint64_t)st.st_size);
 	}
+	ks_hash_u64(&h, args->n);
 	for (i = 0; i < args->n; i++)
 		ks_hash_str(&h, args->v[i]);
+	ks_hash_u64(&h, prefix->n);
+	for (i = 0; i < prefix->n; i++)
+		ks_hash_str(&h, prefix->v[i]);
 	ks_hash_hex64(&h, hex);
 	ks_hash_release(&h);
 	free(hdr);
-	return ks_xasprintf("%s/prelude-%s.pch", dir, hex);
+	return ks_xasprintf("%s/%s-%s.pch", dir,
+			    prefix->n ? "prefix" : "prelude", hex);
 }
 
 /* Remove the oldest PCHs beyond TU_MAX_PCH. */
@@ -321,48 +494,67 @@ prune_pch(const char *dir)
 			break;
 		}
 		unlink(oldest);
+		/* and its source, prefix-<hash>.cu */
+		memcpy(oldest + strlen(oldest) - 4, ".cu", 4);
+		unlink(oldest);
 		free(oldest);
 	}
 	closedir(d);
 }
 
-/* Build the prelude PCH for `args`; failures only cost speed. */
+/*
+ * Build the PCH of clang's CUDA prelude plus the TU's leading system
+ * includes. Function bodies are skipped: the analysis never walks into
+ * system code, and skipping them makes the PCH cheaper to build than the
+ * headers are to parse once (constexpr bodies and deduced return types
+ * are kept by clang, so declarations stay exact). Failures cost speed
+ * only.
+ */
 static void
 build_pch(CXIndex index, const char *dir, const struct ks_strv *args,
-	  const char *pch)
+	  const struct ks_strv *prefix, const char *pch)
 {
-	char *empty = ks_xasprintf("%s/empty.cu", dir);
+	char *src = ks_xasprintf("%.*s.cu", (int)(strlen(pch) - 4), pch);
 	char *tmp = ks_xasprintf("%s.tmp.%ld", pch, (long)getpid());
 	const char **argv = ks_xcalloc(args->n + 1, sizeof(*argv));
-	struct ks_buf err = KS_BUF_INIT;
+	struct ks_buf err = KS_BUF_INIT, text = KS_BUF_INIT;
 	CXTranslationUnit tu = NULL;
 	enum CXErrorCode ec;
+	size_t i;
 
-	if (!ks_fs_exists(empty) && ks_fs_write_atomic(empty, "", 0, &err))
+	for (i = 0; i < prefix->n; i++)
+		ks_buf_addf(&text, "#include <%s>\n", prefix->v[i]);
+	if (ks_fs_write_atomic(src, text.buf, text.len, &err))
 		goto out;
 	argv_of(args, argv);
-	ec = ks_cx.parseTranslationUnit2(index, empty, argv, (int)args->n, NULL, 0,
-					 CXTranslationUnit_ForSerialization |
-						 CXTranslationUnit_Incomplete,
-					 &tu);
+	ec = ks_cx.parseTranslationUnit2(
+		index, src, argv, (int)args->n, NULL, 0,
+		CXTranslationUnit_ForSerialization |
+			CXTranslationUnit_Incomplete |
+			CXTranslationUnit_SkipFunctionBodies,
+		&tu);
 	if (ec != CXError_Success || !tu || errors_of(tu, &err)) {
-		ks_log("analysis: no prelude PCH: %s", err.len ? err.buf : "parse failed");
+		ks_log("analysis: no PCH: %s",
+		       err.len ? err.buf : "parse failed");
 		goto out;
 	}
 	if (ks_cx.saveTranslationUnit(tu, tmp, CXSaveTranslationUnit_None) ==
 		    CXSaveError_None &&
 	    rename(tmp, pch) == 0) {
-		ks_log("analysis: prelude PCH %s", pch);
+		ks_log("analysis: PCH %s (%zu leading includes)", pch,
+		       prefix->n);
 		prune_pch(dir);
 	}
 out:
+	/* the source stays: clang checks it when it loads the PCH */
 	unlink(tmp);
 	if (tu)
 		ks_cx.disposeTranslationUnit(tu);
 	ks_buf_release(&err);
+	ks_buf_release(&text);
 	free(argv);
 	free(tmp);
-	free(empty);
+	free(src);
 }
 
 static int
@@ -375,11 +567,12 @@ parse(CXIndex index, const char *source, const struct ks_strv *args,
 
 	argv_of(args, argv);
 	*tu = NULL;
-	ec = ks_cx.parseTranslationUnit2(index, source, argv, (int)args->n, NULL, 0,
-					 CXTranslationUnit_DetailedPreprocessingRecord,
-					 tu);
+	ec = ks_cx.parseTranslationUnit2(
+		index, source, argv, (int)args->n, NULL, 0,
+		CXTranslationUnit_DetailedPreprocessingRecord, tu);
 	if (ec != CXError_Success || !*tu) {
-		ks_buf_addf(errors, "libclang could not parse it (error %d)", (int)ec);
+		ks_buf_addf(errors, "libclang could not parse it (error %d)",
+			    (int)ec);
 		rc = -1;
 	} else if (errors_of(*tu, errors)) {
 		rc = -1;
@@ -415,9 +608,13 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 	ks_tu_args(o, dir, prelude, &args);
 	t->index = ks_cx.createIndex(0, 0);
 	if (o->toolkit && !o->no_pch) {
-		pch = pch_path(dir, &args, o->toolkit);
+		struct ks_strv prefix = KS_STRV_INIT;
+
+		system_prefix(o, t->source, &prefix);
+		pch = pch_path(dir, &args, o->toolkit, &prefix);
 		if (!ks_fs_exists(pch))
-			build_pch(t->index, dir, &args, pch);
+			build_pch(t->index, dir, &args, &prefix, pch);
+		ks_strv_release(&prefix);
 		if (ks_fs_exists(pch)) {
 			ks_strv_push(&args, "-include-pch");
 			ks_strv_push(&args, pch);
@@ -441,15 +638,16 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 		parse(t->index, t->source, &args, &t->tu, &errors);
 	}
 	if (errors.len) {
-		ks_error(err, "%s does not parse as CUDA with %s%s: %s", t->source,
-			 ks_libclang_path(),
-			 t->prelude ? " (no CUDA toolkit: minimal prelude)" : "",
+		ks_error(err, "%s does not parse as CUDA with %s%s: %s",
+			 t->source, ks_libclang_path(),
+			 t->prelude ? " (no CUDA toolkit: minimal prelude)"
+				    : "",
 			 errors.buf);
 		goto out;
 	}
 	t->seconds = now() - start;
 	ks_log("analysis: parsed %s in %.3f s%s", t->source, t->seconds,
-	       t->used_pch ? " (prelude PCH)" : "");
+	       t->used_pch ? " (PCH)" : "");
 	rc = 0;
 out:
 	if (rc)
@@ -490,8 +688,8 @@ ks_cx_line(CXCursor c)
 {
 	unsigned line = 0;
 
-	ks_cx.getExpansionLocation(ks_cx.getCursorLocation(c), NULL, &line, NULL,
-				   NULL);
+	ks_cx.getExpansionLocation(ks_cx.getCursorLocation(c), NULL, &line,
+				   NULL, NULL);
 	return line;
 }
 

@@ -30,7 +30,8 @@ struct ks_tu {
 };
 
 /* Parse `o` (libclang must be loaded). Returns 0, or -1 with the reason. */
-int ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err);
+int ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t,
+		struct ks_buf *err);
 void ks_tu_release(struct ks_tu *t);
 
 /* Fill kernels (with facts and features), launches and host facts. */

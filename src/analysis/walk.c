@@ -187,13 +187,15 @@ tok_is(struct toks *t, unsigned i, const char *s)
 static unsigned
 tok_begin(struct toks *t, unsigned i)
 {
-	return offset_of(ks_cx.getRangeStart(ks_cx.getTokenExtent(t->tu, t->t[i])));
+	return offset_of(
+		ks_cx.getRangeStart(ks_cx.getTokenExtent(t->tu, t->t[i])));
 }
 
 static unsigned
 tok_end(struct toks *t, unsigned i)
 {
-	return offset_of(ks_cx.getRangeEnd(ks_cx.getTokenExtent(t->tu, t->t[i])));
+	return offset_of(
+		ks_cx.getRangeEnd(ks_cx.getTokenExtent(t->tu, t->t[i])));
 }
 
 /* Operator codes: the numbering of libclang 17's operator kinds. */
@@ -378,9 +380,10 @@ type_is_double(CXType t)
 
 	while (c.kind == CXType_Pointer || c.kind == CXType_ConstantArray ||
 	       c.kind == CXType_IncompleteArray)
-		c = ks_cx.getCanonicalType(c.kind == CXType_Pointer
-						   ? ks_cx.getPointeeType(c)
-						   : ks_cx.getArrayElementType(c));
+		c = ks_cx.getCanonicalType(
+			c.kind == CXType_Pointer
+				? ks_cx.getPointeeType(c)
+				: ks_cx.getArrayElementType(c));
 	return c.kind == CXType_Double;
 }
 
@@ -393,9 +396,10 @@ type_is_floaty(CXType t)
 
 	while (c.kind == CXType_Pointer || c.kind == CXType_ConstantArray ||
 	       c.kind == CXType_IncompleteArray)
-		c = ks_cx.getCanonicalType(c.kind == CXType_Pointer
-						   ? ks_cx.getPointeeType(c)
-						   : ks_cx.getArrayElementType(c));
+		c = ks_cx.getCanonicalType(
+			c.kind == CXType_Pointer
+				? ks_cx.getPointeeType(c)
+				: ks_cx.getArrayElementType(c));
 	s = scalar_of(c, &lanes, &vec);
 	return s == KS_T_FLOAT || s == KS_T_HALF || s == KS_T_BF16;
 }
@@ -408,28 +412,32 @@ type_is_vector(CXType t)
 
 	while (c.kind == CXType_Pointer || c.kind == CXType_ConstantArray ||
 	       c.kind == CXType_IncompleteArray)
-		c = ks_cx.getCanonicalType(c.kind == CXType_Pointer
-						   ? ks_cx.getPointeeType(c)
-						   : ks_cx.getArrayElementType(c));
+		c = ks_cx.getCanonicalType(
+			c.kind == CXType_Pointer
+				? ks_cx.getPointeeType(c)
+				: ks_cx.getArrayElementType(c));
 	scalar_of(c, &lanes, &vec);
 	return vec;
 }
 
-/* ---- the kernel walk ------------------------------------------------------- */
+/* ---- the kernel walk ----------------------------------------------------- */
 
 struct val {
 	int ptr;		/* a pointer into `array` at byte offset f */
 	int array;		/* facts array, or -1 */
 	struct ks_form f;
 	int load;		/* the access whose value this is, or -1 */
-	int prod;		/* a product of two loads (facts product), or -1 */
+	int prod;		/* a product of two loads (a fact), or -1 */
 	int sum;		/* went through an addition */
+	int literal;		/* a literal constant (integer or floating) */
+	int minmax;		/* the result of min/max (a reduction step) */
 };
 
 struct var {
 	CXCursor decl;
 	struct val v;
 	int is_array;		/* the variable is the memory object itself */
+	int carried;		/* assigned in the loop being walked */
 };
 
 struct walk {
@@ -451,6 +459,7 @@ struct walk {
 	int cond_loop;
 	int cond_recorded;
 	int unknown_array;
+	int impure;		/* scratch of impure() */
 };
 
 static void eval(struct walk *w, CXCursor c, struct val *out);
@@ -465,6 +474,8 @@ val_scalar(struct val *v, const struct ks_form *f)
 	v->load = -1;
 	v->prod = -1;
 	v->sum = 0;
+	v->literal = 0;
+	v->minmax = 0;
 }
 
 static void
@@ -510,6 +521,7 @@ var_bind(struct walk *w, CXCursor decl, const struct val *v)
 	x->decl = decl;
 	x->v = *v;
 	x->is_array = 0;
+	x->carried = 0;
 	return x;
 }
 
@@ -591,7 +603,8 @@ record_access(struct walk *w, const struct val *where, CXCursor c, CXType t,
 	a.line = ks_cx_line(c);
 	a.op = (char *)op;
 	*id = ks_facts_add_access(w->f, &a);
-	if (a.scalar == KS_T_FLOAT || a.scalar == KS_T_HALF || a.scalar == KS_T_BF16)
+	if (a.scalar == KS_T_FLOAT || a.scalar == KS_T_HALF ||
+	    a.scalar == KS_T_BF16)
 		w->f->float_code = 1;
 }
 
@@ -618,7 +631,8 @@ eval_children(struct walk *w, CXCursor c, struct ks_form *mix)
 		enum CXCursorKind k = kind(ch.v[i]);
 
 		if (k == CXCursor_TypeRef || k == CXCursor_TemplateRef ||
-		    k == CXCursor_NamespaceRef || k == CXCursor_OverloadedDeclRef)
+		    k == CXCursor_NamespaceRef ||
+		    k == CXCursor_OverloadedDeclRef)
 			continue;
 		eval(w, ch.v[i], &v);
 		if (!v.ptr)
@@ -710,8 +724,8 @@ eval_declref(struct walk *w, CXCursor c, struct val *out)
 			/* a scalar __shared__ or __device__ variable: memory */
 			int id;
 
-			record_access(w, &v->v, c, ks_cx.getCursorType(c), KS_ACC_LOAD,
-				      -1, NULL, &id);
+			record_access(w, &v->v, c, ks_cx.getCursorType(c),
+				      KS_ACC_LOAD, -1, NULL, &id);
 			ks_form_data(&out->f, &v->v.f);
 			out->ptr = 0;
 			out->array = -1;
@@ -723,6 +737,8 @@ eval_declref(struct walk *w, CXCursor c, struct val *out)
 		*out = v->v;
 		out->prod = -1;
 		out->sum = 0;
+		out->literal = 0;
+		out->minmax = 0;
 		return;
 	}
 	name = spelling(d);
@@ -733,9 +749,10 @@ eval_declref(struct walk *w, CXCursor c, struct val *out)
 			val_unknown(out);
 		else
 			val_const(out, k);
-	} else if (dk == CXCursor_VarDecl && (is_array(ks_cx.getCursorType(d)) ||
-					      var_space(d) != KS_SPACE_CONSTANT ||
-					      has_attr(d, CXCursor_CUDAConstantAttr))) {
+	} else if (dk == CXCursor_VarDecl &&
+		   (is_array(ks_cx.getCursorType(d)) ||
+		    var_space(d) != KS_SPACE_CONSTANT ||
+		    has_attr(d, CXCursor_CUDAConstantAttr))) {
 		/* A file-scope or static object: memory. */
 		CXType t = ks_cx.getCursorType(d);
 		struct val mem;
@@ -782,8 +799,10 @@ record_compare(struct walk *w, int op, const struct val *a, const struct val *b,
 	} else if (!sa && !sb) {
 		br.kind = KS_BR_UNIFORM;
 	} else if (op != KS_CXBO_EQ && op != KS_CXBO_NE &&
-		   ((sa && !sb && !(ks_form_sources(&b->f) & KS_SRC_LOOP_MASK)) ||
-		    (sb && !sa && !(ks_form_sources(&a->f) & KS_SRC_LOOP_MASK)))) {
+		   ((sa && !sb &&
+		     !(ks_form_sources(&b->f) & KS_SRC_LOOP_MASK)) ||
+		    (sb && !sa &&
+		     !(ks_form_sources(&a->f) & KS_SRC_LOOP_MASK)))) {
 		br.kind = KS_BR_BOUNDS;
 		br.subject = sa ? a->f : b->f;
 	} else {
@@ -906,9 +925,12 @@ eval_binary(struct walk *w, CXCursor c, struct val *out)
 		if (l.is_mem) {
 			int id;
 
-			record_access(w, &l.where, ch.v[0], l.type, KS_ACC_STORE,
-				      b.load, NULL, &id);
+			record_access(w, &l.where, ch.v[0], l.type,
+				      KS_ACC_STORE, b.load, NULL, &id);
 		} else if (l.var) {
+			/* m = fmaxf(m, x[i]) in a loop: a reduction step */
+			if (l.var->carried && b.minmax && b.f.data)
+				w->f->loop_accumulations++;
 			l.var->v = b;
 		}
 		if (b.prod >= 0 && b.sum)
@@ -942,8 +964,10 @@ eval_binary(struct walk *w, CXCursor c, struct val *out)
 		return;
 	}
 	if ((op == KS_CXBO_DIV || op == KS_CXBO_REM) &&
-	    is_integer_type(ks_cx.getCursorType(c)) && !ks_form_is_const(&b.f, &(long long){ 0 }))
-		ks_facts_add_divmod(w->f, op == KS_CXBO_REM, w->loop, ks_cx_line(c));
+	    is_integer_type(ks_cx.getCursorType(c)) &&
+	    !ks_form_is_const(&b.f, &(long long){0}))
+		ks_facts_add_divmod(w->f, op == KS_CXBO_REM, w->loop,
+				    ks_cx_line(c));
 	if (op >= KS_CXBO_MUL && op <= KS_CXBO_SUB &&
 	    type_is_double(ks_cx.getCursorType(c)) && !a.ptr && !b.ptr)
 		record_fp64(w, c, ch.v[0], ch.v[1]);
@@ -987,16 +1011,24 @@ eval_compound(struct walk *w, CXCursor c, struct val *out)
 	if (l.is_mem) {
 		int ld, st;
 
-		record_access(w, &l.where, ch.v[0], l.type, KS_ACC_LOAD, -1, NULL, &ld);
-		record_access(w, &l.where, ch.v[0], l.type, KS_ACC_STORE, -1, NULL, &st);
+		record_access(w, &l.where, ch.v[0], l.type, KS_ACC_LOAD, -1,
+			      NULL, &ld);
+		record_access(w, &l.where, ch.v[0], l.type, KS_ACC_STORE, -1,
+			      NULL, &st);
 		ks_form_data(&cur.f, &l.where.f);
 		val_scalar(&cur, &cur.f);
 	} else if (l.var) {
 		cur = l.var->v;
+		/* sum += x[i] in a loop: a reduction step */
+		if (l.var->carried && rhs.f.data &&
+		    (op == KS_CXBO_ADDASSIGN || op == KS_CXBO_SUBASSIGN ||
+		     op == KS_CXBO_MULASSIGN))
+			w->f->loop_accumulations++;
 	} else {
 		val_unknown(&cur);
 	}
-	if ((op == KS_CXBO_ADDASSIGN || op == KS_CXBO_SUBASSIGN) && rhs.prod >= 0)
+	if ((op == KS_CXBO_ADDASSIGN || op == KS_CXBO_SUBASSIGN) &&
+	    rhs.prod >= 0)
 		w->f->products[rhs.prod].accumulate = 1;
 	if ((op == KS_CXBO_DIVASSIGN || op == KS_CXBO_REMASSIGN) &&
 	    is_integer_type(ks_cx.getCursorType(c)) &&
@@ -1051,7 +1083,8 @@ eval_unary(struct walk *w, CXCursor c, struct val *out)
 			*out = l.where;
 			break;
 		}
-		record_access(w, &l.where, c, l.type, KS_ACC_LOAD, -1, NULL, &id);
+		record_access(w, &l.where, c, l.type, KS_ACC_LOAD, -1, NULL,
+			      &id);
 		ks_form_data(&out->f, &l.where.f);
 		val_scalar(out, &out->f);
 		out->load = id;
@@ -1069,17 +1102,18 @@ eval_unary(struct walk *w, CXCursor c, struct val *out)
 		if (l.is_mem) {
 			int id;
 
-			record_access(w, &l.where, ch.v[0], l.type, KS_ACC_LOAD, -1,
-				      NULL, &id);
-			record_access(w, &l.where, ch.v[0], l.type, KS_ACC_STORE, -1,
-				      NULL, &id);
+			record_access(w, &l.where, ch.v[0], l.type, KS_ACC_LOAD,
+				      -1, NULL, &id);
+			record_access(w, &l.where, ch.v[0], l.type,
+				      KS_ACC_STORE, -1, NULL, &id);
 			val_unknown(out);
 		} else if (l.var) {
 			arith(w, op == KS_CXUO_PREINC || op == KS_CXUO_POSTINC
 					 ? KS_CXBO_ADD : KS_CXBO_SUB,
 			      ch.v[0], &l.var->v, &one, &r);
-			*out = op == KS_CXUO_PREINC || op == KS_CXUO_PREDEC ? r
-									    : l.var->v;
+			*out = op == KS_CXUO_PREINC || op == KS_CXUO_PREDEC
+				       ? r
+				       : l.var->v;
 			l.var->v = r;
 		} else {
 			val_unknown(out);
@@ -1129,7 +1163,8 @@ locate(struct walk *w, CXCursor c, struct loc *l)
 			eval(w, ch.v[1], &idx);
 			if (!base.ptr) {
 				/* idx[base] or a pointer we could not follow */
-				base.array = base.ptr ? base.array : unknown_array(w);
+				base.array = base.ptr ? base.array
+						      : unknown_array(w);
 				ks_form_data(&base.f, &base.f);
 			}
 			ks_form_scale(&scaled, &idx.f, size > 0 ? size : 4);
@@ -1193,7 +1228,8 @@ locate(struct walk *w, CXCursor c, struct loc *l)
 		if (!v && kind(d) == CXCursor_VarDecl) {
 			struct val dummy;
 
-			eval_declref(w, c, &dummy);	/* binds file-scope objects */
+			/* binds file-scope objects */
+			eval_declref(w, c, &dummy);
 			v = var_find(w, d);
 		}
 		if (v && v->is_array) {
@@ -1209,9 +1245,26 @@ locate(struct walk *w, CXCursor c, struct loc *l)
 static int
 is_shuffle_or_load(const char *name)
 {
-	return ks_starts_with(name, "__ldg") || ks_starts_with(name, "__ldcg") ||
-	       ks_starts_with(name, "__ldca") || ks_starts_with(name, "__ldcs") ||
+	return ks_starts_with(name, "__ldg") ||
+	       ks_starts_with(name, "__ldcg") ||
+	       ks_starts_with(name, "__ldca") ||
+	       ks_starts_with(name, "__ldcs") ||
 	       ks_starts_with(name, "__ldlu") || ks_starts_with(name, "__ldcv");
+}
+
+static int
+is_assign_operator(const char *name)
+{
+	static const char *const ops[] = {
+		"operator=",  "operator+=", "operator-=",
+		"operator*=", "operator/=",
+	};
+	size_t i;
+
+	for (i = 0; i < KS_ARRAY_SIZE(ops); i++)
+		if (!strcmp(name, ops[i]))
+			return 1;
+	return 0;
 }
 
 static void inline_call(struct walk *w, CXCursor def, struct val *args,
@@ -1246,13 +1299,9 @@ eval_call(struct walk *w, CXCursor c, struct val *out)
 	ck = ks_facts_call_kind(name);
 	for (i = 0; i < n; i++) {
 		argc[i] = ks_cx.Cursor_getArgument(c, (unsigned)i);
-		/* an atomic's address is located, not loaded */
-		if (i == 0 && ck == KS_CALL_ATOMIC) {
-			struct ks_form z;
-
-			eval(w, argc[i], &args[i]);
-			ks_form_zero(&z);
-			(void)z;
+		/* an assignment's target is located (below), not loaded */
+		if (i == 0 && n == 2 && is_assign_operator(name)) {
+			val_unknown(&args[i]);
 			continue;
 		}
 		eval(w, argc[i], &args[i]);
@@ -1265,7 +1314,8 @@ eval_call(struct walk *w, CXCursor c, struct val *out)
 		int id;
 
 		record_access(w, &args[0], c, pt,
-			      KS_ACC_LOAD | KS_ACC_STORE | KS_ACC_ATOMIC, -1, name, &id);
+			      KS_ACC_LOAD | KS_ACC_STORE | KS_ACC_ATOMIC, -1,
+			      name, &id);
 		ks_form_data(&out->f, &args[0].f);
 	} else if (is_shuffle_or_load(name) && n >= 1 && args[0].ptr) {
 		CXType pt = ks_cx.getPointeeType(ks_cx.getCursorType(argc[0]));
@@ -1278,10 +1328,13 @@ eval_call(struct walk *w, CXCursor c, struct val *out)
 		CXType pt = ks_cx.getPointeeType(ks_cx.getCursorType(argc[0]));
 		int id;
 
-		record_access(w, &args[0], c, pt, KS_ACC_STORE, args[1].load, NULL, &id);
+		record_access(w, &args[0], c, pt, KS_ACC_STORE, args[1].load,
+			      NULL, &id);
 	} else if ((!strcmp(name, "fma") || !strcmp(name, "fmaf") ||
-		    ks_starts_with(name, "__fmaf_") || ks_starts_with(name, "__fma_") ||
-		    !strcmp(name, "__hfma")) && n == 3) {
+		    ks_starts_with(name, "__fmaf_") ||
+		    ks_starts_with(name, "__fma_") ||
+		    !strcmp(name, "__hfma")) &&
+		   n == 3) {
 		if (args[0].load >= 0 && args[1].load >= 0) {
 			struct ks_product p;
 
@@ -1293,12 +1346,31 @@ eval_call(struct walk *w, CXCursor c, struct val *out)
 			ks_facts_add_product(w->f, &p);
 		}
 		ck = KS_CALL_MATH;
-	} else if ((!strcmp(name, "__mul24") || !strcmp(name, "__umul24")) && n == 2) {
+	} else if (n == 2 && is_assign_operator(name)) {
+		/* v = w, v += w on a struct or vector type: an assignment */
+		struct loc l;
+		int id;
+
+		locate(w, argc[0], &l);
+		if (l.is_mem) {
+			if (strcmp(name, "operator="))
+				record_access(w, &l.where, argc[0], l.type,
+					      KS_ACC_LOAD, -1, NULL, &id);
+			record_access(w, &l.where, argc[0], l.type,
+				      KS_ACC_STORE, args[1].load, NULL, &id);
+		} else if (l.var && !strcmp(name, "operator=")) {
+			l.var->v = args[1];
+		}
+		*out = args[1];
+		ck = KS_CALL_OTHER;
+	} else if ((!strcmp(name, "__mul24") || !strcmp(name, "__umul24")) &&
+		   n == 2) {
 		ks_form_mul(&out->f, &args[0].f, &args[1].f);
 	} else if ((!strcmp(name, "min") || !strcmp(name, "max")) && n == 2) {
 		/* min(i, n): keeps the sources, not their linearity */
 		ks_form_mix(&out->f, &args[0].f, &args[1].f);
-	} else if (ks_cx.isCursorDefinition(ks_cx.getCursorDefinition(callee)) &&
+	} else if (ks_cx.isCursorDefinition(
+			   ks_cx.getCursorDefinition(callee)) &&
 		   !ks_cx_is_system(ks_cx.getCursorDefinition(callee)) &&
 		   !has_attr(ks_cx.getCursorDefinition(callee),
 			     CXCursor_CUDAGlobalAttr)) {
@@ -1310,10 +1382,16 @@ eval_call(struct walk *w, CXCursor c, struct val *out)
 		/* an unknown function: its result may come from memory */
 		ks_form_data(&out->f, &mix);
 	}
+	if (!strcmp(name, "min") || !strcmp(name, "max") ||
+	    !strcmp(name, "fminf") || !strcmp(name, "fmaxf") ||
+	    !strcmp(name, "fmin") || !strcmp(name, "fmax") ||
+	    !strcmp(name, "__hmin") || !strcmp(name, "__hmax"))
+		out->minmax = 1;
 	if (ck != KS_CALL_OTHER || ck == KS_CALL_DEVICE) {
-		int fp64 = (ck == KS_CALL_TRANSCENDENTAL || ck == KS_CALL_MATH) &&
-			   ks_cx.getCanonicalType(ks_cx.getCursorType(c)).kind ==
-				   CXType_Double;
+		int fp64 =
+			(ck == KS_CALL_TRANSCENDENTAL || ck == KS_CALL_MATH) &&
+			ks_cx.getCanonicalType(ks_cx.getCursorType(c)).kind ==
+				CXType_Double;
 
 		ks_facts_add_call(w->f, name, ck, fp64, w->loop, line);
 		if (fp64)
@@ -1343,7 +1421,8 @@ eval_member(struct walk *w, CXCursor c, struct val *out)
 
 		/* A member of a by-value parameter (or uniform struct):
 		 * uniform; a pointer member is a memory object of its own. */
-		if (v && !v->is_array && !v->v.ptr && ks_form_is_uniform(&v->v.f) &&
+		if (v && !v->is_array && !v->v.ptr &&
+		    ks_form_is_uniform(&v->v.f) &&
 		    !is_pointer(ks_cx.getCursorType(ch.v[0]))) {
 			char *name = text_of(w, c);
 
@@ -1352,7 +1431,8 @@ eval_member(struct walk *w, CXCursor c, struct val *out)
 
 				val_const(&mem, 0);
 				mem.ptr = 1;
-				mem.array = add_array(w, name, KS_SPACE_GLOBAL, -1, t);
+				mem.array = add_array(w, name, KS_SPACE_GLOBAL,
+						      -1, t);
 				var_bind(w, c, &mem);
 				*out = mem;
 			} else {
@@ -1422,7 +1502,8 @@ eval_cond_op(struct walk *w, CXCursor c, struct val *out)
 			struct val zero;
 
 			val_const(&zero, 0);
-			record_compare(w, KS_CXBO_EQ, &cv, &zero, ks_cx_line(c));
+			record_compare(w, KS_CXBO_EQ, &cv, &zero,
+				       ks_cx_line(c));
 		}
 		w->in_cond = saved;
 		w->cond_stmt = ss;
@@ -1438,9 +1519,10 @@ eval_cond_op(struct walk *w, CXCursor c, struct val *out)
 		ks_form_mix(&out->f, &a.f, &b.f);
 		val_scalar(out, &out->f);
 		/* c ? A[i] : 0 still stores what A[i] holds */
-		if (a.load >= 0 && ks_form_is_const(&b.f, &k))
+		if (a.load >= 0 && (b.literal || ks_form_is_const(&b.f, &k)))
 			out->load = a.load;
-		else if (b.load >= 0 && ks_form_is_const(&a.f, &k))
+		else if (b.load >= 0 &&
+			 (a.literal || ks_form_is_const(&a.f, &k)))
 			out->load = b.load;
 	}
 	kids_release(&ch);
@@ -1465,6 +1547,9 @@ eval(struct walk *w, CXCursor c, struct val *out)
 			val_unknown(out);
 		return;
 	case CXCursor_FloatingLiteral:
+		val_unknown(out);
+		out->literal = 1;
+		return;
 	case CXCursor_StringLiteral:
 	case CXCursor_CXXNullPtrLiteralExpr:
 		val_unknown(out);
@@ -1484,7 +1569,8 @@ eval(struct walk *w, CXCursor c, struct val *out)
 			*out = l.where;	/* t[i] of t[][]: still an address */
 			return;
 		}
-		record_access(w, &l.where, c, l.type, KS_ACC_LOAD, -1, NULL, &id);
+		record_access(w, &l.where, c, l.type, KS_ACC_LOAD, -1, NULL,
+			      &id);
 		ks_form_data(&f, &l.where.f);
 		val_scalar(out, &f);
 		out->load = id;
@@ -1519,7 +1605,8 @@ eval(struct walk *w, CXCursor c, struct val *out)
 		for (i = 0; i < ch.n; i++) {
 			enum CXCursorKind ck = kind(ch.v[i]);
 
-			if (ck != CXCursor_TypeRef && ck != CXCursor_TemplateRef &&
+			if (ck != CXCursor_TypeRef &&
+			    ck != CXCursor_TemplateRef &&
 			    ck != CXCursor_NamespaceRef)
 				last = i;
 		}
@@ -1534,12 +1621,14 @@ eval(struct walk *w, CXCursor c, struct val *out)
 			return;
 		} else {
 			eval(w, ch.v[last], out);
-			if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr) {
+			if (k != CXCursor_ParenExpr &&
+			    k != CXCursor_UnexposedExpr) {
 				CXType t = ks_cx.getCursorType(c);
 
 				if (type_is_vector(t))
 					w->f->uses_vector_types = 1;
-				/* (int)x of a pointer or a float: not an index */
+				/* (int)x of a pointer or a float: not an index
+				 */
 				if (out->ptr && !is_pointer(t))
 					val_unknown(out);
 			}
@@ -1557,7 +1646,7 @@ eval(struct walk *w, CXCursor c, struct val *out)
 	}
 }
 
-/* ---- statements ------------------------------------------------------------ */
+/* ---- statements ---------------------------------------------------------- */
 
 static void
 condition(struct walk *w, CXCursor c, enum ks_branch_stmt s, int early_exit,
@@ -1629,10 +1718,11 @@ declare(struct walk *w, CXCursor d)
 
 		val_const(&v, 0);
 		v.ptr = 1;
-		v.array = add_array(w, name, shared ? KS_SPACE_SHARED
-					     : has_attr(d, CXCursor_CUDAConstantAttr)
-						       ? KS_SPACE_CONSTANT
-						       : KS_SPACE_LOCAL,
+		v.array = add_array(w, name,
+				    shared ? KS_SPACE_SHARED
+				    : has_attr(d, CXCursor_CUDAConstantAttr)
+					    ? KS_SPACE_CONSTANT
+					    : KS_SPACE_LOCAL,
 				    -1, t);
 		w->f->shared_decls += shared;
 		x = var_bind(w, d, &v);
@@ -1677,6 +1767,7 @@ struct assigned {
 	int mul;		/* a single *=, /=, <<=, >>= */
 	CXCursor step;		/* e of `v += e`, or a null cursor */
 	int negative;
+	int was_carried;	/* the variable's mark before this loop */
 };
 
 struct scan {
@@ -1687,7 +1778,8 @@ struct scan {
 };
 
 static void
-scan_note(struct scan *s, CXCursor lhs, int add, int mul, CXCursor step, int neg)
+scan_note(struct scan *s, CXCursor lhs, int add, int mul, CXCursor step,
+	  int neg)
 {
 	CXCursor d;
 	size_t i;
@@ -1727,7 +1819,8 @@ scan_visit(CXCursor c, CXCursor parent, CXClientData data)
 	struct kids ch;
 
 	(void)parent;
-	if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+	if (k == CXCursor_BinaryOperator ||
+	    k == CXCursor_CompoundAssignOperator) {
 		kids_of(c, &ch);
 		if (ch.n == 2) {
 			int op = binop(s->w->tu, c, ch.v[0]);
@@ -1735,11 +1828,16 @@ scan_visit(CXCursor c, CXCursor parent, CXClientData data)
 			if (op == KS_CXBO_ADDASSIGN || op == KS_CXBO_SUBASSIGN)
 				scan_note(s, ch.v[0], 1, 0, ch.v[1],
 					  op == KS_CXBO_SUBASSIGN);
-			else if (op == KS_CXBO_MULASSIGN || op == KS_CXBO_DIVASSIGN ||
-				 op == KS_CXBO_SHLASSIGN || op == KS_CXBO_SHRASSIGN)
-				scan_note(s, ch.v[0], 0, 1, ks_cx.getNullCursor(), 0);
-			else if (op == KS_CXBO_ASSIGN || k == CXCursor_CompoundAssignOperator)
-				scan_note(s, ch.v[0], 0, 0, ks_cx.getNullCursor(), 0);
+			else if (op == KS_CXBO_MULASSIGN ||
+				 op == KS_CXBO_DIVASSIGN ||
+				 op == KS_CXBO_SHLASSIGN ||
+				 op == KS_CXBO_SHRASSIGN)
+				scan_note(s, ch.v[0], 0, 1,
+					  ks_cx.getNullCursor(), 0);
+			else if (op == KS_CXBO_ASSIGN ||
+				 k == CXCursor_CompoundAssignOperator)
+				scan_note(s, ch.v[0], 0, 0,
+					  ks_cx.getNullCursor(), 0);
 		}
 		kids_release(&ch);
 	} else if (k == CXCursor_UnaryOperator) {
@@ -1748,12 +1846,54 @@ scan_visit(CXCursor c, CXCursor parent, CXClientData data)
 		if (op >= KS_CXUO_POSTINC && op <= KS_CXUO_PREDEC) {
 			kids_of(c, &ch);
 			if (ch.n == 1)
-				scan_note(s, ch.v[0], 1, 0, ks_cx.getNullCursor(),
-					  op == KS_CXUO_POSTDEC || op == KS_CXUO_PREDEC);
+				scan_note(s, ch.v[0], 1, 0,
+					  ks_cx.getNullCursor(),
+					  op == KS_CXUO_POSTDEC ||
+						  op == KS_CXUO_PREDEC);
 			kids_release(&ch);
 		}
 	}
 	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult
+impure_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	enum CXCursorKind k = kind(c);
+	struct ks_form f;
+
+	(void)parent;
+	if (k == CXCursor_MemberRefExpr &&
+	    builtin_index(c, (struct walk *)data, &f))
+		return CXChildVisit_Continue;
+	if (k == CXCursor_ArraySubscriptExpr || k == CXCursor_CallExpr ||
+	    k == CXCursor_MemberRefExpr ||
+	    (k == CXCursor_UnaryOperator &&
+	     unop(((struct walk *)data)->tu, c) == KS_CXUO_DEREF)) {
+		((struct walk *)data)->impure = 1;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/*
+ * Whether evaluating `c` could record facts (a load, a call): then it is
+ * not evaluated a second time for a loop's step or bound, which would
+ * count its accesses twice. threadIdx.x and friends are member
+ * references too, and pure.
+ */
+static int
+impure(struct walk *w, CXCursor c)
+{
+	struct ks_form f;
+
+	w->impure = 0;
+	if (kind(c) == CXCursor_MemberRefExpr && builtin_index(c, w, &f))
+		return 0;
+	ks_cx.visitChildren(c, impure_visit, w);
+	if (!w->impure && kind(c) == CXCursor_CallExpr)
+		w->impure = 1;
+	return w->impure;
 }
 
 /* Drop loop `d`'s source from a value that outlives the loop. */
@@ -1786,7 +1926,8 @@ trip_count(const struct ks_loop *l, int op, int induction_left)
 {
 	long long init, bound, step, n = 0, i;
 
-	if (!ks_form_is_const(&l->init, &init) || !ks_form_is_const(&l->bound, &bound))
+	if (!ks_form_is_const(&l->init, &init) ||
+	    !ks_form_is_const(&l->bound, &bound))
 		return -1;
 	if (!induction_left) {	/* n > i  is  i < n */
 		switch (op) {
@@ -1830,7 +1971,8 @@ trip_count_mul(CXTranslationUnit tu, CXCursor inc, const struct ks_loop *l,
 	struct kids ch;
 	int sop = 0;
 
-	if (!ks_form_is_const(&l->init, &init) || !ks_form_is_const(&l->bound, &bound))
+	if (!ks_form_is_const(&l->init, &init) ||
+	    !ks_form_is_const(&l->bound, &bound))
 		return -1;
 	inc = strip(inc);
 	if (kind(inc) != CXCursor_CompoundAssignOperator)
@@ -1842,12 +1984,18 @@ trip_count_mul(CXTranslationUnit tu, CXCursor inc, const struct ks_loop *l,
 	if (!sop || k <= 0 || (sop == KS_CXBO_MULASSIGN && k < 2))
 		return -1;
 	if (!left)
-		op = op == KS_CXBO_LT ? KS_CXBO_GT : op == KS_CXBO_GT ? KS_CXBO_LT
-			: op == KS_CXBO_LE ? KS_CXBO_GE : op == KS_CXBO_GE ? KS_CXBO_LE : op;
+		op = op == KS_CXBO_LT   ? KS_CXBO_GT
+		     : op == KS_CXBO_GT ? KS_CXBO_LT
+		     : op == KS_CXBO_LE ? KS_CXBO_GE
+		     : op == KS_CXBO_GE ? KS_CXBO_LE
+					: op;
 	for (i = init; n < 128; n++) {
-		int go = op == KS_CXBO_LT ? i < bound : op == KS_CXBO_LE ? i <= bound
-			: op == KS_CXBO_GT ? i > bound : op == KS_CXBO_GE ? i >= bound
-			: op == KS_CXBO_NE ? i != bound : -1;
+		int go = op == KS_CXBO_LT   ? i < bound
+			 : op == KS_CXBO_LE ? i <= bound
+			 : op == KS_CXBO_GT ? i > bound
+			 : op == KS_CXBO_GE ? i >= bound
+			 : op == KS_CXBO_NE ? i != bound
+					    : -1;
 
 		if (go < 0)
 			return -1;
@@ -1899,7 +2047,10 @@ for_parts(struct walk *w, CXCursor c, CXCursor part[4])
 	if (nsemi == 2 && rparen) {
 		for (k = 0; k < ch.n; k++) {
 			unsigned b = begin_of(ch.v[k]);
-			int slot = b < semi[0] ? 0 : b < semi[1] ? 1 : b < rparen ? 2 : 3;
+			int slot = b < semi[0]   ? 0
+				   : b < semi[1] ? 1
+				   : b < rparen  ? 2
+						 : 3;
 
 			part[slot] = ch.v[k];
 		}
@@ -1939,7 +2090,14 @@ loop_bound(struct walk *w, CXCursor cond, CXCursor *var, struct ks_form *bound,
 
 					*var = ks_cx.getCursorReferenced(s);
 					w->in_cond = 0;
-					eval(w, ch.v[1 - side], &b);
+					if (impure(w, ch.v[1 - side])) {
+						/* j < ptr[r + 1]: read once,
+						 * by the condition itself */
+						val_unknown(&b);
+						b.f.data = 1;
+					} else {
+						eval(w, ch.v[1 - side], &b);
+					}
 					w->in_cond = saved;
 					*bound = b.f;
 					*op = o;
@@ -1959,7 +2117,8 @@ loop_stmt(struct walk *w, CXCursor c, CXCursor init, CXCursor cond,
 {
 	struct scan s;
 	struct ks_loop l;
-	int id, d = w->depth < KS_MAX_LOOP_DEPTH ? w->depth : KS_MAX_LOOP_DEPTH - 1;
+	int id, d = w->depth < KS_MAX_LOOP_DEPTH ? w->depth
+						 : KS_MAX_LOOP_DEPTH - 1;
 	size_t i, first_call, nvars_before;
 	int nonuniform, op = 0, left = 1;
 	CXCursor ivar = ks_cx.getNullCursor();
@@ -1971,10 +2130,15 @@ loop_stmt(struct walk *w, CXCursor c, CXCursor init, CXCursor cond,
 	nvars_before = w->nvars;
 	memset(&s, 0, sizeof(s));
 	s.w = w;
-	s.begin = begin_of(c);
+	/* Variables declared in the body are fresh each iteration; those
+	 * of a for's init (before the body) are carried. */
+	s.begin = ks_cx.Cursor_isNull(body) ? end_of(c) : begin_of(body);
 	s.end = end_of(c);
-	if (!ks_cx.Cursor_isNull(body))
+	/* the body itself may be the one assignment (no braces) */
+	if (!ks_cx.Cursor_isNull(body)) {
+		scan_visit(body, c, &s);
 		ks_cx.visitChildren(body, scan_visit, &s);
+	}
 	if (!ks_cx.Cursor_isNull(inc)) {
 		scan_visit(inc, c, &s);
 		ks_cx.visitChildren(inc, scan_visit, &s);
@@ -1999,9 +2163,15 @@ loop_stmt(struct walk *w, CXCursor c, CXCursor init, CXCursor cond,
 
 		if (!v)
 			continue;
+		a->was_carried = v->carried;
+		v->carried = 1;
 		if (a->count == 1 && a->add) {
 			if (ks_cx.Cursor_isNull(a->step)) {
 				val_const(&step, 1);
+			} else if (impure(w, a->step)) {
+				/* sum += x[i]: not an induction */
+				val_unknown(&step);
+				step.f.data = 1;
 			} else {
 				eval(w, a->step, &step);
 			}
@@ -2023,7 +2193,8 @@ loop_stmt(struct walk *w, CXCursor c, CXCursor init, CXCursor cond,
 				ks_form_add(&v->v.f, &v->v.f, &t);
 			} else if (v->v.ptr && ks_form_is_uniform(&step.f)) {
 				/* p += n: the pointer advances n elements */
-				CXType pt = ks_cx.getPointeeType(ks_cx.getCursorType(a->decl));
+				CXType pt = ks_cx.getPointeeType(
+					ks_cx.getCursorType(a->decl));
 				long long size = type_size(pt);
 				struct ks_form t;
 
@@ -2035,8 +2206,9 @@ loop_stmt(struct walk *w, CXCursor c, CXCursor init, CXCursor cond,
 			}
 		} else {
 			if (is_ind) {
-				l.step_kind = a->count == 1 && a->mul ? KS_STEP_MUL
-								      : KS_STEP_OTHER;
+				l.step_kind = a->count == 1 && a->mul
+						      ? KS_STEP_MUL
+						      : KS_STEP_OTHER;
 				l.init = v->v.f;
 			}
 			ks_form_mix(&v->v.f, &v->v.f, &lsrc);
@@ -2095,8 +2267,10 @@ loop_stmt(struct walk *w, CXCursor c, CXCursor init, CXCursor cond,
 	for (i = 0; i < s.n; i++) {
 		struct var *v = var_find(w, s.a[i].decl);
 
-		if (v)
+		if (v) {
 			forget_loop(&v->v.f, d);
+			v->carried = s.a[i].was_carried;
+		}
 	}
 	free(s.a);
 }
@@ -2133,15 +2307,19 @@ stmt(struct walk *w, CXCursor c)
 		/* if (init; cond) / if (T x = ...): the condition is the
 		 * child before the branches */
 		if (ch.n >= 2) {
-			size_t ci = ch.n >= 3 && kind(ch.v[ch.n - 1]) != CXCursor_NullStmt &&
-					    ch.n == 4 ? 1 : 0;
+			size_t ci = ch.n >= 3 &&
+						    kind(ch.v[ch.n - 1]) !=
+							    CXCursor_NullStmt &&
+						    ch.n == 4
+					    ? 1
+					    : 0;
 
 			for (i = 0; i < ci; i++)
 				stmt(w, ch.v[i]);
 			if (kind(ch.v[ci]) == CXCursor_VarDecl)
 				declare(w, ch.v[ci]);
-			condition(w, ch.v[ci], KS_BRS_IF, is_return(ch.v[ci + 1]),
-				  &nonuniform);
+			condition(w, ch.v[ci], KS_BRS_IF,
+				  is_return(ch.v[ci + 1]), &nonuniform);
 			if (nonuniform)
 				w->guards++;
 			for (i = ci + 1; i < ch.n; i++)
@@ -2195,8 +2373,9 @@ stmt(struct walk *w, CXCursor c)
 	case CXCursor_CXXForRangeStmt:
 		kids_of(c, &ch);
 		if (ch.n)
-			loop_stmt(w, c, ks_cx.getNullCursor(), ks_cx.getNullCursor(),
-				  ks_cx.getNullCursor(), ch.v[ch.n - 1]);
+			loop_stmt(w, c, ks_cx.getNullCursor(),
+				  ks_cx.getNullCursor(), ks_cx.getNullCursor(),
+				  ch.v[ch.n - 1]);
 		kids_release(&ch);
 		return;
 	case CXCursor_ReturnStmt:
@@ -2367,7 +2546,7 @@ walk_kernel(struct ks_tu *t, CXCursor kernel, struct ks_facts *f)
 	free(w.vars);
 }
 
-/* ---- the TU: kernels, launches, host facts -------------------------------- */
+/* ---- the TU: kernels, launches, host facts ------------------------------- */
 
 struct tuwalk {
 	struct ks_tu *t;
@@ -2378,6 +2557,7 @@ struct tuwalk {
 	/* host function being walked */
 	int fn;
 	char *fn_name;
+	int device_fn;		/* __device__ and not __host__ */
 	unsigned long loops[64][2];
 	int nloops;
 	/* macro definitions seen: name and body text, for launch bounds */
@@ -2415,7 +2595,8 @@ qualified_name(CXCursor c)
 			char *s = spelling(p);
 			struct ks_buf n = KS_BUF_INIT;
 
-			ks_buf_addf(&n, "%s::%s", *s ? s : "(anonymous)", b.len ? b.buf : "");
+			ks_buf_addf(&n, "%s::%s", *s ? s : "(anonymous)",
+				    b.len ? b.buf : "");
 			ks_buf_release(&b);
 			b = n;
 			free(s);
@@ -2453,19 +2634,23 @@ add_instance(struct ks_kernel *k, CXCursor spec)
 		ks_buf_addch(&d, '<');
 		for (a = 0; a < n; a++) {
 			enum CXTemplateArgumentKind ak =
-				ks_cx.Cursor_getTemplateArgumentKind(spec, (unsigned)a);
+				ks_cx.Cursor_getTemplateArgumentKind(
+					spec, (unsigned)a);
 
 			if (a)
 				ks_buf_adds(&d, ", ");
 			if (ak == CXTemplateArgumentKind_Type) {
 				char *ts = ks_cx_str(ks_cx.getTypeSpelling(
-					ks_cx.Cursor_getTemplateArgumentType(spec, (unsigned)a)));
+					ks_cx.Cursor_getTemplateArgumentType(
+						spec, (unsigned)a)));
 
 				ks_buf_adds(&d, ts);
 				free(ts);
 			} else if (ak == CXTemplateArgumentKind_Integral) {
-				ks_buf_addf(&d, "%lld", ks_cx.Cursor_getTemplateArgumentValue(
-							       spec, (unsigned)a));
+				ks_buf_addf(
+					&d, "%lld",
+					ks_cx.Cursor_getTemplateArgumentValue(
+						spec, (unsigned)a));
 			} else {
 				ks_buf_adds(&d, "?");
 			}
@@ -2504,7 +2689,8 @@ launch_bounds(struct tuwalk *tw, CXCursor kc, struct ks_kernel *k)
 		char *text;
 		char *p, *save;
 
-		if (!tok_is(&t, i, "__launch_bounds__") && !tok_is(&t, i, "launch_bounds"))
+		if (!tok_is(&t, i, "__launch_bounds__") &&
+		    !tok_is(&t, i, "launch_bounds"))
 			continue;
 		if (!tok_is(&t, i + 1, "("))
 			continue;
@@ -2536,8 +2722,9 @@ launch_bounds(struct tuwalk *tw, CXCursor kc, struct ks_kernel *k)
 			while (*item == ' ' || *item == '\t' || *item == '\n')
 				item++;
 			end = item + strlen(item);
-			while (end > item && (end[-1] == ' ' || end[-1] == '\t' ||
-					      end[-1] == '\n'))
+			while (end > item &&
+			       (end[-1] == ' ' || end[-1] == '\t' ||
+				end[-1] == '\n'))
 				*--end = '\0';
 			v = strtoll(item, &end, 0);
 			if (*item && !*end) {
@@ -2545,9 +2732,13 @@ launch_bounds(struct tuwalk *tw, CXCursor kc, struct ks_kernel *k)
 			} else {
 				k->lb[k->nlb] = -1;
 				for (m = 0; m < tw->macro_names.n; m++) {
-					if (!strcmp(tw->macro_names.v[m], item)) {
-						v = strtoll(tw->macro_bodies.v[m], &end, 0);
-						if (*tw->macro_bodies.v[m] && !*end)
+					if (!strcmp(tw->macro_names.v[m],
+						    item)) {
+						v = strtoll(
+							tw->macro_bodies.v[m],
+							&end, 0);
+						if (*tw->macro_bodies.v[m] &&
+						    !*end)
 							k->lb[k->nlb] = v;
 					}
 				}
@@ -2571,7 +2762,8 @@ add_kernel(struct tuwalk *tw, CXCursor c)
 	struct kids ch;
 	size_t i;
 
-	inv->kernels = ks_xrealloc(inv->kernels, (inv->nkernels + 1) * sizeof(*k));
+	inv->kernels =
+		ks_xrealloc(inv->kernels, (inv->nkernels + 1) * sizeof(*k));
 	k = &inv->kernels[inv->nkernels++];
 	memset(k, 0, sizeof(*k));
 	tw->kcur = ks_xrealloc(tw->kcur, (tw->nk + 1) * sizeof(*tw->kcur));
@@ -2609,9 +2801,11 @@ add_kernel(struct tuwalk *tw, CXCursor c)
 			struct ks_param *pa;
 			CXType t = ks_cx.getCursorType(p);
 			CXType ct = ks_cx.getCanonicalType(t);
-			long long sz = ks_cx.Type_getSizeOf(ct), al = ks_cx.Type_getAlignOf(ct);
+			long long sz = ks_cx.Type_getSizeOf(ct),
+				  al = ks_cx.Type_getAlignOf(ct);
 
-			k->params = ks_xrealloc(k->params, (k->nparams + 1) * sizeof(*pa));
+			k->params = ks_xrealloc(k->params,
+						(k->nparams + 1) * sizeof(*pa));
 			pa = &k->params[k->nparams++];
 			pa->name = spelling(p);
 			pa->type = ks_cx_str(ks_cx.getTypeSpelling(t));
@@ -2619,7 +2813,8 @@ add_kernel(struct tuwalk *tw, CXCursor c)
 			pa->align = al > 0 ? al : -1;
 			pa->is_pointer = ct.kind == CXType_Pointer;
 			pa->pointee_const = pa->is_pointer &&
-					    ks_cx.isConstQualifiedType(ks_cx.getPointeeType(t));
+					    ks_cx.isConstQualifiedType(
+						    ks_cx.getPointeeType(t));
 			pa->is_restrict = ks_cx.isRestrictQualifiedType(t);
 		}
 	}
@@ -2675,7 +2870,8 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 	unsigned i, open = 0, close = 0, lparen = 0;
 	size_t a, na = 0;
 
-	inv->launches = ks_xrealloc(inv->launches, (inv->nlaunches + 1) * sizeof(*l));
+	inv->launches =
+		ks_xrealloc(inv->launches, (inv->nlaunches + 1) * sizeof(*l));
 	l = &inv->launches[inv->nlaunches++];
 	memset(l, 0, sizeof(*l));
 	l->kernel = ks_cx.Cursor_isNull(ref) ? -1 : kernel_index(tw, ref);
@@ -2690,6 +2886,7 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 	}
 	l->caller = ks_xstrdup(tw->fn_name ? tw->fn_name : "");
 	l->in_loop = tw->nloops > 0;
+	l->device_side = tw->device_fn;
 	ks_cx_extent(ks_cx.getCursorExtent(call), &l->extent);
 	/* grid, block, shared memory, stream: the configuration call's
 	 * arguments (children after its callee reference) */
@@ -2698,7 +2895,8 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 		char *s;
 
 		if (a == 0 && kind(strip(cf.v[a])) == CXCursor_DeclRefExpr &&
-		    spelled(strip(cf.v[a]), "__cudaPushCallConfiguration"))
+		    (spelled(strip(cf.v[a]), "__cudaPushCallConfiguration") ||
+		     spelled(strip(cf.v[a]), "cudaConfigureCall")))
 			continue;
 		s = arg_text(tw->t, cf.v[a]);
 		switch (na++) {
@@ -2715,6 +2913,18 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 		ks_cx_extent(ks_cx.getCursorExtent(ch.v[0]), &l->callee_ext);
 	else
 		l->callee_ext.file = ks_xstrdup("");
+	/* the kernel arguments: the children after the callee and the
+	 * configuration call */
+	for (a = 1; a < ch.n; a++) {
+		if (ks_cx.equalCursors(strip(ch.v[a]), config))
+			continue;
+		l->argtext = ks_xrealloc(l->argtext,
+					 (l->nargs + 1) * sizeof(char *));
+		l->argtext[l->nargs] = arg_text(tw->t, ch.v[a]);
+		if (!l->argtext[l->nargs])
+			l->argtext[l->nargs] = ks_xstrdup("");
+		l->nargs++;
+	}
 	l->callee = source_text(tw->t, &l->callee_ext);
 	kids_release(&ch);
 	toks_of(tw->t->tu, ks_cx.getCursorExtent(call), &t);
@@ -2729,7 +2939,8 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 		}
 	}
 	if (open && close)
-		ext_between(&l->config, l->extent.file, &t, open - 1, close - 1);
+		ext_between(&l->config, l->extent.file, &t, open - 1,
+			    close - 1);
 	else
 		l->config.file = ks_xstrdup("");
 	if (lparen && t.n)
@@ -2756,8 +2967,11 @@ config_call(CXCursor call)
 	for (i = 0; i < ch.n; i++) {
 		CXCursor k = strip(ch.v[i]);
 
+		/* cudaConfigureCall: the launch API clang assumes when it
+		 * does not know the CUDA version (the minimal prelude) */
 		if (kind(k) == CXCursor_CallExpr &&
-		    spelled(k, "__cudaPushCallConfiguration")) {
+		    (spelled(k, "__cudaPushCallConfiguration") ||
+		     spelled(k, "cudaConfigureCall"))) {
 			found = k;
 			break;
 		}
@@ -2773,8 +2987,8 @@ host_visit(CXCursor c, CXCursor parent, CXClientData data)
 	enum CXCursorKind k = kind(c);
 
 	(void)parent;
-	if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt ||
-	    k == CXCursor_CXXForRangeStmt) {
+	if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
+	    k == CXCursor_DoStmt || k == CXCursor_CXXForRangeStmt) {
 		if (tw->nloops < 64) {
 			tw->loops[tw->nloops][0] = begin_of(c);
 			tw->loops[tw->nloops][1] = end_of(c);
@@ -2793,8 +3007,8 @@ host_visit(CXCursor c, CXCursor parent, CXClientData data)
 			char *name = spelling(c);
 
 			if (ks_host_is_blocking(name))
-				ks_host_add_blocking(&tw->inv->host, tw->fn, begin_of(c),
-						     name);
+				ks_host_add_blocking(&tw->inv->host, tw->fn,
+						     begin_of(c), name);
 			free(name);
 		}
 	} else if (k == CXCursor_DeclRefExpr) {
@@ -2842,7 +3056,8 @@ tu_visit(CXCursor c, CXCursor parent, CXClientData data)
 		}
 		toks_release(&t);
 		ks_strv_push_owned(&tw->macro_names, spelling(c));
-		ks_strv_push_owned(&tw->macro_bodies, ks_buf_detach(&body, NULL));
+		ks_strv_push_owned(&tw->macro_bodies,
+				   ks_buf_detach(&body, NULL));
 		return CXChildVisit_Continue;
 	}
 	if (k >= CXCursor_FirstPreprocessing && k <= CXCursor_LastPreprocessing)
@@ -2865,7 +3080,8 @@ tu_visit(CXCursor c, CXCursor parent, CXClientData data)
 	/* explicit instantiations of kernel templates */
 	if (k == CXCursor_FunctionDecl) {
 		CXCursor tmpl = ks_cx.getSpecializedCursorTemplate(c);
-		int ki = ks_cx.Cursor_isNull(tmpl) ? -1 : kernel_index(tw, tmpl);
+		int ki =
+			ks_cx.Cursor_isNull(tmpl) ? -1 : kernel_index(tw, tmpl);
 
 		if (ki >= 0) {
 			add_instance(&tw->inv->kernels[ki], c);
@@ -2876,6 +3092,8 @@ tu_visit(CXCursor c, CXCursor parent, CXClientData data)
 		tw->fn_name = qualified_name(c);
 		tw->fn = ks_host_add_fn(&tw->inv->host, tw->fn_name);
 		tw->nloops = 0;
+		tw->device_fn = has_attr(c, CXCursor_CUDADeviceAttr) &&
+				!has_attr(c, CXCursor_CUDAHostAttr);
 		ks_cx.visitChildren(c, host_visit, tw);
 		free(tw->fn_name);
 		tw->fn_name = NULL;
@@ -2912,9 +3130,11 @@ ks_walk(struct ks_tu *t, struct ks_inventory *inv)
 	/* Kernels first, so that a launch before the kernel's definition
 	 * (declared earlier, defined later) still finds it. */
 	tw.pass = 1;
-	ks_cx.visitChildren(ks_cx.getTranslationUnitCursor(t->tu), tu_visit, &tw);
+	ks_cx.visitChildren(ks_cx.getTranslationUnitCursor(t->tu), tu_visit,
+			    &tw);
 	tw.pass = 2;
-	ks_cx.visitChildren(ks_cx.getTranslationUnitCursor(t->tu), tu_visit, &tw);
+	ks_cx.visitChildren(ks_cx.getTranslationUnitCursor(t->tu), tu_visit,
+			    &tw);
 	for (i = 0; i < inv->nkernels; i++) {
 		ks_features_compute(&inv->kernels[i].facts, &inv->host, (int)i,
 				    &inv->kernels[i].features);

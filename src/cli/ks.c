@@ -21,13 +21,25 @@ static const struct command {
 	const char *usage;
 	const char *help;
 } commands[] = {
+	{ "analyze", ks_cmd_analyze, "analyze FILE.cu|--record R",
+	  "kernels, launches, static features and keys of a CUDA file" },
 	{ "builds", ks_cmd_builds, "builds [--json]",
 	  "list the recorded CUDA compiles" },
+	{ "capture", ks_cmd_capture, "capture [opts] -- CMD",
+	  "run CMD and record chosen kernel launches" },
+	{ "captures", ks_cmd_captures, "captures [--json]",
+	  "list the captured launches" },
 	{ "config", cmd_config, "config",
 	  "print every setting with where it came from" },
 	{ "doctor", ks_cmd_doctor, "doctor",
 	  "check nvcc, the CUDA toolkit, libclang, the GPU, CUPTI" },
+	{ "evidence", ks_cmd_evidence, "evidence [--json] FILE.cu [-- ARGS]",
+	  "what the compiler says about each kernel" },
 	{ "help", cmd_help, "help", "this text" },
+	{ "replay", ks_cmd_replay, "replay CAPTURE [opts]",
+	  "check the original (and a candidate) on a capture" },
+	{ "shim", ks_cmd_shim, "shim --capture C",
+	  "print the entry shim ks-replay launches through" },
 	{ "stats", cmd_stats, "stats [-z]",
 	  "print the counters (-z: zero them)" },
 	{ "version", cmd_version, "version", "print the version" },
@@ -45,7 +57,7 @@ cmd_help(int argc, char **argv, struct ks_conf *conf)
 	       "ks is the engine of ks-nvcc, the nvcc drop-in that makes CUDA\n"
 	       "kernels faster. Build through ks-nvcc; then use these commands.\n\n");
 	for (i = 0; i < KS_ARRAY_SIZE(commands); i++)
-		printf("  ks %-22s %s\n", commands[i].usage, commands[i].help);
+		printf("  ks %-36s %s\n", commands[i].usage, commands[i].help);
 	printf("\nEvery KS_* variable and exit code: docs/MANUAL.md.\n");
 	return 0;
 }

@@ -1,0 +1,183 @@
+# analyze: `ks analyze` on the kernels written for the tests, from a file
+# and from a build record, and the direct-mode manifest it writes.
+# Needs libclang (16-19); a real nvcc is used where one is installed.
+
+DATA=$ROOT/tests/data/analysis
+
+suite_probe() {
+	"$KS_BIN" doctor 2>/dev/null | grep -q '^libclang  *ok' ||
+		echo "no libclang 16-19 (see ks doctor)"
+}
+
+record_file() {
+	ls "$KS_DIR"/builds/*.json
+}
+
+test_text_inventory() {
+	out=$("$KS_BIN" analyze "$DATA/features.cu")
+	expect_contains "$out" "25 kernels"
+	expect_contains "$out" "  saxpy  features.cu:11-16"
+	expect_contains "$out" "mangled     _Z5saxpyPfPKffi"
+	expect_contains "$out" "structure   S1 (GEMM k-loop)"
+	expect_contains "$out" "is_naive_gemm"
+	expect_contains "$out" "0 launches"
+}
+
+test_json_inventory_and_launches() {
+	"$KS_BIN" analyze --json "$DATA/launch.cu" >inv.json
+	python3 - inv.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format"] == 1, d["format"]
+names = [k["name"] for k in d["kernels"]]
+assert names == ["fill", "step_a", "step_b", "lonely", "late"], names
+fill = d["kernels"][0]
+assert fill["template"] and fill["mangled"] is None
+assert [i["display"] for i in fill["instances"]] == ["fill<float, 3>", "fill<int, 1>"]
+assert fill["launch_bounds"] == {"text": "BLOCK, MIN_BLOCKS", "values": [128, 4]}
+assert fill["features"]["has_multiple_kernels"] == 1
+l = [x for x in d["launches"] if x["callee"] == "step_a"][0]
+assert (l["grid"], l["block"], l["shmem"], l["stream"]) == ("grid", "BLOCK", "0", "s"), l
+assert l["caller"] == "pipeline" and l["args"] == ["x", "n"]
+src = open(d["source"]).read()
+e = l["extent"]
+assert src[e["begin"]:e["end"]] == "step_a<<<grid, BLOCK, 0, s>>>(x, n)", src[e["begin"]:e["end"]]
+k = d["kernels"][1]["extent"]
+assert src[k["begin"]:k["end"]].startswith("__global__ void step_a(")
+assert d["manifest"] is None
+PY
+}
+
+test_closure_of_a_kernel() {
+	out=$("$KS_BIN" analyze --closure target "$DATA/key.cu")
+	expect_contains "$out" "ks-closure 1"
+	expect_contains "$out" "== macro SCALE"
+	expect_contains "$out" "== variable bias"
+	expect_not_contains "$out" "other"
+}
+
+test_unparsable_file_fails_with_the_reason() {
+	set +e
+	"$KS_BIN" analyze "$DATA/bad.cu" >out.txt 2>err.txt
+	status=$?
+	set -e
+	expect_eq 105 "$status"
+	expect_eq "" "$(cat out.txt)"
+	expect_contains "$(cat err.txt)" \
+		"bad.cu:6:10: use of undeclared identifier 'undeclared_thing'"
+}
+
+test_usage_errors() {
+	set +e
+	"$KS_BIN" analyze 2>err1.txt
+	s1=$?
+	"$KS_BIN" analyze a.cu --record r.json 2>err2.txt
+	s2=$?
+	"$KS_BIN" analyze --frobnicate a.cu 2>err3.txt
+	s3=$?
+	"$KS_BIN" analyze --closure nope "$DATA/key.cu" 2>err4.txt
+	s4=$?
+	set -e
+	expect_eq 104 "$s1"
+	expect_eq 104 "$s2"
+	expect_eq 104 "$s3"
+	expect_contains "$(cat err1.txt)" "usage: ks analyze"
+	expect_eq 105 "$s4"
+	expect_contains "$(cat err4.txt)" "no kernel 'nope'"
+}
+
+test_libclang_override_is_obeyed() {
+	set +e
+	KS_LIBCLANG=/nonexistent/libclang.so "$KS_BIN" analyze "$DATA/key.cu" \
+		2>err.txt
+	status=$?
+	set -e
+	expect_eq 105 "$status"
+	expect_contains "$(cat err.txt)" "KS_LIBCLANG=/nonexistent/libclang.so"
+}
+
+test_record_keys_and_manifest() {
+	use_fake_nvcc
+	mkdir inc
+	echo '#define FACTOR 2.0f' >inc/k.h
+	cat >k.cu <<'CU'
+#include "k.h"
+__global__ void scale(float *x, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		x[i] *= FACTOR;
+}
+CU
+	"$KS_NVCC_BIN" -gencode arch=compute_80,code=sm_80 \
+		-gencode arch=compute_90,code=sm_90 -Iinc -c k.cu -o k.o
+	rec=$(record_file)
+	: >"$FAKE_NVCC_LOG"
+	FAKE_NVCC_STDOUT="k.o: k.cu inc/k.h" "$KS_BIN" analyze --json --manifest \
+		--record "$rec" >inv.json
+	# nvcc -M listed the headers: the compile's argv without its outputs
+	expect_contains "$(cat "$FAKE_NVCC_LOG")" "-Iinc|k.cu|-M"
+	expect_not_contains "$(cat "$FAKE_NVCC_LOG")" "k.o"
+	m=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["manifest"])' inv.json)
+	expect_file "$m"
+	case $m in
+	"$KS_DIR"/manifests/??/*) ;;
+	*) fail "manifest path $m" ;;
+	esac
+	text=$(cat "$m")
+	expect_contains "$text" "ks-manifest 1"
+	expect_contains "$text" "source $TEST_DIR/k.cu"
+	expect_contains "$text" " 20 $TEST_DIR/inc/k.h"
+	expect_contains "$text" " sm_80 _Z5scalePfi"
+	expect_contains "$text" " sm_90 _Z5scalePfi"
+	python3 - inv.json "$m" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+keys = d["kernels"][0]["keys"]
+assert [k["arch"] for k in keys] == ["sm_80", "sm_90"], keys
+assert keys[0]["key"] != keys[1]["key"]
+text = open(sys.argv[2]).read()
+for k in keys:
+    assert "kernel %s %s _Z5scalePfi" % (k["key"], k["arch"]) in text, text
+PY
+	# the same analysis again: one entry, not two
+	FAKE_NVCC_STDOUT="k.o: k.cu inc/k.h" "$KS_BIN" analyze --manifest \
+		--record "$rec" >/dev/null
+	expect_eq 1 "$(grep -c '^entry$' "$m")"
+	# a header edit: a second entry, and new keys
+	echo '#define FACTOR 3.0f' >inc/k.h
+	FAKE_NVCC_STDOUT="k.o: k.cu inc/k.h" "$KS_BIN" analyze --manifest \
+		--record "$rec" >/dev/null
+	expect_eq 2 "$(grep -c '^entry$' "$m")"
+	expect_eq 4 "$(sort -u <(grep '^kernel' "$m") | wc -l | tr -d ' ')"
+}
+
+test_fast_math_changes_the_keys() {
+	use_fake_nvcc
+	write_kernel k.cu
+	"$KS_NVCC_BIN" -arch=sm_90 -c k.cu -o a.o
+	"$KS_NVCC_BIN" -arch=sm_90 -use_fast_math -c k.cu -o b.o
+	ra=$(grep -l '/a.o"' "$KS_DIR"/builds/*.json)
+	rb=$(grep -l '/b.o"' "$KS_DIR"/builds/*.json)
+	k1=$("$KS_BIN" analyze --record "$ra" | grep 'key  ')
+	k2=$("$KS_BIN" analyze --record "$rb" | grep 'key  ')
+	expect_contains "$k1" "sm_90"
+	expect_ne "$k1" "$k2" "keys with and without -use_fast_math"
+}
+
+test_real_nvcc_record() {
+	have_real_nvcc || { echo "no nvcc: skipped"; return 0; }
+	nvcc=$(real_nvcc)
+	write_kernel k.cu
+	"$KS_NVCC_BIN" "$nvcc" -arch=sm_90 -c k.cu -o k.o
+	out=$("$KS_BIN" analyze --manifest --record "$(record_file)")
+	expect_contains "$out" "(sm_90, "
+	expect_not_contains "$out" "minimal prelude"
+	expect_contains "$out" "key         sm_90 "
+	m=$(printf '%s\n' "$out" | sed -n 's/^manifest //p')
+	expect_file "$m"
+	# toolkit headers are named, not hashed; <cstdio> is hashed
+	expect_contains "$(cat "$m")" "system "
+	expect_contains "$(cat "$m")" "kernel "
+}
