@@ -46,11 +46,16 @@ ks_passthru_usable(const char *path, const char *self)
 	return ok;
 }
 
+static int
+accept_nvcc(const char *cand, void *self)
+{
+	return ks_passthru_usable(cand, self);
+}
+
 char *
 ks_passthru_find(const char *configured, const char *self, struct ks_buf *err)
 {
 	static const char *const homes[] = { "CUDA_HOME", "CUDA_PATH" };
-	const char *path = getenv("PATH"), *p;
 	char *cand;
 	size_t i;
 
@@ -61,18 +66,9 @@ ks_passthru_find(const char *configured, const char *self, struct ks_buf *err)
 			 "ks-nvcc itself", configured);
 		return NULL;
 	}
-	for (p = path; p && *p;) {
-		const char *colon = strchr(p, ':');
-		size_t len = colon ? (size_t)(colon - p) : strlen(p);
-		char *dir = len ? ks_xstrndup(p, len) : ks_xstrdup(".");
-
-		cand = ks_fs_join(dir, "nvcc");
-		free(dir);
-		if (ks_passthru_usable(cand, self))
-			return cand;
-		free(cand);
-		p += len + (colon ? 1 : 0);
-	}
+	cand = ks_fs_which("nvcc", getenv("PATH"), accept_nvcc, (void *)self);
+	if (cand)
+		return cand;
 	for (i = 0; i < KS_ARRAY_SIZE(homes); i++) {
 		const char *h = getenv(homes[i]);
 		if (!h || !*h)

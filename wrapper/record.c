@@ -41,10 +41,7 @@ static void
 add_str(struct ks_buf *out, const char *key, const char *v)
 {
 	add_key(out, key, 0);
-	if (v)
-		ks_buf_add_json_str(out, v);
-	else
-		ks_buf_adds(out, "null");
+	ks_buf_add_json_str_or_null(out, v);
 }
 
 static void

@@ -169,15 +169,6 @@ ks_inventory_find(const struct ks_inventory *inv, const char *name)
 /* ---- JSON ---------------------------------------------------------------- */
 
 static void
-json_str_or_null(struct ks_buf *out, const char *s)
-{
-	if (s)
-		ks_buf_add_json_str(out, s);
-	else
-		ks_buf_adds(out, "null");
-}
-
-static void
 json_extent(struct ks_buf *out, const struct ks_extent *e)
 {
 	ks_buf_adds(out, "{\"file\": ");
@@ -202,7 +193,7 @@ json_kernel(struct ks_buf *out, const struct ks_kernel *k)
 	ks_buf_adds(out, ", \"display\": ");
 	ks_buf_add_json_str(out, k->display);
 	ks_buf_adds(out, ", \"mangled\": ");
-	json_str_or_null(out, k->mangled);
+	ks_buf_add_json_str_or_null(out, k->mangled);
 	ks_buf_addf(out, ", \"template\": %s, \"instances\": [",
 		    k->is_template ? "true" : "false");
 	for (i = 0; i < k->ninst; i++) {
@@ -302,22 +293,22 @@ ks_inventory_format_json(const struct ks_inventory *inv, struct ks_buf *out)
 
 		ks_buf_adds(out,
 			    i ? ",\n  {\"kernel\": " : "\n  {\"kernel\": ");
-		json_str_or_null(out, l->kernel >= 0
+		ks_buf_add_json_str_or_null(out, l->kernel >= 0
 					      ? inv->kernels[l->kernel].name
 					      : NULL);
 		ks_buf_addf(out,
 			    ", \"kernel_index\": %d, \"callee\": ", l->kernel);
 		ks_buf_add_json_str(out, l->callee);
 		ks_buf_adds(out, ", \"mangled\": ");
-		json_str_or_null(out, l->mangled);
+		ks_buf_add_json_str_or_null(out, l->mangled);
 		ks_buf_adds(out, ", \"grid\": ");
-		json_str_or_null(out, l->grid);
+		ks_buf_add_json_str_or_null(out, l->grid);
 		ks_buf_adds(out, ", \"block\": ");
-		json_str_or_null(out, l->block);
+		ks_buf_add_json_str_or_null(out, l->block);
 		ks_buf_adds(out, ", \"shmem\": ");
-		json_str_or_null(out, l->shmem);
+		ks_buf_add_json_str_or_null(out, l->shmem);
 		ks_buf_adds(out, ", \"stream\": ");
-		json_str_or_null(out, l->stream);
+		ks_buf_add_json_str_or_null(out, l->stream);
 		ks_buf_adds(out, ", \"caller\": ");
 		ks_buf_add_json_str(out, l->caller);
 		ks_buf_addf(
@@ -342,7 +333,7 @@ ks_inventory_format_json(const struct ks_inventory *inv, struct ks_buf *out)
 		ks_buf_addch(out, '}');
 	}
 	ks_buf_adds(out, "],\n \"manifest\": ");
-	json_str_or_null(out, inv->manifest);
+	ks_buf_add_json_str_or_null(out, inv->manifest);
 	ks_buf_adds(out, ",\n \"files\": [");
 	for (i = 0; i < inv->files.n; i++) {
 		if (i)

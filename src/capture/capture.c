@@ -46,15 +46,6 @@ ks_capture_release(struct ks_capture *c)
 }
 
 static void
-json_str_or_null(struct ks_buf *out, const char *s)
-{
-	if (s)
-		ks_buf_add_json_str(out, s);
-	else
-		ks_buf_adds(out, "null");
-}
-
-static void
 json_dim3(struct ks_buf *out, const char *key, const unsigned *d)
 {
 	ks_buf_addf(out, "\"%s\": [%u, %u, %u]", key, d[0], d[1], d[2]);
@@ -69,7 +60,7 @@ json_param(struct ks_buf *out, const struct ks_capture_param *p)
 	ks_buf_addf(out, "{\"offset\": %zu, \"size\": %zu, \"kind\": \"%s\", "
 			 "\"type\": ",
 		    p->offset, p->size, pointer ? "pointer" : "value");
-	json_str_or_null(out, p->type);
+	ks_buf_add_json_str_or_null(out, p->type);
 	ks_buf_adds(out, ", \"pointers\": [");
 	for (j = 0; j < p->nptrs; j++)
 		ks_buf_addf(out, "%s{\"at\": %zu, \"buffer\": %zu, \"offset\": %llu}",
@@ -83,7 +74,7 @@ json_buffer(struct ks_buf *out, const struct ks_capture_buffer *b, size_t i)
 {
 	ks_buf_addf(out, "{\"id\": %zu, \"mem\": \"%s\", \"name\": ", i,
 		    mem_names[b->mem]);
-	json_str_or_null(out, b->name);
+	ks_buf_add_json_str_or_null(out, b->name);
 	ks_buf_addf(out, ", \"base\": \"0x%llx\", \"size\": %llu, "
 			 "\"dtype\": \"%s\", \"written\": %s, "
 			 "\"in\": \"b%zu.in\", \"out\": \"b%zu.out\"}",
@@ -98,11 +89,11 @@ ks_capture_format_json(const struct ks_capture *c, struct ks_buf *out)
 	size_t i;
 
 	ks_buf_addf(out, "{\"format\": %d,\n \"kernel\": ", KS_CAPTURE_FORMAT);
-	json_str_or_null(out, c->kernel);
+	ks_buf_add_json_str_or_null(out, c->kernel);
 	ks_buf_adds(out, ",\n \"demangled\": ");
-	json_str_or_null(out, c->demangled);
+	ks_buf_add_json_str_or_null(out, c->demangled);
 	ks_buf_adds(out, ",\n \"api\": ");
-	json_str_or_null(out, c->api);
+	ks_buf_add_json_str_or_null(out, c->api);
 	ks_buf_adds(out, ",\n ");
 	json_dim3(out, "grid", c->grid);
 	ks_buf_adds(out, ", ");
@@ -110,16 +101,16 @@ ks_capture_format_json(const struct ks_capture *c, struct ks_buf *out)
 	ks_buf_addf(out, ", \"shmem\": %u, \"cooperative\": %s, \"launch\": %lu,\n"
 			 " \"device\": ",
 		    c->shmem, c->cooperative ? "true" : "false", c->launch);
-	json_str_or_null(out, c->device);
+	ks_buf_add_json_str_or_null(out, c->device);
 	ks_buf_addf(out, ", \"cc\": [%d, %d], \"cuda_version\": %d,\n \"program\": ",
 		    c->cc_major, c->cc_minor, c->cuda_version);
-	json_str_or_null(out, c->program);
+	ks_buf_add_json_str_or_null(out, c->program);
 	ks_buf_adds(out, ", \"time\": ");
-	json_str_or_null(out, c->time);
+	ks_buf_add_json_str_or_null(out, c->time);
 	ks_buf_adds(out, ",\n \"record\": ");
-	json_str_or_null(out, c->record);
+	ks_buf_add_json_str_or_null(out, c->record);
 	ks_buf_adds(out, ", \"note\": ");
-	json_str_or_null(out, c->note);
+	ks_buf_add_json_str_or_null(out, c->note);
 	ks_buf_addf(out, ",\n \"param_size\": %zu, \"param_bytes\": \"", c->param_size);
 	for (i = 0; i < c->param_size; i++) {
 		ks_buf_addch(out, hex[c->param_bytes[i] >> 4]);

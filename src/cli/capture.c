@@ -52,20 +52,9 @@ struct capture_opts {
 static char *
 resolve_program(const char *prog)
 {
-	const char *path = getenv("PATH"), *p;
-
 	if (strchr(prog, '/'))
 		return ks_fs_realpath(prog);
-	for (p = path; p && *p;) {
-		size_t n = strcspn(p, ":");
-		char *cand = ks_xasprintf("%.*s/%s", (int)n, n ? p : ".", prog);
-
-		if (ks_fs_is_exec(cand))
-			return cand;
-		free(cand);
-		p += n + (p[n] == ':');
-	}
-	return NULL;
+	return ks_fs_which(prog, getenv("PATH"), NULL, NULL);
 }
 
 static char *

@@ -179,7 +179,6 @@ probe_counters(struct probe *p, int have_gpu)
 static void
 probe_tool(struct probe *p, const char *tool, const char *toolkit)
 {
-	const char *path = getenv("PATH"), *s;
 	char *cand;
 
 	if (toolkit) {
@@ -192,21 +191,12 @@ probe_tool(struct probe *p, const char *tool, const char *toolkit)
 		}
 		free(cand);
 	}
-	for (s = path; s && *s;) {
-		const char *colon = strchr(s, ':');
-		size_t len = colon ? (size_t)(colon - s) : strlen(s);
-		char *dir = ks_xstrndup(s, len);
-
-		cand = ks_fs_join(dir, tool);
-		free(dir);
-		if (ks_fs_is_exec(cand)) {
-			p->ok = 1;
-			ks_buf_adds(&p->what, cand);
-			free(cand);
-			return;
-		}
+	cand = ks_fs_which(tool, getenv("PATH"), NULL, NULL);
+	if (cand) {
+		p->ok = 1;
+		ks_buf_adds(&p->what, cand);
 		free(cand);
-		s += len + (colon ? 1 : 0);
+		return;
 	}
 	ks_buf_adds(&p->what, "not found");
 }

@@ -158,6 +158,12 @@ ks_buf_add_json_str(struct ks_buf *b, const char *s)
 }
 
 int
+ks_buf_add_json_str_or_null(struct ks_buf *b, const char *s)
+{
+	return s ? ks_buf_add_json_str(b, s) : ks_buf_adds(b, "null");
+}
+
+int
 ks_buf_add_shell_word(struct ks_buf *b, const char *s)
 {
 	size_t start = b->len;

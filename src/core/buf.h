@@ -55,6 +55,9 @@ int ks_buf_vaddf(struct ks_buf *b, const char *fmt, va_list ap)
 /* Append `s` as a JSON string literal, quotes included. */
 int ks_buf_add_json_str(struct ks_buf *b, const char *s);
 
+/* As ks_buf_add_json_str, or `null` when `s` is NULL. */
+int ks_buf_add_json_str_or_null(struct ks_buf *b, const char *s);
+
 /* Append `s` quoted for a POSIX shell when it needs quoting. */
 int ks_buf_add_shell_word(struct ks_buf *b, const char *s);
 

@@ -188,6 +188,25 @@ ks_fs_join(const char *dir, const char *name)
 	return ks_xasprintf("%s/%s", dir, name);
 }
 
+char *
+ks_fs_which(const char *name, const char *path,
+	    int (*accept)(const char *cand, void *ctx), void *ctx)
+{
+	const char *p;
+
+	for (p = path; p && *p;) {
+		size_t n = strcspn(p, ":");
+		char *cand = n ? ks_xasprintf("%.*s/%s", (int)n, p, name)
+			       : ks_xasprintf("./%s", name);
+
+		if (ks_fs_is_exec(cand) && (!accept || accept(cand, ctx)))
+			return cand;
+		free(cand);
+		p += n + (p[n] == ':');
+	}
+	return NULL;
+}
+
 static int
 rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {

@@ -43,6 +43,15 @@ char *ks_fs_getcwd(void);
 /* `dir/name`, or `name` if it is absolute or dir is NULL/empty. */
 char *ks_fs_join(const char *dir, const char *name);
 
+/*
+ * The first file named `name` in the directories of `path` (a PATH value;
+ * an empty entry means the current directory) that is an executable and
+ * that `accept` (may be NULL) takes, as "dir/name" in a fresh string; NULL
+ * when there is none. What execvp would run, with a veto.
+ */
+char *ks_fs_which(const char *name, const char *path,
+		  int (*accept)(const char *cand, void *ctx), void *ctx);
+
 /* rm -rf: remove `path` and everything under it. Missing is not an error. */
 int ks_fs_remove_tree(const char *path, struct ks_buf *err);
 

@@ -394,7 +394,6 @@ ks_review_find_program(const char *name)
 {
 	char *self = ks_fs_realpath("/proc/self/exe"), *path = NULL;
 	char *slash = self ? strrchr(self, '/') : NULL;
-	const char *env = getenv("PATH"), *p;
 
 	if (slash) {
 		*slash = '\0';
@@ -409,16 +408,8 @@ ks_review_find_program(const char *name)
 		}
 	}
 	free(self);
-	for (p = env; !path && p && *p;) {
-		size_t n = strcspn(p, ":");
-		char *cand = ks_xasprintf("%.*s/%s", (int)n, p, name);
-
-		if (n && ks_fs_is_exec(cand))
-			path = cand;
-		else
-			free(cand);
-		p += n + (p[n] == ':');
-	}
+	if (!path)
+		path = ks_fs_which(name, getenv("PATH"), NULL, NULL);
 	return path;
 }
 

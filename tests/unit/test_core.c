@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -192,6 +193,42 @@ TEST(fs_join_and_remove_tree)
 	ks_buf_release(&err);
 }
 
+static int
+refuse_first(const char *cand, void *ctx)
+{
+	return strstr(cand, (const char *)ctx) == NULL;
+}
+
+TEST(fs_which_searches_in_order_with_a_veto)
+{
+	const char *dir = test_tmpdir();
+	char *a = ks_xasprintf("%s/a", dir), *b = ks_xasprintf("%s/b", dir);
+	char *path = ks_xasprintf("%s:%s", a, b), *got;
+	struct ks_buf err = KS_BUF_INIT;
+
+	ks_fs_mkdirs(a, &err);
+	ks_fs_mkdirs(b, &err);
+	test_write(a, "tool", "#!/bin/sh\n");	/* not executable: skipped */
+	test_write(b, "tool", "#!/bin/sh\n");
+	chmod(test_write(b, "tool", "#!/bin/sh\n"), 0755);
+	got = ks_fs_which("tool", path, NULL, NULL);
+	CHECK(got && ks_starts_with(got, b));
+	free(got);
+	chmod(test_write(a, "tool", "#!/bin/sh\n"), 0755);
+	got = ks_fs_which("tool", path, NULL, NULL);
+	CHECK(got && ks_starts_with(got, a));
+	free(got);
+	got = ks_fs_which("tool", path, refuse_first, (void *)"/a/");
+	CHECK(got && ks_starts_with(got, b));
+	free(got);
+	CHECK_NULL(ks_fs_which("missing", path, NULL, NULL));
+	CHECK_NULL(ks_fs_which("tool", "", NULL, NULL));
+	free(a);
+	free(b);
+	free(path);
+	ks_buf_release(&err);
+}
+
 TEST(lock_excludes_another_process)
 {
 	const char *dir = test_tmpdir();
@@ -336,6 +373,7 @@ ks_suite_core(void)
 	RUN(hash_known_values_and_framing);
 	RUN(fs_atomic_write_read_and_mkdirs);
 	RUN(fs_join_and_remove_tree);
+	RUN(fs_which_searches_in_order_with_a_veto);
 	RUN(lock_excludes_another_process);
 	RUN(proc_captures_output_and_status);
 	RUN(proc_feeds_stdin_and_caps_output);
