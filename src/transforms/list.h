@@ -1,0 +1,19 @@
+/*
+ * list: the builtin transforms, one KS_XF(id) line each, in the order
+ * ks_xf_all() returns them. Each id names a `struct ks_transform
+ * ks_xf_<id>` defined in a file of this folder, and the skill of the same
+ * id in skills/.
+ * May include: nothing (an X-macro list).
+ */
+
+/* streaming and pointwise kernels */
+
+
+/* rows walked by one thread */
+
+
+/* atomics, histograms, permutations, pooling */
+
+
+/* GEMM, GEMV, convolution, stencils */
+
