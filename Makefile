@@ -200,13 +200,14 @@ $(BUILD)/libks-capture.so: $(CAPTURE_LIB_OBJ)
 		-lcupti -lcuda -ldl -lpthread
 
 # ks-replay: the capture reader, the review rules and the CUDA side.
-REPLAY_SRC = src/capture/replay_main.c src/capture/replay.c \
-	src/capture/metrics.c $(CAPTURE_KS_SRC) src/review/tolerance.c \
+REPLAY_SRC = src/review/replay/main.c src/review/replay/replay.c \
+	src/review/replay/metrics.c $(CAPTURE_KS_SRC) src/review/tolerance.c \
 	src/review/timing.c src/review/metricset.c src/review/occupancy.c \
 	src/core/buf.c src/core/fs.c src/core/hash.c src/core/strv.c \
 	src/core/util.c
 $(BUILD)/src/capture/%.o: ALL_CFLAGS += $(CUDA_CFLAGS)
-$(BUILD)/src/capture/metrics.o: ALL_CFLAGS += -Isrc/capture/compat
+$(BUILD)/src/review/replay/%.o: ALL_CFLAGS += $(CUDA_CFLAGS)
+$(BUILD)/src/review/replay/metrics.o: ALL_CFLAGS += -Isrc/review/replay/compat
 $(BUILD)/ks-replay: $(call obj,$(REPLAY_SRC))
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(CUDA_LDFLAGS) \

@@ -92,6 +92,13 @@ void ks_capture_format_json(const struct ks_capture *c, struct ks_buf *out);
 int ks_capture_parse_json(const char *text, struct ks_capture *c,
 			  struct ks_buf *err);
 
+/*
+ * The capture directory `arg` names: a directory holding launch.json, else
+ * <ks_dir>/captures/<arg> (a "<kernel>/<n>"), else the newest capture
+ * (highest <n>) under <ks_dir>/captures/<arg>. A fresh string, or NULL.
+ */
+char *ks_capture_find(const char *ks_dir, const char *arg);
+
 /* Read <dir>/launch.json. */
 int ks_capture_load(const char *dir, struct ks_capture *c, struct ks_buf *err);
 

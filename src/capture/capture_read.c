@@ -3,6 +3,7 @@
  * never into libks-capture.so.
  */
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -309,4 +310,44 @@ ks_capture_read_buffer(const char *dir, const struct ks_capture *c, size_t i,
 out:
 	free(path);
 	return data;
+}
+
+char *
+ks_capture_find(const char *ks_dir, const char *arg)
+{
+	char *p = ks_fs_join(arg, "launch.json"), *base, *kdir, *best = NULL;
+	unsigned long best_n = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (ks_fs_exists(p)) {
+		free(p);
+		return ks_fs_realpath(arg);
+	}
+	free(p);
+	base = ks_fs_join(ks_dir, "captures");
+	kdir = ks_fs_join(base, arg);
+	p = ks_fs_join(kdir, "launch.json");
+	if (ks_fs_exists(p)) {
+		free(base);
+		free(p);
+		return kdir;
+	}
+	free(p);
+	d = opendir(kdir);
+	while (d && (de = readdir(d))) {
+		char *end;
+		unsigned long n = strtoul(de->d_name, &end, 10);
+
+		if (*end || end == de->d_name || n <= best_n)
+			continue;
+		free(best);
+		best = ks_fs_join(kdir, de->d_name);
+		best_n = n;
+	}
+	if (d)
+		closedir(d);
+	free(base);
+	free(kdir);
+	return best;
 }

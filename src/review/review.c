@@ -10,6 +10,7 @@
 #include "../core/fs.h"
 #include "../core/proc.h"
 #include "../core/strv.h"
+#include "../core/toolkit.h"
 #include "../core/util.h"
 #include "metricset.h"
 
@@ -392,25 +393,7 @@ out:
 char *
 ks_review_find_program(const char *name)
 {
-	char *self = ks_fs_realpath("/proc/self/exe"), *path = NULL;
-	char *slash = self ? strrchr(self, '/') : NULL;
-
-	if (slash) {
-		*slash = '\0';
-		path = ks_xasprintf("%s/%s", self, name);
-		if (!ks_fs_exists(path)) {
-			free(path);
-			path = ks_xasprintf("%s/../lib/ks-nvcc/%s", self, name);
-			if (!ks_fs_exists(path)) {
-				free(path);
-				path = NULL;
-			}
-		}
-	}
-	free(self);
-	if (!path)
-		path = ks_fs_which(name, getenv("PATH"), NULL, NULL);
-	return path;
+	return ks_toolkit_companion(name, NULL);
 }
 
 char *

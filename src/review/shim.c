@@ -1,7 +1,9 @@
 #include "shim.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "../capture/capture.h"
 #include "../core/buf.h"
 #include "../core/util.h"
 
@@ -232,4 +234,30 @@ ks_shim_generate(const struct ks_shim *s, struct ks_buf *out, struct ks_buf *err
 	ks_buf_add_json_str(out, s->kernel);
 	ks_buf_adds(out, ";\n");
 	return 0;
+}
+
+int
+ks_shim_for_capture(const struct ks_capture *c, const char *callable,
+		    const char *include, int launcher, struct ks_buf *out,
+		    struct ks_buf *err)
+{
+	struct ks_shim_param *params = ks_xcalloc(c->nparams + 1, sizeof(*params));
+	struct ks_shim s;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < c->nparams; i++) {
+		params[i].type = c->params[i].type;
+		params[i].size = c->params[i].size;
+	}
+	memset(&s, 0, sizeof(s));
+	s.include = include;
+	s.kernel = callable;
+	s.params = params;
+	s.nparams = c->nparams;
+	s.launcher = launcher;
+	s.cooperative = c->cooperative && !launcher;
+	rc = ks_shim_generate(&s, out, err);
+	free(params);
+	return rc;
 }

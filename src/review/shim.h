@@ -26,8 +26,8 @@
  * when ks_entry runs. A kernel in a namespace is called from a helper inside
  * that namespace, so that types spelled without qualification resolve.
  *
- * Pure: ks_shim_generate() only builds text.
- * May include: libc, core/buf.h.
+ * Pure: ks_shim_generate() and ks_shim_for_capture() only build text.
+ * May include: libc, core/buf.h, capture/capture.h.
  */
 #ifndef KS_REVIEW_SHIM_H
 #define KS_REVIEW_SHIM_H
@@ -35,6 +35,7 @@
 #include <stddef.h>
 
 struct ks_buf;
+struct ks_capture;
 
 struct ks_shim_param {
 	const char *type;	/* "const float *__restrict__", or NULL: unknown */
@@ -57,5 +58,14 @@ struct ks_shim {
  */
 int ks_shim_generate(const struct ks_shim *s, struct ks_buf *out,
 		     struct ks_buf *err);
+
+/*
+ * The shim for capture `c`: its parameters' types and sizes, calling
+ * `callable`, including `include` (or nothing); cooperative as captured
+ * unless `launcher`.
+ */
+int ks_shim_for_capture(const struct ks_capture *c, const char *callable,
+			const char *include, int launcher, struct ks_buf *out,
+			struct ks_buf *err);
 
 #endif

@@ -10,6 +10,7 @@
 #include "../../src/review/build.h"
 #include "../../src/review/occupancy.h"
 #include "../../src/review/review.h"
+#include "../../src/review/reviewer.h"
 #include "../../src/review/shim.h"
 #include "../../src/review/timing.h"
 #include "../../src/review/tolerance.h"
@@ -444,6 +445,89 @@ TEST(review_argv)
 	ks_buf_release(&text);
 }
 
+/* The decision from what the children said to the verdict, case by case. */
+TEST(review_decide)
+{
+	static const struct {
+		int cand, compiled;
+		const char *verdict, *stage;
+		int san_asked, san_clean;
+		enum ks_review_verdict want;
+	} cases[] = {
+		{ 0, 1, "eligible", NULL, 0, 0, KS_REVIEW_ELIGIBLE },
+		{ 0, 1, "ineligible", NULL, 0, 0, KS_REVIEW_INELIGIBLE },
+		{ 0, 1, "eligible", NULL, 1, 1, KS_REVIEW_ELIGIBLE },
+		{ 0, 1, "eligible", NULL, 1, 0, KS_REVIEW_INELIGIBLE },
+		{ 0, 1, NULL, "process", 0, 0, KS_REVIEW_ERROR },
+		{ 0, 1, NULL, "setup", 0, 0, KS_REVIEW_ERROR },
+		{ 1, 0, NULL, NULL, 0, 0, KS_REVIEW_REJECTED },
+		{ 1, 1, "correct", NULL, 0, 0, KS_REVIEW_CORRECT },
+		{ 1, 1, "correct", NULL, 1, 1, KS_REVIEW_CORRECT },
+		{ 1, 1, "correct", NULL, 1, 0, KS_REVIEW_REJECTED },
+		{ 1, 1, "incorrect", NULL, 0, 0, KS_REVIEW_REJECTED },
+		{ 1, 1, "ineligible", NULL, 0, 0, KS_REVIEW_INELIGIBLE },
+		{ 1, 1, NULL, "candidate", 0, 0, KS_REVIEW_REJECTED },
+		{ 1, 1, NULL, "random", 0, 0, KS_REVIEW_REJECTED },
+		{ 1, 1, NULL, "process", 0, 0, KS_REVIEW_REJECTED },
+		{ 1, 1, NULL, "original", 0, 0, KS_REVIEW_ERROR },
+		{ 1, 1, NULL, "timing", 0, 0, KS_REVIEW_ERROR },
+		{ 1, 1, NULL, NULL, 0, 0, KS_REVIEW_ERROR },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ks_review_facts f;
+
+		memset(&f, 0, sizeof(f));
+		f.has_candidate = cases[i].cand;
+		f.compiled = cases[i].compiled;
+		f.replay_verdict = cases[i].verdict;
+		f.stage = cases[i].stage;
+		f.sanitize_asked = cases[i].san_asked;
+		f.sanitize_clean = cases[i].san_clean;
+		if (ks_review_decide(&f) != cases[i].want)
+			fprintf(stderr, "case %zu\n", i);
+		CHECK_STR_EQ(ks_review_verdict_name(cases[i].want),
+			     ks_review_verdict_name(ks_review_decide(&f)));
+	}
+	CHECK_INT_EQ(0, ks_review_verdict_exit(KS_REVIEW_ELIGIBLE));
+	CHECK_INT_EQ(0, ks_review_verdict_exit(KS_REVIEW_CORRECT));
+	CHECK_INT_EQ(1, ks_review_verdict_exit(KS_REVIEW_INELIGIBLE));
+	CHECK_INT_EQ(1, ks_review_verdict_exit(KS_REVIEW_REJECTED));
+	CHECK_INT_EQ(105, ks_review_verdict_exit(KS_REVIEW_ERROR));
+}
+
+TEST(review_combine)
+{
+	enum ks_review_verdict a[] = { KS_REVIEW_CORRECT, KS_REVIEW_CORRECT };
+	enum ks_review_verdict b[] = { KS_REVIEW_CORRECT, KS_REVIEW_INELIGIBLE,
+				       KS_REVIEW_ERROR };
+	enum ks_review_verdict c[] = { KS_REVIEW_ERROR, KS_REVIEW_REJECTED,
+				       KS_REVIEW_CORRECT };
+	enum ks_review_verdict d[] = { KS_REVIEW_INELIGIBLE, KS_REVIEW_ELIGIBLE };
+
+	CHECK_INT_EQ(KS_REVIEW_CORRECT, ks_review_combine(a, 2));
+	CHECK_INT_EQ(KS_REVIEW_ERROR, ks_review_combine(b, 3));
+	CHECK_INT_EQ(KS_REVIEW_REJECTED, ks_review_combine(c, 3));
+	CHECK_INT_EQ(KS_REVIEW_INELIGIBLE, ks_review_combine(d, 2));
+	CHECK_INT_EQ(KS_REVIEW_ERROR, ks_review_combine(a, 0));
+}
+
+/* A request the library cannot use is an error, not a verdict. */
+TEST(review_run_needs_a_capture)
+{
+	struct ks_review_request rq;
+	struct ks_review_result res;
+	struct ks_buf err = KS_BUF_INIT;
+
+	ks_review_request_init(&rq);
+	CHECK_INT_EQ(-1, ks_review_run(&rq, &res, &err));
+	CHECK(err.len > 0);
+	CHECK_INT_EQ(0, (long long)res.n);
+	ks_review_result_release(&res);
+	ks_buf_release(&err);
+}
+
 void
 ks_suite_review(void)
 {
@@ -465,4 +549,7 @@ ks_suite_review(void)
 	RUN(build_shared_argv);
 	RUN(build_object_has);
 	RUN(review_argv);
+	RUN(review_decide);
+	RUN(review_combine);
+	RUN(review_run_needs_a_capture);
 }

@@ -14,14 +14,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "../core/buf.h"
-#include "../core/fs.h"
-#include "../core/util.h"
-#include "../review/metricset.h"
-#include "../review/occupancy.h"
-#include "../review/timing.h"
-#include "../review/tolerance.h"
-#include "capture.h"
+#include "../../capture/capture.h"
+#include "../../core/buf.h"
+#include "../../core/fs.h"
+#include "../../core/util.h"
+#include "../metricset.h"
+#include "../occupancy.h"
+#include "../timing.h"
+#include "../tolerance.h"
 #include "metrics.h"
 #include "replay.h"
 

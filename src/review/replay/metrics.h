@@ -10,8 +10,8 @@
  * Part of ks-replay; the only file that includes the profiler headers.
  * May include: libc, core/, review/metricset.h, CUDA, CUPTI.
  */
-#ifndef KS_CAPTURE_METRICS_H
-#define KS_CAPTURE_METRICS_H
+#ifndef KS_REVIEW_REPLAY_METRICS_H
+#define KS_REVIEW_REPLAY_METRICS_H
 
 #include <stddef.h>
 

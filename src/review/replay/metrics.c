@@ -5,7 +5,7 @@
  * (auto range, kernel replay), start, run, stop, decode, evaluate.
  *
  * cupti_profiler_host.h includes C++'s <string> and nothing else from
- * C++; src/capture/compat/ holds an empty stand-in so that C can use it.
+ * C++; src/review/replay/compat/ holds an empty stand-in so that C can use it.
  */
 #include <cuda.h>
 #include <cupti.h>
@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/buf.h"
-#include "../core/util.h"
-#include "../review/metricset.h"
+#include "../../core/buf.h"
+#include "../../core/util.h"
+#include "../metricset.h"
 #include "metrics.h"
 
 #define MAX_RANGES 64
