@@ -26,11 +26,14 @@ else
 Q = @
 endif
 
-# Engine areas linked into ks (DESIGN.md: analysis, review, memory, agents,
-# llm, transforms, cache, report); programs of their own are built by their
-# own rules.
-ENGINE_DIRS = analysis review memory agents llm transforms cache report
+# Engine areas linked into ks (docs/ARCHITECTURE.md: analysis, evidence,
+# review, memory, agents, llm, transforms, report); the libc-only layers
+# below them (nvcc, cache, core) are linked into ks-nvcc too; programs of
+# their own (ks-replay, libks-capture.so) are built by their own rules.
+ENGINE_DIRS = analysis review memory agents llm transforms report evidence
 CORE_SRC := $(wildcard src/core/*.c)
+NVCC_SRC := $(wildcard src/nvcc/*.c)
+CACHE_SRC := $(wildcard src/cache/*.c)
 WRAPPER_SRC := $(filter-out wrapper/main.c,$(wildcard wrapper/*.c))
 KS_SRC := $(filter-out src/cli/main.c,$(wildcard src/cli/*.c)) \
 	$(foreach d,$(ENGINE_DIRS),$(wildcard src/$(d)/*.c))
@@ -38,9 +41,13 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 CORE_OBJ := $(call obj,$(CORE_SRC))
+NVCC_OBJ := $(call obj,$(NVCC_SRC))
+CACHE_OBJ := $(call obj,$(CACHE_SRC))
 WRAPPER_OBJ := $(call obj,$(WRAPPER_SRC))
 KS_OBJ := $(call obj,$(KS_SRC))
 UNIT_OBJ := $(call obj,$(UNIT_SRC))
+# The layers both programs link, top to bottom.
+LIB_OBJ := $(CACHE_OBJ) $(NVCC_OBJ) $(CORE_OBJ)
 
 # ks-nvcc links only libc (xxHash is compiled in, header-only).
 KSNVCC_LIBS =
@@ -60,11 +67,11 @@ PROGRAMS = ks-nvcc ks
 
 all: $(PROGRAMS)
 
-$(BUILD)/ks-nvcc: $(BUILD)/wrapper/main.o $(WRAPPER_OBJ) $(CORE_OBJ)
+$(BUILD)/ks-nvcc: $(BUILD)/wrapper/main.o $(WRAPPER_OBJ) $(LIB_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(KSNVCC_LIBS)
 
-$(BUILD)/ks: $(BUILD)/src/cli/main.o $(KS_OBJ) $(WRAPPER_OBJ) $(CORE_OBJ)
+$(BUILD)/ks: $(BUILD)/src/cli/main.o $(KS_OBJ) $(LIB_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(KS_LIBS)
 
@@ -84,7 +91,7 @@ $(BUILD)/tests/unit/suites.h: $(filter-out tests/unit/main.c,$(UNIT_SRC))
 $(BUILD)/tests/unit/main.o: $(BUILD)/tests/unit/suites.h
 $(BUILD)/tests/unit/main.o: ALL_CFLAGS += -I$(BUILD)/tests/unit
 
-$(BUILD)/tests/unit/run: $(UNIT_OBJ) $(KS_OBJ) $(WRAPPER_OBJ) $(CORE_OBJ)
+$(BUILD)/tests/unit/run: $(UNIT_OBJ) $(KS_OBJ) $(WRAPPER_OBJ) $(LIB_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(KS_LIBS)
 

@@ -1,13 +1,13 @@
 #!/bin/sh
 #
-# Compare wrapper/nvopts.c's option table with `nvcc --help` of the nvcc on
+# Compare src/nvcc/nvopts.c's option table with `nvcc --help` of the nvcc on
 # PATH (or $NVCC): every option's long name, short name and whether it
 # takes a value. Prints the differences and exits 1 when they disagree;
 # exits 0 with "skip: ..." when nvcc or a C compiler is missing.
 #
 # The table was taken from nvcc 13.0.88. After an nvcc upgrade, run this,
-# then add or fix the rows in wrapper/nvopts.c by hand (and decide their
-# flags: see wrapper/nvopts.h).
+# then add or fix the rows in src/nvcc/nvopts.c by hand (and decide their
+# flags: see src/nvcc/nvopts.h).
 #
 # Usage: tests/check-nvopts.sh
 set -u
@@ -47,7 +47,7 @@ main(void)
 }
 EOF
 if ! "$cc" -std=c11 -D_DEFAULT_SOURCE -I"$top/wrapper" -o "$tmp/dump" \
-	"$tmp/dump.c" "$top/wrapper/nvopts.c"; then
+	"$tmp/dump.c" "$top/src/nvcc/nvopts.c"; then
 	echo "error: cannot build the table dumper" >&2
 	exit 1
 fi
@@ -77,7 +77,7 @@ if ! [ -s "$tmp/help" ]; then
 fi
 version=$("$nvcc" --version | sed -n 's/.*release [0-9.]*, V\([0-9.]*\).*/\1/p')
 if ! diff -u "$tmp/table" "$tmp/help" >"$tmp/diff"; then
-	echo "wrapper/nvopts.c (-) differs from nvcc $version --help (+):"
+	echo "src/nvcc/nvopts.c (-) differs from nvcc $version --help (+):"
 	sed '1,2d' "$tmp/diff"
 	exit 1
 fi

@@ -12,10 +12,10 @@
 #include "../src/core/stats.h"
 #include "../src/core/strv.h"
 #include "../src/core/util.h"
-#include "args.h"
-#include "nvccver.h"
-#include "passthru.h"
-#include "record.h"
+#include "../src/nvcc/args.h"
+#include "../src/nvcc/nvccver.h"
+#include "../src/nvcc/passthru.h"
+#include "../src/nvcc/record.h"
 
 int
 ks_nvcc_is_launcher_form(const char *arg1, int is_exec)

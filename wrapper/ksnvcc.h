@@ -7,7 +7,8 @@
  *   -> classify argv -> not a single-source CUDA compile
  *   -> record the compile -> exec the real nvcc with the argv unchanged.
  * Each outcome adds to one stats counter. Nothing is printed on the way.
- * May include: libc, core/, passthru.h, args.h, record.h, nvccver.h.
+ * May include: libc, core/, nvcc/ (passthru.h, args.h, record.h, nvccver.h),
+ * cache/.
  */
 #ifndef KS_WRAPPER_KSNVCC_H
 #define KS_WRAPPER_KSNVCC_H

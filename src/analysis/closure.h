@@ -21,27 +21,13 @@
  * Sections follow discovery order from the kernel, which depends only on
  * the code, not on where it sits in a file.
  *
- * The kernel key hashes (XXH3-128) the key format, the mangled name, the
- * closure, the arch, the device-code flags and the nvcc version: a
- * change to any of them is a different kernel as far as the cache goes.
+ * The kernel key over a closure is cache/key.h (libc only, for ks-nvcc).
  * Ownership: returned strings belong to the caller.
  * May include: libc, core/.
  */
 #ifndef KS_ANALYSIS_CLOSURE_H
 #define KS_ANALYSIS_CLOSURE_H
 
-struct ks_strv;
-
 #define KS_CLOSURE_FORMAT 1
-#define KS_KEY_FORMAT 1
-
-/*
- * Pure: the kernel key as 32 hex digits into `out`. `devflags` are the
- * classifier's device-code flags (args.h); their order is kept, since
- * nvcc's meaning can depend on it (the last -O wins).
- */
-void ks_closure_key(const char *mangled, const char *closure, const char *arch,
-		    const struct ks_strv *devflags, const char *nvcc_version,
-		    char out[33]);
 
 #endif

@@ -30,13 +30,14 @@
  * Ownership: struct ks_inventory owns everything in it;
  * ks_inventory_release() frees it (safe on a zeroed struct). Strings
  * are never NULL unless a comment says so.
- * May include: libc, core/, facts.h, features.h.
+ * May include: libc, core/, cache/rewrite.h, facts.h, features.h.
  */
 #ifndef KS_ANALYSIS_INVENTORY_H
 #define KS_ANALYSIS_INVENTORY_H
 
 #include <stddef.h>
 
+#include "../cache/rewrite.h"
 #include "../core/strv.h"
 #include "facts.h"
 #include "features.h"
@@ -214,5 +215,16 @@ void ks_inventory_format_json(const struct ks_inventory *inv,
 /* Pure: the inventory as a table for people. */
 void ks_inventory_format_text(const struct ks_inventory *inv,
 			      struct ks_buf *out);
+
+/*
+ * Pure: the rewriter's view of kernel `k` of inventory `inv`:
+ * its definition's extent and its launches in the TU's own file. Fails for
+ * a kernel defined outside that file. `out` owns copies; release it with
+ * ks_rewrite_kernel_release().
+ */
+int ks_rewrite_kernel_from_inventory(const struct ks_inventory *inv,
+				     const struct ks_kernel *k,
+				     struct ks_rewrite_kernel *out,
+				     struct ks_buf *err);
 
 #endif

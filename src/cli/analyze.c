@@ -17,11 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../wrapper/args.h"
-#include "../../wrapper/manifest.h"
-#include "../../wrapper/nvccver.h"
-#include "../../wrapper/nvopts.h"
-#include "../../wrapper/passthru.h"
+#include "../nvcc/args.h"
+#include "../nvcc/manifest.h"
+#include "../nvcc/nvccver.h"
+#include "../nvcc/nvopts.h"
+#include "../nvcc/passthru.h"
 #include "../analysis/closure.h"
 #include "../analysis/inventory.h"
 #include "../core/buf.h"

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../wrapper/nvccver.h"
-#include "../../wrapper/passthru.h"
+#include "../nvcc/nvccver.h"
+#include "../nvcc/passthru.h"
 #include "../analysis/libclang.h"
 #include "../core/buf.h"
 #include "../core/conf.h"

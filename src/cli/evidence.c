@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../wrapper/passthru.h"
-#include "../analysis/evidence.h"
+#include "../nvcc/passthru.h"
+#include "../evidence/evidence.h"
 #include "../core/buf.h"
 #include "../core/conf.h"
 #include "../core/fs.h"

@@ -17,7 +17,7 @@
  *   2. beside the running program (/proc/self/exe);
  *   3. <that directory>/../lib/ks-nvcc/ (the installed layout);
  *   4. PATH.
- * nvcc itself is found by the wrapper (wrapper/passthru.h: KS_NVCC, PATH,
+ * nvcc itself is found by the wrapper (nvcc/passthru.h: KS_NVCC, PATH,
  * CUDA_HOME, CUDA_PATH, /usr/local/cuda/bin, skipping ks-nvcc) and libclang
  * by analysis/libclang.h (KS_LIBCLANG, then the LLVM versions it knows),
  * each for reasons their headers give.

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../wrapper/nvopts.h"
+#include "../nvcc/nvopts.h"
 #include "../core/buf.h"
 #include "../core/fs.h"
 #include "../core/proc.h"

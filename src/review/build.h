@@ -3,7 +3,7 @@
  * that replaces the kernel) with an entry shim into a shared object that
  * ks-replay loads.
  *
- * The TU's own flags come from its build record (wrapper/record.h): the
+ * The TU's own flags come from its build record (nvcc/record.h): the
  * recorded nvcc arguments lose the source, the output, the compile mode,
  * dependency generation and -cudart, and gain -shared -Xcompiler -fPIC
  * -cudart shared (one cudart for ks-replay and both objects it loads), the
@@ -18,7 +18,7 @@
  *
  * Ownership: struct ks_build_rec owns its strings; ks_build_rec_release()
  * frees them (safe on a zeroed struct). Returned paths belong to the caller.
- * May include: libc, core/, wrapper/nvopts.h.
+ * May include: libc, core/, nvcc/nvopts.h.
  */
 #ifndef KS_REVIEW_BUILD_H
 #define KS_REVIEW_BUILD_H

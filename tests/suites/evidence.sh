@@ -5,7 +5,7 @@
 
 suite_probe() {
 	have_real_nvcc || { echo "no nvcc"; return; }
-	[ -f "$BUILD/src/analysis/evidence.o" ] || echo "no $BUILD/src/analysis/evidence.o (run make test)"
+	[ -f "$BUILD/src/evidence/evidence.o" ] || echo "no $BUILD/src/evidence/evidence.o (run make test)"
 }
 
 # Build tests/data/evidence/evidence-tool.c against the build's objects,
@@ -18,7 +18,7 @@ build_tool() {
 	# shellcheck disable=SC2086
 	${CC:-cc} -std=c11 -D_GNU_SOURCE $flags -o "$TEST_DIR/evidence-tool" \
 		"$ROOT/tests/data/evidence/evidence-tool.c" \
-		"$BUILD/src/analysis/evidence.o" "$BUILD/wrapper/nvopts.o" \
+		"$BUILD"/src/evidence/*.o "$BUILD/src/nvcc/nvopts.o" \
 		"$BUILD"/src/core/*.o
 }
 

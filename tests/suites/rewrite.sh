@@ -6,7 +6,7 @@
 
 suite_probe() {
 	have_real_nvcc || { echo "no nvcc"; return; }
-	[ -f "$BUILD/src/analysis/rewrite.o" ] || echo "no $BUILD/src/analysis/rewrite.o (run make test)"
+	[ -f "$BUILD/src/cache/rewrite.o" ] || echo "no $BUILD/src/cache/rewrite.o (run make test)"
 }
 
 MARK=1592614637
@@ -22,7 +22,7 @@ build_tool() {
 	# shellcheck disable=SC2086
 	${CC:-cc} -std=c11 -D_GNU_SOURCE $flags -o "$TEST_DIR/rewrite-tool" \
 		"$ROOT/tests/data/rewrite/rewrite-tool.c" \
-		"$BUILD/src/analysis/rewrite.o" "$BUILD"/src/core/*.o
+		"$BUILD/src/cache/rewrite.o" "$BUILD"/src/core/*.o
 	cp "$ROOT"/tests/data/rewrite/*.cu .
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../../src/analysis/closure.h"
+#include "../../src/cache/key.h"
 #include "../../src/analysis/facts.h"
 #include "../../src/analysis/features.h"
 #include "../../src/analysis/inventory.h"
@@ -804,19 +805,19 @@ TEST(kernel_key_hashes_every_input)
 	char k0[33], k[33];
 
 	ks_strv_push(&fast, "-use_fast_math");
-	ks_closure_key("_Z1kv", "text", "sm_90", &flags, "13.0.88", k0);
+	ks_key_kernel("_Z1kv", "text", "sm_90", &flags, "13.0.88", k0);
 	CHECK_INT_EQ(32, strlen(k0));
-	ks_closure_key("_Z1kv", "text", "sm_90", &flags, "13.0.88", k);
+	ks_key_kernel("_Z1kv", "text", "sm_90", &flags, "13.0.88", k);
 	CHECK_STR_EQ(k0, k);
-	ks_closure_key("_Z1lv", "text", "sm_90", &flags, "13.0.88", k);
+	ks_key_kernel("_Z1lv", "text", "sm_90", &flags, "13.0.88", k);
 	CHECK(strcmp(k0, k));
-	ks_closure_key("_Z1kv", "text2", "sm_90", &flags, "13.0.88", k);
+	ks_key_kernel("_Z1kv", "text2", "sm_90", &flags, "13.0.88", k);
 	CHECK(strcmp(k0, k));
-	ks_closure_key("_Z1kv", "text", "sm_80", &flags, "13.0.88", k);
+	ks_key_kernel("_Z1kv", "text", "sm_80", &flags, "13.0.88", k);
 	CHECK(strcmp(k0, k));
-	ks_closure_key("_Z1kv", "text", "sm_90", &fast, "13.0.88", k);
+	ks_key_kernel("_Z1kv", "text", "sm_90", &fast, "13.0.88", k);
 	CHECK(strcmp(k0, k));
-	ks_closure_key("_Z1kv", "text", "sm_90", &flags, "13.1.0", k);
+	ks_key_kernel("_Z1kv", "text", "sm_90", &flags, "13.1.0", k);
 	CHECK(strcmp(k0, k));
 	ks_strv_release(&fast);
 }

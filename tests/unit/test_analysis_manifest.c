@@ -1,4 +1,4 @@
-/* Unit tests of wrapper/manifest: the direct-mode manifest ks writes and
+/* Unit tests of src/nvcc/manifest: the direct-mode manifest ks writes and
  * ks-nvcc reads (id, normalized argv, text format, entries, header
  * matching, dependency lists, store and lookup). */
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "../../src/core/buf.h"
 #include "../../src/core/fs.h"
 #include "../../src/core/strv.h"
-#include "../../wrapper/manifest.h"
+#include "../../src/nvcc/manifest.h"
 #include "test.h"
 
 void ks_suite_analysis_manifest(void);

@@ -1,5 +1,5 @@
 /*
- * Unit tests of wrapper/args: real nvcc command lines and what nvcc does
+ * Unit tests of src/nvcc/args: real nvcc command lines and what nvcc does
  * with them. Each expectation was checked against nvcc 13.0.88 on this
  * project's build machine, mostly with `nvcc --dryrun` (the fatbinary
  * line's --image3=kind=elf|ptx|nvvm,sm=NN lists the targets; "-- Filter
@@ -13,7 +13,7 @@
 #include "../../src/core/buf.h"
 #include "../../src/core/strv.h"
 #include "../../src/core/util.h"
-#include "../../wrapper/args.h"
+#include "../../src/nvcc/args.h"
 
 void ks_suite_args(void);
 

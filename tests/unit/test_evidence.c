@@ -1,4 +1,4 @@
-/* Unit tests of src/analysis/evidence: the ptxas, PTX and SASS parsers on
+/* Unit tests of src/evidence: the ptxas, PTX and SASS parsers on
  * captured compiler output (tests/data/evidence, made by its regen.sh with
  * nvcc 13.0 from kernels.cu), the features, the compile's argv, and the
  * collecting with stand-in nvcc and cuobjdump scripts. */
@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../src/analysis/evidence.h"
+#include "../../src/evidence/evidence.h"
 #include "../../src/core/buf.h"
 #include "../../src/core/conf.h"
 #include "../../src/core/fs.h"

@@ -1,12 +1,12 @@
 /*
- * Unit tests of wrapper/nvopts: the table's shape, lookups, and how one
+ * Unit tests of src/nvcc/nvopts: the table's shape, lookups, and how one
  * argv word is read. Every expectation about nvcc was checked against
  * nvcc 13.0.88 with `nvcc --dryrun -c k.cu -o x.o <word>` (an unknown
  * option reads "nvcc fatal : Unknown option '<word>'").
  */
 #include "test.h"
 
-#include "../../wrapper/nvopts.h"
+#include "../../src/nvcc/nvopts.h"
 
 void ks_suite_nvopts(void);
 

@@ -1,11 +1,11 @@
-/* Unit tests of src/analysis/rewrite: the lexical scan, variant files, and
+/* Unit tests of src/cache/rewrite: the lexical scan, variant files, and
  * the text of rewritten translation units (no compiler: that is
  * tests/suites/rewrite.sh). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../src/analysis/inventory.h"
-#include "../../src/analysis/rewrite.h"
+#include "../../src/cache/rewrite.h"
 #include "../../src/core/buf.h"
 #include "../../src/core/util.h"
 #include "test.h"

@@ -9,11 +9,11 @@
 #include "../../src/core/fs.h"
 #include "../../src/core/strv.h"
 #include "../../src/core/util.h"
-#include "../../wrapper/args.h"
+#include "../../src/nvcc/args.h"
 #include "../../wrapper/ksnvcc.h"
-#include "../../wrapper/nvccver.h"
-#include "../../wrapper/passthru.h"
-#include "../../wrapper/record.h"
+#include "../../src/nvcc/nvccver.h"
+#include "../../src/nvcc/passthru.h"
+#include "../../src/nvcc/record.h"
 #include "test.h"
 
 void ks_suite_wrapper(void);

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../../src/analysis/evidence.h"
+#include "../../../src/evidence/evidence.h"
 #include "../../../src/core/buf.h"
 
 int

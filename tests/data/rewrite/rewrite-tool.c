@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../src/analysis/rewrite.h"
+#include "../../../src/cache/rewrite.h"
 #include "../../../src/core/buf.h"
 #include "../../../src/core/fs.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/core/util.h"
+#include "../core/util.h"
 #include "nvopts.h"
 
 /* Largest options file read; CMake's object lists stay far below. */

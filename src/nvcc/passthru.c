@@ -4,9 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/core/buf.h"
-#include "../src/core/fs.h"
-#include "../src/core/util.h"
+#include "../core/buf.h"
+#include "../core/fs.h"
+#include "../core/util.h"
 
 char *
 ks_passthru_self(void)

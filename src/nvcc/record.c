@@ -4,11 +4,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "../src/core/buf.h"
-#include "../src/core/fs.h"
-#include "../src/core/hash.h"
-#include "../src/core/strv.h"
-#include "../src/core/util.h"
+#include "../core/buf.h"
+#include "../core/fs.h"
+#include "../core/hash.h"
+#include "../core/strv.h"
+#include "../core/util.h"
 #include "args.h"
 
 static const char *

@@ -7,7 +7,6 @@
 
 #include "../core/buf.h"
 #include "../core/util.h"
-#include "inventory.h"
 
 /* ------------------------------------------------------------------ */
 /* A C++ lexer just good enough to find statements, names and launches */
@@ -925,57 +924,6 @@ out:
 	free(edits);
 	free(l.start);
 	return rc;
-}
-
-/* ------------------------------------------------------------------ */
-/* From the inventory                                                  */
-
-int
-ks_rewrite_kernel_from_inventory(const struct ks_inventory *inv,
-				 const struct ks_kernel *k,
-				 struct ks_rewrite_kernel *out,
-				 struct ks_buf *err)
-{
-	int index = (int)(k - inv->kernels);
-	size_t i, j;
-
-	memset(out, 0, sizeof(*out));
-	if (!k->extent.file || strcmp(k->extent.file, inv->source))
-		return refuse(err, k->name, "it is defined in '%s', not in the "
-			      "translation unit's own file",
-			      k->extent.file ? k->extent.file : "?");
-	out->name = ks_xstrdup(k->name);
-	out->def_begin = k->extent.begin;
-	out->def_end = k->extent.end;
-	out->line = k->extent.line;
-	for (i = 0; i < inv->nlaunches; i++) {
-		const struct ks_launch *l = &inv->launches[i];
-		struct ks_rewrite_launch *r;
-
-		if (l->kernel != index)
-			continue;
-		if (!l->extent.file || strcmp(l->extent.file, inv->source)) {
-			out->foreign_launches++;
-			continue;
-		}
-		out->launches = ks_xrealloc(out->launches,
-					    (out->nlaunches + 1) *
-						    sizeof(*out->launches));
-		r = &out->launches[out->nlaunches++];
-		memset(r, 0, sizeof(*r));
-		r->begin = l->extent.begin;
-		r->end = l->extent.end;
-		r->grid = ks_xstrdup(l->grid ? l->grid : "");
-		r->block = ks_xstrdup(l->block ? l->block : "");
-		r->shmem = l->shmem ? ks_xstrdup(l->shmem) : NULL;
-		r->stream = l->stream ? ks_xstrdup(l->stream) : NULL;
-		r->device_side = l->device_side;
-		r->args = ks_xcalloc(l->nargs ? l->nargs : 1, sizeof(*r->args));
-		for (j = 0; j < l->nargs; j++)
-			r->args[j] = ks_xstrdup(l->argtext[j]);
-		r->nargs = l->nargs;
-	}
-	return 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -5,12 +5,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../src/core/buf.h"
-#include "../src/core/fs.h"
-#include "../src/core/hash.h"
-#include "../src/core/log.h"
-#include "../src/core/proc.h"
-#include "../src/core/util.h"
+#include "../core/buf.h"
+#include "../core/fs.h"
+#include "../core/hash.h"
+#include "../core/log.h"
+#include "../core/proc.h"
+#include "../core/util.h"
 
 int
 ks_nvccver_parse(const char *text, struct ks_buf *out, struct ks_buf *err)

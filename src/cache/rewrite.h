@@ -23,8 +23,8 @@
  *     and lines, variant text to the variant's file and lines.
  * The generated shape, with an example, is in docs/REWRITE.md.
  *
- * ks_rewrite_kernel_from_inventory() takes the extents from the libclang
- * inventory (inventory.h). ks_rewrite_scan() finds them lexically (no
+ * analysis/inventory.h (ks_rewrite_kernel_from_inventory) takes the
+ * extents from the libclang inventory. ks_rewrite_scan() finds them lexically (no
  * macros, no templates, launches spelled `name<<<...>>>(...)`): a
  * stand-in for the inventory in tests and where libclang cannot parse.
  *
@@ -32,16 +32,15 @@
  * struct ks_rewrite_kernel filled by ks_rewrite_scan() owns its strings
  * and arrays; ks_rewrite_kernel_release() frees them (safe on a zeroed
  * struct).
- * May include: libc, core/, inventory.h (its structs only).
+ * libc only, so that ks-nvcc can link it for substitution.
+ * May include: libc, core/.
  */
-#ifndef KS_ANALYSIS_REWRITE_H
-#define KS_ANALYSIS_REWRITE_H
+#ifndef KS_CACHE_REWRITE_H
+#define KS_CACHE_REWRITE_H
 
 #include <stddef.h>
 
 struct ks_buf;
-struct ks_inventory;
-struct ks_kernel;
 
 /* One launch site: `k<<<grid, block, shmem, stream>>>(args)`. */
 struct ks_rewrite_launch {
@@ -100,17 +99,6 @@ struct ks_rewrite_job {
 int ks_rewrite(const char *src, size_t len, const char *path,
 	       const struct ks_rewrite_job *jobs, size_t njobs,
 	       struct ks_buf *out, struct ks_buf *err);
-
-/*
- * Pure: the rewriter's view of kernel `k` of inventory `inv` (inventory.h):
- * its definition's extent and its launches in the TU's own file. Fails for
- * a kernel defined outside that file. `out` owns copies; release it with
- * ks_rewrite_kernel_release().
- */
-int ks_rewrite_kernel_from_inventory(const struct ks_inventory *inv,
-				     const struct ks_kernel *k,
-				     struct ks_rewrite_kernel *out,
-				     struct ks_buf *err);
 
 /*
  * Pure: split a variant file in place into its parts. Each part starts

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/core/util.h"
+#include "../core/util.h"
 
 static const struct ks_nvopt opts[] = {
 	{ "Ofast-compile", "Ofc", KS_NVOPT_TAKES_ARG |

@@ -19,10 +19,10 @@
  * Ownership: struct ks_evidence owns its records and their strings;
  * ks_evidence_release() frees them (safe on KS_EVIDENCE_INIT). Pointers
  * returned by ks_evidence_find() point into it.
- * May include: libc, core/, wrapper/nvopts.h (the option table).
+ * May include: libc, core/, nvcc/nvopts.h (the option table).
  */
-#ifndef KS_ANALYSIS_EVIDENCE_H
-#define KS_ANALYSIS_EVIDENCE_H
+#ifndef KS_EVIDENCE_EVIDENCE_H
+#define KS_EVIDENCE_EVIDENCE_H
 
 #include <stddef.h>
 

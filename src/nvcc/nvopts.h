@@ -10,7 +10,7 @@
  *
  * Everything here is static data and pure functions; pointers returned
  * point into the table and must not be freed.
- * May include: libc, src/core/util.h.
+ * May include: libc, core/util.h.
  */
 #ifndef KS_WRAPPER_NVOPTS_H
 #define KS_WRAPPER_NVOPTS_H

@@ -15,15 +15,15 @@
  * ks_args_release() frees them and is safe on a zeroed or freshly
  * initialised struct. `rejected` and the reasons of ks_args_eligible()
  * are static strings.
- * May include: libc, src/core (buf.h, strv.h), wrapper/nvopts.h.
+ * May include: libc, core/ (buf.h, strv.h), nvopts.h.
  */
 #ifndef KS_WRAPPER_ARGS_H
 #define KS_WRAPPER_ARGS_H
 
 #include <stddef.h>
 
-#include "../src/core/buf.h"
-#include "../src/core/strv.h"
+#include "../core/buf.h"
+#include "../core/strv.h"
 
 /* Deepest nesting of options files nvcc 13.0 reads: a 16th level fails
  * with "Too many options file opened". */
