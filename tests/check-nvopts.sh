@@ -46,7 +46,7 @@ main(void)
 	return 0;
 }
 EOF
-if ! "$cc" -std=c11 -D_DEFAULT_SOURCE -I"$top/wrapper" -o "$tmp/dump" \
+if ! "$cc" -std=c11 -D_DEFAULT_SOURCE -I"$top/src/nvcc" -o "$tmp/dump" \
 	"$tmp/dump.c" "$top/src/nvcc/nvopts.c"; then
 	echo "error: cannot build the table dumper" >&2
 	exit 1
