@@ -32,11 +32,13 @@ endif
 # their own (ks-replay, libks-capture.so) are built by their own rules.
 ENGINE_DIRS = analysis review memory agents llm transforms report evidence
 CORE_SRC := $(wildcard src/core/*.c)
-NVCC_SRC := $(wildcard src/nvcc/*.c)
+# nvcc/*_read.c read JSON with cJSON: ks only, never ks-nvcc.
+NVCC_READ_SRC := $(wildcard src/nvcc/*_read.c)
+NVCC_SRC := $(filter-out $(NVCC_READ_SRC),$(wildcard src/nvcc/*.c))
 CACHE_SRC := $(wildcard src/cache/*.c)
 WRAPPER_SRC := $(filter-out wrapper/main.c,$(wildcard wrapper/*.c))
 KS_SRC := $(filter-out src/cli/main.c,$(wildcard src/cli/*.c)) \
-	$(foreach d,$(ENGINE_DIRS),$(wildcard src/$(d)/*.c))
+	$(foreach d,$(ENGINE_DIRS),$(wildcard src/$(d)/*.c)) $(NVCC_READ_SRC)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))

@@ -10,18 +10,12 @@
  * the nvcc arguments after "--". Without a build record the toolkit is
  * the real nvcc's (KS_NVCC, PATH, CUDA_HOME), as for a build.
  */
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../nvcc/args.h"
-#include "../nvcc/manifest.h"
-#include "../nvcc/nvccver.h"
-#include "../nvcc/nvopts.h"
-#include "../nvcc/passthru.h"
 #include "../analysis/closure.h"
 #include "../analysis/inventory.h"
 #include "../core/buf.h"
@@ -31,6 +25,12 @@
 #include "../core/proc.h"
 #include "../core/strv.h"
 #include "../core/util.h"
+#include "../nvcc/args.h"
+#include "../nvcc/manifest.h"
+#include "../nvcc/nvccver.h"
+#include "../nvcc/nvopts.h"
+#include "../nvcc/passthru.h"
+#include "../nvcc/record.h"
 #include "ks.h"
 
 #define USAGE                                                                  \
@@ -231,75 +231,31 @@ out:
 	return rc;
 }
 
-static char *
-json_dup(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? ks_xstrdup(v->valuestring) : NULL;
-}
-
-static void
-json_strv(const cJSON *o, const char *key, struct ks_strv *out)
-{
-	const cJSON *v, *arr = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	cJSON_ArrayForEach(v, arr)
-		if (cJSON_IsString(v))
-			ks_strv_push(out, v->valuestring);
-}
-
 static int
 from_record(struct build *b, const char *path, struct ks_buf *err)
 {
 	struct ks_strv reals = KS_STRV_INIT, virts = KS_STRV_INIT;
-	struct ks_buf text = KS_BUF_INIT;
-	const cJSON *arr, *v;
-	cJSON *o = NULL;
-	int rc = -1;
+	struct ks_build_rec r;
+	size_t i;
 
-	text.max = 1 << 22;
-	if (ks_fs_read(path, &text, err))
-		goto out;
-	o = cJSON_Parse(text.buf);
-	if (!o) {
-		ks_error(err, "'%s' is not a build record (not JSON)", path);
-		goto out;
-	}
-	b->source = json_dup(o, "source");
-	b->cwd = json_dup(o, "cwd");
-	if (!b->source || !b->cwd) {
-		ks_error(err, "'%s' is not a build record (no source or cwd)",
-			 path);
-		goto out;
-	}
-	b->nvcc = json_dup(o, "nvcc");
-	b->nvcc_version = json_dup(o, "nvcc_version");
-	if (!b->nvcc_version)
-		b->nvcc_version = ks_xstrdup("");
-	b->std = json_dup(o, "std");
-	b->depfile = json_dup(o, "depfile");
+	if (ks_build_rec_load(path, &r, err))
+		return -1;
+	b->source = ks_xstrdup(r.source);
+	b->cwd = ks_xstrdup(r.cwd);
+	b->nvcc = r.nvcc ? ks_xstrdup(r.nvcc) : NULL;
+	b->nvcc_version = ks_xstrdup(r.nvcc_version ? r.nvcc_version : "");
+	b->std = r.std ? ks_xstrdup(r.std) : NULL;
+	b->depfile = r.depfile ? ks_xstrdup(r.depfile) : NULL;
 	b->toolkit = toolkit_of(b->nvcc);
-	json_strv(o, "argv", &b->argv);
-	json_strv(o, "includes", &b->includes);
-	json_strv(o, "defines", &b->defines);
-	json_strv(o, "device_flags", &b->devflags);
-	arr = cJSON_GetObjectItemCaseSensitive(o, "archs");
-	cJSON_ArrayForEach(v, arr) {
-		const cJSON *r = cJSON_GetObjectItemCaseSensitive(v, "real");
-		const cJSON *vi =
-			cJSON_GetObjectItemCaseSensitive(v, "virtual");
-
-		add_arch(&reals, &virts,
-			 cJSON_IsString(r) ? r->valuestring : NULL,
-			 cJSON_IsString(vi) ? vi->valuestring : NULL);
-	}
+	ks_strv_pushv(&b->argv, (const char *const *)r.argv.v, r.argv.n);
+	ks_strv_pushv(&b->includes, (const char *const *)r.includes.v, r.includes.n);
+	ks_strv_pushv(&b->defines, (const char *const *)r.defines.v, r.defines.n);
+	ks_strv_pushv(&b->devflags, (const char *const *)r.devflags.v, r.devflags.n);
+	for (i = 0; i < r.narchs; i++)
+		add_arch(&reals, &virts, r.archs[i].real, r.archs[i].virt);
 	archs_done(&reals, &virts, &b->archs);
-	rc = 0;
-out:
-	cJSON_Delete(o);
-	ks_buf_release(&text);
-	return rc;
+	ks_build_rec_release(&r);
+	return 0;
 }
 
 /* ---- the manifest -------------------------------------------------------- */

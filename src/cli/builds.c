@@ -1,8 +1,6 @@
 /*
  * ks builds: the compiles ks-nvcc recorded, newest first.
  */
-#include <cjson/cJSON.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +8,19 @@
 #include "../core/buf.h"
 #include "../core/conf.h"
 #include "../core/fs.h"
+#include "../core/grow.h"
 #include "../core/util.h"
+#include "../nvcc/record.h"
 #include "ks.h"
 
 struct rec {
 	char *time, *source, *output, *archs;
 	char *text;
+};
+
+struct list {
+	struct rec *recs;
+	size_t n, alloc;
 };
 
 static int
@@ -25,72 +30,56 @@ cmp_time(const void *a, const void *b)
 }
 
 static char *
-json_str(const cJSON *o, const char *key)
+or_dash(const char *s)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return ks_xstrdup(s ? s : "-");
+}
 
-	return ks_xstrdup(cJSON_IsString(v) ? v->valuestring : "-");
+static int
+add_rec(struct ks_build_rec *r, const char *path, const char *why, void *ctx)
+{
+	struct list *l = ctx;
+	struct ks_buf as = KS_BUF_INIT;
+	struct rec *x;
+	size_t i;
+
+	if (!r) {
+		fprintf(stderr, "ks: warning: skipping unreadable record '%s': %s\n",
+			path, why);
+		return 0;
+	}
+	l->recs = KS_GROW(l->recs, l->n, &l->alloc);
+	x = &l->recs[l->n++];
+	x->time = or_dash(r->time);
+	x->source = or_dash(r->source);
+	x->output = or_dash(r->output);
+	for (i = 0; i < r->narchs; i++) {
+		const char *s = r->archs[i].real && *r->archs[i].real ? r->archs[i].real :
+			r->archs[i].virt ? r->archs[i].virt : "?";
+
+		ks_buf_addf(&as, "%s%s", as.len ? "," : "", s);
+	}
+	x->archs = ks_buf_detach(&as, NULL);
+	x->text = r->text;
+	r->text = NULL;
+	return 0;
 }
 
 int
 ks_cmd_builds(int argc, char **argv, struct ks_conf *conf)
 {
-	char *dir = ks_fs_join(conf->dir, "builds");
 	int json = argc == 2 && !strcmp(argv[1], "--json");
-	struct rec *recs = NULL;
-	size_t n = 0, alloc = 0, i;
-	struct dirent *de;
-	DIR *d;
+	struct list l = { NULL, 0, 0 };
+	struct rec *recs;
+	size_t n, i;
 
 	if (argc > 1 && !json) {
 		fprintf(stderr, "usage: ks builds [--json]\n");
-		free(dir);
 		return KS_EXIT_USAGE;
 	}
-	d = opendir(dir);
-	while (d && (de = readdir(d))) {
-		struct ks_buf text = KS_BUF_INIT, err = KS_BUF_INIT;
-		char *path;
-		cJSON *o, *archs, *a;
-
-		if (!ks_ends_with(de->d_name, ".json"))
-			continue;
-		path = ks_fs_join(dir, de->d_name);
-		text.max = 1 << 20;
-		o = ks_fs_read(path, &text, &err) ? NULL : cJSON_Parse(text.buf);
-		if (!o) {
-			fprintf(stderr, "ks: warning: skipping unreadable record '%s'\n",
-				path);
-		} else {
-			struct ks_buf as = KS_BUF_INIT;
-
-			if (n == alloc) {
-				alloc = alloc ? 2 * alloc : 16;
-				recs = ks_xrealloc(recs, alloc * sizeof(*recs));
-			}
-			recs[n].time = json_str(o, "time");
-			recs[n].source = json_str(o, "source");
-			recs[n].output = json_str(o, "output");
-			archs = cJSON_GetObjectItemCaseSensitive(o, "archs");
-			cJSON_ArrayForEach(a, archs) {
-				const cJSON *r = cJSON_GetObjectItemCaseSensitive(a, "real");
-				const cJSON *v = cJSON_GetObjectItemCaseSensitive(a, "virtual");
-				const char *s = cJSON_IsString(r) && *r->valuestring
-							? r->valuestring
-							: cJSON_IsString(v) ? v->valuestring : "?";
-				ks_buf_addf(&as, "%s%s", as.len ? "," : "", s);
-			}
-			recs[n].archs = ks_buf_detach(&as, NULL);
-			recs[n].text = ks_buf_detach(&text, NULL);
-			n++;
-			cJSON_Delete(o);
-		}
-		ks_buf_release(&text);
-		ks_buf_release(&err);
-		free(path);
-	}
-	if (d)
-		closedir(d);
+	ks_build_rec_each(conf->dir, add_rec, &l);
+	recs = l.recs;
+	n = l.n;
 	if (n)
 		qsort(recs, n, sizeof(*recs), cmp_time);
 	if (json)
@@ -110,6 +99,5 @@ ks_cmd_builds(int argc, char **argv, struct ks_conf *conf)
 	if (json)
 		printf("]\n");
 	free(recs);
-	free(dir);
 	return 0;
 }

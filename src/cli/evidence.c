@@ -9,121 +9,34 @@
  * nvcc with NVCC-ARGS and FILE.cu in the current directory. Both print the
  * features of docs/EVIDENCE.md per kernel and arch.
  */
-#include <cjson/cJSON.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../nvcc/passthru.h"
-#include "../evidence/evidence.h"
 #include "../core/buf.h"
 #include "../core/conf.h"
 #include "../core/fs.h"
 #include "../core/strv.h"
 #include "../core/util.h"
+#include "../evidence/evidence.h"
+#include "../nvcc/passthru.h"
+#include "../nvcc/record.h"
 #include "ks.h"
 
 #define EVIDENCE_TIMEOUT_MS (10 * 60 * 1000)
 
-/* What one build record says about the compile. */
-struct recorded {
-	char *time;
-	char *nvcc;
-	char *cwd;
-	char *prepend, *append;
-	struct ks_strv argv;
-};
-
-static void
-recorded_release(struct recorded *r)
-{
-	free(r->time);
-	free(r->nvcc);
-	free(r->cwd);
-	free(r->prepend);
-	free(r->append);
-	ks_strv_release(&r->argv);
-	memset(r, 0, sizeof(*r));
-	ks_strv_init(&r->argv);
-}
-
-static char *
-str_or_null(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? ks_xstrdup(v->valuestring) : NULL;
-}
-
-/* Fill `r` from record text when it is a record of `source`. */
 static int
-read_record(const char *text, const char *source, struct recorded *r)
+same_source(const struct ks_build_rec *r, void *source)
 {
-	cJSON *o = cJSON_Parse(text), *a;
-	const cJSON *src, *args;
-	int rc = -1;
-
-	if (!o)
-		return -1;
-	src = cJSON_GetObjectItemCaseSensitive(o, "source");
-	args = cJSON_GetObjectItemCaseSensitive(o, "argv");
-	if (!cJSON_IsString(src) || strcmp(src->valuestring, source) ||
-	    !cJSON_IsArray(args))
-		goto out;
-	r->time = str_or_null(o, "time");
-	r->nvcc = str_or_null(o, "nvcc");
-	r->cwd = str_or_null(o, "cwd");
-	r->prepend = str_or_null(o, "prepend_flags");
-	r->append = str_or_null(o, "append_flags");
-	cJSON_ArrayForEach(a, args)
-		if (cJSON_IsString(a))
-			ks_strv_push(&r->argv, a->valuestring);
-	rc = r->nvcc ? 0 : -1;
-out:
-	cJSON_Delete(o);
-	return rc;
+	return !strcmp(r->source, source);
 }
 
 /* The newest build record of `source` (an absolute path) into `best`. */
 static int
-find_record(const char *dir, const char *source, struct recorded *best,
+find_record(const char *dir, const char *source, struct ks_build_rec *best,
 	    struct ks_buf *err)
 {
-	char *builds = ks_fs_join(dir, "builds");
-	DIR *d = opendir(builds);
-	struct dirent *de;
-	int found = 0;
-
-	while (d && (de = readdir(d))) {
-		struct ks_buf text = KS_BUF_INIT, rerr = KS_BUF_INIT;
-		struct recorded r;
-		char *path;
-
-		if (!ks_ends_with(de->d_name, ".json"))
-			continue;
-		memset(&r, 0, sizeof(r));
-		ks_strv_init(&r.argv);
-		path = ks_fs_join(builds, de->d_name);
-		text.max = 1 << 20;
-		if (!ks_fs_read(path, &text, &rerr) &&
-		    !read_record(text.buf, source, &r) &&
-		    (!found || strcmp(r.time ? r.time : "",
-				      best->time ? best->time : "") > 0)) {
-			recorded_release(best);
-			*best = r;
-			found = 1;
-		} else {
-			recorded_release(&r);
-		}
-		ks_buf_release(&text);
-		ks_buf_release(&rerr);
-		free(path);
-	}
-	if (d)
-		closedir(d);
-	free(builds);
-	if (!found)
+	if (ks_build_rec_newest(dir, same_source, (void *)source, best))
 		return ks_error(err,
 				"no build record of '%s' (build it through "
 				"ks-nvcc, or give nvcc arguments after --)",
@@ -137,7 +50,7 @@ ks_cmd_evidence(int argc, char **argv, struct ks_conf *conf)
 	struct ks_evidence ev = KS_EVIDENCE_INIT;
 	struct ks_evidence_request req;
 	struct ks_buf err = KS_BUF_INIT, out = KS_BUF_INIT;
-	struct recorded r;
+	struct ks_build_rec r;
 	const char *file = NULL;
 	char *source = NULL, *cuobjdump = NULL;
 	int json = 0, usage = 0, dashes = -1, i, rc = KS_EXIT_FAILED;
@@ -177,10 +90,10 @@ ks_cmd_evidence(int argc, char **argv, struct ks_conf *conf)
 		for (i = dashes + 1; i < argc; i++)
 			ks_strv_push(&r.argv, argv[i]);
 		ks_strv_push(&r.argv, file);
-		r.prepend = getenv("NVCC_PREPEND_FLAGS")
+		r.prepend_flags = getenv("NVCC_PREPEND_FLAGS")
 				    ? ks_xstrdup(getenv("NVCC_PREPEND_FLAGS"))
 				    : NULL;
-		r.append = getenv("NVCC_APPEND_FLAGS")
+		r.append_flags = getenv("NVCC_APPEND_FLAGS")
 				   ? ks_xstrdup(getenv("NVCC_APPEND_FLAGS"))
 				   : NULL;
 	}
@@ -189,8 +102,8 @@ ks_cmd_evidence(int argc, char **argv, struct ks_conf *conf)
 	req.argv = (const char *const *)r.argv.v;
 	req.argc = r.argv.n;
 	req.cwd = r.cwd;
-	req.prepend_flags = r.prepend;
-	req.append_flags = r.append;
+	req.prepend_flags = r.prepend_flags;
+	req.append_flags = r.append_flags;
 	req.cuobjdump = cuobjdump;
 	req.timeout_ms = EVIDENCE_TIMEOUT_MS;
 	if (ks_evidence_collect(&req, &ev, &err))
@@ -207,7 +120,7 @@ out:
 	if (rc)
 		fprintf(stderr, "ks: error: %s\n", err.buf);
 	ks_evidence_release(&ev);
-	recorded_release(&r);
+	ks_build_rec_release(&r);
 	ks_buf_release(&err);
 	ks_buf_release(&out);
 	free(source);

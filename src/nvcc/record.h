@@ -9,7 +9,9 @@
  * (source, output, language, target archs, device-code flags, depfile).
  * Written atomically (temp + rename), so make -j never shows a torn record.
  * The JSON is produced here without a JSON library (ks-nvcc links only
- * libc); `ks` reads it with cJSON. Format: docs/MANUAL.md, "Build records".
+ * libc); `ks` reads it with cJSON through the one reader below
+ * (record_read.c, the only file of nvcc/ that needs cJSON, linked into ks
+ * and never into ks-nvcc). Format: docs/MANUAL.md, "Build records".
  * May include: libc, core/, args.h.
  */
 #ifndef KS_WRAPPER_RECORD_H
@@ -19,7 +21,14 @@ struct ks_args;
 struct ks_buf;
 struct ks_strv;
 
+#include <stddef.h>
+
+#include "../core/strv.h"
+
 #define KS_RECORD_FORMAT 1
+/* The most bytes of a record file read: a record is an argv long, so a
+ * bigger file is not one of ours. */
+#define KS_RECORD_MAX_BYTES (16u << 20)
 
 struct ks_record_info {
 	const char *cwd;
@@ -41,5 +50,65 @@ char *ks_record_name(const struct ks_args *a, const char *cwd);
 /* Write the record of `a` into <dir>/builds/. */
 int ks_record_write(const char *dir, const struct ks_args *a,
 		    const struct ks_record_info *ri, struct ks_buf *err);
+
+/* ---- the reader (record_read.c; ks only) ---------------------------- */
+
+struct ks_build_rec_arch {
+	char *virt, *real;	/* "compute_90", "sm_90"; either may be NULL */
+};
+
+/* One build record as read back. Strings are NULL where the record has none. */
+struct ks_build_rec {
+	char *path;		/* the record file */
+	char *source;		/* absolute */
+	char *cwd;
+	char *output;		/* the object, absolute */
+	char *depfile;
+	char *nvcc;		/* the real nvcc that built it */
+	char *nvcc_version;
+	char *time;
+	char *std;
+	char *prepend_flags, *append_flags;
+	struct ks_strv argv;	/* nvcc's arguments, without argv[0] */
+	struct ks_strv includes, defines, devflags;
+	struct ks_build_rec_arch *archs;
+	size_t narchs;
+	char *text;		/* the record's JSON text, as read */
+};
+
+/* Frees everything; safe on a zeroed struct. */
+void ks_build_rec_release(struct ks_build_rec *r);
+
+/*
+ * Pure: parse record text (`len` bytes; a NUL inside or bytes after the
+ * object are refused) named `path` in messages. A record needs a source,
+ * a cwd and an argv of strings.
+ */
+int ks_build_rec_parse(const char *text, size_t len, const char *path,
+		       struct ks_build_rec *r, struct ks_buf *err);
+
+/* Read one build record (at most KS_RECORD_MAX_BYTES). */
+int ks_build_rec_load(const char *path, struct ks_build_rec *r,
+		      struct ks_buf *err);
+
+/*
+ * Every readable record under <dir>/builds, in no order: `fn` gets each
+ * (it may take the record over by copying it and zeroing `*r`), or the
+ * path and the reason of one that cannot be read (`r` NULL). Stops and
+ * returns fn's value when it is not 0.
+ */
+int ks_build_rec_each(const char *dir,
+		      int (*fn)(struct ks_build_rec *r, const char *path,
+				const char *why, void *ctx),
+		      void *ctx);
+
+/*
+ * The newest record (by its time) under <dir>/builds for which `match`
+ * says 1. Returns 0, or -1 when there is none (no message: the caller
+ * knows what it looked for).
+ */
+int ks_build_rec_newest(const char *dir,
+			int (*match)(const struct ks_build_rec *r, void *ctx),
+			void *ctx, struct ks_build_rec *best);
 
 #endif

@@ -1,83 +1,16 @@
 #include "build.h"
 
-#include <cjson/cJSON.h>
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../nvcc/nvopts.h"
 #include "../core/buf.h"
 #include "../core/fs.h"
 #include "../core/proc.h"
 #include "../core/util.h"
+#include "../nvcc/nvopts.h"
 
-void
-ks_build_rec_release(struct ks_build_rec *r)
-{
-	free(r->path);
-	free(r->source);
-	free(r->cwd);
-	free(r->output);
-	free(r->nvcc);
-	free(r->time);
-	if (r->argv.v)
-		ks_strv_release(&r->argv);
-	memset(r, 0, sizeof(*r));
-}
-
-static char *
-json_dup(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? ks_xstrdup(v->valuestring) : NULL;
-}
-
-int
-ks_build_rec_load(const char *path, struct ks_build_rec *r, struct ks_buf *err)
-{
-	struct ks_buf text = KS_BUF_INIT;
-	const cJSON *argv, *a;
-	cJSON *o = NULL;
-	int rc = -1;
-
-	memset(r, 0, sizeof(*r));
-	ks_strv_init(&r->argv);
-	text.max = 16 << 20;
-	if (ks_fs_read(path, &text, err))
-		goto out;
-	o = cJSON_Parse(text.buf);
-	if (!o) {
-		ks_error(err, "'%s' is not a build record (not JSON)", path);
-		goto out;
-	}
-	r->path = ks_xstrdup(path);
-	r->source = json_dup(o, "source");
-	r->cwd = json_dup(o, "cwd");
-	r->output = json_dup(o, "output");
-	r->nvcc = json_dup(o, "nvcc");
-	r->time = json_dup(o, "time");
-	argv = cJSON_GetObjectItemCaseSensitive(o, "argv");
-	if (!r->source || !r->cwd || !cJSON_IsArray(argv)) {
-		ks_error(err, "'%s' is not a build record (no source, cwd or argv)",
-			 path);
-		goto out;
-	}
-	cJSON_ArrayForEach(a, argv) {
-		if (!cJSON_IsString(a)) {
-			ks_error(err, "'%s': argv holds a non-string", path);
-			goto out;
-		}
-		ks_strv_push(&r->argv, a->valuestring);
-	}
-	rc = 0;
-out:
-	cJSON_Delete(o);
-	ks_buf_release(&text);
-	if (rc)
-		ks_build_rec_release(r);
-	return rc;
-}
+/* The most of an object file read to look for a kernel's name. */
+#define KS_OBJECT_MAX_BYTES (1u << 30)
 
 int
 ks_build_object_has(const void *data, size_t len, const char *mangled)
@@ -100,45 +33,27 @@ ks_build_object_has(const void *data, size_t len, const char *mangled)
 	return 0;
 }
 
+/* Does the record's object hold the mangled name in ctx? */
+static int
+object_defines(const struct ks_build_rec *r, void *ctx)
+{
+	struct ks_buf obj = KS_BUF_INIT;
+	int has;
+
+	if (!r->output)
+		return 0;
+	obj.max = KS_OBJECT_MAX_BYTES;
+	has = !ks_fs_read(r->output, &obj, NULL) &&
+	      ks_build_object_has(obj.buf, obj.len, ctx);
+	ks_buf_release(&obj);
+	return has;
+}
+
 int
 ks_build_rec_find(const char *dir, const char *mangled, struct ks_build_rec *r,
 		  struct ks_buf *err)
 {
-	char *bdir = ks_fs_join(dir, "builds");
-	DIR *d = opendir(bdir);
-	struct dirent *de;
-	int found = 0;
-
-	memset(r, 0, sizeof(*r));
-	while (d && (de = readdir(d))) {
-		struct ks_build_rec cand;
-		struct ks_buf obj = KS_BUF_INIT, e = KS_BUF_INIT;
-		char *path;
-
-		if (!ks_ends_with(de->d_name, ".json"))
-			continue;
-		path = ks_fs_join(bdir, de->d_name);
-		obj.max = 1u << 30;
-		if (!ks_build_rec_load(path, &cand, &e)) {
-			if (cand.output && !ks_fs_read(cand.output, &obj, &e) &&
-			    ks_build_object_has(obj.buf, obj.len, mangled) &&
-			    (!found || strcmp(cand.time ? cand.time : "",
-					      r->time ? r->time : "") > 0)) {
-				ks_build_rec_release(r);
-				*r = cand;
-				found = 1;
-			} else {
-				ks_build_rec_release(&cand);
-			}
-		}
-		free(path);
-		ks_buf_release(&obj);
-		ks_buf_release(&e);
-	}
-	if (d)
-		closedir(d);
-	free(bdir);
-	if (!found)
+	if (ks_build_rec_newest(dir, object_defines, (void *)mangled, r))
 		return ks_error(err, "no build record's object defines %s (build the "
 				"program through ks-nvcc, or name one with --record)",
 				mangled);

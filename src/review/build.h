@@ -16,9 +16,9 @@
  * kernel's mangled name as a string (every nvcc object registers its
  * kernels by name).
  *
- * Ownership: struct ks_build_rec owns its strings; ks_build_rec_release()
- * frees them (safe on a zeroed struct). Returned paths belong to the caller.
- * May include: libc, core/, nvcc/nvopts.h.
+ * Build records are read by nvcc/record.h (struct ks_build_rec).
+ * Ownership: returned paths belong to the caller.
+ * May include: libc, core/, nvcc/ (nvopts.h, record.h).
  */
 #ifndef KS_REVIEW_BUILD_H
 #define KS_REVIEW_BUILD_H
@@ -26,24 +26,9 @@
 #include <stddef.h>
 
 #include "../core/strv.h"
+#include "../nvcc/record.h"
 
 struct ks_buf;
-
-struct ks_build_rec {
-	char *path;		/* the record file */
-	char *source;		/* absolute */
-	char *cwd;
-	char *output;		/* the object, absolute */
-	char *nvcc;		/* the real nvcc that built it */
-	char *time;
-	struct ks_strv argv;	/* nvcc's arguments, without argv[0] */
-};
-
-void ks_build_rec_release(struct ks_build_rec *r);
-
-/* Read one build record. */
-int ks_build_rec_load(const char *path, struct ks_build_rec *r,
-		      struct ks_buf *err);
 
 /*
  * The newest record under <dir>/builds whose object holds `mangled`.

@@ -1,0 +1,97 @@
+/*
+ * Unit tests of src/nvcc/record_read.c: what ks-nvcc's writer writes, the
+ * one reader reads back field by field; what is not one record is refused.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/core/buf.h"
+#include "../../src/core/strv.h"
+#include "../../src/core/util.h"
+#include "../../src/nvcc/args.h"
+#include "../../src/nvcc/record.h"
+#include "test.h"
+
+void ks_suite_record(void);
+
+TEST(record_round_trip)
+{
+	struct ks_strv argv = KS_STRV_INIT;
+	struct ks_args a;
+	struct ks_buf err = KS_BUF_INIT, json = KS_BUF_INIT;
+	struct ks_build_rec r;
+	struct ks_record_info ri = {
+		.cwd = "/work", .nvcc = "/usr/local/cuda/bin/nvcc",
+		.nvcc_version = "13.0.88", .append_flags = "-lineinfo",
+	};
+	const char *words[] = { "-O3", "-arch=sm_90", "-DX=\"a b\"", "-Iinc",
+				"-std=c++17", "-use_fast_math", "-c", "k.cu",
+				"-o", "obj/k.o" };
+	int rc;
+
+	ks_strv_pushv(&argv, words, KS_ARRAY_SIZE(words));
+	ks_args_init(&a);
+	CHECK_INT_EQ(0, ks_args_classify(&argv, &a, &err));
+	ks_record_format(&a, &ri, &json);
+	rc = ks_build_rec_parse(json.buf, json.len, "r.json", &r, &err);
+	ks_args_release(&a);
+	ks_strv_release(&argv);
+	ks_buf_release(&json);
+	CHECK_INT_EQ(0, rc);
+	CHECK_STR_EQ("r.json", r.path);
+	CHECK_STR_EQ("/work/k.cu", r.source);
+	CHECK_STR_EQ("/work", r.cwd);
+	CHECK_STR_EQ("/work/obj/k.o", r.output);
+	CHECK_STR_EQ("/usr/local/cuda/bin/nvcc", r.nvcc);
+	CHECK_STR_EQ("13.0.88", r.nvcc_version);
+	CHECK_STR_EQ("1970-01-01T00:00:00Z", r.time);
+	CHECK_STR_EQ("-lineinfo", r.append_flags);
+	CHECK_NULL(r.prepend_flags);
+	CHECK_INT_EQ(KS_ARRAY_SIZE(words), r.argv.n);
+	CHECK_STR_EQ("-DX=\"a b\"", r.argv.v[2]);
+	/* -arch=sm_90 is SASS for sm_90 and PTX for compute_90. */
+	CHECK_INT_EQ(2, r.narchs);
+	CHECK_STR_EQ("compute_90", r.archs[0].virt);
+	CHECK_STR_EQ("sm_90", r.archs[0].real);
+	CHECK_STR_EQ("compute_90", r.archs[1].virt);
+	CHECK(!r.archs[1].real || !*r.archs[1].real);
+	CHECK(r.includes.n == 1 && strstr(r.includes.v[0], "inc"));
+	CHECK(r.defines.n == 1);
+	CHECK(r.devflags.n >= 1);
+	CHECK(r.text && strstr(r.text, "\"format\": 1"));
+	ks_build_rec_release(&r);
+	ks_buf_release(&err);
+}
+
+TEST(record_refuses_what_is_not_one)
+{
+	static const char *const bad[] = {
+		"", "[]", "{\"cwd\": \"/w\", \"argv\": []}",
+		"{\"source\": \"/s\", \"cwd\": \"/w\"}",
+		"{\"source\": \"/s\", \"cwd\": \"/w\", \"argv\": [1]}",
+		"{\"source\": \"/s\", \"cwd\": \"/w\", \"argv\": []} {}",
+	};
+	const char good[] = "{\"source\": \"/s\", \"cwd\": \"/w\", \"argv\": []}";
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_build_rec r;
+	size_t i;
+
+	for (i = 0; i < KS_ARRAY_SIZE(bad); i++) {
+		ks_buf_reset(&err);
+		CHECK_INT_EQ(-1, ks_build_rec_parse(bad[i], strlen(bad[i]), "x", &r, &err));
+		CHECK(err.len > 0);
+	}
+	/* A NUL inside the file hides what follows it: refused. */
+	CHECK_INT_EQ(-1, ks_build_rec_parse(good, sizeof(good), "x", &r, &err));
+	CHECK_INT_EQ(0, ks_build_rec_parse(good, strlen(good), "x", &r, &err));
+	CHECK_INT_EQ(0, (long long)r.narchs);
+	ks_build_rec_release(&r);
+	ks_buf_release(&err);
+}
+
+void
+ks_suite_record(void)
+{
+	RUN(record_round_trip);
+	RUN(record_refuses_what_is_not_one);
+}
