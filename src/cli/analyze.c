@@ -26,6 +26,7 @@
 #include "../core/strv.h"
 #include "../core/util.h"
 #include "../nvcc/args.h"
+#include "../nvcc/derive.h"
 #include "../nvcc/manifest.h"
 #include "../nvcc/nvccver.h"
 #include "../nvcc/nvopts.h"
@@ -264,35 +265,13 @@ from_record(struct build *b, const char *path, struct ks_buf *err)
 static void
 deps_argv(const struct ks_strv *argv, struct ks_strv *out)
 {
-	struct ks_strv norm = KS_STRV_INIT;
-	size_t i;
-	int rdc = 0;
+	struct ks_derived seen;
 
-	ks_manifest_normalize_argv(argv, &norm);
-	for (i = 0; i < norm.n; i++) {
-		const struct ks_nvopt *opt = NULL;
-		const char *value = NULL;
-
-		if (ks_nvopt_parse(norm.v[i], &opt, &value) ==
-			    KS_NVOPT_WORD_OPTION &&
-		    opt &&
-		    ((opt->flags & KS_NVOPT_MODE) ||
-		     !strcmp(opt->name, "keep") ||
-		     !strcmp(opt->name, "keep-dir") ||
-		     !strcmp(opt->name, "save-temps") ||
-		     !strcmp(opt->name, "verbose"))) {
-			if (!strcmp(opt->name, "device-c"))
-				rdc = 1;
-			if ((opt->flags & KS_NVOPT_TAKES_ARG) && !value)
-				i++;
-			continue;
-		}
-		ks_strv_push(out, norm.v[i]);
-	}
-	if (rdc)
+	ks_derive_argv(&ks_derive_deps, (const char *const *)argv->v, argv->n, out,
+		       &seen, NULL);
+	if (seen.device_c)
 		ks_strv_push(out, "-rdc=true");
 	ks_strv_push(out, "-M");
-	ks_strv_release(&norm);
 }
 
 /* The files the TU includes, from nvcc -M, else the build's depfile. */

@@ -15,73 +15,22 @@
 #include "../core/proc.h"
 #include "../core/strv.h"
 #include "../core/util.h"
-#include "../nvcc/nvopts.h"
+#include "../nvcc/derive.h"
 #include "evidence.h"
 #include "parse.h"
 
 /* ------------------------------------------------------------------ */
 /* The compile                                                         */
 
-/*
- * Options (long names, see nvcc/nvopts.c) dropped from the recorded
- * command: its outputs, and what would garble ptxas's report (--threads
- * and --split-compile run several ptxas at once, their lines interleave).
- * Dependency options (KS_NVOPT_DEPS) go too.
- */
-static const char *const drop_opts[] = {
-	"dryrun", "fdevice-time-trace", "jobserver", "keep", "keep-dir",
-	"output-directory", "output-file", "save-temps", "split-compile",
-	"split-compile-extended", "threads", "time", "verbose",
-};
-
-/* Phase options that already ask for a compile to an object. */
-static const char *const compile_opts[] = {
-	"compile", "device-c", "device-w",
-};
-
-static int
-in_names(const char *name, const char *const *list, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(name, list[i]))
-			return 1;
-	return 0;
-}
-
+/* What is dropped from the recorded command: nvcc/derive.h. */
 void
 ks_evidence_argv(const char *const *argv, size_t argc, const char *tmpdir,
 		 struct ks_strv *out)
 {
-	int compiles = 0;
-	size_t i;
+	struct ks_derived seen;
 
-	for (i = 0; i < argc; i++) {
-		const struct ks_nvopt *opt = NULL;
-		const char *value = NULL;
-		enum ks_nvopt_word w = ks_nvopt_parse(argv[i], &opt, &value);
-		int takes_next = 0, drop = 0;
-
-		if (w == KS_NVOPT_WORD_OPTION || w == KS_NVOPT_WORD_BAD) {
-			takes_next =
-				(opt->flags & KS_NVOPT_TAKES_ARG) && !value;
-			drop = (opt->flags & KS_NVOPT_DEPS) ||
-			       in_names(opt->name, drop_opts,
-					KS_ARRAY_SIZE(drop_opts));
-			if (in_names(opt->name, compile_opts,
-				     KS_ARRAY_SIZE(compile_opts)))
-				compiles = 1;
-		}
-		if (!drop)
-			ks_strv_push(out, argv[i]);
-		if (takes_next && i + 1 < argc) {
-			i++;
-			if (!drop)
-				ks_strv_push(out, argv[i]);
-		}
-	}
-	if (!compiles)
+	ks_derive_argv(&ks_derive_evidence, argv, argc, out, &seen, NULL);
+	if (!seen.compiles)
 		ks_strv_push(out, "-c");
 	ks_strv_push(out, "-Xptxas");
 	ks_strv_push(out, "-v");

@@ -19,7 +19,7 @@
  * Ownership: struct ks_evidence owns its records and their strings;
  * ks_evidence_release() frees them (safe on KS_EVIDENCE_INIT). Pointers
  * returned by ks_evidence_find() point into it.
- * May include: libc, core/, nvcc/nvopts.h (the option table).
+ * May include: libc, core/, nvcc/derive.h.
  */
 #ifndef KS_EVIDENCE_EVIDENCE_H
 #define KS_EVIDENCE_EVIDENCE_H

@@ -11,7 +11,7 @@
 #include "../core/hash.h"
 #include "../core/strv.h"
 #include "../core/util.h"
-#include "nvopts.h"
+#include "derive.h"
 
 void
 ks_manifest_entry_release(struct ks_manifest_entry *e)
@@ -88,33 +88,8 @@ entry_copy(struct ks_manifest_entry *dst, const struct ks_manifest_entry *src)
 void
 ks_manifest_normalize_argv(const struct ks_strv *argv, struct ks_strv *out)
 {
-	size_t i;
-
-	for (i = 0; i < argv->n; i++) {
-		const struct ks_nvopt *opt = NULL;
-		const char *value = NULL;
-		enum ks_nvopt_word w = ks_nvopt_parse(argv->v[i], &opt, &value);
-		int drop = 0;
-
-		if (w == KS_NVOPT_WORD_OPTION && opt) {
-			drop = ((opt->flags & KS_NVOPT_DEPS) &&
-				!(opt->flags & KS_NVOPT_MODE)) ||
-			       !strcmp(opt->name, "output-file") ||
-			       !strcmp(opt->name, "output-directory");
-			if (drop) {
-				/* the value is the next word unless attached */
-				if ((opt->flags & KS_NVOPT_TAKES_ARG) && !value)
-					i++;
-				continue;
-			}
-			ks_strv_push(out, argv->v[i]);
-			if ((opt->flags & KS_NVOPT_TAKES_ARG) && !value &&
-			    i + 1 < argv->n)
-				ks_strv_push(out, argv->v[++i]);
-			continue;
-		}
-		ks_strv_push(out, argv->v[i]);
-	}
+	ks_derive_argv(&ks_derive_manifest, (const char *const *)argv->v, argv->n,
+		       out, NULL, NULL);
 }
 
 void

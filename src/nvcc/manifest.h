@@ -30,7 +30,7 @@
  * Ownership: struct ks_manifest owns its entries and strings;
  * ks_manifest_release() and ks_manifest_entry_release() free them (safe
  * on zeroed structs).
- * May include: libc, core/, nvopts.h.
+ * May include: libc, core/, derive.h.
  */
 #ifndef KS_WRAPPER_MANIFEST_H
 #define KS_WRAPPER_MANIFEST_H

@@ -7,7 +7,7 @@
 #include "../core/fs.h"
 #include "../core/proc.h"
 #include "../core/util.h"
-#include "../nvcc/nvopts.h"
+#include "../nvcc/derive.h"
 
 /* The most of an object file read to look for a kernel's name. */
 #define KS_OBJECT_MAX_BYTES (1u << 30)
@@ -65,36 +65,9 @@ ks_build_shared_argv(const struct ks_strv *argv, const char *include_dir,
 		     const char *shim, const char *so, struct ks_strv *out,
 		     struct ks_buf *err)
 {
-	size_t i;
-
-	for (i = 0; i < argv->n; i++) {
-		const char *w = argv->v[i], *value = NULL;
-		const struct ks_nvopt *opt = NULL;
-		enum ks_nvopt_word kind = ks_nvopt_parse(w, &opt, &value);
-		int takes = kind == KS_NVOPT_WORD_OPTION && opt &&
-			    (opt->flags & KS_NVOPT_TAKES_ARG) && !value;
-		int drop = 0;
-
-		if (takes && i + 1 >= argv->n)
-			return ks_error(err, "'%s' lacks its value", w);
-		if (kind == KS_NVOPT_WORD_INPUT) {
-			drop = 1;	/* the TU: the shim includes it */
-		} else if (kind == KS_NVOPT_WORD_OPTION && opt) {
-			if (!strcmp(opt->name, "device-c"))
-				ks_strv_push(out, "-rdc=true");
-			drop = (opt->flags & (KS_NVOPT_MODE | KS_NVOPT_DEPS)) ||
-			       !strcmp(opt->name, "output-file") ||
-			       !strcmp(opt->name, "output-directory") ||
-			       !strcmp(opt->name, "cudart");
-		}
-		if (!drop) {
-			ks_strv_push(out, w);
-			if (takes)
-				ks_strv_push(out, argv->v[i + 1]);
-		}
-		if (takes)
-			i++;
-	}
+	if (ks_derive_argv(&ks_derive_shared, (const char *const *)argv->v,
+			   argv->n, out, NULL, err))
+		return -1;
 	if (include_dir)
 		ks_strv_push_owned(out, ks_xasprintf("-I%s", include_dir));
 	ks_strv_push(out, "-shared");

@@ -18,7 +18,7 @@
  *
  * Build records are read by nvcc/record.h (struct ks_build_rec).
  * Ownership: returned paths belong to the caller.
- * May include: libc, core/, nvcc/ (nvopts.h, record.h).
+ * May include: libc, core/, nvcc/ (derive.h, record.h).
  */
 #ifndef KS_REVIEW_BUILD_H
 #define KS_REVIEW_BUILD_H

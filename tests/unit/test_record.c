@@ -9,6 +9,7 @@
 #include "../../src/core/strv.h"
 #include "../../src/core/util.h"
 #include "../../src/nvcc/args.h"
+#include "../../src/nvcc/derive.h"
 #include "../../src/nvcc/record.h"
 #include "test.h"
 
@@ -89,9 +90,59 @@ TEST(record_refuses_what_is_not_one)
 	ks_buf_release(&err);
 }
 
+static void
+join(const struct ks_strv *v, struct ks_buf *out)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		ks_buf_addf(out, "%s%s", i ? " " : "", v->v[i]);
+}
+
+/* Each derivation drops its own set, values with their options. */
+TEST(derive_tables)
+{
+	const char *argv[] = { "-dc", "-O3", "-Xcompiler", "-v", "-o", "k.o",
+			       "-MD", "-MF", "k.d", "--keep", "-v", "k.cu" };
+	struct ks_strv out = KS_STRV_INIT;
+	struct ks_buf text = KS_BUF_INIT, err = KS_BUF_INIT;
+	struct ks_derived seen;
+
+	ks_derive_argv(&ks_derive_manifest, argv, KS_ARRAY_SIZE(argv), &out, &seen, NULL);
+	join(&out, &text);
+	CHECK_STR_EQ("-dc -O3 -Xcompiler -v --keep -v k.cu", text.buf);
+	CHECK(seen.device_c && seen.compiles);
+	ks_strv_release(&out);
+	ks_buf_reset(&text);
+	/* -Xcompiler's value "-v" is its value, not --verbose. */
+	ks_derive_argv(&ks_derive_deps, argv, KS_ARRAY_SIZE(argv), &out, NULL, NULL);
+	join(&out, &text);
+	CHECK_STR_EQ("-O3 -Xcompiler -v k.cu", text.buf);
+	ks_strv_release(&out);
+	ks_buf_reset(&text);
+	CHECK_INT_EQ(0, ks_derive_argv(&ks_derive_shared, argv, KS_ARRAY_SIZE(argv),
+				       &out, NULL, &err));
+	join(&out, &text);
+	CHECK_STR_EQ("-rdc=true -O3 -Xcompiler -v --keep -v", text.buf);
+	ks_strv_release(&out);
+	ks_buf_reset(&text);
+	CHECK_INT_EQ(-1, ks_derive_argv(&ks_derive_shared, argv, 5, &out, NULL, &err));
+	CHECK(strstr(err.buf, "'-o' lacks its value"));
+	ks_strv_release(&out);
+	ks_derive_argv(&ks_derive_evidence, argv + 1, KS_ARRAY_SIZE(argv) - 1, &out,
+		       &seen, NULL);
+	join(&out, &text);
+	CHECK_STR_EQ("-O3 -Xcompiler -v k.cu", text.buf);
+	CHECK(!seen.compiles);
+	ks_strv_release(&out);
+	ks_buf_release(&text);
+	ks_buf_release(&err);
+}
+
 void
 ks_suite_record(void)
 {
 	RUN(record_round_trip);
 	RUN(record_refuses_what_is_not_one);
+	RUN(derive_tables);
 }
