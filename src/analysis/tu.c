@@ -18,6 +18,7 @@
 #include "../core/log.h"
 #include "../core/strv.h"
 #include "../core/util.h"
+#include "../nvcc/arch.h"
 #include "libclang.h"
 
 /* Bump when the stub, the prelude or the PCH recipe changes. */
@@ -142,28 +143,16 @@ static const char extras_text[] =
 const char *
 ks_tu_clang_arch(const char *target, char *buf, size_t size)
 {
-	const char *digits;
-	int n;
+	struct ks_arch_target a;
 
-	if (!target || !*target)
-		return NULL;
-	if (ks_starts_with(target, "sm_"))
-		digits = target + 3;
-	else if (ks_starts_with(target, "compute_"))
-		digits = target + 8;
-	else if (ks_starts_with(target, "lto_"))
-		digits = target + 4;
-	else
-		return NULL;
-	n = atoi(digits);
-	if (n < 20)
+	if (!target || ks_arch_parse(target, &a) || a.number < 20)
 		return NULL;
 	/* libclang 19 stops at sm_90a; sm_100 and later parse as sm_90. */
-	if (n > 90) {
+	if (a.number > 90) {
 		snprintf(buf, size, "sm_90");
 		return buf;
 	}
-	snprintf(buf, size, "sm_%s", digits);
+	snprintf(buf, size, "sm_%s", a.digits);
 	/* sm_90f (family) has no clang name: the plain arch parses alike. */
 	if (ks_ends_with(buf, "f"))
 		buf[strlen(buf) - 1] = '\0';

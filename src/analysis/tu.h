@@ -10,7 +10,7 @@
  * Ownership: struct ks_tu owns the index and the translation unit;
  * ks_tu_release() disposes of both (safe on a zeroed struct). Cursors
  * are valid while the struct ks_tu lives.
- * May include: libc, core/, cx.h, inventory.h.
+ * May include: libc, core/, nvcc/arch.h, cx.h, inventory.h.
  */
 #ifndef KS_ANALYSIS_TU_H
 #define KS_ANALYSIS_TU_H

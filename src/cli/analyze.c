@@ -25,6 +25,7 @@
 #include "../core/proc.h"
 #include "../core/strv.h"
 #include "../core/util.h"
+#include "../nvcc/arch.h"
 #include "../nvcc/args.h"
 #include "../nvcc/derive.h"
 #include "../nvcc/manifest.h"
@@ -170,20 +171,7 @@ archs_of(const struct ks_args *a, struct ks_strv *out)
 static const char *
 parse_arch(const struct ks_strv *archs)
 {
-	const char *best = NULL;
-	int bn = -1;
-	size_t i;
-
-	for (i = 0; i < archs->n; i++) {
-		const char *d = strchr(archs->v[i], '_');
-		int n = d ? atoi(d + 1) : -1;
-
-		if (n > bn) {
-			bn = n;
-			best = archs->v[i];
-		}
-	}
-	return best;
+	return ks_arch_newest((const char *const *)archs->v, archs->n);
 }
 
 static int

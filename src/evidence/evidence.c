@@ -12,6 +12,7 @@
 #include "../core/buf.h"
 #include "../core/strv.h"
 #include "../core/util.h"
+#include "../nvcc/arch.h"
 #include "parse.h"
 
 /* ------------------------------------------------------------------ */
@@ -150,15 +151,13 @@ ks_ev_has_part(char parts[][24], size_t n, const char *want)
 static long
 arch_number(const char *arch, const char **suffix)
 {
-	char *end;
-	long v;
+	struct ks_arch_target a;
 
-	if (strncmp(arch, "sm_", 3) || !isdigit((unsigned char)arch[3]))
+	if (ks_arch_parse(arch, &a) || a.kind != KS_ARCH_SM)
 		return -1;
-	v = strtol(arch + 3, &end, 10);
 	if (suffix)
-		*suffix = end;
-	return v;
+		*suffix = a.digits + strspn(a.digits, "0123456789");
+	return a.number;
 }
 
 

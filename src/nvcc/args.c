@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../core/util.h"
+#include "arch.h"
 #include "nvopts.h"
 
 /* Largest options file read; CMake's object lists stay far below. */
@@ -978,22 +979,12 @@ add_arch(struct ks_args *a, const char *virt, const char *real)
 static const char *
 arch_number(const char *name, const char **kind)
 {
-	static const char *const kinds[] = { "sm_", "compute_", "lto_" };
-	const char *p, *num = NULL;
-	size_t i;
+	struct ks_arch_target t;
 
-	for (i = 0; i < KS_ARRAY_SIZE(kinds); i++)
-		if (ks_starts_with(name, kinds[i])) {
-			*kind = kinds[i];
-			num = name + strlen(kinds[i]);
-		}
-	if (!num || !isdigit((unsigned char)*num))
+	if (ks_arch_parse(name, &t))
 		return NULL;
-	for (p = num; isdigit((unsigned char)*p); p++)
-		;
-	if (*p == 'a' || *p == 'f')
-		p++;
-	return *p ? NULL : num;
+	*kind = ks_arch_prefix(t.kind);
+	return t.digits;
 }
 
 /* -arch=X without -code, as nvcc 13.0 expands it (see args.h). */

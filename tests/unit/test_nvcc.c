@@ -1,6 +1,7 @@
 /*
- * Unit tests of src/nvcc/record_read.c: what ks-nvcc's writer writes, the
- * one reader reads back field by field; what is not one record is refused.
+ * Unit tests of src/nvcc/: the record reader (what ks-nvcc's writer
+ * writes, it reads back field by field; what is not one record is
+ * refused), the argv deriver's tables and the arch parser.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -8,12 +9,13 @@
 #include "../../src/core/buf.h"
 #include "../../src/core/strv.h"
 #include "../../src/core/util.h"
+#include "../../src/nvcc/arch.h"
 #include "../../src/nvcc/args.h"
 #include "../../src/nvcc/derive.h"
 #include "../../src/nvcc/record.h"
 #include "test.h"
 
-void ks_suite_record(void);
+void ks_suite_nvcc(void);
 
 TEST(record_round_trip)
 {
@@ -139,10 +141,38 @@ TEST(derive_tables)
 	ks_buf_release(&err);
 }
 
+TEST(arch_parse)
+{
+	static const char *const bad[] = { "", "sm", "sm_", "sm_x", "sm_90b",
+					   "sm_90af", "compute_90 ", "gfx90" };
+	const char *names[] = { "compute_80", "sm_100f", "sm_90a", "junk" };
+	struct ks_arch_target a;
+	size_t i;
+
+	CHECK_INT_EQ(0, ks_arch_parse("sm_90a", &a));
+	CHECK_INT_EQ(KS_ARCH_SM, a.kind);
+	CHECK_INT_EQ(90, a.number);
+	CHECK_INT_EQ('a', a.suffix);
+	CHECK_STR_EQ("90a", a.digits);
+	CHECK_INT_EQ(0, ks_arch_parse("compute_100f", &a));
+	CHECK_INT_EQ(KS_ARCH_COMPUTE, a.kind);
+	CHECK_INT_EQ(100, a.number);
+	CHECK_INT_EQ('f', a.suffix);
+	CHECK_INT_EQ(0, ks_arch_parse("lto_75", &a));
+	CHECK_INT_EQ(KS_ARCH_LTO, a.kind);
+	CHECK_INT_EQ(0, a.suffix);
+	CHECK_STR_EQ("lto_", ks_arch_prefix(a.kind));
+	for (i = 0; i < KS_ARRAY_SIZE(bad); i++)
+		CHECK_INT_EQ(-1, ks_arch_parse(bad[i], &a));
+	CHECK_STR_EQ("sm_100f", ks_arch_newest(names, 4));
+	CHECK_NULL(ks_arch_newest(names + 3, 1));
+}
+
 void
-ks_suite_record(void)
+ks_suite_nvcc(void)
 {
 	RUN(record_round_trip);
 	RUN(record_refuses_what_is_not_one);
 	RUN(derive_tables);
+	RUN(arch_parse);
 }
