@@ -18,7 +18,7 @@ build_tool() {
 	# shellcheck disable=SC2086
 	${CC:-cc} -std=c11 -D_GNU_SOURCE $flags -o "$TEST_DIR/evidence-tool" \
 		"$ROOT/tests/data/evidence/evidence-tool.c" \
-		"$BUILD"/src/evidence/*.o "$BUILD/src/nvcc/nvopts.o" "$BUILD/src/nvcc/derive.o" \
+		"$BUILD"/src/evidence/*.o "$BUILD"/src/nvcc/{nvopts,derive,arch}.o \
 		"$BUILD"/src/core/*.o
 }
 
