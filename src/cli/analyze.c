@@ -21,13 +21,13 @@
 #include "../core/buf.h"
 #include "../core/conf.h"
 #include "../core/fs.h"
+#include "../core/grow.h"
 #include "../core/log.h"
 #include "../core/proc.h"
 #include "../core/strv.h"
 #include "../core/util.h"
 #include "../nvcc/arch.h"
 #include "../nvcc/args.h"
-#include "../nvcc/derive.h"
 #include "../nvcc/manifest.h"
 #include "../nvcc/nvccver.h"
 #include "../nvcc/nvopts.h"
@@ -249,133 +249,37 @@ from_record(struct build *b, const char *path, struct ks_buf *err)
 
 /* ---- the manifest -------------------------------------------------------- */
 
-/* nvcc's argv for `nvcc -M`: the compile without outputs and phases. */
-static void
-deps_argv(const struct ks_strv *argv, struct ks_strv *out)
-{
-	struct ks_derived seen;
-
-	ks_derive_argv(&ks_derive_deps, (const char *const *)argv->v, argv->n, out,
-		       &seen, NULL);
-	if (seen.device_c)
-		ks_strv_push(out, "-rdc=true");
-	ks_strv_push(out, "-M");
-}
-
-/* The files the TU includes, from nvcc -M, else the build's depfile. */
-static int
-included_files(const struct build *b, struct ks_strv *files, struct ks_buf *err)
-{
-	struct ks_strv argv = KS_STRV_INIT;
-	struct ks_buf out = KS_BUF_INIT, eout = KS_BUF_INIT, text = KS_BUF_INIT;
-	/* the argv already holds NVCC_PREPEND/APPEND_FLAGS' words */
-	static const char *const env[] = { "NVCC_PREPEND_FLAGS=",
-					   "NVCC_APPEND_FLAGS=", NULL };
-	int rc = -1;
-
-	out.max = eout.max = text.max = 1 << 24;
-	if (b->nvcc) {
-		struct ks_proc p;
-
-		memset(&p, 0, sizeof(p));
-		ks_strv_push(&argv, b->nvcc);
-		deps_argv(&b->argv, &argv);
-		p.argv = (const char *const *)argv.v;
-		p.env = env;
-		p.cwd = b->cwd;
-		p.out = &out;
-		p.err_out = &eout;
-		p.timeout_ms = 120000;
-		if (ks_proc_run(&p, err) == 0 && p.status == 0 &&
-		    !p.timed_out) {
-			ks_manifest_parse_deps(out.buf, files);
-			rc = 0;
-			goto out;
-		}
-		ks_log("analyze: nvcc -M failed (status %d): %s", p.status,
-		       eout.buf);
-	}
-	if (b->depfile && ks_fs_read(b->depfile, &text, err) == 0) {
-		ks_manifest_parse_deps(text.buf, files);
-		rc = 0;
-		goto out;
-	}
-	ks_buf_reset(err);
-	ks_error(err, "cannot list the headers of '%s' (nvcc -M failed and no "
-		      "depfile)", b->source);
-out:
-	ks_strv_release(&argv);
-	ks_buf_release(&out);
-	ks_buf_release(&eout);
-	ks_buf_release(&text);
-	return rc;
-}
-
+/* The TU's manifest (nvcc/manifest.h) from the build and the inventory. */
 static char *
 write_manifest(const struct build *b, const char *source,
 	       const struct ks_inventory *inv, struct ks_conf *conf,
 	       struct ks_buf *err)
 {
-	struct ks_strv files = KS_STRV_INIT;
-	struct ks_manifest_entry e;
-	struct ks_buf tu = KS_BUF_INIT;
-	char *toolkit = b->toolkit ? ks_fs_realpath(b->toolkit) : NULL;
+	struct ks_manifest_build mb;
+	struct ks_manifest_kernel *ks = NULL;
+	size_t i, j, n = 0, alloc = 0;
 	char *path = NULL;
-	char id[33];
-	size_t i, j;
 
-	memset(&e, 0, sizeof(e));
-	if (included_files(b, &files, err) || ks_fs_read(source, &tu, err))
-		goto out;
-	for (i = 0; i < files.n; i++) {
-		char *abs = files.v[i][0] == '/' ? ks_fs_realpath(files.v[i])
-						 : NULL;
-		char hash[33];
-		long long size;
-
-		if (!abs) {
-			char *p = ks_fs_join(b->cwd, files.v[i]);
-
-			abs = ks_fs_realpath(p);
-			free(p);
-		}
-		if (!abs) {
-			ks_error(err, "cannot find header '%s'", files.v[i]);
-			goto out;
-		}
-		if (!strcmp(abs, source)) {
-			free(abs);
-			continue;
-		}
-		if (toolkit && ks_starts_with(abs, toolkit) &&
-		    abs[strlen(toolkit)] == '/') {
-			ks_manifest_entry_add_header(&e, abs, NULL, -1, 1);
-		} else if (ks_manifest_file_digest(abs, -1, hash, &size,
-						   NULL) == 0) {
-			ks_manifest_entry_add_header(&e, abs, hash, size, 0);
-		} else {
-			ks_error(err, "cannot read header '%s'", abs);
-			free(abs);
-			goto out;
-		}
-		free(abs);
-	}
+	memset(&mb, 0, sizeof(mb));
+	mb.source = source;
+	mb.cwd = b->cwd;
+	mb.nvcc = b->nvcc;
+	mb.nvcc_version = b->nvcc_version;
+	mb.toolkit = b->toolkit;
+	mb.depfile = b->depfile;
+	mb.argv = &b->argv;
+	mb.lock_timeout_ms = conf->lock_timeout_ms;
 	for (i = 0; i < inv->nkernels; i++)
-		for (j = 0; j < inv->kernels[i].nkeys; j++)
-			ks_manifest_entry_add_kernel(
-				&e, inv->kernels[i].keys[j].key,
-				inv->kernels[i].keys[j].arch,
-				inv->kernels[i].keys[j].mangled);
-	ks_manifest_id(tu.buf, tu.len, b->cwd, &b->argv, b->nvcc_version, id);
-	if (ks_manifest_store(conf->dir, id, source, &e, conf->lock_timeout_ms,
-			      err))
-		goto out;
-	path = ks_manifest_path(conf->dir, id);
-out:
-	ks_manifest_entry_release(&e);
-	ks_strv_release(&files);
-	ks_buf_release(&tu);
-	free(toolkit);
+		for (j = 0; j < inv->kernels[i].nkeys; j++) {
+			ks = KS_GROW(ks, n, &alloc);
+			memcpy(ks[n].key, inv->kernels[i].keys[j].key, sizeof(ks[n].key));
+			ks[n].arch = inv->kernels[i].keys[j].arch;
+			ks[n].mangled = inv->kernels[i].keys[j].mangled;
+			n++;
+		}
+	if (ks_manifest_write(conf->dir, &mb, ks, n, &path, err))
+		path = NULL;
+	free(ks);
 	return path;
 }
 

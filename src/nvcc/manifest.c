@@ -9,6 +9,8 @@
 #include "../core/buf.h"
 #include "../core/fs.h"
 #include "../core/hash.h"
+#include "../core/log.h"
+#include "../core/proc.h"
 #include "../core/strv.h"
 #include "../core/util.h"
 #include "derive.h"
@@ -446,7 +448,7 @@ ks_manifest_lookup(const char *dir, const char *id,
 	memset(&m, 0, sizeof(m));
 	if (!ks_fs_exists(path))
 		goto out;
-	text.max = 1 << 24;
+	text.max = KS_MANIFEST_TU_MAX_BYTES;
 	if (ks_fs_read(path, &text, err) ||
 	    ks_manifest_parse(text.buf, &m, err)) {
 		rc = ks_error(err, "manifest '%s'", path);
@@ -500,7 +502,7 @@ ks_manifest_store(const char *dir, const char *id, const char *source,
 	}
 	if (ks_lock_acquire(&lock, path, lock_timeout_ms, err))
 		goto out;
-	text.max = 1 << 24;
+	text.max = KS_MANIFEST_TU_MAX_BYTES;
 	if (ks_fs_exists(path) &&
 	    (ks_fs_read(path, &text, &ignored) ||
 	     ks_manifest_parse(text.buf, &m, &ignored)))
@@ -517,5 +519,136 @@ out:
 	ks_buf_release(&text);
 	ks_buf_release(&ignored);
 	free(path);
+	return rc;
+}
+
+/* ---- the writer ----------------------------------------------------------- */
+
+/* nvcc's argv for `nvcc -M`: the compile without outputs and phases. */
+static void
+deps_argv(const struct ks_strv *argv, struct ks_strv *out)
+{
+	struct ks_derived seen;
+
+	ks_derive_argv(&ks_derive_deps, (const char *const *)argv->v, argv->n, out,
+		       &seen, NULL);
+	if (seen.device_c)
+		ks_strv_push(out, "-rdc=true");
+	ks_strv_push(out, "-M");
+}
+
+/* The files the TU includes, from nvcc -M, else the build's depfile. */
+static int
+included_files(const struct ks_manifest_build *b, struct ks_strv *files, struct ks_buf *err)
+{
+	struct ks_strv argv = KS_STRV_INIT;
+	struct ks_buf out = KS_BUF_INIT, eout = KS_BUF_INIT, text = KS_BUF_INIT;
+	/* the argv already holds NVCC_PREPEND/APPEND_FLAGS' words */
+	static const char *const env[] = { "NVCC_PREPEND_FLAGS=",
+					   "NVCC_APPEND_FLAGS=", NULL };
+	int rc = -1;
+
+	out.max = eout.max = text.max = KS_MANIFEST_TU_MAX_BYTES;
+	if (b->nvcc) {
+		struct ks_proc p;
+
+		memset(&p, 0, sizeof(p));
+		ks_strv_push(&argv, b->nvcc);
+		deps_argv(b->argv, &argv);
+		p.argv = (const char *const *)argv.v;
+		p.env = env;
+		p.cwd = b->cwd;
+		p.out = &out;
+		p.err_out = &eout;
+		p.timeout_ms = 120000;
+		if (ks_proc_run(&p, err) == 0 && p.status == 0 &&
+		    !p.timed_out) {
+			ks_manifest_parse_deps(out.buf, files);
+			rc = 0;
+			goto out;
+		}
+		ks_log("analyze: nvcc -M failed (status %d): %s", p.status,
+		       eout.buf);
+	}
+	if (b->depfile && ks_fs_read(b->depfile, &text, err) == 0) {
+		ks_manifest_parse_deps(text.buf, files);
+		rc = 0;
+		goto out;
+	}
+	ks_buf_reset(err);
+	ks_error(err, "cannot list the headers of '%s' (nvcc -M failed and no "
+		      "depfile)", b->source);
+out:
+	ks_strv_release(&argv);
+	ks_buf_release(&out);
+	ks_buf_release(&eout);
+	ks_buf_release(&text);
+	return rc;
+}
+
+int
+ks_manifest_write(const char *dir, const struct ks_manifest_build *b,
+		  const struct ks_manifest_kernel *kernels, size_t nkernels,
+		  char **path, struct ks_buf *err)
+{
+	struct ks_strv files = KS_STRV_INIT;
+	struct ks_manifest_entry e;
+	struct ks_buf tu = KS_BUF_INIT;
+	char *toolkit = b->toolkit ? ks_fs_realpath(b->toolkit) : NULL;
+	const char *source = b->source;
+	char id[33];
+	size_t i;
+	int rc = -1;
+
+	*path = NULL;
+	memset(&e, 0, sizeof(e));
+	if (included_files(b, &files, err) || ks_fs_read(source, &tu, err))
+		goto out;
+	for (i = 0; i < files.n; i++) {
+		char *abs = files.v[i][0] == '/' ? ks_fs_realpath(files.v[i])
+						 : NULL;
+		char hash[33];
+		long long size;
+
+		if (!abs) {
+			char *p = ks_fs_join(b->cwd, files.v[i]);
+
+			abs = ks_fs_realpath(p);
+			free(p);
+		}
+		if (!abs) {
+			ks_error(err, "cannot find header '%s'", files.v[i]);
+			goto out;
+		}
+		if (!strcmp(abs, source)) {
+			free(abs);
+			continue;
+		}
+		if (toolkit && ks_starts_with(abs, toolkit) &&
+		    abs[strlen(toolkit)] == '/') {
+			ks_manifest_entry_add_header(&e, abs, NULL, -1, 1);
+		} else if (ks_manifest_file_digest(abs, -1, hash, &size,
+						   NULL) == 0) {
+			ks_manifest_entry_add_header(&e, abs, hash, size, 0);
+		} else {
+			ks_error(err, "cannot read header '%s'", abs);
+			free(abs);
+			goto out;
+		}
+		free(abs);
+	}
+	for (i = 0; i < nkernels; i++)
+		ks_manifest_entry_add_kernel(&e, kernels[i].key, kernels[i].arch,
+					     kernels[i].mangled);
+	ks_manifest_id(tu.buf, tu.len, b->cwd, b->argv, b->nvcc_version, id);
+	if (ks_manifest_store(dir, id, source, &e, b->lock_timeout_ms, err))
+		goto out;
+	*path = ks_manifest_path(dir, id);
+	rc = 0;
+out:
+	ks_manifest_entry_release(&e);
+	ks_strv_release(&files);
+	ks_buf_release(&tu);
+	free(toolkit);
 	return rc;
 }

@@ -42,6 +42,8 @@ struct ks_strv;
 
 #define KS_MANIFEST_FORMAT 1
 #define KS_MANIFEST_MAX_ENTRIES 16
+/* The most bytes read of a manifest, a TU, a depfile or nvcc -M output. */
+#define KS_MANIFEST_TU_MAX_BYTES (16u << 20)
 
 struct ks_manifest_header {
 	char *path;
@@ -158,5 +160,27 @@ int ks_manifest_lookup(const char *dir, const char *id,
 int ks_manifest_store(const char *dir, const char *id, const char *source,
 		      const struct ks_manifest_entry *e, int lock_timeout_ms,
 		      struct ks_buf *err);
+
+/* What a manifest is written from (`ks analyze --manifest`). */
+struct ks_manifest_build {
+	const char *source;	/* the TU, absolute */
+	const char *cwd;
+	const char *nvcc;	/* runs `nvcc -M`; NULL: the depfile only */
+	const char *nvcc_version;
+	const char *toolkit;	/* headers under it are listed as system */
+	const char *depfile;	/* read when nvcc -M fails; or NULL */
+	const struct ks_strv *argv;	/* the build's, without argv[0] */
+	int lock_timeout_ms;
+};
+
+/*
+ * The writer: list the TU's headers (`nvcc -M` with the build's flags,
+ * else the build's depfile), hash them, and store an entry mapping them to
+ * `kernels` in the manifest of the TU's id. *path gets the manifest's
+ * path (the caller frees it).
+ */
+int ks_manifest_write(const char *dir, const struct ks_manifest_build *b,
+		      const struct ks_manifest_kernel *kernels, size_t nkernels,
+		      char **path, struct ks_buf *err);
 
 #endif
