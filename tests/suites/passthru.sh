@@ -11,10 +11,15 @@ test_compiler_form_passes_argv_unchanged() {
 test_launcher_form_uses_given_nvcc() {
 	use_fake_nvcc
 	mkdir other
-	cp "$FAKE_DIR/nvcc" other/nvcc
-	export FAKE_NVCC_LOG=$TEST_DIR/nvcc.log
+	# other/nvcc notes its own path, then is the fake nvcc. The nvcc on
+	# PATH logs to the same log: one call there and only other/nvcc in
+	# who.log mean that the given nvcc ran and the one on PATH did not.
+	printf '#!/bin/sh\necho "$0" >>"%s/who.log"\nexec "%s/nvcc" "$@"\n' \
+		"$TEST_DIR" "$FAKE_DIR" >other/nvcc
+	chmod +x other/nvcc
 	"$KS_NVCC_BIN" "$TEST_DIR/other/nvcc" -c k.cu -o k.o
 	expect_eq '-c|k.cu|-o|k.o' "$(nvcc_calls)"
+	expect_eq "$TEST_DIR/other/nvcc" "$(sort -u who.log)"
 }
 
 test_exit_status_stdout_stderr_are_nvccs() {

@@ -1,14 +1,15 @@
 #include "test.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "../../src/core/buf.h"
 #include "../../src/core/fs.h"
 #include "../../src/core/util.h"
 
-int test_failed_now;
-int test_passed, test_failed;
+int test_failed_now, test_skipped_now;
+int test_passed, test_failed, test_skipped;
 const char *test_current;
 
 static char tmpdir[4096];
@@ -55,19 +56,68 @@ rm_tmpdir(void)
 	tmpdir[0] = '\0';
 }
 
+/* The environment as it was: "NAME=value" copies. */
+static char **
+env_save(void)
+{
+	extern char **environ;
+	size_t n = 0, i;
+	char **copy;
+
+	while (environ && environ[n])
+		n++;
+	copy = ks_xcalloc(n + 1, sizeof(*copy));
+	for (i = 0; i < n; i++)
+		copy[i] = ks_xstrdup(environ[i]);
+	return copy;
+}
+
+/* Put the saved environment back exactly, and free the copy. */
+static void
+env_restore(char **saved)
+{
+	size_t i;
+
+	clearenv();
+	for (i = 0; saved[i]; i++) {
+		char *eq = strchr(saved[i], '=');
+
+		if (eq) {
+			*eq = '\0';
+			setenv(saved[i], eq + 1, 1);
+		}
+		free(saved[i]);
+	}
+	free(saved);
+}
+
 void
 test_run(const char *name, void (*fn)(void))
 {
 	const char *only = getenv("KS_TEST_ONLY");
+	char **env;
+	char *cwd;
 
 	if (only && *only && !strstr(name, only))
 		return;
 	test_current = name;
 	test_failed_now = 0;
+	test_skipped_now = 0;
+	env = env_save();
+	cwd = ks_fs_getcwd();
 	fn();
+	/* Whatever the test did, the next one starts where this one did. */
+	env_restore(env);
+	if (cwd && chdir(cwd)) {
+		fprintf(stderr, "FAIL %s: cannot return to %s\n", name, cwd);
+		test_failed_now = 1;
+	}
+	free(cwd);
 	rm_tmpdir();
 	if (test_failed_now)
 		test_failed++;
+	else if (test_skipped_now)
+		test_skipped++;
 	else
 		test_passed++;
 }

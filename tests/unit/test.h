@@ -4,7 +4,11 @@
  * A test file defines tests with TEST(name) and one suite function that runs
  * them with RUN(name); tests/unit/main.c lists the suites. A failed CHECK
  * prints file:line and the values, marks the running test failed and returns
- * from it. main() prints "N passed, N failed" and exits non-zero on failure.
+ * from it. SKIP(reason...) ends a test that cannot run here (no libclang,
+ * no toolkit): it is counted apart, never as passed. main() prints
+ * "N passed, N failed, N skipped" and exits non-zero on failure.
+ * Every test runs with the environment and working directory the runner
+ * started with, restored after it whatever it did (test_run).
  * Tests do no I/O outside a scratch directory given by test_tmpdir().
  */
 #ifndef KS_TEST_H
@@ -13,8 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
-extern int test_failed_now;
-extern int test_passed, test_failed;
+extern int test_failed_now, test_skipped_now;
+extern int test_passed, test_failed, test_skipped;
 extern const char *test_current;
 
 /* A fresh scratch directory for the running test (under $TMPDIR). */
@@ -34,6 +38,15 @@ void test_run(const char *name, void (*fn)(void));
 		fprintf(stderr, __VA_ARGS__);                               \
 		fputc('\n', stderr);                                        \
 		test_failed_now = 1;                                        \
+	} while (0)
+
+#define SKIP(...)                                                           \
+	do {                                                                \
+		fprintf(stderr, "skip %s: ", test_current);                 \
+		fprintf(stderr, __VA_ARGS__);                               \
+		fputc('\n', stderr);                                        \
+		test_skipped_now = 1;                                       \
+		return;                                                     \
 	} while (0)
 
 #define CHECK(cond)                                                         \
