@@ -11,9 +11,10 @@
 #   integration/gpu/run.sh [TEST...]     all tests, or those named
 #
 # Skips itself (status 0, with the reason) without a GPU or without
-# ks-replay and libks-capture.so. Work and logs go to $KS_GPU_WORK
-# (default build/gpu-test); the last lines are a table, "N passed,
-# N failed", and the status is 0 only when nothing failed.
+# ks-replay and libks-capture.so. Every command of a test decides it
+# (integration/gpu/harness.sh: the semantics of tests/run). Work and logs
+# go to $KS_GPU_WORK (default build/gpu-test); the last lines are a table,
+# "N passed, N failed", and the status is 0 only when nothing failed.
 set -u
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -21,14 +22,14 @@ HERE=$ROOT/integration/gpu
 WORK=${KS_GPU_WORK:-$ROOT/build/gpu-test}
 KS=$ROOT/ks
 KSNVCC=$ROOT/ks-nvcc
+# shellcheck source=integration/gpu/harness.sh
+source "$HERE/harness.sh"
 
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q GPU; then
-	echo "gpu-test: skipped: no GPU (nvidia-smi lists none)"
-	exit 0
+	gpu_probe_skip "no GPU (nvidia-smi lists none)"
 fi
 if [ ! -x "$ROOT/ks-replay" ] || [ ! -f "$ROOT/libks-capture.so" ]; then
-	echo "gpu-test: skipped: ks-replay or libks-capture.so not built (needs the CUDA toolkit with CUPTI)"
-	exit 0
+	gpu_probe_skip "ks-replay or libks-capture.so not built (needs the CUDA toolkit with CUPTI)"
 fi
 
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -193,7 +194,7 @@ t_launches() {
 	cp "$HERE/programs/launches.cu" "$WORK/launches/"
 	(cd "$WORK/launches" && "$KSNVCC" -arch=sm_90 -c launches.cu -o launches.o &&
 		"$NVCC" -arch=sm_90 -o launches launches.o)
-	(cd "$WORK/launches" && "$KS" capture --launch all -- ./launches) | grep -q '^PASS$'
+	(cd "$WORK/launches" && "$KS" capture --launch all -- ./launches) | grep '^PASS$' >/dev/null
 	for d in "$KS_DIR"/captures/_Z6affinePfi/* "$KS_DIR"/captures/_Z9square_exPKfPfi/* \
 		"$KS_DIR"/captures/_Z11negate_coopPfi/*; do
 		[ -f "$d/launch.json" ] || { echo "missing capture $d"; return 1; }
@@ -292,23 +293,7 @@ PY
 
 ALL="t_build t_capture_app t_capture_launch_n t_replay_app t_capture_bench t_launches t_rules t_good_candidate_and_sanitize t_gemm t_overhead"
 TESTS=${*:-$ALL}
-passed=0
-failed=0
-for t in $TESTS; do
-	start=$(date +%s)
-	if (set -e; "$t") >"$WORK/logs/$t.log" 2>&1; then
-		verdict=PASS
-		passed=$((passed + 1))
-	else
-		verdict=FAIL
-		failed=$((failed + 1))
-		tail -n 25 "$WORK/logs/$t.log" | sed "s/^/    $t: /"
-	fi
-	d=$(grep '^DETAIL: ' "$WORK/logs/$t.log" | tail -n 1 | cut -c 9-)
-	printf '%s %s (%ss) %s\n' "$verdict" "$t" "$(($(date +%s) - start))" "$d" | tee -a "$RESULTS"
-done
-echo
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/gpu: /'
 "$NVCC" --version | tail -n 1 | sed 's/^/nvcc: /'
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+# shellcheck disable=SC2086
+gpu_run_tests "$WORK/logs" "$RESULTS" $TESTS
