@@ -1,4 +1,7 @@
-/* version: the one place the version number lives. */
+/*
+ * version: the one place the version number lives.
+ * May include: nothing.
+ */
 #ifndef KS_CLI_VERSION_H
 #define KS_CLI_VERSION_H
 

@@ -15,7 +15,7 @@
  * ks_args_release() frees them and is safe on a zeroed or freshly
  * initialised struct. `rejected` and the reasons of ks_args_eligible()
  * are static strings.
- * May include: libc, core/ (buf.h, strv.h), arch.h, nvopts.h.
+ * May include: libc, core/ (buf.h, strv.h, util.h), arch.h, nvopts.h.
  */
 #ifndef KS_WRAPPER_ARGS_H
 #define KS_WRAPPER_ARGS_H

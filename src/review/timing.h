@@ -9,7 +9,7 @@
  * interpolation between order statistics). A speedup is claimed only when
  * the spreads do not overlap: the candidate's 90th percentile below the
  * original's 10th. The reverse is "slower"; anything else is "same".
- * May include: libc.
+ * May include: libc, core/util.h.
  */
 #ifndef KS_REVIEW_TIMING_H
 #define KS_REVIEW_TIMING_H
