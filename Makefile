@@ -53,7 +53,7 @@ LIB_OBJ := $(CACHE_OBJ) $(NVCC_OBJ) $(CORE_OBJ)
 
 # ks-nvcc links only libc (xxHash is compiled in, header-only).
 KSNVCC_LIBS =
-KS_LIBS = -lcjson -lcurl -ldl
+KS_LIBS = -lcjson -ldl
 
 # --- analysis: libclang headers (src/analysis) -------------------------------
 # ks dlopens libclang (src/analysis/libclang.c) and never links it; only

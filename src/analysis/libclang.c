@@ -106,11 +106,22 @@ try_load(const char *name, struct ks_buf *why)
 	return 0;
 }
 
+static char *setting;
+static int configured;
+
+void
+ks_libclang_configure(const char *value)
+{
+	free(setting);
+	setting = value ? ks_xstrdup(value) : NULL;
+	configured = 1;
+}
+
 int
 ks_libclang_load(struct ks_buf *err)
 {
 	struct ks_strv cands = KS_STRV_INIT;
-	const char *env = getenv("KS_LIBCLANG");
+	const char *env = configured ? setting : getenv("KS_LIBCLANG");
 	size_t i;
 
 	if (state == 0) {

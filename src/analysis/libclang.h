@@ -21,6 +21,14 @@ struct ks_buf;
 struct ks_strv;
 
 /*
+ * The libclang setting (KS_LIBCLANG in the config table, core/conf.h) that
+ * ks_libclang_load() uses: a path, or "" for the built-in search. A
+ * program that loads no configuration (the unit tests) does not call it,
+ * and the environment's KS_LIBCLANG is read instead.
+ */
+void ks_libclang_configure(const char *setting);
+
+/*
  * Load libclang (a no-op after a success; a failure is remembered too, so
  * the search runs once). Returns 0, or -1 with the reason in `err`: every
  * candidate tried and why it failed, or what KS_LIBCLANG named.

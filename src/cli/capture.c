@@ -32,6 +32,7 @@
 #include "../core/log.h"
 #include "../core/proc.h"
 #include "../core/strv.h"
+#include "../core/toolkit.h"
 #include "../core/util.h"
 #include "../review/build.h"
 #include "../review/review.h"
@@ -60,32 +61,9 @@ resolve_program(const char *prog)
 static char *
 find_cuobjdump(const struct ks_conf *conf)
 {
-	const char *home = getenv("CUDA_HOME");
-	char *p;
-
-	if (conf->nvcc && *conf->nvcc) {
-		char *dir = ks_xstrdup(conf->nvcc), *slash = strrchr(dir, '/');
-
-		if (slash) {
-			*slash = '\0';
-			p = ks_xasprintf("%s/cuobjdump", dir);
-			free(dir);
-			if (ks_fs_is_exec(p))
-				return p;
-			free(p);
-		} else {
-			free(dir);
-		}
-	}
-	if (home && *home) {
-		p = ks_xasprintf("%s/bin/cuobjdump", home);
-		if (ks_fs_is_exec(p))
-			return p;
-		free(p);
-	}
-	if (ks_fs_is_exec("/usr/local/cuda/bin/cuobjdump"))
-		return ks_xstrdup("/usr/local/cuda/bin/cuobjdump");
-	return resolve_program("cuobjdump");
+	return ks_toolkit_program("cuobjdump",
+				  ks_conf_path_setting(conf, KS_CONF_CUOBJDUMP),
+				  conf->nvcc && *conf->nvcc ? conf->nvcc : NULL);
 }
 
 /* The program's __device__/__constant__ variables, by cuobjdump. */
@@ -350,8 +328,7 @@ ks_cmd_capture(int argc, char **argv, struct ks_conf *conf)
 		regfree(&re);
 	}
 	rc = KS_EXIT_FAILED;
-	lib = getenv("KS_CAPTURE_LIB") ? ks_xstrdup(getenv("KS_CAPTURE_LIB"))
-				       : ks_review_find_program("libks-capture.so");
+	lib = ks_toolkit_companion("libks-capture.so", conf->capture_lib);
 	libreal = lib ? ks_fs_realpath(lib) : NULL;
 	if (!libreal) {
 		fprintf(stderr, "ks: error: libks-capture.so not found beside ks or "

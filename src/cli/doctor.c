@@ -4,7 +4,6 @@
  * missing one is a line in the report, not a failure to start.
  */
 #include <cjson/cJSON.h>
-#include <curl/curl.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "../core/buf.h"
 #include "../core/conf.h"
 #include "../core/fs.h"
+#include "../core/toolkit.h"
 #include "../core/util.h"
 #include "ks.h"
 
@@ -176,29 +176,22 @@ probe_counters(struct probe *p, int have_gpu)
 	ks_buf_release(&params);
 }
 
+/* A toolkit program as every command finds it (core/toolkit.h). */
 static void
-probe_tool(struct probe *p, const char *tool, const char *toolkit)
+probe_tool(struct probe *p, const char *tool, const char *setting,
+	   const char *toolkit)
 {
-	char *cand;
+	char *nvcc = toolkit ? ks_xasprintf("%s/bin/nvcc", toolkit) : NULL;
+	char *cand = ks_toolkit_program(tool, setting, nvcc);
 
-	if (toolkit) {
-		cand = ks_xasprintf("%s/bin/%s", toolkit, tool);
-		if (ks_fs_is_exec(cand)) {
-			p->ok = 1;
-			ks_buf_adds(&p->what, cand);
-			free(cand);
-			return;
-		}
-		free(cand);
-	}
-	cand = ks_fs_which(tool, getenv("PATH"), NULL, NULL);
+	free(nvcc);
 	if (cand) {
 		p->ok = 1;
 		ks_buf_adds(&p->what, cand);
 		free(cand);
 		return;
 	}
-	ks_buf_adds(&p->what, "not found");
+	ks_buf_adds(&p->what, setting ? "none (set empty)" : "not found");
 }
 
 int
@@ -216,7 +209,7 @@ ks_cmd_doctor(int argc, char **argv, struct ks_conf *conf)
 		     cuptih = { 0, KS_BUF_INIT }, clang = { 0, KS_BUF_INIT },
 		     gpu = { 0, KS_BUF_INIT }, counters = { 0, KS_BUF_INIT },
 		     ncu = { 0, KS_BUF_INIT }, san = { 0, KS_BUF_INIT },
-		     cuobjdump = { 0, KS_BUF_INIT }, curl = { 1, KS_BUF_INIT },
+		     cuobjdump = { 0, KS_BUF_INIT },
 		     cjson = { 1, KS_BUF_INIT }, dir = { 0, KS_BUF_INIT };
 	struct ks_buf err = KS_BUF_INIT;
 	char *toolkit = NULL;
@@ -233,10 +226,10 @@ ks_cmd_doctor(int argc, char **argv, struct ks_conf *conf)
 	probe_libclang(&clang);
 	probe_gpu(&gpu, &have_gpu);
 	probe_counters(&counters, have_gpu);
-	probe_tool(&ncu, "ncu", toolkit);
-	probe_tool(&san, "compute-sanitizer", toolkit);
-	probe_tool(&cuobjdump, "cuobjdump", toolkit);
-	ks_buf_adds(&curl.what, curl_version());
+	probe_tool(&ncu, "ncu", NULL, toolkit);
+	probe_tool(&san, "compute-sanitizer", NULL, toolkit);
+	probe_tool(&cuobjdump, "cuobjdump",
+		   ks_conf_path_setting(conf, KS_CONF_CUOBJDUMP), toolkit);
 	ks_buf_adds(&cjson.what, cJSON_Version());
 	if (ks_fs_mkdirs(conf->dir, &err) == 0 && access(conf->dir, W_OK) == 0) {
 		dir.ok = 1;
@@ -257,7 +250,6 @@ ks_cmd_doctor(int argc, char **argv, struct ks_conf *conf)
 	line("ncu", &ncu);
 	line("compute-sanitizer", &san);
 	line("cuobjdump", &cuobjdump);
-	line("libcurl", &curl);
 	line("cjson", &cjson);
 	line("state dir", &dir);
 
@@ -287,7 +279,6 @@ ks_cmd_doctor(int argc, char **argv, struct ks_conf *conf)
 	ks_buf_release(&ncu.what);
 	ks_buf_release(&san.what);
 	ks_buf_release(&cuobjdump.what);
-	ks_buf_release(&curl.what);
 	ks_buf_release(&cjson.what);
 	ks_buf_release(&dir.what);
 	return nvcc.ok ? 0 : KS_EXIT_FAILED;

@@ -17,6 +17,7 @@
 #include "../core/conf.h"
 #include "../core/fs.h"
 #include "../core/strv.h"
+#include "../core/toolkit.h"
 #include "../core/util.h"
 #include "../evidence/evidence.h"
 #include "../nvcc/passthru.h"
@@ -97,7 +98,9 @@ ks_cmd_evidence(int argc, char **argv, struct ks_conf *conf)
 				   ? ks_xstrdup(getenv("NVCC_APPEND_FLAGS"))
 				   : NULL;
 	}
-	cuobjdump = ks_evidence_find_cuobjdump(r.nvcc);
+	cuobjdump = ks_toolkit_program("cuobjdump",
+				       ks_conf_path_setting(conf, KS_CONF_CUOBJDUMP),
+				       r.nvcc);
 	req.nvcc = r.nvcc;
 	req.argv = (const char *const *)r.argv.v;
 	req.argc = r.argv.n;

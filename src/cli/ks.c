@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../analysis/libclang.h"
 #include "../core/buf.h"
 #include "../core/conf.h"
 #include "../core/log.h"
@@ -127,6 +128,7 @@ ks_main(int argc, char **argv)
 	if (ks_conf_load(&conf, &err))
 		fprintf(stderr, "ks: warning: %s\n", err.buf);
 	ks_log_open(conf.log, conf.debug);
+	ks_libclang_configure(conf.libclang);
 	name = argc > 1 ? argv[1] : "help";
 	if (!strcmp(name, "--version") || !strcmp(name, "-V"))
 		name = "version";

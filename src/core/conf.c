@@ -69,6 +69,16 @@ static const struct item {
 	[KS_CONF_TOL_BF16] = { "tol_bf16", "KS_TOL_BF16", T_STR,
 			       offsetof(struct ks_conf, tol_bf16), "",
 			       "bf16 tolerance ATOL,RTOL (empty: 1e-2,4e-2)" },
+	[KS_CONF_CUOBJDUMP] = { "cuobjdump", "KS_CUOBJDUMP", T_STR,
+				offsetof(struct ks_conf, cuobjdump), "",
+				"cuobjdump for SASS and globals (unset: beside nvcc, "
+				"CUDA_HOME, CUDA_PATH, /usr/local/cuda, PATH; empty: none)" },
+	[KS_CONF_CAPTURE_LIB] = { "capture_lib", "KS_CAPTURE_LIB", T_STR,
+				  offsetof(struct ks_conf, capture_lib), "",
+				  "libks-capture.so (unset: beside ks, ../lib/ks-nvcc)" },
+	[KS_CONF_LIBCLANG] = { "libclang", "KS_LIBCLANG", T_STR,
+			       offsetof(struct ks_conf, libclang), "",
+			       "libclang to dlopen (unset: libclang 19 to 16, then libclang.so)" },
 };
 
 static char *
@@ -275,4 +285,12 @@ const char *
 ks_conf_item_help(enum ks_conf_item i)
 {
 	return items[i].help;
+}
+
+const char *
+ks_conf_path_setting(const struct ks_conf *c, enum ks_conf_item i)
+{
+	const char *v = *(char *const *)((const char *)c + items[i].offset);
+
+	return c->origin[i] == KS_ORIGIN_DEFAULT ? NULL : v ? v : "";
 }

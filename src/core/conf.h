@@ -40,6 +40,9 @@ enum ks_conf_item {
 	KS_CONF_TOL_F32,
 	KS_CONF_TOL_F16,
 	KS_CONF_TOL_BF16,
+	KS_CONF_CUOBJDUMP,
+	KS_CONF_CAPTURE_LIB,
+	KS_CONF_LIBCLANG,
 	KS_CONF_NITEMS
 };
 
@@ -61,12 +64,23 @@ struct ks_conf {
 	char *tol_f32;		/* KS_TOL_F32 */
 	char *tol_f16;		/* KS_TOL_F16 */
 	char *tol_bf16;		/* KS_TOL_BF16 */
+	/* Programs and libraries (core/toolkit.h); an empty value set in the
+	 * environment or the file means "none", the default "search". */
+	char *cuobjdump;	/* KS_CUOBJDUMP */
+	char *capture_lib;	/* KS_CAPTURE_LIB: libks-capture.so */
+	char *libclang;		/* KS_LIBCLANG */
 	char *config_path;	/* the config file consulted (may not exist) */
 	enum ks_conf_origin origin[KS_CONF_NITEMS];
 };
 
 /* Defaults only; no I/O. */
 void ks_conf_init(struct ks_conf *c);
+
+/*
+ * The value of a path setting for core/toolkit.h: NULL when it was left at
+ * its default (search), else the value ("" for none).
+ */
+const char *ks_conf_path_setting(const struct ks_conf *c, enum ks_conf_item i);
 void ks_conf_release(struct ks_conf *c);
 
 /*

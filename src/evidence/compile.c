@@ -41,26 +41,6 @@ ks_evidence_argv(const char *const *argv, size_t argc, const char *tmpdir,
 	ks_strv_push_owned(out, ks_xasprintf("%s/ks-evidence.o", tmpdir));
 }
 
-char *
-ks_evidence_find_cuobjdump(const char *nvcc)
-{
-	const char *env = getenv("KS_CUOBJDUMP");
-	char *dir, *path, *slash;
-
-	if (env)
-		return *env ? ks_xstrdup(env) : NULL;
-	if (!nvcc || !strchr(nvcc, '/'))
-		return NULL;
-	dir = ks_xstrdup(nvcc);
-	slash = strrchr(dir, '/');
-	*slash = '\0';
-	path = ks_fs_join(dir, "cuobjdump");
-	free(dir);
-	if (ks_fs_is_exec(path))
-		return path;
-	free(path);
-	return NULL;
-}
 
 /* The first line of nvcc's stderr that says "error", else the first line. */
 static void

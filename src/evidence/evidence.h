@@ -191,10 +191,4 @@ struct ks_evidence_request {
 int ks_evidence_collect(const struct ks_evidence_request *req,
 			struct ks_evidence *ev, struct ks_buf *err);
 
-/*
- * The cuobjdump to use: KS_CUOBJDUMP when set (empty: none), else the one
- * next to `nvcc`, else NULL. The result belongs to the caller.
- */
-char *ks_evidence_find_cuobjdump(const char *nvcc);
-
 #endif

@@ -391,22 +391,15 @@ out:
 }
 
 char *
-ks_review_find_program(const char *name)
-{
-	return ks_toolkit_companion(name, NULL);
-}
-
-char *
 ks_review_demangle(const char *nvcc, const char *mangled)
 {
-	char *dir = ks_xstrdup(nvcc ? nvcc : ""), *slash = strrchr(dir, '/'), *tool;
+	char *tool = ks_toolkit_program("cu++filt", NULL, nvcc);
 	const char *argv[3];
 	struct ks_buf out = KS_BUF_INIT;
 	struct ks_proc p;
 
-	if (slash)
-		*slash = '\0';
-	tool = slash ? ks_xasprintf("%s/cu++filt", dir) : ks_xstrdup("cu++filt");
+	if (!tool)
+		tool = ks_xstrdup("cu++filt");
 	argv[0] = tool;
 	argv[1] = mangled;
 	argv[2] = NULL;
@@ -418,7 +411,6 @@ ks_review_demangle(const char *nvcc, const char *mangled)
 	if (ks_proc_run(&p, NULL) || p.status || !strcmp(out.buf, mangled))
 		ks_buf_reset(&out);
 	ks_buf_rtrim(&out);
-	free(dir);
 	free(tool);
 	if (!out.len || !strcmp(out.buf, mangled)) {
 		ks_buf_release(&out);

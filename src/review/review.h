@@ -75,16 +75,9 @@ int ks_review_sanitize(const struct ks_review_opts *o, const char *sanitizer,
 		       struct ks_buf *err);
 
 /*
- * The demangled name of `mangled` by the toolkit's cu++filt (beside
- * `nvcc`, else on PATH), or NULL. A fresh string.
+ * The demangled name of `mangled` by the toolkit's cu++filt (found as
+ * core/toolkit.h says, beside `nvcc` first), or NULL. A fresh string.
  */
 char *ks_review_demangle(const char *nvcc, const char *mangled);
-
-/*
- * Where a companion of ks lives: `name` (ks-replay, libks-capture.so)
- * beside the running ks, then in <its dir>/../lib/ks-nvcc/, then (for a
- * program) on PATH. A fresh string, or NULL.
- */
-char *ks_review_find_program(const char *name);
 
 #endif

@@ -554,34 +554,6 @@ script(const char *dir, const char *name, const char *text)
 	return path;
 }
 
-TEST(find_cuobjdump)
-{
-	const char *dir = test_tmpdir();
-	char *nvcc = ks_xasprintf("%s/nvcc", dir), *got;
-	const char *old = getenv("KS_CUOBJDUMP");
-	char *saved = old ? ks_xstrdup(old) : NULL;
-
-	unsetenv("KS_CUOBJDUMP");
-	got = ks_evidence_find_cuobjdump(nvcc);
-	CHECK_NULL(got);
-	script(dir, "cuobjdump", "#!/bin/sh\n");
-	got = ks_evidence_find_cuobjdump(nvcc);
-	CHECK(got != NULL && ks_ends_with(got, "/cuobjdump"));
-	free(got);
-	setenv("KS_CUOBJDUMP", "", 1);
-	CHECK_NULL(ks_evidence_find_cuobjdump(nvcc));
-	setenv("KS_CUOBJDUMP", "/opt/x/cuobjdump", 1);
-	got = ks_evidence_find_cuobjdump(nvcc);
-	CHECK_STR_EQ("/opt/x/cuobjdump", got);
-	free(got);
-	if (saved)
-		setenv("KS_CUOBJDUMP", saved, 1);
-	else
-		unsetenv("KS_CUOBJDUMP");
-	free(saved);
-	free(nvcc);
-}
-
 /*
  * The I/O path with stand-ins: a "nvcc" that prints the captured ptxas
  * report, copies the captured PTX into -keep-dir and writes the object; a
@@ -805,7 +777,6 @@ ks_suite_evidence(void)
 	RUN(format_json_and_text);
 	RUN(format_lists_ptx_only_kernels_at_their_ptx_arch);
 	RUN(argv_keeps_the_compile_and_drops_outputs);
-	RUN(find_cuobjdump);
 	RUN(collect_with_stand_ins);
 	RUN(command_from_a_record_and_from_arguments);
 }
