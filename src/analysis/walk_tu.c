@@ -1,0 +1,613 @@
+/*
+ * The walk's TU visitor (walk.h, tu.h): kernels, launch sites and host
+ * facts of a parsed translation unit.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/buf.h"
+#include "../core/fs.h"
+#include "../core/strv.h"
+#include "../core/util.h"
+#include "walk.h"
+
+/* ---- the TU: kernels, launches, host facts ------------------------------- */
+
+struct tuwalk {
+	struct ks_tu *t;
+	int pass;		/* 1: kernels and macros; 2: host code */
+	struct ks_inventory *inv;
+	CXCursor *kcur;		/* kernel definition cursors, by index */
+	size_t nk;
+	/* host function being walked */
+	int fn;
+	char *fn_name;
+	int device_fn;		/* __device__ and not __host__ */
+	unsigned long loops[64][2];
+	int nloops;
+	/* macro definitions seen: name and body text, for launch bounds */
+	struct ks_strv macro_names, macro_bodies;
+};
+
+static int
+kernel_index(struct tuwalk *tw, CXCursor decl)
+{
+	CXCursor tmpl = ks_cx.getSpecializedCursorTemplate(decl);
+	size_t i;
+
+	for (i = 0; i < tw->nk; i++) {
+		if (ks_walk_same(tw->kcur[i], decl))
+			return (int)i;
+		if (!ks_cx.Cursor_isNull(tmpl) && ks_walk_same(tw->kcur[i], tmpl))
+			return (int)i;
+	}
+	return -1;
+}
+
+static char *
+qualified_name(CXCursor c)
+{
+	struct ks_buf b = KS_BUF_INIT;
+	char *name = ks_walk_spelling(c);
+	CXCursor p = ks_cx.getCursorSemanticParent(c);
+
+	while (!ks_cx.Cursor_isNull(p) && !ks_cx.isInvalid(ks_walk_kind(p)) &&
+	       ks_walk_kind(p) != CXCursor_TranslationUnit) {
+		enum CXCursorKind k = ks_walk_kind(p);
+
+		if (k == CXCursor_Namespace || k == CXCursor_StructDecl ||
+		    k == CXCursor_ClassDecl || k == CXCursor_ClassTemplate) {
+			char *s = ks_walk_spelling(p);
+			struct ks_buf n = KS_BUF_INIT;
+
+			ks_buf_addf(&n, "%s::%s", *s ? s : "(anonymous)",
+				    b.len ? b.buf : "");
+			ks_buf_release(&b);
+			b = n;
+			free(s);
+		}
+		p = ks_cx.getCursorSemanticParent(p);
+	}
+	ks_buf_adds(&b, name);
+	free(name);
+	return ks_buf_detach(&b, NULL);
+}
+
+static void
+add_instance(struct ks_kernel *k, CXCursor spec)
+{
+	char *m = ks_cx_str(ks_cx.Cursor_getMangling(spec));
+	size_t i;
+
+	if (!*m) {
+		free(m);
+		return;
+	}
+	for (i = 0; i < k->ninst; i++) {
+		if (!strcmp(k->inst[i].mangled, m)) {
+			free(m);
+			return;
+		}
+	}
+	k->inst = ks_xrealloc(k->inst, (k->ninst + 1) * sizeof(*k->inst));
+	k->inst[k->ninst].mangled = m;
+	{
+		struct ks_buf d = KS_BUF_INIT;
+		int n = ks_cx.Cursor_getNumTemplateArguments(spec), a;
+
+		ks_buf_adds(&d, k->name);
+		ks_buf_addch(&d, '<');
+		for (a = 0; a < n; a++) {
+			enum CXTemplateArgumentKind ak =
+				ks_cx.Cursor_getTemplateArgumentKind(
+					spec, (unsigned)a);
+
+			if (a)
+				ks_buf_adds(&d, ", ");
+			if (ak == CXTemplateArgumentKind_Type) {
+				char *ts = ks_cx_str(ks_cx.getTypeSpelling(
+					ks_cx.Cursor_getTemplateArgumentType(
+						spec, (unsigned)a)));
+
+				ks_buf_adds(&d, ts);
+				free(ts);
+			} else if (ak == CXTemplateArgumentKind_Integral) {
+				ks_buf_addf(
+					&d, "%lld",
+					ks_cx.Cursor_getTemplateArgumentValue(
+						spec, (unsigned)a));
+			} else {
+				ks_buf_adds(&d, "?");
+			}
+		}
+		ks_buf_addch(&d, '>');
+		k->inst[k->ninst].display = ks_buf_detach(&d, NULL);
+	}
+	k->ninst++;
+}
+
+/* Text of the source between two offsets of a file. */
+static char *
+source_text(struct ks_tu *t, const struct ks_extent *e)
+{
+	CXFile f = ks_cx.getFile(t->tu, e->file);
+	size_t size;
+	const char *s = ks_cx_file_text(t->tu, f, &size);
+
+	if (!s || e->end > size || e->begin > e->end)
+		return ks_xstrdup("");
+	return ks_xstrndup(s + e->begin, e->end - e->begin);
+}
+
+static void
+launch_bounds(struct tuwalk *tw, CXCursor kc, struct ks_kernel *k)
+{
+	struct toks t;
+	struct ks_extent e;
+	unsigned i, name_off = ks_walk_offset_of(ks_cx.getCursorLocation(kc));
+
+	memset(&e, 0, sizeof(e));
+	k->nlb = 0;
+	ks_walk_toks_of(tw->t->tu, ks_cx.getCursorExtent(kc), &t);
+	for (i = 0; i + 1 < t.n && ks_walk_tok_begin(&t, i) < name_off; i++) {
+		unsigned j, open, depth = 0;
+		char *text;
+		char *p, *save;
+
+		if (!ks_walk_tok_is(&t, i, "__launch_bounds__") &&
+		    !ks_walk_tok_is(&t, i, "launch_bounds"))
+			continue;
+		if (!ks_walk_tok_is(&t, i + 1, "("))
+			continue;
+		open = i + 1;
+		for (j = open; j < t.n; j++) {
+			if (ks_walk_tok_is(&t, j, "("))
+				depth++;
+			else if (ks_walk_tok_is(&t, j, ")") && --depth == 0)
+				break;
+		}
+		if (j == t.n)
+			break;
+		e.file = k->extent.file;
+		e.begin = ks_walk_tok_end(&t, open);
+		e.end = ks_walk_tok_begin(&t, j);
+		text = source_text(tw->t, &e);
+		k->launch_bounds = text;
+		/* values: top-level comma-separated integers or macros */
+		p = ks_xstrdup(text);
+		for (save = p; k->nlb < 3;) {
+			char *comma = strchr(save, ',');
+			char *item, *end;
+			long long v;
+			size_t m;
+
+			if (comma)
+				*comma = '\0';
+			item = save;
+			while (*item == ' ' || *item == '\t' || *item == '\n')
+				item++;
+			end = item + strlen(item);
+			while (end > item &&
+			       (end[-1] == ' ' || end[-1] == '\t' ||
+				end[-1] == '\n'))
+				*--end = '\0';
+			v = strtoll(item, &end, 0);
+			if (*item && !*end) {
+				k->lb[k->nlb] = v;
+			} else {
+				k->lb[k->nlb] = -1;
+				for (m = 0; m < tw->macro_names.n; m++) {
+					if (!strcmp(tw->macro_names.v[m],
+						    item)) {
+						v = strtoll(
+							tw->macro_bodies.v[m],
+							&end, 0);
+						if (*tw->macro_bodies.v[m] &&
+						    !*end)
+							k->lb[k->nlb] = v;
+					}
+				}
+			}
+			k->nlb++;
+			if (!comma)
+				break;
+			save = comma + 1;
+		}
+		free(p);
+		break;
+	}
+	ks_walk_toks_release(&t);
+}
+
+static void
+add_kernel(struct tuwalk *tw, CXCursor c)
+{
+	struct ks_inventory *inv = tw->inv;
+	struct ks_kernel *k;
+	struct kids ch;
+	size_t i;
+
+	inv->kernels =
+		ks_xrealloc(inv->kernels, (inv->nkernels + 1) * sizeof(*k));
+	k = &inv->kernels[inv->nkernels++];
+	memset(k, 0, sizeof(*k));
+	tw->kcur = ks_xrealloc(tw->kcur, (tw->nk + 1) * sizeof(*tw->kcur));
+	tw->kcur[tw->nk++] = c;
+	k->name = ks_walk_spelling(c);
+	k->qualified = qualified_name(c);
+	k->display = ks_cx_str(ks_cx.getCursorDisplayName(c));
+	k->is_template = ks_walk_kind(c) == CXCursor_FunctionTemplate;
+	if (!k->is_template)
+		k->mangled = ks_cx_str(ks_cx.Cursor_getMangling(c));
+	ks_cx_extent(ks_cx.getCursorExtent(c), &k->extent);
+	k->in_main_file = !strcmp(k->extent.file, tw->t->source);
+	{
+		CXSourceRange r = ks_cx.getCursorExtent(c);
+		CXSourceLocation loc = ks_cx.getCursorLocation(c);
+		unsigned off = ks_walk_offset_of(loc), line = 0, col = 0;
+
+		ks_cx.getExpansionLocation(loc, NULL, &line, &col, NULL);
+		k->name_ext.file = ks_xstrdup(k->extent.file);
+		k->name_ext.begin = off;
+		k->name_ext.end = off + strlen(k->name);
+		k->name_ext.line = k->name_ext.end_line = line;
+		k->name_ext.col = col;
+		k->name_ext.end_col = col + (unsigned)strlen(k->name) - 1;
+		(void)r;
+	}
+	k->body.file = ks_xstrdup("");
+	ks_walk_kids_of(c, &ch);
+	for (i = 0; i < ch.n; i++) {
+		CXCursor p = ch.v[i];
+
+		if (ks_walk_kind(p) == CXCursor_CompoundStmt) {
+			ks_cx_extent(ks_cx.getCursorExtent(p), &k->body);
+		} else if (ks_walk_kind(p) == CXCursor_ParmDecl) {
+			struct ks_param *pa;
+			CXType t = ks_cx.getCursorType(p);
+			CXType ct = ks_cx.getCanonicalType(t);
+			long long sz = ks_cx.Type_getSizeOf(ct),
+				  al = ks_cx.Type_getAlignOf(ct);
+
+			k->params = ks_xrealloc(k->params,
+						(k->nparams + 1) * sizeof(*pa));
+			pa = &k->params[k->nparams++];
+			pa->name = ks_walk_spelling(p);
+			pa->type = ks_cx_str(ks_cx.getTypeSpelling(t));
+			pa->size = sz > 0 ? sz : -1;
+			pa->align = al > 0 ? al : -1;
+			pa->is_pointer = ct.kind == CXType_Pointer;
+			pa->pointee_const = pa->is_pointer &&
+					    ks_cx.isConstQualifiedType(
+						    ks_cx.getPointeeType(t));
+			pa->is_restrict = ks_cx.isRestrictQualifiedType(t);
+		}
+	}
+	ks_walk_kids_release(&ch);
+	launch_bounds(tw, c, k);
+	ks_walk_kernel(tw->t, c, &k->facts);
+}
+
+static void
+ext_between(struct ks_extent *e, const char *file, struct toks *t, unsigned a,
+	    unsigned b)
+{
+	CXSourceRange r = ks_cx.getRange(
+		ks_cx.getRangeStart(ks_cx.getTokenExtent(t->tu, t->t[a])),
+		ks_cx.getRangeEnd(ks_cx.getTokenExtent(t->tu, t->t[b])));
+
+	ks_cx_extent(r, e);
+	if (!e->file[0]) {
+		free(e->file);
+		e->file = ks_xstrdup(file);
+	}
+}
+
+static char *
+arg_text(struct ks_tu *t, CXCursor a)
+{
+	struct ks_extent e;
+	char *s;
+
+	memset(&e, 0, sizeof(e));
+	if (ks_cx_line(a) == 0) {	/* a default argument: not written */
+		return NULL;
+	}
+	ks_cx_extent(ks_cx.getCursorExtent(a), &e);
+	s = source_text(t, &e);
+	free(e.file);
+	if (!*s) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void
+add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
+{
+	struct ks_inventory *inv = tw->inv;
+	struct ks_launch *l;
+	CXCursor ref = ks_cx.getCursorReferenced(call);
+	struct kids ch, cf;
+	struct toks t;
+	struct ks_host_launch hl;
+	unsigned i, open = 0, close = 0, lparen = 0;
+	size_t a, na = 0;
+
+	inv->launches =
+		ks_xrealloc(inv->launches, (inv->nlaunches + 1) * sizeof(*l));
+	l = &inv->launches[inv->nlaunches++];
+	memset(l, 0, sizeof(*l));
+	l->kernel = ks_cx.Cursor_isNull(ref) ? -1 : kernel_index(tw, ref);
+	if (!ks_cx.Cursor_isNull(ref) && ks_walk_kind(ref) == CXCursor_FunctionDecl) {
+		char *m = ks_cx_str(ks_cx.Cursor_getMangling(ref));
+
+		l->mangled = *m ? m : NULL;
+		if (!*m)
+			free(m);
+		if (l->kernel >= 0 && inv->kernels[l->kernel].is_template)
+			add_instance(&inv->kernels[l->kernel], ref);
+	}
+	l->caller = ks_xstrdup(tw->fn_name ? tw->fn_name : "");
+	l->in_loop = tw->nloops > 0;
+	l->device_side = tw->device_fn;
+	ks_cx_extent(ks_cx.getCursorExtent(call), &l->extent);
+	/* grid, block, shared memory, stream: the configuration call's
+	 * arguments (children after its callee reference) */
+	ks_walk_kids_of(config, &cf);
+	for (a = 0; a < cf.n; a++) {
+		char *s;
+
+		if (a == 0 && ks_walk_kind(ks_walk_strip(cf.v[a])) == CXCursor_DeclRefExpr &&
+		    (ks_walk_spelled(ks_walk_strip(cf.v[a]), "__cudaPushCallConfiguration") ||
+		     ks_walk_spelled(ks_walk_strip(cf.v[a]), "cudaConfigureCall")))
+			continue;
+		s = arg_text(tw->t, cf.v[a]);
+		switch (na++) {
+		case 0: l->grid = s; break;
+		case 1: l->block = s; break;
+		case 2: l->shmem = s; break;
+		case 3: l->stream = s; break;
+		default: free(s); break;
+		}
+	}
+	ks_walk_kids_release(&cf);
+	ks_walk_kids_of(call, &ch);
+	if (ch.n)
+		ks_cx_extent(ks_cx.getCursorExtent(ch.v[0]), &l->callee_ext);
+	else
+		l->callee_ext.file = ks_xstrdup("");
+	/* the kernel arguments: the children after the callee and the
+	 * configuration call */
+	for (a = 1; a < ch.n; a++) {
+		if (ks_cx.equalCursors(ks_walk_strip(ch.v[a]), config))
+			continue;
+		l->argtext = ks_xrealloc(l->argtext,
+					 (l->nargs + 1) * sizeof(char *));
+		l->argtext[l->nargs] = arg_text(tw->t, ch.v[a]);
+		if (!l->argtext[l->nargs])
+			l->argtext[l->nargs] = ks_xstrdup("");
+		l->nargs++;
+	}
+	l->callee = source_text(tw->t, &l->callee_ext);
+	ks_walk_kids_release(&ch);
+	ks_walk_toks_of(tw->t->tu, ks_cx.getCursorExtent(call), &t);
+	for (i = 0; i < t.n; i++) {
+		if (!open && ks_walk_tok_is(&t, i, "<<<"))
+			open = i + 1;
+		else if (open && !close && ks_walk_tok_is(&t, i, ">>>"))
+			close = i + 1;
+		else if (close && ks_walk_tok_is(&t, i, "(")) {
+			lparen = i + 1;
+			break;
+		}
+	}
+	if (open && close)
+		ext_between(&l->config, l->extent.file, &t, open - 1,
+			    close - 1);
+	else
+		l->config.file = ks_xstrdup("");
+	if (lparen && t.n)
+		ext_between(&l->args, l->extent.file, &t, lparen - 1, t.n - 1);
+	else
+		l->args.file = ks_xstrdup("");
+	ks_walk_toks_release(&t);
+	hl.kernel = l->kernel;
+	hl.fn = tw->fn;
+	hl.offset = l->extent.begin;
+	hl.loop_begin = tw->nloops ? tw->loops[0][0] : 0;
+	hl.loop_end = tw->nloops ? tw->loops[0][1] : 0;
+	ks_host_add_launch(&inv->host, &hl);
+}
+
+static CXCursor
+config_call(CXCursor call)
+{
+	struct kids ch;
+	CXCursor found = ks_cx.getNullCursor();
+	size_t i;
+
+	ks_walk_kids_of(call, &ch);
+	for (i = 0; i < ch.n; i++) {
+		CXCursor k = ks_walk_strip(ch.v[i]);
+
+		/* cudaConfigureCall: the launch API clang assumes when it
+		 * does not know the CUDA version (the minimal prelude) */
+		if (ks_walk_kind(k) == CXCursor_CallExpr &&
+		    (ks_walk_spelled(k, "__cudaPushCallConfiguration") ||
+		     ks_walk_spelled(k, "cudaConfigureCall"))) {
+			found = k;
+			break;
+		}
+	}
+	ks_walk_kids_release(&ch);
+	return found;
+}
+
+static enum CXChildVisitResult
+host_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct tuwalk *tw = data;
+	enum CXCursorKind k = ks_walk_kind(c);
+
+	(void)parent;
+	if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
+	    k == CXCursor_DoStmt || k == CXCursor_CXXForRangeStmt) {
+		if (tw->nloops < 64) {
+			tw->loops[tw->nloops][0] = ks_walk_begin_of(c);
+			tw->loops[tw->nloops][1] = ks_walk_end_of(c);
+		}
+		tw->nloops++;
+		ks_cx.visitChildren(c, host_visit, tw);
+		tw->nloops--;
+		return CXChildVisit_Continue;
+	}
+	if (k == CXCursor_CallExpr) {
+		CXCursor cfg = config_call(c);
+
+		if (!ks_cx.Cursor_isNull(cfg)) {
+			add_launch(tw, c, cfg);
+		} else {
+			char *name = ks_walk_spelling(c);
+
+			if (ks_host_is_blocking(name))
+				ks_host_add_blocking(&tw->inv->host, tw->fn,
+						     ks_walk_begin_of(c), name);
+			free(name);
+		}
+	} else if (k == CXCursor_DeclRefExpr) {
+		/* &tk<float>, cudaLaunchKernel((void *)tk<float>, ...) */
+		CXCursor ref = ks_cx.getCursorReferenced(c);
+
+		if (ks_walk_kind(ref) == CXCursor_FunctionDecl) {
+			int ki = kernel_index(tw, ref);
+
+			if (ki >= 0 && tw->inv->kernels[ki].is_template)
+				add_instance(&tw->inv->kernels[ki], ref);
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static int
+is_function(enum CXCursorKind k)
+{
+	return k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate ||
+	       k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+	       k == CXCursor_Destructor || k == CXCursor_ConversionFunction;
+}
+
+static enum CXChildVisitResult
+tu_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct tuwalk *tw = data;
+	enum CXCursorKind k = ks_walk_kind(c);
+
+	(void)parent;
+	if (k == CXCursor_MacroDefinition) {
+		struct ks_buf body = KS_BUF_INIT;
+		struct toks t;
+		unsigned i;
+
+		if (tw->pass != 1 || ks_cx_is_system(c))
+			return CXChildVisit_Continue;
+		ks_walk_toks_of(tw->t->tu, ks_cx.getCursorExtent(c), &t);
+		for (i = 1; i < t.n; i++) {
+			char *s = ks_walk_tok_str(&t, i);
+
+			ks_buf_adds(&body, s);
+			free(s);
+		}
+		ks_walk_toks_release(&t);
+		ks_strv_push_owned(&tw->macro_names, ks_walk_spelling(c));
+		ks_strv_push_owned(&tw->macro_bodies,
+				   ks_buf_detach(&body, NULL));
+		return CXChildVisit_Continue;
+	}
+	if (k >= CXCursor_FirstPreprocessing && k <= CXCursor_LastPreprocessing)
+		return CXChildVisit_Continue;
+	if (ks_cx_is_system(c))
+		return CXChildVisit_Continue;
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
+	    k == CXCursor_UnexposedDecl || k == CXCursor_StructDecl ||
+	    k == CXCursor_ClassDecl || k == CXCursor_ClassTemplate)
+		return CXChildVisit_Recurse;
+	if (!is_function(k))
+		return CXChildVisit_Continue;
+	if (ks_walk_has_attr(c, CXCursor_CUDAGlobalAttr)) {
+		if (tw->pass == 1 && ks_cx.isCursorDefinition(c))
+			add_kernel(tw, c);
+		return CXChildVisit_Continue;
+	}
+	if (tw->pass == 1)
+		return CXChildVisit_Continue;
+	/* explicit instantiations of kernel templates */
+	if (k == CXCursor_FunctionDecl) {
+		CXCursor tmpl = ks_cx.getSpecializedCursorTemplate(c);
+		int ki =
+			ks_cx.Cursor_isNull(tmpl) ? -1 : kernel_index(tw, tmpl);
+
+		if (ki >= 0) {
+			add_instance(&tw->inv->kernels[ki], c);
+			return CXChildVisit_Continue;
+		}
+	}
+	if (ks_cx.isCursorDefinition(c)) {
+		tw->fn_name = qualified_name(c);
+		tw->fn = ks_host_add_fn(&tw->inv->host, tw->fn_name);
+		tw->nloops = 0;
+		tw->device_fn = ks_walk_has_attr(c, CXCursor_CUDADeviceAttr) &&
+				!ks_walk_has_attr(c, CXCursor_CUDAHostAttr);
+		ks_cx.visitChildren(c, host_visit, tw);
+		free(tw->fn_name);
+		tw->fn_name = NULL;
+	}
+	return CXChildVisit_Continue;
+}
+
+static void
+inclusion(CXFile file, CXSourceLocation *stack, unsigned len, CXClientData data)
+{
+	struct ks_inventory *inv = data;
+	char *name = ks_cx_str(ks_cx.getFileName(file));
+	char *abs = ks_fs_realpath(name);
+
+	(void)stack;
+	(void)len;
+	if (ks_strv_find(&inv->files, abs ? abs : name) < 0)
+		ks_strv_push(&inv->files, abs ? abs : name);
+	free(abs);
+	free(name);
+}
+
+void
+ks_walk(struct ks_tu *t, struct ks_inventory *inv)
+{
+	struct tuwalk tw;
+	size_t i;
+
+	memset(&tw, 0, sizeof(tw));
+	tw.t = t;
+	tw.inv = inv;
+	ks_strv_init(&tw.macro_names);
+	ks_strv_init(&tw.macro_bodies);
+	/* Kernels first, so that a launch before the kernel's definition
+	 * (declared earlier, defined later) still finds it. */
+	tw.pass = 1;
+	ks_cx.visitChildren(ks_cx.getTranslationUnitCursor(t->tu), tu_visit,
+			    &tw);
+	tw.pass = 2;
+	ks_cx.visitChildren(ks_cx.getTranslationUnitCursor(t->tu), tu_visit,
+			    &tw);
+	for (i = 0; i < inv->nkernels; i++) {
+		ks_features_compute(&inv->kernels[i].facts, &inv->host, (int)i,
+				    &inv->kernels[i].features);
+		inv->kernels[i].closure = ks_closure_text(t, tw.kcur[i]);
+	}
+	ks_strv_push(&inv->files, t->source);
+	ks_cx.getInclusions(t->tu, inclusion, inv);
+	ks_strv_release(&tw.macro_names);
+	ks_strv_release(&tw.macro_bodies);
+	free(tw.kcur);
+}
