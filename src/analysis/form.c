@@ -1,0 +1,555 @@
+/*
+ * The form algebra of facts.h: polynomials over uniform symbols, and the
+ * forms (affine over thread indices and loop inductions) the walk gives
+ * every integer expression.
+ */
+#include "facts.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/buf.h"
+#include "../core/util.h"
+
+/* ---- polynomials over uniform symbols ------------------------------------ */
+
+static int
+poly_zero(const struct ks_poly *p)
+{
+	return p->n == 0 && !p->opaque;
+}
+
+static void
+mono_norm(struct ks_mono *m)
+{
+	if (m->sym[0] > m->sym[1]) {
+		unsigned short t = m->sym[0];
+
+		m->sym[0] = m->sym[1];
+		m->sym[1] = t;
+	}
+}
+
+static int
+mono_cmp(const struct ks_mono *a, const struct ks_mono *b)
+{
+	if (a->sym[0] != b->sym[0])
+		return a->sym[0] < b->sym[0] ? -1 : 1;
+	if (a->sym[1] != b->sym[1])
+		return a->sym[1] < b->sym[1] ? -1 : 1;
+	return 0;
+}
+
+/* Add k*m into p, keeping monomials sorted and merged. */
+static void
+poly_addmono(struct ks_poly *p, const struct ks_mono *m)
+{
+	struct ks_mono x = *m;
+	int i, j;
+
+	if (x.k == 0)
+		return;
+	mono_norm(&x);
+	for (i = 0; i < p->n; i++) {
+		int c = mono_cmp(&p->m[i], &x);
+
+		if (c == 0) {
+			if (__builtin_add_overflow(p->m[i].k, x.k,
+						   &p->m[i].k)) {
+				p->opaque = 1;
+				p->m[i].k = 0;
+			}
+			if (p->m[i].k == 0) {
+				for (j = i; j + 1 < p->n; j++)
+					p->m[j] = p->m[j + 1];
+				p->n--;
+			}
+			return;
+		}
+		if (c > 0)
+			break;
+	}
+	if (p->n == KS_POLY_MAX) {
+		p->opaque = 1;
+		return;
+	}
+	for (j = p->n; j > i; j--)
+		p->m[j] = p->m[j - 1];
+	p->m[i] = x;
+	p->n++;
+}
+
+static void
+poly_add(struct ks_poly *out, const struct ks_poly *a, const struct ks_poly *b,
+	 long long bsign)
+{
+	struct ks_poly r = *a;
+	int i;
+
+	r.opaque |= b->opaque;
+	for (i = 0; i < b->n; i++) {
+		struct ks_mono m = b->m[i];
+
+		if (__builtin_mul_overflow(m.k, bsign, &m.k)) {
+			r.opaque = 1;
+			continue;
+		}
+		poly_addmono(&r, &m);
+	}
+	*out = r;
+}
+
+static void
+poly_mul(struct ks_poly *out, const struct ks_poly *a, const struct ks_poly *b)
+{
+	struct ks_poly r;
+	int i, j;
+
+	memset(&r, 0, sizeof(r));
+	/* Anything times an unknown non-zero is unknown; zero stays zero. */
+	if ((a->opaque && !poly_zero(b)) || (b->opaque && !poly_zero(a)))
+		r.opaque = 1;
+	for (i = 0; i < a->n; i++) {
+		for (j = 0; j < b->n; j++) {
+			struct ks_mono m;
+			unsigned short s[4];
+			int ns = 0, t;
+
+			for (t = 0; t < 2; t++) {
+				if (a->m[i].sym[t])
+					s[ns++] = a->m[i].sym[t];
+				if (b->m[j].sym[t])
+					s[ns++] = b->m[j].sym[t];
+			}
+			if (ns > 2 || __builtin_mul_overflow(a->m[i].k,
+							     b->m[j].k, &m.k)) {
+				r.opaque = 1;
+				continue;
+			}
+			m.sym[0] = ns > 0 ? s[0] : 0;
+			m.sym[1] = ns > 1 ? s[1] : 0;
+			poly_addmono(&r, &m);
+		}
+	}
+	*out = r;
+}
+
+static int
+poly_const(const struct ks_poly *p, long long *k)
+{
+	if (p->opaque)
+		return 0;
+	if (p->n == 0) {
+		*k = 0;
+		return 1;
+	}
+	if (p->n == 1 && !p->m[0].sym[0] && !p->m[0].sym[1]) {
+		*k = p->m[0].k;
+		return 1;
+	}
+	return 0;
+}
+
+static int
+poly_equal(const struct ks_poly *a, const struct ks_poly *b)
+{
+	int i;
+
+	if (a->n != b->n || a->opaque || b->opaque)
+		return 0;
+	for (i = 0; i < a->n; i++)
+		if (a->m[i].k != b->m[i].k || mono_cmp(&a->m[i], &b->m[i]))
+			return 0;
+	return 1;
+}
+
+static int
+poly_multiple_of(const struct ks_poly *p, long long k)
+{
+	int i;
+
+	if (p->opaque)
+		return 0;
+	for (i = 0; i < p->n; i++)
+		if (p->m[i].k % k)
+			return 0;
+	return 1;
+}
+
+/* ---- forms --------------------------------------------------------------- */
+
+void
+ks_form_zero(struct ks_form *out)
+{
+	memset(out, 0, sizeof(*out));
+}
+
+void
+ks_form_const(struct ks_form *out, long long k)
+{
+	struct ks_mono m = { k, { 0, 0 } };
+
+	ks_form_zero(out);
+	poly_addmono(&out->c[KS_SRC_ONE], &m);
+}
+
+void
+ks_form_src(struct ks_form *out, enum ks_src s)
+{
+	struct ks_mono m = { 1, { 0, 0 } };
+
+	ks_form_zero(out);
+	poly_addmono(&out->c[s], &m);
+}
+
+void
+ks_form_sym(struct ks_form *out, unsigned sym)
+{
+	struct ks_mono m = { 1, { (unsigned short)sym, 0 } };
+
+	ks_form_zero(out);
+	poly_addmono(&out->c[KS_SRC_ONE], &m);
+}
+
+unsigned
+ks_form_sources(const struct ks_form *f)
+{
+	unsigned bits = f->nonlinear;
+	int s;
+
+	for (s = 0; s < KS_SRC_N; s++)
+		if (!poly_zero(&f->c[s]))
+			bits |= KS_SRC_BIT(s);
+	return bits;
+}
+
+int
+ks_form_is_uniform(const struct ks_form *f)
+{
+	return !f->data && (ks_form_sources(f) & ~KS_SRC_BIT(KS_SRC_ONE)) == 0;
+}
+
+int
+ks_form_is_const(const struct ks_form *f, long long *k)
+{
+	return ks_form_is_uniform(f) && poly_const(&f->c[KS_SRC_ONE], k);
+}
+
+void
+ks_form_add(struct ks_form *out, const struct ks_form *a,
+	    const struct ks_form *b)
+{
+	struct ks_form r;
+	int s;
+
+	for (s = 0; s < KS_SRC_N; s++)
+		poly_add(&r.c[s], &a->c[s], &b->c[s], 1);
+	r.nonlinear = a->nonlinear | b->nonlinear;
+	r.data = a->data | b->data;
+	r.rem = (a->rem | b->rem) & 1;
+	*out = r;
+}
+
+void
+ks_form_sub(struct ks_form *out, const struct ks_form *a,
+	    const struct ks_form *b)
+{
+	struct ks_form r;
+	int s;
+
+	for (s = 0; s < KS_SRC_N; s++)
+		poly_add(&r.c[s], &a->c[s], &b->c[s], -1);
+	r.nonlinear = a->nonlinear | b->nonlinear;
+	r.data = a->data | b->data;
+	r.rem = (a->rem | b->rem) & 1;
+	*out = r;
+}
+
+void
+ks_form_mix(struct ks_form *out, const struct ks_form *a,
+	    const struct ks_form *b)
+{
+	unsigned bits = ks_form_sources(a) | ks_form_sources(b);
+	struct ks_form r;
+	int s;
+
+	ks_form_zero(&r);
+	for (s = 0; s < KS_SRC_N; s++) {
+		if (!(bits & KS_SRC_BIT(s)))
+			continue;
+		r.c[s].opaque = 1;
+		if (s != KS_SRC_ONE)
+			r.nonlinear |= KS_SRC_BIT(s);
+	}
+	r.data = a->data | b->data;
+	r.rem = (a->rem | b->rem) & 1;
+	*out = r;
+}
+
+void
+ks_form_data(struct ks_form *out, const struct ks_form *deps)
+{
+	struct ks_form zero;
+
+	ks_form_zero(&zero);
+	ks_form_mix(out, deps, &zero);
+	out->data = 1;
+}
+
+void
+ks_form_scale(struct ks_form *out, const struct ks_form *a, long long k)
+{
+	struct ks_form c;
+
+	ks_form_const(&c, k);
+	ks_form_mul(out, a, &c);
+}
+
+/* Multiply every coefficient of `a` by the uniform polynomial `u`. */
+static void
+scale_poly(struct ks_form *out, const struct ks_form *a,
+	   const struct ks_poly *u)
+{
+	struct ks_form r = *a;
+	int s;
+
+	for (s = 0; s < KS_SRC_N; s++)
+		poly_mul(&r.c[s], &a->c[s], u);
+	/* A source that appears nonlinearly stays so unless multiplied by 0. */
+	if (poly_zero(u))
+		r.nonlinear = 0;
+	*out = r;
+}
+
+void
+ks_form_mul(struct ks_form *out, const struct ks_form *a,
+	    const struct ks_form *b)
+{
+	unsigned rem = (a->rem | b->rem) & 1;
+	long long k;
+
+	/* (x / c) * c rounds x down to a multiple of c: a remainder split. */
+	if (((a->rem & 2) && ks_form_is_const(b, &k)) ||
+	    ((b->rem & 2) && ks_form_is_const(a, &k)))
+		rem = 1;
+	if (ks_form_is_uniform(b)) {
+		struct ks_poly u = b->c[KS_SRC_ONE];
+
+		scale_poly(out, a, &u);
+		out->data = a->data;
+	} else if (ks_form_is_uniform(a)) {
+		struct ks_poly u = a->c[KS_SRC_ONE];
+
+		scale_poly(out, b, &u);
+		out->data = b->data;
+	} else {
+		ks_form_mix(out, a, b);
+	}
+	out->rem = (unsigned char)rem;
+}
+
+void
+ks_form_div(struct ks_form *out, const struct ks_form *a,
+	    const struct ks_form *b, int rem)
+{
+	long long k;
+	int s, exact;
+
+	if (ks_form_is_const(b, &k) && k != 0) {
+		if (!rem && k == 1) {
+			*out = *a;
+			return;
+		}
+		exact = !rem && !a->nonlinear && !a->data;
+		for (s = 0; exact && s < KS_SRC_N; s++)
+			if (!poly_multiple_of(&a->c[s], k))
+				exact = 0;
+		if (exact) {
+			struct ks_form r = *a;
+			int i;
+
+			for (s = 0; s < KS_SRC_N; s++)
+				for (i = 0; i < r.c[s].n; i++)
+					r.c[s].m[i].k /= k;
+			*out = r;
+			return;
+		}
+		if (ks_form_is_uniform(a)) {
+			struct ks_form r;
+
+			ks_form_zero(&r);
+			r.c[KS_SRC_ONE].opaque = 1;
+			r.rem = rem ? 1 : 2;
+			*out = r;
+			return;
+		}
+	}
+	ks_form_mix(out, a, b);
+}
+
+int
+ks_form_equal(const struct ks_form *a, const struct ks_form *b)
+{
+	int s;
+
+	if (a->nonlinear != b->nonlinear || a->data != b->data)
+		return 0;
+	if (a->nonlinear || a->data)
+		return 0;	/* unknown values are never known equal */
+	for (s = 0; s < KS_SRC_N; s++)
+		if (!poly_equal(&a->c[s], &b->c[s]) &&
+		    !(poly_zero(&a->c[s]) && poly_zero(&b->c[s])))
+			return 0;
+	return 1;
+}
+
+int
+ks_form_equal_but_const(const struct ks_form *a, const struct ks_form *b)
+{
+	int s;
+
+	if (a->nonlinear || b->nonlinear || a->data || b->data)
+		return 0;
+	for (s = 0; s < KS_SRC_N; s++) {
+		if (s == KS_SRC_ONE)
+			continue;
+		if (!poly_equal(&a->c[s], &b->c[s]) &&
+		    !(poly_zero(&a->c[s]) && poly_zero(&b->c[s])))
+			return 0;
+	}
+	return 1;
+}
+
+int
+ks_form_multiple_of(const struct ks_form *f, long long k)
+{
+	int s;
+
+	if (f->nonlinear || f->data || k <= 0)
+		return 0;
+	for (s = 0; s < KS_SRC_N; s++)
+		if (!poly_multiple_of(&f->c[s], k))
+			return 0;
+	return 1;
+}
+
+int
+ks_form_coef_const(const struct ks_form *f, enum ks_src s, long long *k)
+{
+	if (f->nonlinear & KS_SRC_BIT(s))
+		return 0;
+	return poly_const(&f->c[s], k);
+}
+
+int
+ks_form_coef_equal(const struct ks_form *a, enum ks_src s,
+		   const struct ks_form *b, enum ks_src t)
+{
+	if ((a->nonlinear & KS_SRC_BIT(s)) || (b->nonlinear & KS_SRC_BIT(t)))
+		return 0;
+	if (poly_zero(&a->c[s]) || poly_zero(&b->c[t]))
+		return 0;
+	return poly_equal(&a->c[s], &b->c[t]);
+}
+
+int
+ks_form_global_index_only(const struct ks_form *f)
+{
+	int d;
+
+	for (d = 0; d < 3; d++) {
+		const struct ks_poly *t = &f->c[KS_SRC_TID_X + d];
+		const struct ks_poly *b = &f->c[KS_SRC_BID_X + d];
+		struct ks_poly want, dim;
+		struct ks_mono m = {1,
+				    {(unsigned short)(KS_SYM_BDIM_X + d), 0}};
+
+		if (f->nonlinear & (KS_SRC_BIT(KS_SRC_TID_X + d) |
+				    KS_SRC_BIT(KS_SRC_BID_X + d)))
+			return 0;
+		if (poly_zero(t) && poly_zero(b))
+			continue;
+		memset(&dim, 0, sizeof(dim));
+		poly_addmono(&dim, &m);
+		poly_mul(&want, t, &dim);
+		if (!poly_equal(&want, b))
+			return 0;
+	}
+	return 1;
+}
+
+static const char *const sym_names[] = {
+	"", "bdim.x", "bdim.y", "bdim.z", "gdim.x", "gdim.y", "gdim.z",
+};
+
+static const char *const src_names[] = {
+	"tid.x", "tid.y", "tid.z", "bid.x", "bid.y", "bid.z",
+};
+
+static void
+add_sym(struct ks_buf *out, unsigned sym, char *const *syms, size_t nsyms)
+{
+	if (sym < KS_SYM_USER)
+		ks_buf_adds(out, sym_names[sym]);
+	else if (syms && sym - KS_SYM_USER < nsyms)
+		ks_buf_adds(out, syms[sym - KS_SYM_USER]);
+	else
+		ks_buf_addf(out, "s%u", sym);
+}
+
+void
+ks_form_format(const struct ks_form *f, char *const *syms, size_t nsyms,
+	       struct ks_buf *out)
+{
+	size_t start = out->len;
+	int s, i;
+
+	for (s = 0; s < KS_SRC_N; s++) {
+		const struct ks_poly *p = &f->c[s];
+		const char *src = NULL;
+		char loop[8];
+
+		if (s < KS_SRC_LOOP0) {
+			src = src_names[s];
+		} else if (s < KS_SRC_ONE) {
+			snprintf(loop, sizeof(loop), "L%d", s - KS_SRC_LOOP0);
+			src = loop;
+		}
+		if (f->nonlinear & KS_SRC_BIT(s)) {
+			ks_buf_addf(out, "%sf(%s)",
+				    out->len > start ? " + " : "", src);
+			continue;
+		}
+		for (i = 0; i < p->n; i++) {
+			const struct ks_mono *m = &p->m[i];
+			int t, any = 0;
+
+			ks_buf_adds(out, out->len > start
+						 ? (m->k < 0 ? " - " : " + ")
+						 : (m->k < 0 ? "-" : ""));
+			if (llabs(m->k) != 1 ||
+			    (!m->sym[0] && !m->sym[1] && !src)) {
+				ks_buf_addf(out, "%lld", llabs(m->k));
+				any = 1;
+			}
+			for (t = 0; t < 2; t++) {
+				if (!m->sym[t])
+					continue;
+				ks_buf_adds(out, any ? "*" : "");
+				add_sym(out, m->sym[t], syms, nsyms);
+				any = 1;
+			}
+			if (src)
+				ks_buf_addf(out, "%s%s", any ? "*" : "", src);
+		}
+		if (p->opaque)
+			ks_buf_addf(out, "%s?%s%s",
+				    out->len > start ? " + " : "",
+				    src ? "*" : "", src ? src : "");
+	}
+	if (f->data)
+		ks_buf_adds(out, out->len > start ? " + mem" : "mem");
+	if (out->len == start)
+		ks_buf_addch(out, '0');
+}
