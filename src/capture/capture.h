@@ -1,5 +1,5 @@
 /*
- * capture: the format of one captured kernel launch (DESIGN.md section 3).
+ * capture: the format of one captured kernel launch (docs/CAPTURE.md).
  *
  * A capture is the directory <KS_DIR>/captures/<kernel>/<n>/: launch.json
  * (this struct) and, for buffer i, b<i>.in (its bytes just before the
