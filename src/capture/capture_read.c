@@ -11,6 +11,7 @@
 
 #include "../core/buf.h"
 #include "../core/fs.h"
+#include "../core/json.h"
 #include "../core/util.h"
 #include "capture.h"
 
@@ -18,14 +19,6 @@ static const cJSON *
 item(const cJSON *o, const char *key)
 {
 	return cJSON_GetObjectItemCaseSensitive(o, key);
-}
-
-static char *
-opt_str(const cJSON *o, const char *key)
-{
-	const cJSON *v = item(o, key);
-
-	return cJSON_IsString(v) ? ks_xstrdup(v->valuestring) : NULL;
 }
 
 /* A non-negative integer below 2^53 (exact in a double). */
@@ -86,7 +79,7 @@ parse_param(const cJSON *o, struct ks_capture_param *p, size_t nbuffers,
 	if (get_uint(o, "size", &v, err))
 		return -1;
 	p->size = (size_t)v;
-	p->type = opt_str(o, "type");
+	p->type = ks_json_dup(o, "type");
 	if (ptrs && !cJSON_IsArray(ptrs))
 		return ks_error(err, "'pointers' is not an array");
 	p->nptrs = ptrs ? (size_t)cJSON_GetArraySize(ptrs) : 0;
@@ -117,7 +110,7 @@ static int
 parse_buffer(const cJSON *o, struct ks_capture_buffer *b, struct ks_buf *err)
 {
 	const cJSON *w = item(o, "written");
-	char *mem = opt_str(o, "mem"), *base = opt_str(o, "base"), *dtype;
+	char *mem = ks_json_dup(o, "mem"), *base = ks_json_dup(o, "base"), *dtype;
 	unsigned long long v;
 	char *end;
 	int rc = -1;
@@ -132,7 +125,7 @@ parse_buffer(const cJSON *o, struct ks_capture_buffer *b, struct ks_buf *err)
 		ks_error(err, "unknown memory kind '%s'", mem);
 		goto out;
 	}
-	b->name = opt_str(o, "name");
+	b->name = ks_json_dup(o, "name");
 	if (!base || strncmp(base, "0x", 2)) {
 		ks_error(err, "'base' is not a hexadecimal address");
 		goto out;
@@ -146,7 +139,7 @@ parse_buffer(const cJSON *o, struct ks_capture_buffer *b, struct ks_buf *err)
 	if (get_uint(o, "size", &v, err))
 		goto out;
 	b->size = v;
-	dtype = opt_str(o, "dtype");
+	dtype = ks_json_dup(o, "dtype");
 	b->dtype = ks_dtype_parse(dtype);
 	free(dtype);
 	b->written = cJSON_IsBool(w) ? cJSON_IsTrue(w) : -1;
@@ -174,18 +167,18 @@ ks_capture_parse_json(const char *text, struct ks_capture *c, struct ks_buf *err
 		ks_error(err, "launch.json is not capture format %d", KS_CAPTURE_FORMAT);
 		goto out;
 	}
-	c->kernel = opt_str(o, "kernel");
+	c->kernel = ks_json_dup(o, "kernel");
 	if (!c->kernel || !*c->kernel) {
 		ks_error(err, "launch.json names no kernel");
 		goto out;
 	}
-	c->demangled = opt_str(o, "demangled");
-	c->api = opt_str(o, "api");
-	c->device = opt_str(o, "device");
-	c->program = opt_str(o, "program");
-	c->time = opt_str(o, "time");
-	c->record = opt_str(o, "record");
-	c->note = opt_str(o, "note");
+	c->demangled = ks_json_dup(o, "demangled");
+	c->api = ks_json_dup(o, "api");
+	c->device = ks_json_dup(o, "device");
+	c->program = ks_json_dup(o, "program");
+	c->time = ks_json_dup(o, "time");
+	c->record = ks_json_dup(o, "record");
+	c->note = ks_json_dup(o, "note");
 	if (get_dim3(o, "grid", c->grid, err) || get_dim3(o, "block", c->block, err))
 		goto out;
 	if (get_uint(o, "shmem", &v, err))

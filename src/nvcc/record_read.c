@@ -46,14 +46,6 @@ ks_build_rec_release(struct ks_build_rec *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static char *
-dup_str(const cJSON *o, const char *key)
-{
-	const char *s = ks_json_str(o, key);
-
-	return s ? ks_xstrdup(s) : NULL;
-}
-
 /* The strings of array o[key]; -1 when it holds anything else. */
 static int
 strv_of(const cJSON *o, const char *key, struct ks_strv *out)
@@ -89,16 +81,16 @@ ks_build_rec_parse(const char *text, size_t len, const char *path,
 		goto out;
 	}
 	r->path = ks_xstrdup(path);
-	r->source = dup_str(o, "source");
-	r->cwd = dup_str(o, "cwd");
-	r->output = dup_str(o, "output");
-	r->depfile = dup_str(o, "depfile");
-	r->nvcc = dup_str(o, "nvcc");
-	r->nvcc_version = dup_str(o, "nvcc_version");
-	r->time = dup_str(o, "time");
-	r->std = dup_str(o, "std");
-	r->prepend_flags = dup_str(o, "prepend_flags");
-	r->append_flags = dup_str(o, "append_flags");
+	r->source = ks_json_dup(o, "source");
+	r->cwd = ks_json_dup(o, "cwd");
+	r->output = ks_json_dup(o, "output");
+	r->depfile = ks_json_dup(o, "depfile");
+	r->nvcc = ks_json_dup(o, "nvcc");
+	r->nvcc_version = ks_json_dup(o, "nvcc_version");
+	r->time = ks_json_dup(o, "time");
+	r->std = ks_json_dup(o, "std");
+	r->prepend_flags = ks_json_dup(o, "prepend_flags");
+	r->append_flags = ks_json_dup(o, "append_flags");
 	argv = cJSON_GetObjectItemCaseSensitive(o, "argv");
 	if (!r->source || !r->cwd || !cJSON_IsArray(argv)) {
 		ks_error(err, "'%s' is not a build record (no source, cwd or argv)",
@@ -115,8 +107,8 @@ ks_build_rec_parse(const char *text, size_t len, const char *path,
 	n = (size_t)cJSON_GetArraySize(archs);
 	r->archs = ks_xcalloc(n + 1, sizeof(*r->archs));
 	cJSON_ArrayForEach(a, archs) {
-		r->archs[r->narchs].virt = dup_str(a, "virtual");
-		r->archs[r->narchs].real = dup_str(a, "real");
+		r->archs[r->narchs].virt = ks_json_dup(a, "virtual");
+		r->archs[r->narchs].real = ks_json_dup(a, "real");
 		r->narchs++;
 	}
 	r->text = ks_xstrndup(text, len);
