@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/buf.h"
+#include "../core/grow.h"
 #include "../core/fs.h"
 #include "../core/strv.h"
 #include "../core/util.h"
@@ -20,10 +21,7 @@ kids_visit(CXCursor c, CXCursor parent, CXClientData data)
 	struct kids *k = data;
 
 	(void)parent;
-	if (k->n == k->alloc) {
-		k->alloc = k->alloc ? 2 * k->alloc : 8;
-		k->v = ks_xrealloc(k->v, k->alloc * sizeof(*k->v));
-	}
+	k->v = KS_GROW(k->v, k->n, &k->alloc);
 	k->v[k->n++] = c;
 	return CXChildVisit_Continue;
 }

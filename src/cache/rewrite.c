@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/buf.h"
+#include "../core/grow.h"
 #include "../core/util.h"
 
 /* ------------------------------------------------------------------ */
@@ -1146,11 +1147,7 @@ ks_rewrite_scan(const char *src, size_t len, const char *name,
 					def_depth = depth;
 				}
 			}
-			if (depth == alloc) {
-				alloc = alloc ? 2 * alloc : 16;
-				stack = ks_xrealloc(stack,
-						    alloc * sizeof(*stack));
-			}
+			stack = KS_GROW(stack, depth, &alloc);
 			stack[depth++] = s;
 			stmt = (size_t)-1;
 			global = device = paren = parens = named = 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../core/buf.h"
+#include "../core/grow.h"
 #include "../core/strv.h"
 #include "../core/util.h"
 #include "../nvcc/arch.h"
@@ -64,10 +65,7 @@ ks_ev_record(struct ks_evidence *ev, const char *name, size_t name_len,
 		free(n);
 		return k;
 	}
-	if (ev->n == ev->alloc) {
-		ev->alloc = ev->alloc ? 2 * ev->alloc : 16;
-		ev->k = ks_xrealloc(ev->k, ev->alloc * sizeof(*ev->k));
-	}
+	ev->k = KS_GROW(ev->k, ev->n, &ev->alloc);
 	k = &ev->k[ev->n++];
 	memset(k, 0, sizeof(*k));
 	k->name = n;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/buf.h"
+#include "../core/grow.h"
 #include "../core/strv.h"
 #include "../core/util.h"
 #include "evidence.h"
@@ -204,10 +205,7 @@ ptx_add(struct ptx_file *pf, char *name, int entry)
 {
 	struct ptx_func *f;
 
-	if (pf->n == pf->alloc) {
-		pf->alloc = pf->alloc ? 2 * pf->alloc : 16;
-		pf->f = ks_xrealloc(pf->f, pf->alloc * sizeof(*pf->f));
-	}
+	pf->f = KS_GROW(pf->f, pf->n, &pf->alloc);
 	f = &pf->f[pf->n++];
 	memset(f, 0, sizeof(*f));
 	ks_strv_init(&f->callees);
