@@ -71,7 +71,8 @@ void ks_buf_rtrim(struct ks_buf *b);
  * Error convention of the whole code base: a failing function returns -1 and
  * appends one lowercase message, without trailing period or newline, to
  * `err`. When `err` already holds a message, the new one is appended after
- * ": " so that callers can add context ("reading 'x': no such file").
+ * ": ": a caller adds its context after the cause, so that a message reads
+ * from the cause outward ("not a number: in tol_f32: in ks.conf line 3").
  * Returns -1 so that `return ks_error(err, ...)` reads naturally.
  */
 int ks_error(struct ks_buf *err, const char *fmt, ...)
