@@ -21,6 +21,9 @@
 #include "../nvcc/arch.h"
 #include "libclang.h"
 
+/* The most bytes of a TU's own source read to find its leading includes. */
+#define KS_TU_SOURCE_MAX (1u << 26)
+
 /* Bump when the stub, the prelude or the PCH recipe changes. */
 #define TU_STATE_VERSION 9
 /* PCHs kept (7 MB for the prelude alone, 40 MB with cub and thrust);
@@ -388,7 +391,7 @@ system_prefix(const struct ks_tu_opts *o, const char *source,
 	struct ks_strv all = KS_STRV_INIT;
 	size_t i, k;
 
-	text.max = 1 << 26;
+	text.max = KS_TU_SOURCE_MAX;
 	if (ks_fs_read(source, &text, NULL) == 0)
 		ks_tu_prefix(text.buf, &all);
 	for (i = 0; i < all.n; i++) {

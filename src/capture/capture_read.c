@@ -15,6 +15,10 @@
 #include "../core/util.h"
 #include "capture.h"
 
+/* The most bytes of launch.json read: it lists parameters and buffers,
+ * never their contents. */
+#define KS_LAUNCH_JSON_MAX (64u << 20)
+
 static const cJSON *
 item(const cJSON *o, const char *key)
 {
@@ -268,7 +272,7 @@ ks_capture_load(const char *dir, struct ks_capture *c, struct ks_buf *err)
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	text.max = 64 << 20;
+	text.max = KS_LAUNCH_JSON_MAX;
 	rc = ks_fs_read(path, &text, err);
 	if (!rc && ks_capture_parse_json(text.buf, c, err)) {
 		ks_error(err, "in %s", path);

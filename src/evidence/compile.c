@@ -19,6 +19,13 @@
 #include "evidence.h"
 #include "parse.h"
 
+/* The most bytes read of one PTX file or SASS listing (a big TU's PTX runs
+ * to hundreds of MB), of cuobjdump's errors, and of nvcc's output with
+ * -Xptxas -v. */
+#define KS_LISTING_MAX ((size_t)1 << 30)
+#define KS_TOOL_ERRORS_MAX ((size_t)1 << 20)
+#define KS_NVCC_OUTPUT_MAX ((size_t)64 << 20)
+
 /* ------------------------------------------------------------------ */
 /* The compile                                                         */
 
@@ -77,7 +84,7 @@ parse_ptx_files(const char *dir, struct ks_evidence *ev, struct ks_buf *err)
 		if (!ks_ends_with(de->d_name, ".ptx"))
 			continue;
 		path = ks_fs_join(dir, de->d_name);
-		text.max = (size_t)1 << 30;
+		text.max = KS_LISTING_MAX;
 		rc = ks_fs_read(path, &text, err);
 		if (!rc && ks_evidence_parse_ptx(ev, text.buf, err))
 			rc = ks_error(err, "in '%s'", de->d_name);
@@ -96,8 +103,8 @@ collect_sass(const char *cuobjdump, const char *object, int timeout_ms,
 	struct ks_buf out = KS_BUF_INIT, eout = KS_BUF_INIT, err = KS_BUF_INIT;
 	struct ks_proc p = { 0 };
 
-	out.max = (size_t)1 << 30;
-	eout.max = 1 << 20;
+	out.max = KS_LISTING_MAX;
+	eout.max = KS_TOOL_ERRORS_MAX;
 	p.argv = argv;
 	p.out = &out;
 	p.err_out = &eout;
@@ -149,7 +156,7 @@ ks_evidence_collect(const struct ks_evidence_request *req,
 			      req->prepend_flags ? req->prepend_flags : "");
 	env[1] = ks_xasprintf("NVCC_APPEND_FLAGS=%s",
 			      req->append_flags ? req->append_flags : "");
-	out.max = eout.max = (size_t)64 << 20;
+	out.max = eout.max = KS_NVCC_OUTPUT_MAX;
 	p.argv = (const char *const *)args.v;
 	p.env = (const char *const *)env;
 	p.cwd = req->cwd;

@@ -12,6 +12,9 @@
 /* The most of an object file read to look for a kernel's name. */
 #define KS_OBJECT_MAX_BYTES (1u << 30)
 
+/* The most of nvcc's output kept as a shim build's log. */
+#define KS_NVCC_LOG_MAX (1u << 20)
+
 int
 ks_build_object_has(const void *data, size_t len, const char *mangled)
 {
@@ -105,7 +108,7 @@ ks_build_so(const struct ks_build_so *b, char **so, struct ks_buf *log,
 	memset(&p, 0, sizeof(p));
 	p.argv = (const char *const *)argv.v;
 	p.cwd = b->rec->cwd;
-	out.max = 1 << 20;
+	out.max = KS_NVCC_LOG_MAX;
 	p.out = &out;
 	p.err_out = &out;
 	p.timeout_ms = b->timeout_ms;

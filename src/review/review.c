@@ -14,6 +14,14 @@
 #include "../core/util.h"
 #include "metricset.h"
 
+/* The most of a child's output kept: ks-replay's own lines (its result is
+ * a file), ncu's CSV of every metric of every launch, compute-sanitizer's
+ * report (the first findings are kept), one demangled name. */
+#define KS_CHILD_OUTPUT_MAX (1u << 20)
+#define KS_NCU_OUTPUT_MAX (8u << 20)
+#define KS_SANITIZER_OUTPUT_MAX (4u << 20)
+#define KS_DEMANGLED_MAX (1u << 16)
+
 void
 ks_review_argv(const struct ks_review_opts *o, const char *json_path, int once,
 	       struct ks_strv *out)
@@ -79,7 +87,7 @@ ks_review_replay(const struct ks_review_opts *o, struct ks_buf *json,
 	ks_review_argv(o, path, 0, &argv);
 	memset(&p, 0, sizeof(p));
 	p.argv = (const char *const *)argv.v;
-	out.max = errout.max = 1 << 20;
+	out.max = errout.max = KS_CHILD_OUTPUT_MAX;
 	p.out = &out;
 	p.err_out = &errout;
 	p.timeout_ms = o->timeout_ms;
@@ -312,7 +320,7 @@ ks_review_ncu(const struct ks_review_opts *o, const char *ncu, int candidate,
 	ks_review_argv(&one, NULL, 1, &argv);
 	memset(&p, 0, sizeof(p));
 	p.argv = (const char *const *)argv.v;
-	out.max = 8 << 20;
+	out.max = KS_NCU_OUTPUT_MAX;
 	p.out = &out;
 	p.err_out = &out;
 	p.timeout_ms = o->timeout_ms;
@@ -359,7 +367,7 @@ ks_review_sanitize(const struct ks_review_opts *o, const char *sanitizer,
 	ks_review_argv(o, NULL, 1, &argv);
 	memset(&p, 0, sizeof(p));
 	p.argv = (const char *const *)argv.v;
-	out.max = 4 << 20;
+	out.max = KS_SANITIZER_OUTPUT_MAX;
 	p.out = &out;
 	p.err_out = &out;
 	p.timeout_ms = o->timeout_ms;
@@ -405,7 +413,7 @@ ks_review_demangle(const char *nvcc, const char *mangled)
 	argv[2] = NULL;
 	memset(&p, 0, sizeof(p));
 	p.argv = argv;
-	out.max = 1 << 16;
+	out.max = KS_DEMANGLED_MAX;
 	p.out = &out;
 	p.timeout_ms = 10000;
 	if (ks_proc_run(&p, NULL) || p.status || !strcmp(out.buf, mangled))
