@@ -16,6 +16,24 @@
  * Nothing is printed: build logs, the review JSON and every path land in
  * the result, and the caller prints what it wants.
  *
+ * A caller (the loop reviewing one variant on every capture of a kernel):
+ *
+ *	struct ks_review_request rq;
+ *	struct ks_review_result res;
+ *
+ *	ks_review_request_init(&rq);
+ *	rq.conf = conf;
+ *	rq.captures = dirs;		(ks_capture_find() turns names into dirs)
+ *	rq.ncaptures = n;
+ *	rq.candidate = "variant.cu";	(the whole TU with the kernel replaced)
+ *	rq.time = 1;
+ *	if (ks_review_run(&rq, &res, err))
+ *		return -1;		(an unusable request, not a verdict)
+ *	if (res.verdict == KS_REVIEW_CORRECT && res.per[0].speed &&
+ *	    !strcmp(res.per[0].speed, "faster"))
+ *		... keep it: res.per[i].json_path holds the evidence ...
+ *	ks_review_result_release(&res);
+ *
  * Ownership: the request borrows everything it points to. The result owns
  * its strings and arrays; ks_review_result_release() frees them (safe on a
  * zeroed or ks_review_result_init()ed struct).
