@@ -32,6 +32,26 @@ json_str(const cJSON *o, const char *key)
 	return ks_xstrdup(cJSON_IsString(v) ? v->valuestring : "-");
 }
 
+cJSON *
+ks_builds_parse(const struct ks_buf *text, struct ks_buf *err)
+{
+	cJSON *o;
+
+	/* `ks builds --json` copies the text: it must be one JSON object. */
+	if (strlen(text->buf) != text->len ||
+	    !ks_utf8_valid(text->buf, text->len)) {
+		ks_error(err, "not UTF-8 text");
+		return NULL;
+	}
+	o = cJSON_ParseWithOpts(text->buf, NULL, 1);
+	if (!cJSON_IsObject(o)) {
+		cJSON_Delete(o);
+		ks_error(err, "not one JSON object");
+		return NULL;
+	}
+	return o;
+}
+
 int
 ks_cmd_builds(int argc, char **argv, struct ks_conf *conf)
 {
@@ -57,10 +77,10 @@ ks_cmd_builds(int argc, char **argv, struct ks_conf *conf)
 			continue;
 		path = ks_fs_join(dir, de->d_name);
 		text.max = 1 << 20;
-		o = ks_fs_read(path, &text, &err) ? NULL : cJSON_Parse(text.buf);
+		o = ks_fs_read(path, &text, &err) ? NULL : ks_builds_parse(&text, &err);
 		if (!o) {
-			fprintf(stderr, "ks: warning: skipping unreadable record '%s'\n",
-				path);
+			fprintf(stderr, "ks: warning: skipping unreadable record "
+				"'%s': %s\n", path, err.buf);
 		} else {
 			struct ks_buf as = KS_BUF_INIT;
 

@@ -60,7 +60,7 @@ str_or_null(const cJSON *o, const char *key)
 static int
 read_record(const char *text, const char *source, struct recorded *r)
 {
-	cJSON *o = cJSON_Parse(text), *a;
+	cJSON *o = cJSON_ParseWithOpts(text, NULL, 1), *a;
 	const cJSON *src, *args;
 	int rc = -1;
 

@@ -8,6 +8,8 @@
 #ifndef KS_CLI_KS_H
 #define KS_CLI_KS_H
 
+struct cJSON;
+struct ks_buf;
 struct ks_conf;
 
 int ks_main(int argc, char **argv);
@@ -16,6 +18,12 @@ int ks_cmd_analyze(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_evidence(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_doctor(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_builds(int argc, char **argv, struct ks_conf *conf);
+/*
+ * Pure: the build record in `text` as a cJSON object (the caller deletes
+ * it), or NULL with a message: not UTF-8, a NUL inside, not exactly one
+ * JSON object (trailing bytes are refused).
+ */
+struct cJSON *ks_builds_parse(const struct ks_buf *text, struct ks_buf *err);
 int ks_cmd_capture(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_captures(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_replay(int argc, char **argv, struct ks_conf *conf);

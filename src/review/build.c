@@ -46,7 +46,7 @@ ks_build_rec_load(const char *path, struct ks_build_rec *r, struct ks_buf *err)
 	text.max = 16 << 20;
 	if (ks_fs_read(path, &text, err))
 		goto out;
-	o = cJSON_Parse(text.buf);
+	o = cJSON_ParseWithOpts(text.buf, NULL, 1);
 	if (!o) {
 		ks_error(err, "'%s' is not a build record (not JSON)", path);
 		goto out;
