@@ -134,6 +134,21 @@ test_directories_at_every_state_path() {
 	timeout 20 "$KS_BIN" builds >out.txt 2>err.txt
 }
 
+test_state_subdirectories_are_files_or_fifos() {
+	fake_twins
+	(cd ks && "$KS_NVCC_BIN" -c k.cu -o k.o)
+	rm -rf "$KS_DIR/builds" "$KS_DIR/nvcc"
+	mkfifo "$KS_DIR/builds"
+	echo x >"$KS_DIR/nvcc"
+	same_as_plain "$FAKE_DIR/nvcc" -c k.cu -o k.o
+	timeout 20 "$KS_BIN" builds >out.txt 2>err.txt
+	rm -f "$KS_DIR/builds" "$KS_DIR/nvcc"
+	mkdir "$KS_DIR/builds"
+	mkfifo "$KS_DIR/nvcc"
+	same_as_plain "$FAKE_DIR/nvcc" -c k.cu -o k.o
+	expect_eq 1 "$(record_count)"
+}
+
 test_fifo_as_log_and_config() {
 	fake_twins
 	mkfifo fifo
@@ -157,7 +172,7 @@ test_version_cache_fifo_and_garbage() {
 	(cd ks && "$KS_NVCC_BIN" -c k.cu -o k.o)
 	cache=$(find "$KS_DIR/nvcc" -type f ! -name .ks-swept)
 	expect_eq "13.0.88" "$(cat "$cache")"
-	for bad in "13." "" "garbage" "13.0.88x" "$(head -c 300 /dev/zero | tr '\0' 9)"; do
+	for bad in "13." "" "garbage" "13.0.88x" $'\xff\xfe' "$(head -c 300 /dev/zero | tr '\0' 9)"; do
 		rm -rf "$KS_DIR/builds"
 		printf '%s' "$bad" >"$cache"
 		same_as_plain "$FAKE_DIR/nvcc" -c k.cu -o k.o
