@@ -117,6 +117,8 @@ unit: $(BUILD)/tests/unit/run
 # missing, with sudo when not root.
 DEB_PACKAGES = gcc make cmake binutils python3 libcurl4-openssl-dev \
 	libcjson-dev libxxhash-dev libclang-19-dev
+# clang with libFuzzer: `make fuzz`, and the short fuzz run of `make test`.
+DEB_PACKAGES += clang-19 libclang-rt-19-dev
 deps:
 	$(Q)missing=""; for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || \
@@ -261,3 +263,73 @@ gpu-test: all
 	$(Q)bash integration/gpu/run.sh
 .PHONY: clean-capture gpu-test
 # --- end capture and replay ---------------------------------------------------
+
+# --- fuzzing (tests/fuzz; docs/MANUAL.md, "Fuzzing") ---------------------------
+# libFuzzer harnesses for every reader of outside data, built with clang
+# (-fsanitize=fuzzer,address,undefined) into BUILD/fuzz/. `make fuzz` runs
+# each for FUZZ_SECONDS (FUZZ_TARGETS picks some), keeping its corpus in
+# BUILD/fuzz/corpus/<name> (seeded from tests/fuzz/seeds/<name>) and any
+# crash as BUILD/fuzz/crash-<name>-*; it fails when one is found.
+# tests/suites/fuzz.sh runs each for a second inside `make test`.
+FUZZ_CC ?= $(firstword $(foreach c,clang-19 clang-18 clang-17 clang,$(shell command -v $(c) 2>/dev/null)))
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= argv conf stats manifest capture record optfile nvccver
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS = -std=c11 $(filter-out -Werror,$(WARNINGS)) -g -O1 -D_GNU_SOURCE \
+	-Wno-format-nonliteral -fno-omit-frame-pointer $(FUZZ_SAN) -MMD -MP
+FUZZ_LIB_SRC := $(CORE_SRC) $(NVCC_SRC) $(NVCC_READ_SRC) $(CACHE_SRC) $(WRAPPER_SRC) \
+	$(CAPTURE_KS_SRC) tests/fuzz/memfile.c
+FUZZ_LIB_OBJ := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(FUZZ_LIB_SRC))
+FUZZ_BINS := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
+
+$(BUILD)/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (fuzz)"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) -lcjson
+
+$(BUILD)/fuzz/argv-recorder: tests/fuzz/argv_recorder.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -O1 -D_GNU_SOURCE -o $@ $<
+
+# Says why the fuzzers cannot be built here, or nothing.
+fuzz-probe:
+	$(Q)if [ -z "$(FUZZ_CC)" ]; then echo "no clang (apt-get install clang-19)"; \
+	elif ! printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { (void)d; return (int)n * 0; }\n' | \
+		$(FUZZ_CC) -fsanitize=fuzzer -x c -o /dev/null - 2>/dev/null; then \
+		echo "$(FUZZ_CC) has no libFuzzer (-fsanitize=fuzzer)"; fi
+
+fuzz-build:
+	$(Q)reason=$$($(MAKE) -s --no-print-directory fuzz-probe); \
+		[ -z "$$reason" ] || { echo "fuzz: $$reason"; exit 1; }
+	$(Q)$(MAKE) --no-print-directory fuzz-programs
+fuzz-programs: $(FUZZ_LIB_OBJ) $(FUZZ_BINS) $(BUILD)/fuzz/argv-recorder $(BUILD)/ks-nvcc
+	@:
+
+fuzz: fuzz-build
+	$(Q)failed=""; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(BUILD)/fuzz/corpus/$$t $(BUILD)/fuzz/work; \
+		echo "  FUZZ    $$t ($(FUZZ_SECONDS) s)"; \
+		KS_FUZZ_KSNVCC=$(abspath $(BUILD)/ks-nvcc) \
+		KS_FUZZ_RECORDER=$(abspath $(BUILD)/fuzz/argv-recorder) \
+		KS_FUZZ_WORK=$(abspath $(BUILD)/fuzz/work) \
+		$(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+			-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+			-artifact_prefix=$(BUILD)/fuzz/crash-$$t- \
+			$(BUILD)/fuzz/corpus/$$t tests/fuzz/seeds/$$t \
+			>$(BUILD)/fuzz/$$t.log 2>&1 || failed="$$failed $$t"; \
+		grep -E '^stat::number_of_executed_units' $(BUILD)/fuzz/$$t.log | \
+			sed 's/^/          /'; \
+		rm -rf $(BUILD)/fuzz/work; \
+	done; \
+	if [ -n "$$failed" ]; then \
+		for t in $$failed; do echo "fuzz: $$t found a crash (see $(BUILD)/fuzz/$$t.log):"; \
+			grep -E 'ERROR|invariant failed|SUMMARY|Test unit written' $(BUILD)/fuzz/$$t.log | head -n 5; done; \
+		exit 1; fi
+
+-include $(shell find $(BUILD)/fuzz -name '*.d' 2>/dev/null)
+.PHONY: fuzz fuzz-build fuzz-probe fuzz-programs
+# --- end fuzzing --------------------------------------------------------------

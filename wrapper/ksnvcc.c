@@ -25,8 +25,14 @@ ks_nvcc_is_launcher_form(const char *arg1, int is_exec)
 	if (!arg1 || arg1[0] == '-' || !is_exec)
 		return 0;
 	base = ks_basename(arg1);
-	/* "nvcc", "nvcc-13.0", "x86_64-linux-nvcc": any name holding nvcc. */
-	return strstr(base, "nvcc") != NULL && !ks_ends_with(base, ".cu");
+	/*
+	 * "nvcc", "nvcc-13.0", "x86_64-linux-nvcc": any name holding nvcc,
+	 * unless nvcc would take it as an input (gcc makes shared libraries
+	 * executable: libnvcc_helpers.so, libnvcc.so.1 are link inputs).
+	 */
+	return strstr(base, "nvcc") != NULL &&
+	       ks_args_lang_of(base) == KS_LANG_OTHER &&
+	       strstr(base, ".so.") == NULL;
 }
 
 static int
@@ -49,6 +55,33 @@ passthru_reason(const char *reason)
 
 	snprintf(name, sizeof(name), "passthru-%s", reason ? reason : "unknown");
 	return name;
+}
+
+/*
+ * JSON holds only UTF-8: a record of a command whose words are not would
+ * not name the same bytes, so such a compile is not recorded.
+ */
+static int
+check_utf8(const char *cwd, const char *real, const struct ks_strv *argv,
+	   struct ks_buf *err)
+{
+	const char *env[] = { getenv("NVCC_PREPEND_FLAGS"),
+			      getenv("NVCC_APPEND_FLAGS") };
+	size_t i;
+
+	if (!ks_utf8_valid(cwd, strlen(cwd)))
+		return ks_error(err, "the working directory is not valid UTF-8");
+	if (!ks_utf8_valid(real, strlen(real)))
+		return ks_error(err, "the nvcc path is not valid UTF-8");
+	for (i = 0; i < argv->n; i++)
+		if (!ks_utf8_valid(argv->v[i], strlen(argv->v[i])))
+			return ks_error(err, "argument %zu is not valid UTF-8",
+					i + 1);
+	for (i = 0; i < KS_ARRAY_SIZE(env); i++)
+		if (env[i] && !ks_utf8_valid(env[i], strlen(env[i])))
+			return ks_error(err, "NVCC_%s_FLAGS is not valid UTF-8",
+					i ? "APPEND" : "PREPEND");
+	return 0;
 }
 
 /*
@@ -99,6 +132,11 @@ act(const struct ks_conf *conf, const char *real, int argc, char **argv,
 	if (!conf->record)
 		goto out;
 	cwd = ks_fs_getcwd();
+	if (cwd && check_utf8(cwd, real, &expanded, &err)) {
+		ks_log("no record: %s", err.buf);
+		reason = "record-not-utf8";
+		goto out;
+	}
 	if (!cwd || ks_nvccver_get(conf->dir, real, &ver, &err)) {
 		ks_log("no record: %s", cwd ? err.buf : "cannot read the cwd");
 		reason = "record-failed";
@@ -120,6 +158,9 @@ act(const struct ks_conf *conf, const char *real, int argc, char **argv,
 		}
 	}
 out:
+	/* Logged before `err` is released: the message is the reason. */
+	if (reason && !strcmp(reason, "passthru-unclassified"))
+		ks_log("cannot classify the command, passing through: %s", err.buf);
 	free(cwd);
 	ks_buf_release(&ver);
 	ks_buf_release(&err);
@@ -127,8 +168,6 @@ out:
 	ks_strv_release(&raw);
 	ks_strv_release(&expanded);
 	ks_strv_release(&full);
-	if (reason && !strcmp(reason, "passthru-unclassified"))
-		ks_log("cannot classify the command, passing through: %s", err.buf);
 	return reason;
 }
 

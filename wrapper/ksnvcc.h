@@ -18,7 +18,9 @@ int ks_nvcc_main(int argc, char **argv);
 /*
  * Pure: is `arg1`, the first argument, the real compiler given by a
  * launcher (CMAKE_CUDA_COMPILER_LAUNCHER passes "ks-nvcc /path/to/nvcc
- * args")? `is_exec` says whether it names an executable file.
+ * args")? `is_exec` says whether it names an executable file. A name
+ * nvcc takes as an input (a .so, .o, .a, .cu... or a versioned .so.N)
+ * is an input, not a compiler.
  */
 int ks_nvcc_is_launcher_form(const char *arg1, int is_exec);
 

@@ -283,6 +283,36 @@ write_manifest(const struct build *b, const char *source,
 	return path;
 }
 
+/* Pure: "sm_NN", "compute_NN", with an optional "a" or "f" after NN. */
+static int
+valid_arch(const char *arch)
+{
+	const char *p = ks_starts_with(arch, "sm_")	  ? arch + 3
+			: ks_starts_with(arch, "compute_") ? arch + 8
+							   : NULL;
+	size_t n = p ? strspn(p, "0123456789") : 0;
+
+	if (n < 2 || n > 3)
+		return 0;
+	p += n;
+	return !*p || (strchr("af", *p) && !p[1]);
+}
+
+/* A directory or a missing file says so, before libclang is asked. */
+static int
+not_a_file(const char *path, struct ks_buf *err)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return ks_error_errno(err, "cannot read '%s'", path);
+	if (S_ISDIR(st.st_mode))
+		return ks_error(err, "'%s' is a directory, not a source file", path);
+	if (!S_ISREG(st.st_mode))
+		return ks_error(err, "'%s' is not a regular file", path);
+	return 0;
+}
+
 int
 ks_cmd_analyze(int argc, char **argv, struct ks_conf *conf)
 {
@@ -326,7 +356,14 @@ ks_cmd_analyze(int argc, char **argv, struct ks_conf *conf)
 		fputs(USAGE, stderr);
 		goto out;
 	}
+	if (arch && !valid_arch(arch)) {
+		fprintf(stderr, "ks: error: --arch '%s' is not an arch like "
+			"sm_90, sm_90a or compute_90\n%s", arch, USAGE);
+		goto out;
+	}
 	rc = KS_EXIT_FAILED;
+	if (not_a_file(file ? file : record, &err))
+		goto out;
 	if (record ? from_record(&b, record, &err)
 		   : from_args(&b, file, nvcc_argv, nvcc_argc, conf, &err))
 		goto out;

@@ -451,6 +451,14 @@ ks_cmd_captures(int argc, char **argv, struct ks_conf *conf)
 			dir = ks_fs_join(kdir, de2->d_name);
 			l = ks_xrealloc(l, (n + 1) * sizeof(*l));
 			if (ks_capture_load(dir, &l[n].c, &err)) {
+				/* Without launch.json: unfinished, not corrupt. */
+				char *lj = ks_fs_join(dir, "launch.json");
+
+				if (ks_fs_exists(lj))
+					fprintf(stderr, "ks: warning: skipping "
+						"unreadable capture '%s': %s\n",
+						dir, err.buf);
+				free(lj);
 				free(dir);
 			} else {
 				l[n++].dir = dir;

@@ -8,6 +8,8 @@
 #ifndef KS_CLI_KS_H
 #define KS_CLI_KS_H
 
+struct cJSON;
+struct ks_buf;
 struct ks_conf;
 
 int ks_main(int argc, char **argv);

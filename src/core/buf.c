@@ -144,10 +144,21 @@ ks_buf_add_json_str(struct ks_buf *b, const char *s)
 		case '\t': rc = ks_buf_adds(b, "\\t"); break;
 		case '\r': rc = ks_buf_adds(b, "\\r"); break;
 		default:
-			if (*p < 0x20)
+			if (*p < 0x20) {
 				rc = ks_buf_addf(b, "\\u%04x", *p);
-			else
+			} else if (*p < 0x80) {
 				rc = ks_buf_addch(b, *p);
+			} else {
+				/* JSON is UTF-8: a byte that is not becomes U+FFFD. */
+				size_t n = ks_utf8_seq(p, strnlen((const char *)p, 4));
+
+				if (n) {
+					rc = ks_buf_add(b, p, n);
+					p += n - 1;
+				} else {
+					rc = ks_buf_adds(b, "\\ufffd");
+				}
+			}
 		}
 	}
 	if (!rc)

@@ -52,7 +52,10 @@ int ks_buf_addf(struct ks_buf *b, const char *fmt, ...)
 int ks_buf_vaddf(struct ks_buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
-/* Append `s` as a JSON string literal, quotes included. */
+/*
+ * Append `s` as a JSON string literal, quotes included. Bytes that are not
+ * well-formed UTF-8 are written as \ufffd, so the text is always JSON.
+ */
 int ks_buf_add_json_str(struct ks_buf *b, const char *s);
 
 /* As ks_buf_add_json_str, or `null` when `s` is NULL. */

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
@@ -60,6 +61,63 @@ write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+/* "<name>.tmp.<digits>[.<digits>...]": a temporary of a writer. */
+int
+ks_fs_is_temp_name(const char *name)
+{
+	const char *p = strstr(name, ".tmp."), *last = NULL;
+
+	for (; p; p = strstr(p + 1, ".tmp."))
+		last = p;
+	if (!last || last == name)
+		return 0;
+	for (p = last + 4; *p == '.';) {
+		size_t n = strspn(p + 1, "0123456789");
+		if (!n)
+			return 0;
+		p += 1 + n;
+	}
+	return *p == '\0';
+}
+
+void
+ks_fs_sweep_stale(const char *dir, long long now)
+{
+	char *mark = ks_fs_join(dir, KS_FS_SWEEP_MARK);
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	/* One stat per write; the scan runs at most once an hour per dir. */
+	if (!lstat(mark, &st) && (long long)st.st_mtime > now - KS_FS_STALE_SECONDS &&
+	    (long long)st.st_mtime <= now + KS_FS_STALE_SECONDS)
+		goto out;
+	/* Touch the mark first, so that concurrent writers do not all scan. */
+	fd = open(mark, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC,
+		  0666);
+	if (fd < 0)
+		goto out;
+	futimens(fd, NULL);
+	close(fd);
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		char *path;
+
+		if (!ks_fs_is_temp_name(de->d_name))
+			continue;
+		path = ks_fs_join(dir, de->d_name);
+		if (!lstat(path, &st) && S_ISREG(st.st_mode) &&
+		    (long long)st.st_mtime < now - KS_FS_STALE_SECONDS)
+			unlink(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+out:
+	free(mark);
+}
+
 int
 ks_fs_write_atomic(const char *path, const void *data, size_t len,
 		   struct ks_buf *err)
@@ -106,6 +164,8 @@ ks_fs_write_atomic(const char *path, const void *data, size_t len,
 		goto out;
 	}
 	rc = 0;
+	ks_fs_sweep_stale(!slash ? "." : slash == dir ? "/" : dir,
+			  (long long)time(NULL));
 out:
 	free(tmp);
 	free(dir);
@@ -116,11 +176,18 @@ int
 ks_fs_read(const char *path, struct ks_buf *out, struct ks_buf *err)
 {
 	char chunk[65536];
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), rc = 0;
+	struct stat st;
 	ssize_t n;
 
 	if (fd < 0)
 		return ks_error_errno(err, "cannot open '%s'", path);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return ks_error(err, "'%s' is not a regular file", path);
+	}
 	for (;;) {
 		n = read(fd, chunk, sizeof(chunk));
 		if (n < 0 && errno == EINTR)

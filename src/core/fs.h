@@ -26,8 +26,25 @@ int ks_fs_mkdirs(const char *path, struct ks_buf *err);
 int ks_fs_write_atomic(const char *path, const void *data, size_t len,
 		       struct ks_buf *err);
 
-/* Append the whole file to `out` (subject to the buffer's cap). */
+/*
+ * Append the whole file to `out` (subject to the buffer's cap). Only a
+ * regular file is read: anything else (a FIFO, a device, a directory)
+ * fails at once with errno EINVAL, so that no reader ever blocks.
+ */
 int ks_fs_read(const char *path, struct ks_buf *out, struct ks_buf *err);
+
+/*
+ * Temporaries a killed writer left behind: ks_fs_write_atomic() calls
+ * ks_fs_sweep_stale() on its directory after each write. That costs one
+ * stat of the mark file KS_FS_SWEEP_MARK; when the mark is older than
+ * KS_FS_STALE_SECONDS (or absent), it is touched and every temporary
+ * (ks_fs_is_temp_name) older than KS_FS_STALE_SECONDS is removed.
+ */
+#define KS_FS_SWEEP_MARK ".ks-swept"
+#define KS_FS_STALE_SECONDS 3600
+void ks_fs_sweep_stale(const char *dir, long long now);
+/* Pure: is `name` a temporary of a writer ("x.json.tmp.123.0.1700000000")? */
+int ks_fs_is_temp_name(const char *name);
 
 /* 1 if `path` exists (any type), else 0. */
 int ks_fs_exists(const char *path);

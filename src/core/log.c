@@ -1,9 +1,11 @@
 #include "log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,8 +21,19 @@ ks_log_open(const char *path, int to_stderr)
 	ks_log_close();
 	log_stderr = to_stderr;
 	if (path && *path) {
-		log_file = fopen(path, "ae");
-		/* A log that cannot be opened must not break a build: stay silent. */
+		/*
+		 * A log that cannot be opened must not break a build: stay
+		 * silent. O_NONBLOCK: a FIFO without a reader fails at once
+		 * (ENXIO) instead of blocking the compile; a full pipe drops
+		 * lines instead of stalling it.
+		 */
+		int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK |
+					    O_CLOEXEC, 0666);
+		struct stat st;
+
+		if (fd >= 0 && (fstat(fd, &st) || S_ISDIR(st.st_mode) ||
+				!(log_file = fdopen(fd, "a"))))
+			close(fd);
 	}
 }
 

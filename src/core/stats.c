@@ -1,6 +1,7 @@
 #include "stats.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,6 +23,17 @@ cmp_counter(const void *a, const void *b)
 {
 	return strcmp(((const struct counter *)a)->name,
 		      ((const struct counter *)b)->name);
+}
+
+/* A counter at the top stays there: signed overflow is undefined. */
+static long
+saturating_add(long v, long delta)
+{
+	if (delta > 0 && v > LONG_MAX - delta)
+		return LONG_MAX;
+	if (delta < 0 && v < LONG_MIN - delta)
+		return LONG_MIN;
+	return v + delta;
 }
 
 void
@@ -63,7 +75,7 @@ ks_stats_apply(const char *text, const char *const *names, int n, long delta,
 			c[nc].value = 0;
 			nc++;
 		}
-		c[i].value += delta;
+		c[i].value = saturating_add(c[i].value, delta);
 	}
 	if (nc)
 		qsort(c, nc, sizeof(*c), cmp_counter);
@@ -87,8 +99,17 @@ ks_stats_add(const char *dir, const char *const *names, int n, long delta,
 	if (ks_fs_mkdirs(dir, err) ||
 	    ks_lock_acquire(&lock, path, lock_timeout_ms, err))
 		goto out;
-	if (ks_fs_read(path, &old, &rerr) && errno != ENOENT)
-		ks_buf_reset(&old); /* a damaged file restarts from zero */
+	/*
+	 * Absent: start from zero. Unreadable, not a regular file or over
+	 * the cap: leave it alone (rewriting it would lose every counter).
+	 */
+	if (ks_fs_read(path, &old, &rerr)) {
+		if (errno != ENOENT) {
+			ks_error(err, "%s", rerr.buf);
+			goto out;
+		}
+		ks_buf_reset(&old);
+	}
 	ks_stats_apply(old.buf, names, n, delta, &new);
 	rc = ks_fs_write_atomic(path, new.buf, new.len, err);
 out:

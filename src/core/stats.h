@@ -6,7 +6,9 @@
  * make -j never lose a count. Counter names are short lowercase words
  * ("compile", "passthru-mode-link", "record-written"...), all listed in
  * docs/MANUAL.md. Failures are reported, never fatal: a read-only state
- * directory must not break a build.
+ * directory must not break a build. A counter saturates at LONG_MAX; a
+ * stats file that cannot be read whole (over the cap, not a regular file)
+ * is left as it is and the update fails.
  * May include: libc, buf.h, fs.h.
  */
 #ifndef KS_CORE_STATS_H

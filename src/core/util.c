@@ -133,3 +133,51 @@ ks_parse_bool(const char *s)
 			return 0;
 	return -1;
 }
+
+/* Length of the well-formed UTF-8 sequence at `p` (RFC 3629), or 0. */
+size_t
+ks_utf8_seq(const unsigned char *p, size_t avail)
+{
+	size_t n, i;
+	unsigned cp;
+
+	if (!avail)
+		return 0;
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (avail < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	/* Overlong forms, UTF-16 surrogates and beyond U+10FFFF. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+int
+ks_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, n;
+
+	while (i < len) {
+		n = ks_utf8_seq(p + i, len - i);
+		if (!n)
+			return 0;
+		i += n;
+	}
+	return 1;
+}

@@ -44,6 +44,14 @@ int ks_starts_with(const char *s, const char *prefix);
 int ks_ends_with(const char *s, const char *suffix);
 /* Last path component (a pointer into `path`). */
 const char *ks_basename(const char *path);
+/*
+ * Pure: is `s` (`len` bytes) well-formed UTF-8 (no overlong forms, no
+ * surrogates, nothing beyond U+10FFFF)? JSON text must be; nvcc's
+ * arguments and paths need not be.
+ */
+int ks_utf8_valid(const char *s, size_t len);
+/* The length of the well-formed UTF-8 character at `p`, or 0. */
+size_t ks_utf8_seq(const unsigned char *p, size_t avail);
 /* Parse a boolean word (1/0, yes/no, true/false, on/off); -1 if none. */
 int ks_parse_bool(const char *s);
 

@@ -7,9 +7,12 @@
 #include "args.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../core/util.h"
 #include "arch.h"
@@ -441,14 +444,26 @@ out:
 static int
 read_file(const char *path, struct ks_buf *text, struct ks_buf *err)
 {
-	FILE *f = fopen(path, "rb");
+	/*
+	 * Only a regular file, opened without waiting: a FIFO (or
+	 * <(process substitution)) read here would be empty for nvcc, and
+	 * one without a writer would block. nvcc reads such a file itself.
+	 */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f = NULL;
 	char chunk[8192];
 	size_t n;
 	int ret = -1;
 
-	if (!f)
+	if (fd < 0)
 		return ks_error_errno(err, "cannot open options file '%s'",
 				      path);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "rb"))) {
+		close(fd);
+		return ks_error(err, "options file '%s' is not a regular file",
+				path);
+	}
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
 		if (ks_buf_add(text, chunk, n) < 0) {
 			ks_error(err, "options file '%s' is too large", path);
@@ -610,6 +625,12 @@ lang_of(const char *path)
 		if (ks_ends_with(path, suffixes[i].word))
 			return suffixes[i].lang;
 	return KS_LANG_OTHER;
+}
+
+enum ks_lang
+ks_args_lang_of(const char *path)
+{
+	return lang_of(path);
 }
 
 /*

@@ -246,6 +246,9 @@ int ks_args_classify(const struct ks_strv *argv, struct ks_args *out,
  */
 int ks_args_eligible(const struct ks_args *a, const char **reason);
 
+/* Pure: the language nvcc gives an input by its suffix alone (no -x). */
+enum ks_lang ks_args_lang_of(const char *path);
+
 /* The mode's name ("compile", "link", ...), for logs. */
 const char *ks_args_mode_name(enum ks_mode mode);
 

@@ -13,6 +13,26 @@
 #include "../core/util.h"
 
 int
+ks_nvccver_valid(const char *s, size_t len)
+{
+	size_t i, groups = 0, digits = 0;
+
+	if (len > KS_NVCCVER_MAX)
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (isdigit((unsigned char)s[i])) {
+			digits++;
+		} else if (s[i] == '.' && digits) {
+			groups++;
+			digits = 0;
+		} else {
+			return 0;
+		}
+	}
+	return digits && groups >= 1;
+}
+
+int
 ks_nvccver_parse(const char *text, struct ks_buf *out, struct ks_buf *err)
 {
 	const char *p;
@@ -23,7 +43,7 @@ ks_nvccver_parse(const char *text, struct ks_buf *out, struct ks_buf *err)
 
 		while (isdigit((unsigned char)*e) || *e == '.')
 			e++;
-		if (e > v && isdigit((unsigned char)*v)) {
+		if (ks_nvccver_valid(v, (size_t)(e - v))) {
 			ks_buf_add(out, v, (size_t)(e - v));
 			return 0;
 		}
@@ -80,11 +100,13 @@ ks_nvccver_get(const char *dir, const char *nvcc, struct ks_buf *out,
 	ks_hash_release(&h);
 	path = ks_xasprintf("%s/nvcc/%s", dir, id);
 	cached.max = 256;
-	if (ks_fs_read(path, &cached, NULL) == 0 && cached.len) {
-		ks_buf_rtrim(&cached);
+	rc = ks_fs_read(path, &cached, NULL);
+	ks_buf_rtrim(&cached);
+	if (!rc && ks_nvccver_valid(cached.buf, cached.len)) {
 		ks_buf_add(out, cached.buf, cached.len);
 		rc = 0;
 	} else {
+		/* Absent, unreadable, or damaged ("13."): ask, and rewrite it. */
 		size_t start = out->len;
 
 		rc = ask(nvcc, out, err);

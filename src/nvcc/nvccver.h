@@ -10,6 +10,8 @@
 #ifndef KS_WRAPPER_NVCCVER_H
 #define KS_WRAPPER_NVCCVER_H
 
+#include <stddef.h>
+
 struct ks_buf;
 
 /*
@@ -18,6 +20,15 @@ struct ks_buf;
  */
 int ks_nvccver_get(const char *dir, const char *nvcc, struct ks_buf *out,
 		   struct ks_buf *err);
+
+/*
+ * Pure: is `s` (len bytes) a version as nvcc prints it: two or more
+ * dot-separated groups of digits, at most KS_NVCCVER_MAX bytes ("13.0.88";
+ * not "13.", "13", ".0" or "13.0.88x"). A cache entry that is not is
+ * asked again.
+ */
+#define KS_NVCCVER_MAX 32
+int ks_nvccver_valid(const char *s, size_t len);
 
 /* Pure: the "V13.0.88" token of `nvcc --version` output, without the V. */
 int ks_nvccver_parse(const char *text, struct ks_buf *out, struct ks_buf *err);

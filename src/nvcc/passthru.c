@@ -52,6 +52,33 @@ accept_nvcc(const char *cand, void *self)
 	return ks_passthru_usable(cand, self);
 }
 
+/*
+ * Why KS_NVCC, which is not usable, cannot be used (-1, with what to fix),
+ * or 0 when it is a compiler already called in this chain.
+ */
+static int
+configured_unusable(const char *configured, struct ks_buf *err)
+{
+	const char *why;
+	char *rp;
+	int in_chain;
+
+	if (!ks_fs_exists(configured)) {
+		why = "does not exist";
+	} else if (!ks_fs_is_exec(configured)) {
+		why = "is not an executable file";
+	} else {
+		rp = ks_fs_realpath(configured);
+		in_chain = rp && already_execd(rp);
+		free(rp);
+		if (in_chain)
+			return 0;
+		why = "is ks-nvcc itself";
+	}
+	return ks_error(err, "KS_NVCC '%s' %s: set KS_NVCC to the real nvcc, "
+			"or unset it to search PATH", configured, why);
+}
+
 char *
 ks_passthru_find(const char *configured, const char *self, struct ks_buf *err)
 {
@@ -62,9 +89,13 @@ ks_passthru_find(const char *configured, const char *self, struct ks_buf *err)
 	if (configured && *configured) {
 		if (ks_passthru_usable(configured, self))
 			return ks_xstrdup(configured);
-		ks_error(err, "KS_NVCC '%s' is not an executable nvcc other than "
-			 "ks-nvcc itself", configured);
-		return NULL;
+		if (configured_unusable(configured, err))
+			return NULL;
+		/*
+		 * Already called above us: KS_NVCC is a site wrapper that
+		 * runs "nvcc" from PATH and found ks-nvcc again. What it
+		 * wants is the next nvcc on PATH.
+		 */
 	}
 	cand = ks_fs_which("nvcc", getenv("PATH"), accept_nvcc, (void *)self);
 	if (cand)

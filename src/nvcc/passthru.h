@@ -33,7 +33,9 @@ int ks_passthru_usable(const char *path, const char *self);
 /*
  * The real nvcc: `configured` (KS_NVCC) if set, else the first `nvcc` on
  * PATH that is usable, else $CUDA_HOME/bin/nvcc, $CUDA_PATH/bin/nvcc,
- * /usr/local/cuda/bin/nvcc. NULL with a message when there is none.
+ * /usr/local/cuda/bin/nvcc. A `configured` compiler already called in this
+ * chain (a site wrapper that runs "nvcc" and found ks-nvcc) gives way to
+ * the search. NULL with a message, saying what to fix, when there is none.
  */
 char *ks_passthru_find(const char *configured, const char *self,
 		       struct ks_buf *err);

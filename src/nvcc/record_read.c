@@ -74,10 +74,11 @@ ks_build_rec_parse(const char *text, size_t len, const char *path,
 	ks_strv_init(&r->includes);
 	ks_strv_init(&r->defines);
 	ks_strv_init(&r->devflags);
-	if (strlen(text) == len)
+	/* `ks builds --json` copies the text out: it must be UTF-8 JSON. */
+	if (strlen(text) == len && ks_utf8_valid(text, len))
 		o = cJSON_ParseWithOpts(text, NULL, 1);
 	if (!cJSON_IsObject(o)) {
-		ks_error(err, "'%s' is not a build record (not one JSON object)", path);
+		ks_error(err, "'%s' is not a build record (not one UTF-8 JSON object)", path);
 		goto out;
 	}
 	r->path = ks_xstrdup(path);
