@@ -7,6 +7,8 @@
  */
 
 /* streaming and pointwise kernels */
+KS_XF(launch_geometry)
+KS_XF(vectorize_memory)
 
 
 /* rows walked by one thread */
