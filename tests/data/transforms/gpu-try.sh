@@ -28,7 +28,7 @@ for p in $progs; do
 done
 for d in "$KS_DIR"/captures/*/1; do
 	k=$(basename "$(dirname "$d")")
-	timeout 120 ./ks try "$d" --skill "$skill" --budget "$budget" --json \
+	timeout 55 ./ks try "$d" --skill "$skill" --budget "$budget" --json \
 		>"$out/$k.try.json" 2>"$out/$k.try.err"
 	echo "try $k: rc $?"
 done
