@@ -67,6 +67,7 @@ ks_xfk_init(struct ks_xfk *x, const struct ks_xf_input *in, struct ks_buf *reaso
 		ks_buf_addf(&args, "%s%s", i ? ", " : "", k->params[i].name);
 	}
 	x->def_begin = k->extent.begin;
+	x->params_begin = p;
 	x->head = ks_xstrndup(t + k->extent.begin, k->name_ext.begin - k->extent.begin);
 	x->params = ks_xstrndup(t + p, q + 1 - p);
 	x->body = ks_xstrndup(t + k->body.begin, k->body.end - k->body.begin);
@@ -280,4 +281,110 @@ ks_xfk_emit(struct ks_buf *b, const struct ks_xfk *x, const char *text)
 		p = m + 3;
 	}
 	ks_buf_adds(b, p);
+}
+
+int
+ks_xfk_scan(const char *t, unsigned long from, unsigned long to,
+	    unsigned first_line,
+	    int (*fn)(const char *text, const struct ks_xfk_tok *tok, void *ctx),
+	    void *ctx)
+{
+	unsigned long i = from;
+	unsigned line = first_line;
+	int bol = 1, rc;
+
+	while (i < to) {
+		char c = t[i];
+		struct ks_xfk_tok tok;
+
+		if (c == '\n') {
+			line++;
+			bol = 1;
+			i++;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+			i++;
+			continue;
+		}
+		if (c == '#' && bol) {	/* a directive, with continuations */
+			while (i < to && t[i] != '\n') {
+				if (t[i] == '\\' && i + 1 < to && t[i + 1] == '\n')
+					i++, line++;
+				i++;
+			}
+			continue;
+		}
+		bol = 0;
+		if (c == '/' && i + 1 < to && t[i + 1] == '/') {
+			while (i < to && t[i] != '\n')
+				i++;
+			continue;
+		}
+		if (c == '/' && i + 1 < to && t[i + 1] == '*') {
+			for (i += 2; i + 1 < to && !(t[i] == '*' && t[i + 1] == '/'); i++)
+				line += t[i] == '\n';
+			i += 2;
+			continue;
+		}
+		if (c == '"' || c == '\'') {
+			for (i++; i < to && t[i] != c && t[i] != '\n'; i++)
+				if (t[i] == '\\')
+					i++;
+			i++;
+			continue;
+		}
+		tok.begin = i;
+		tok.line = line;
+		if (isalpha((unsigned char)c) || c == '_') {
+			while (i < to && (isalnum((unsigned char)t[i]) || t[i] == '_'))
+				i++;
+			tok.kind = 'i';
+		} else if (isdigit((unsigned char)c) ||
+			   (c == '.' && i + 1 < to && isdigit((unsigned char)t[i + 1]))) {
+			while (i < to && (isalnum((unsigned char)t[i]) || t[i] == '.' ||
+					  t[i] == '\'' ||
+					  ((t[i] == '+' || t[i] == '-') &&
+					   (t[i - 1] == 'e' || t[i - 1] == 'E' ||
+					    t[i - 1] == 'p' || t[i - 1] == 'P'))))
+				i++;
+			tok.kind = 'n';
+		} else {
+			i++;
+			tok.kind = 'p';
+		}
+		tok.end = i;
+		rc = fn(t, &tok, ctx);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+cmp_xedit(const void *a, const void *b)
+{
+	const struct ks_xfk_edit *x = a, *y = b;
+
+	return x->begin < y->begin ? -1 : x->begin > y->begin;
+}
+
+int
+ks_xfk_definition(const struct ks_xfk *x, const char *text,
+		  struct ks_xfk_edit *edits, size_t n, struct ks_buf *out)
+{
+	unsigned long at = x->def_begin, end = x->k->extent.end;
+
+	qsort(edits, n, sizeof(*edits), cmp_xedit);
+	for (size_t i = 0; i < n; i++)
+		if (edits[i].begin < at || edits[i].end > end ||
+		    (i && edits[i].begin < edits[i - 1].end))
+			return -1;
+	for (size_t i = 0; i < n; i++) {
+		ks_buf_add(out, text + at, edits[i].begin - at);
+		ks_buf_adds(out, edits[i].with);
+		at = edits[i].end;
+	}
+	ks_buf_add(out, text + at, end - at);
+	return 0;
 }

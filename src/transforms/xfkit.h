@@ -32,6 +32,7 @@ struct ks_xfk {
 	char *args;		/* "x, y, n" */
 	unsigned long body_begin, body_end;	/* of `body` in the file */
 	unsigned long def_begin;		/* of `head` in the file */
+	unsigned long params_begin;		/* of `params` in the file */
 };
 
 /*
@@ -70,6 +71,38 @@ char *ks_xfk_pointee(const struct ks_xfk *x, size_t i);
 /* The element form of access `a` is exactly the 1-D global index
  * blockIdx.x * blockDim.x + threadIdx.x (and nothing else). */
 int ks_xfk_is_global_index(const struct ks_access *a);
+
+/* A token of the kernel's text (comments, strings, character literals
+ * and preprocessor lines are skipped by the scanner). */
+struct ks_xfk_tok {
+	unsigned long begin, end;	/* in the file */
+	unsigned line;
+	int kind;	/* 'i' identifier, 'n' number, 'p' punctuation */
+};
+
+/*
+ * Scan the tokens of the file between [from, to), calling `fn` for each;
+ * `first_line` is the line of `from`. Stops when fn returns non-zero and
+ * returns that value.
+ */
+int ks_xfk_scan(const char *text, unsigned long from, unsigned long to,
+		unsigned first_line,
+		int (*fn)(const char *text, const struct ks_xfk_tok *t, void *ctx),
+		void *ctx);
+
+/* One replacement of the file's bytes [begin, end) by `with`. */
+struct ks_xfk_edit {
+	unsigned long begin, end;
+	const char *with;		/* borrowed */
+};
+
+/*
+ * Append the kernel's definition with `edits` (inside the definition,
+ * not overlapping; sorted here) applied. Returns 0, or -1 when two edits
+ * overlap or one falls outside the definition.
+ */
+int ks_xfk_definition(const struct ks_xfk *x, const char *text,
+		      struct ks_xfk_edit *edits, size_t n, struct ks_buf *out);
 
 /* Append `fmt` to `b` with every "@K@" replaced by the kernel's name. */
 void ks_xfk_emit(struct ks_buf *b, const struct ks_xfk *x, const char *text);

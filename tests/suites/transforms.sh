@@ -108,3 +108,47 @@ test_usage_and_unknown_values() {
 	expect_eq 104 "$rc" "bad value"
 	expect_contains "$out" "bytes=3 is not an allowed value"
 }
+
+test_in_place_transforms_edit_where_the_facts_say() {
+	local f=$ROOT/tests/data/transforms/scalar.cu d=$ROOT/tests/data/transforms
+	transform "$f" poly unroll_constant_loops
+	# the constant loop only, and the TU compiles
+	expect_eq 1 "$(grep -c '^[[:space:]]*#pragma unroll$' poly.unroll_constant_loops.cu)" "pragmas"
+	compile_tu poly.unroll_constant_loops.cu "$d"
+	transform "$f" poly fp32_promotion_fix
+	expect_contains "$(cat poly.fp32_promotion_fix.cu)" "0.5f * s + expf(v) * 1e-3f"
+	compile_tu poly.fp32_promotion_fix.cu "$d"
+	transform "$f" poly fast_math_intrinsics --fast-math
+	expect_contains "$(cat poly.fast_math_intrinsics.cu)" "__expf(-v) / __sinf(v)"
+	compile_tu poly.fast_math_intrinsics.cu "$d"
+	transform "$f" poly restrict_readonly
+	expect_contains "$(cat poly.restrict_readonly.cu)" "const float *__restrict__ x, float *__restrict__ y"
+	expect_contains "$(cat poly.restrict_readonly.cu)" "__ldg(&(x[i]))"
+	compile_tu poly.restrict_readonly.cu "$d"
+	transform "$ROOT/tests/data/transforms/shapes.cu" half_relu restrict_readonly
+	compile_tu half_relu.restrict_readonly.cu "$d"
+}
+
+test_in_place_transforms_decline_look_alikes() {
+	local f=$ROOT/tests/data/transforms/scalar.cu out rc
+	rc=0
+	out=$("$KS_BIN" transform "$f:dpoly" --skill fp32_promotion_fix --arch sm_90 2>&1) || rc=$?
+	expect_eq 1 "$rc" "dpoly"
+	expect_contains "$out" "declares double"
+	rc=0
+	out=$("$KS_BIN" transform "$f:poly" --skill fast_math_intrinsics --arch sm_90 2>&1) || rc=$?
+	expect_eq 1 "$rc" "no --fast-math"
+	expect_contains "$out" "precision setting"
+	rc=0
+	out=$("$KS_BIN" transform "$f:taps2d" --skill unroll_constant_loops --arch sm_90 2>&1) || rc=$?
+	expect_eq 1 "$rc" "taps2d unroll"
+	expect_contains "$out" "no loop has a compile-time trip count"
+	# c.exp is a member, not a call: nothing to make fast
+	rc=0
+	out=$("$KS_BIN" transform "$f:taps2d" --skill fast_math_intrinsics --fast-math --arch sm_90 2>&1) || rc=$?
+	expect_eq 1 "$rc" "taps2d fast"
+	rc=0
+	out=$("$KS_BIN" transform "$ROOT/tests/data/transforms/shapes.cu:count_positive" \
+		--skill restrict_readonly --arch sm_90 2>&1) || rc=$?
+	expect_eq 0 "$rc" "restrict on an atomic kernel"
+}
