@@ -5,6 +5,10 @@
 # table (kernel, skill, best point, original and variant ms with spreads,
 # % of the floor before and after). Floors: bytes / the copy bandwidth
 # measured by bench/ceilings in the same run.
+# One review of a 2 GiB capture (two shared-object builds, the captured
+# and one fresh input set checked on the CPU, interleaved timing) takes
+# more than a minute: budget about 90 s per point, 6-8 minutes for four
+# kernels at BUDGET 1. PROGS narrows the programs ("relu").
 #   bash tests/data/transforms/gpu-try.sh OUTDIR [SKILL [BUDGET]]
 set -u
 out=${1:?usage: gpu-try.sh OUTDIR [SKILL [BUDGET]]}
@@ -15,7 +19,8 @@ cd "$top" || exit 1
 mkdir -p "$out"
 export KS_DIR=$top/.ks-gpu-try KS_CAPTURE_MAX_BYTES=4G KS_REVIEW_RANDOM=${KS_REVIEW_RANDOM:-1}
 rm -rf "$KS_DIR"
-progs="relu gelu sigmoid softplus"
+progs=${PROGS:-relu gelu sigmoid softplus}
+stamp() { echo "$(date -u +%T) $*"; }
 ( cd bench/ceilings && nvcc -O3 -arch=sm_90 -I../common -o ceilings main.cu -lcublas \
 	>"$out/ceilings.build" 2>&1 && ./ceilings >"$out/ceilings.txt" 2>&1 ) &
 for p in $progs; do
@@ -23,14 +28,16 @@ for p in $progs; do
 	  nvcc -O3 -arch=sm_90 -o "$p" main.o ) >"$out/$p.build" 2>&1 &
 done
 wait
+stamp built
 for p in $progs; do
 	./ks capture --kernel "${p}_kernel" -- "./bench/$p/$p" >"$out/$p.capture" 2>&1
+	stamp "captured $p"
 done
 for d in "$KS_DIR"/captures/*/1; do
 	k=$(basename "$(dirname "$d")")
-	timeout 55 ./ks try "$d" --skill "$skill" --budget "$budget" --json \
+	timeout $((150 * budget)) ./ks try "$d" --skill "$skill" --budget "$budget" --json \
 		>"$out/$k.try.json" 2>"$out/$k.try.err"
-	echo "try $k: rc $?"
+	stamp "try $k: rc $?"
 done
 python3 - "$out" "$skill" <<'PY'
 import glob, json, re, sys
