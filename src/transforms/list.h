@@ -10,6 +10,7 @@
 
 
 /* rows walked by one thread */
+KS_XF(coop_rows)
 
 
 /* atomics, histograms, permutations, pooling */
