@@ -106,7 +106,7 @@ struct cx {
 	int failed;
 	int nloops_seen;	/* loop statements numbered in source order */
 	int col_loops;
-	int uniq;
+	int mark;		/* writing a generated block (add_user) */
 };
 
 /* ---- tokens ---- */
@@ -504,13 +504,15 @@ stores_in_lines(const struct cx *c, unsigned l0, unsigned l1)
 	return 0;
 }
 
-/* A row loop: some global access directly in it depends on its variable. */
+/* A row loop: some global access directly in it depends on its variable,
+ * which does not start at a thread's own value (a loop over rows does). */
 static int
 walks_row(const struct cx *c, int loop)
 {
 	enum ks_src src = KS_SRC_LOOP0 + c->f->loops[loop].depth;
 
-	if (c->f->loops[loop].depth >= KS_MAX_LOOP_DEPTH)
+	if (c->f->loops[loop].depth >= KS_MAX_LOOP_DEPTH ||
+	    (ks_form_sources(&c->f->loops[loop].init) & KS_SRC_THREAD_MASK))
 		return 0;
 	for (size_t i = 0; i < c->f->nacc; i++) {
 		const struct ks_access *a = &c->f->acc[i];
@@ -634,6 +636,53 @@ static const char *const builtins[][2] = {
 	{ "blockDim", "ks_bdim" }, { "gridDim", "ks_gdim" },
 };
 
+/* Append user text; inside a generated block its newlines are marked, so
+ * that indent() indents only the generated lines. */
+static void
+add_user(struct cx *c, const char *p, size_t n)
+{
+	if (!c->mark) {
+		ks_buf_add(c->out, p, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		ks_buf_addch(c->out, p[i] == '\n' ? '\1' : p[i]);
+}
+
+/* Append generated text `g` to `out`, each of its lines (but the first,
+ * and preprocessor lines) after `ind`; marked user newlines unchanged. */
+static void
+indent(struct ks_buf *out, const struct ks_buf *g, const char *ind)
+{
+	for (size_t i = 0; i < g->len; i++) {
+		if (g->buf[i] == '\1') {
+			/* one level deeper: inside the generated block */
+			ks_buf_adds(out, "\n\t");
+			continue;
+		}
+		ks_buf_addch(out, g->buf[i]);
+		if (g->buf[i] == '\n' && i + 1 < g->len && g->buf[i + 1] != '#')
+			ks_buf_adds(out, ind);
+	}
+}
+
+/* The whitespace before token i on its line ("" if code precedes it). */
+static void
+indent_of(const struct cx *c, int i, char *ind, size_t size)
+{
+	size_t b = c->tk[i].b, n = 0;
+
+	while (b > 0 && (c->t[b - 1] == ' ' || c->t[b - 1] == '\t'))
+		b--;
+	if (b > 0 && c->t[b - 1] != '\n')
+		b = c->tk[i].b;
+	while (b + n < c->tk[i].b && n + 1 < size) {
+		ind[n] = c->t[b + n];
+		n++;
+	}
+	ind[n] = 0;
+}
+
 /* Tokens [b, e) with the gaps between them; `var` (a token, or -1)
  * renamed to `repl`; the thread built-ins renamed to the virtual ones. */
 static void
@@ -644,8 +693,7 @@ copy_sub(struct cx *c, int b, int e, int var, const char *repl)
 		const char *r = NULL;
 
 		if (i > b)
-			ks_buf_add(c->out, c->t + c->tk[i - 1].e,
-				   k->b - c->tk[i - 1].e);
+			add_user(c, c->t + c->tk[i - 1].e, k->b - c->tk[i - 1].e);
 		if (k->kind == TK_ID) {
 			if (var >= 0 && same_tok(c, i, var))
 				r = repl;
@@ -656,7 +704,7 @@ copy_sub(struct cx *c, int b, int e, int var, const char *repl)
 		if (r)
 			ks_buf_adds(c->out, r);
 		else
-			ks_buf_add(c->out, c->t + k->b, k->e - k->b);
+			add_user(c, c->t + k->b, k->e - k->b);
 	}
 }
 
@@ -671,14 +719,13 @@ static void
 gap(struct cx *c, int i)
 {
 	if (i > 0 && i < c->ntk)
-		ks_buf_add(c->out, c->t + c->tk[i - 1].e,
-			   c->tk[i].b - c->tk[i - 1].e);
+		add_user(c, c->t + c->tk[i - 1].e, c->tk[i].b - c->tk[i - 1].e);
 }
 
 static void
 tok_text(struct cx *c, int i)
 {
-	ks_buf_add(c->out, c->t + c->tk[i].b, c->tk[i].e - c->tk[i].b);
+	add_user(c, c->t + c->tk[i].b, c->tk[i].e - c->tk[i].b);
 }
 
 static const char *const not_types[] = {
@@ -1386,6 +1433,24 @@ has_loop_inside(const struct cx *c, int s)
 	return 0;
 }
 
+/* A row loop, rewritten, indented as the loop was. */
+static void
+emit_generated(struct cx *c, int s)
+{
+	struct ks_buf g = KS_BUF_INIT;
+	struct ks_buf *save = c->out;
+	char ind[64];
+
+	indent_of(c, c->st[s].b, ind, sizeof(ind));
+	c->out = &g;
+	c->mark = 1;
+	emit_row_loop(c, s);
+	c->mark = 0;
+	c->out = save;
+	indent(c->out, &g, ind);
+	ks_buf_release(&g);
+}
+
 static int
 is_row_loop(const struct cx *c, int s)
 {
@@ -1425,6 +1490,7 @@ emit(struct cx *c, int s)
 		return;
 	case S_IF:
 		copy(c, st->b, c->st[st->kid[0]].b);
+		gap(c, c->st[st->kid[0]].b);
 		emit(c, st->kid[0]);
 		if (st->else_tok >= 0) {
 			gap(c, st->else_tok);
@@ -1447,12 +1513,13 @@ emit(struct cx *c, int s)
 				     "walks the row");
 				return;
 			}
-			emit_row_loop(c, s);
+			emit_generated(c, s);
 			return;
 		}
 		if (st->k == S_FOR && has_loop_inside(c, st->kid[0])) {
 			/* a loop over rows (or passes): its body is row level */
 			copy(c, st->b, c->st[st->kid[0]].b);
+			gap(c, c->st[st->kid[0]].b);
 			emit(c, st->kid[0]);
 			return;
 		}
@@ -1462,15 +1529,18 @@ emit(struct cx *c, int s)
 	}
 	/* a statement without row loops: once per row if it stores */
 	if (stores_in_lines(c, c->tk[st->b].line, c->tk[st->e - 1].line)) {
+		char ind[64];
+
 		for (int i = st->b; i < st->e; i++)
 			if (declares(c, i) && st->k == S_SIMPLE) {
 				fail(c, c->tk[st->b].line, "a statement both "
 				     "declares and stores");
 				return;
 			}
-		ks_buf_adds(c->out, "if (ks_lane == 0) {\n\t");
+		indent_of(c, st->b, ind, sizeof(ind));
+		ks_buf_addf(c->out, "if (ks_lane == 0) {\n%s\t", ind);
 		copy(c, st->b, st->e);
-		ks_buf_adds(c->out, "\n\t}");
+		ks_buf_addf(c->out, "\n%s}", ind);
 		return;
 	}
 	copy(c, st->b, st->e);
