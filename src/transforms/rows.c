@@ -1741,7 +1741,7 @@ const struct ks_transform ks_xf_coop_rows = {
 	.params = {
 		{ "threads", "threads per row (32: a warp per row; more: a "
 			     "block per row)", 32, 6,
-		  { 32, 256, 128, 512, 64, 1024 } },
+		  { 32, 128, 256, 512, 64, 1024 } },
 		{ "rows_per_block", "rows per block when threads is 32", 4, 5,
 		  { 4, 8, 2, 1, 16 } },
 		{ "unroll", "row-loop unrolling (and elements per thread in a "
