@@ -393,6 +393,8 @@ parse_stmt(struct cx *c, int i, int end, int *next)
 			return -1;
 		c->st[s].cb = b;
 		c->st[s].ce = e;
+		if (c->st[s].k == S_WHILE)
+			c->st[s].loop = c->nloops_seen++;
 		if ((kid = parse_stmt(c, j, end, &n)) < 0)
 			return -1;
 		add_kid(c, s, kid);

@@ -256,6 +256,7 @@ TEST(coop_rows_declines_look_alikes)
 		{ "column_sum", "walks 'x' with a stride, not contiguously" },
 		{ "ema_rows", "carries 'e' from one element to the next" },
 		{ "first_negative", "the row loop leaves early" },
+		{ "while_rows", "a while or do loop walks the row" },
 		{ "block_sum", "already uses shared memory" },
 	};
 

@@ -178,6 +178,23 @@ first_negative(const float *x, int *y, int rows, int cols)
 	y[row] = at;
 }
 
+// A while loop walks the row: only for loops are rewritten.
+__global__ void
+while_rows(const float *x, float *y, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	float s = 0.0f;
+	int j = 0;
+	while (j < cols) {
+		s += x[row * cols + j];
+		j++;
+	}
+	y[row] = s;
+}
+
 // Already cooperative.
 __global__ void
 block_sum(const float *x, float *y, int n)
@@ -211,5 +228,6 @@ launch_all(const float *x, float *y, float *z, double *p, int *iy,
 	ema_rows<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols, 0.5f);
 	lower_sum<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
 	first_negative<<<(rows + 255) / 256, 256, 0, s>>>(x, iy, rows, cols);
+	while_rows<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
 	block_sum<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows);
 }
