@@ -16,6 +16,7 @@ KS_XF(fast_math_intrinsics)
 
 
 /* rows walked by one thread */
+KS_XF(coop_rows)
 
 
 /* atomics, histograms, permutations, pooling */

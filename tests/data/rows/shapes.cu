@@ -1,0 +1,233 @@
+// Kernels in other shapes than the benchmarks' for the coop_rows transform
+// (tests/unit/test_transforms_rows.c, tests/suites/coop_rows.sh): the first
+// group is rewritten, the second ("look-alikes") is declined.
+#include <cuda_runtime.h>
+
+// Row stride as a parameter, a sum that starts from a value, a product.
+__global__ void
+row_sum_ld(const float *x, float *y, double *p, int rows, int cols, int ld)
+{
+	int r = threadIdx.x + blockDim.x * blockIdx.x;
+
+	if (r >= rows)
+		return;
+	float s = 1.0f;
+	double q = 1.0;
+	for (int j = 0; j < cols; ++j) {
+		s += x[(size_t)r * ld + j];
+		q *= 1.0 + 0.001 * x[(size_t)r * ld + j];
+	}
+	y[r] = s;
+	p[r] = q;
+}
+
+// A 2-D grid (a batch in y), an arg-min written the other way round.
+__global__ void
+batched_argmin(const float *x, int *out, int R, int C)
+{
+	int b = blockIdx.y;
+	int r = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (r < R) {
+		const float *p = x + ((size_t)b * R + r) * C;
+		float best = p[0];
+		int bi = 0;
+
+		for (int j = 1; j < C; j++)
+			if (best > p[j]) {
+				bi = j;
+				best = p[j];
+			}
+		out[b * R + r] = bi;
+	}
+}
+
+// A grid-stride loop over rows; max through max(); an unrolled loop.
+__global__ void
+row_max_gridstride(const float *x, float *y, int rows, int cols)
+{
+	for (int row = blockIdx.x * blockDim.x + threadIdx.x; row < rows;
+	     row += blockDim.x * gridDim.x) {
+		float m = -3.0e38f;
+
+#pragma unroll 2
+		for (int j = 0; j < cols; j++)
+			m = max(m, x[row * cols + j]);
+		y[row] = m;
+	}
+}
+
+// An exclusive scan (the store reads the running sum before the add),
+// and a row scaling loop without any carried value.
+__global__ void
+exclusive_scan_scale(const float *x, float *y, float *z, const float *w,
+		     int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	float s = 0.0f;
+	for (int j = 0; j < cols; j++) {
+		y[row * cols + j] = s;
+		s += x[row * cols + j];
+	}
+	for (int j = 0; j < cols; j++)
+		z[row * cols + j] = x[row * cols + j] * w[row];
+}
+
+// ---- look-alikes ----
+
+// Each row adds the previous row's output: a dependency across rows.
+__global__ void
+cross_row(const float *x, float *y, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row < 1 || row >= rows)
+		return;
+	for (int j = 0; j < cols; j++)
+		y[row * cols + j] = y[(row - 1) * cols + j] + x[row * cols + j];
+}
+
+// The row's length is read from memory: not uniform across the block.
+__global__ void
+ragged_rows(const float *x, const int *len, float *y, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	float s = 0.0f;
+	for (int j = 0; j < len[row]; j++)
+		s += x[row * cols + j];
+	y[row] = s;
+}
+
+// A gather: the loop's index is data.
+__global__ void
+gather_rows(const float *x, const int *idx, float *y, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	float s = 0.0f;
+	for (int j = 0; j < cols; j++)
+		s += x[row * cols + idx[j]];
+	y[row] = s;
+}
+
+// A column walk (threads are already coalesced): stride cols.
+__global__ void
+column_sum(const float *x, float *y, int rows, int cols)
+{
+	int col = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (col >= cols)
+		return;
+	float s = 0.0f;
+	for (int j = 0; j < rows; j++)
+		s += x[j * cols + col];
+	y[col] = s;
+}
+
+// A recurrence along the row (an exponential moving average).
+__global__ void
+ema_rows(const float *x, float *y, int rows, int cols, float a)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	float e = 0.0f;
+	for (int j = 0; j < cols; j++) {
+		e = a * e + (1.0f - a) * x[row * cols + j];
+		y[row * cols + j] = e;
+	}
+}
+
+// A triangular loop: the bound is the thread's own row.
+__global__ void
+lower_sum(const float *x, float *y, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	float s = 0.0f;
+	for (int j = 0; j <= row; j++)
+		s += x[row * cols + j];
+	y[row] = s;
+}
+
+// Leaves the row early.
+__global__ void
+first_negative(const float *x, int *y, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	int at = -1;
+	for (int j = 0; j < cols; j++)
+		if (x[row * cols + j] < 0.0f) {
+			at = j;
+			break;
+		}
+	y[row] = at;
+}
+
+// A while loop walks the row: only for loops are rewritten.
+__global__ void
+while_rows(const float *x, float *y, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	float s = 0.0f;
+	int j = 0;
+	while (j < cols) {
+		s += x[row * cols + j];
+		j++;
+	}
+	y[row] = s;
+}
+
+// Already cooperative.
+__global__ void
+block_sum(const float *x, float *y, int n)
+{
+	__shared__ float part[256];
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	part[threadIdx.x] = i < n ? x[i] : 0.0f;
+	__syncthreads();
+	for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+		if (threadIdx.x < s)
+			part[threadIdx.x] += part[threadIdx.x + s];
+		__syncthreads();
+	}
+	if (threadIdx.x == 0)
+		y[blockIdx.x] = part[0];
+}
+
+void
+launch_all(const float *x, float *y, float *z, double *p, int *iy,
+	   const int *len, int rows, int cols, cudaStream_t s)
+{
+	row_sum_ld<<<(rows + 255) / 256, 256, 0, s>>>(x, y, p, rows, cols, cols + 3);
+	batched_argmin<<<dim3((rows + 127) / 128, 4), 128, 0, s>>>(x, iy, rows, cols);
+	row_max_gridstride<<<64, 256, 0, s>>>(x, y, rows, cols);
+	exclusive_scan_scale<<<(rows + 255) / 256, 256, 0, s>>>(x, y, z, x, rows, cols);
+	cross_row<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
+	ragged_rows<<<(rows + 255) / 256, 256, 0, s>>>(x, len, y, rows, cols);
+	gather_rows<<<(rows + 255) / 256, 256, 0, s>>>(x, len, y, rows, cols);
+	column_sum<<<(cols + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
+	ema_rows<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols, 0.5f);
+	lower_sum<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
+	first_negative<<<(rows + 255) / 256, 256, 0, s>>>(x, iy, rows, cols);
+	while_rows<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
+	block_sum<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows);
+}

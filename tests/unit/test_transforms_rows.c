@@ -1,0 +1,337 @@
+/* Unit tests of the coop_rows transform: kernels of
+ * tests/data/rows/shapes.cu, parsed with libclang as the inventory does,
+ * are rewritten (other index orders, a row stride as a parameter, a 2-D
+ * grid, a grid-stride loop over rows, an exclusive scan, products, an
+ * arg-min) or declined with their reason (look-alikes); points outside
+ * what the transform emits are declined; the output is deterministic.
+ * Without a loadable libclang the tests say why and pass. The variants
+ * compile with nvcc in tests/suites/coop_rows.sh. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../src/analysis/inventory.h"
+#include "../../src/analysis/libclang.h"
+#include "../../src/analysis/rewrite.h"
+#include "../../src/core/buf.h"
+#include "../../src/core/fs.h"
+#include "../../src/core/util.h"
+#include "../../src/transforms/transform.h"
+#include "test.h"
+
+void ks_suite_transforms_rows(void);
+
+#define SHAPES "tests/data/rows/shapes.cu"
+
+static int ready;		/* 0: not set up, 1: ready, -1: skip */
+static struct ks_inventory inv;
+static struct ks_buf text = KS_BUF_INIT;
+static char state[256];
+
+static int
+setup(void)
+{
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const char *tk = "/usr/local/cuda";
+	char *h;
+
+	if (ready)
+		return ready > 0;
+	ready = -1;
+	if (ks_libclang_load(&err)) {
+		fprintf(stderr, "skip: coop_rows tests: %s\n", err.buf);
+		ks_buf_release(&err);
+		return 0;
+	}
+	if (ks_fs_read(SHAPES, &text, &err)) {
+		fprintf(stderr, "skip: coop_rows tests: %s (run from the "
+				"repository root)\n", err.buf);
+		ks_buf_release(&err);
+		return 0;
+	}
+	snprintf(state, sizeof(state), "%s/ks-rows-XXXXXX",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
+						       : "/tmp");
+	if (!mkdtemp(state))
+		return 0;
+	if (getenv("CUDA_HOME") && *getenv("CUDA_HOME"))
+		tk = getenv("CUDA_HOME");
+	h = ks_xasprintf("%s/include/cuda_runtime.h", tk);
+	if (!ks_fs_exists(h))
+		tk = NULL;
+	free(h);
+	memset(&o, 0, sizeof(o));
+	o.source = SHAPES;
+	o.toolkit = tk;
+	o.state_dir = state;
+	o.arch = "sm_90";
+	if (ks_inventory_build(&o, &inv, &err)) {
+		fprintf(stderr, "coop_rows tests: %s: %s\n", SHAPES, err.buf);
+		ks_buf_release(&err);
+		return 0;
+	}
+	ready = 1;
+	return 1;
+}
+
+#define SETUP()                                                             \
+	do {                                                                \
+		if (!setup())                                               \
+			return;                                             \
+	} while (0)
+
+/* Apply coop_rows to `kernel` at the default point changed by "k=v"
+ * settings (NULL-terminated). */
+static enum ks_xf_result
+run(const char *kernel, const char *const *set, struct ks_buf *variant,
+    struct ks_buf *reason)
+{
+	const struct ks_transform *t = ks_xf_find("coop_rows");
+	const struct ks_kernel *k = ks_inventory_find(&inv, kernel);
+	struct ks_xf_input in;
+	struct ks_xf_point p;
+
+	if (!t || !k) {
+		ks_buf_addf(reason, "no transform or no kernel %s", kernel);
+		return KS_XF_DECLINED;
+	}
+	ks_xf_default_point(t, &p);
+	for (; set && *set; set++) {
+		char name[32];
+		const char *eq = strchr(*set, '=');
+
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - *set), *set);
+		if (ks_xf_point_set(t, &p, name, atoll(eq + 1), reason))
+			return KS_XF_DECLINED;
+	}
+	memset(&in, 0, sizeof(in));
+	in.kernel = k;
+	in.text = text.buf;
+	in.len = text.len;
+	in.opts.arch = 900;
+	return ks_xf_apply(t, &in, &p, variant, reason);
+}
+
+/* The variant of `kernel` has every part, and its definition holds each
+ * of `want` (NULL-terminated), in that order. */
+static int
+has_in_order(const char *kernel, const char *const *set,
+	     const char *const *want)
+{
+	struct ks_buf v = KS_BUF_INIT, why = KS_BUF_INIT, err = KS_BUF_INIT;
+	struct ks_rewrite_variant rv;
+	const char *at;
+	int ok = 1;
+
+	if (run(kernel, set, &v, &why) != KS_XF_APPLIED) {
+		TEST_FAIL_("%s declined: %s", kernel, why.buf);
+		ok = 0;
+		goto out;
+	}
+	memset(&rv, 0, sizeof(rv));
+	if (ks_rewrite_variant_split(v.buf, &rv, &err) || !rv.helpers.text ||
+	    !rv.launcher.text || !rv.definition.text) {
+		TEST_FAIL_("%s: the variant lacks a part: %s", kernel, err.buf);
+		ok = 0;
+		goto out;
+	}
+	at = rv.definition.text;
+	for (; *want; want++) {
+		const char *f = strstr(at, *want);
+
+		if (!f) {
+			TEST_FAIL_("%s: '%s' not found (in order) in:\n%s", kernel,
+				   *want, rv.definition.text);
+			ok = 0;
+			goto out;
+		}
+		at = f + strlen(*want);
+	}
+out:
+	ks_buf_release(&v);
+	ks_buf_release(&why);
+	ks_buf_release(&err);
+	return ok;
+}
+
+TEST(coop_rows_is_registered)
+{
+	const struct ks_transform *t = ks_xf_find("coop_rows");
+
+	CHECK(t);
+	CHECK_INT_EQ(3, t->nparams);
+	CHECK_STR_EQ("threads", t->params[0].name);
+	CHECK_INT_EQ(32, t->params[0].def);
+}
+
+TEST(coop_rows_sum_from_a_value_and_product_with_row_stride)
+{
+	static const char *const want[] = {
+		"int r = ks_tid.x + ks_bdim.x * ks_bid.x;",
+		"decltype(s) ks_r0 = s;", "q = (decltype(q))1;",
+		"for (int j = (0) + (int)ks_lane; j < cols; j += 32)",
+		"s += x[(size_t)r * ld + j];",
+		"q *= 1.0 + 0.001 * x[(size_t)r * ld + j];",
+		"s += __shfl_xor_sync(0xffffffffu, s, ks_o);", "s = ks_r0 + s;",
+		"q *= __shfl_xor_sync(0xffffffffu, q, ks_o);", "q = ks_r1 * q;",
+		"if (ks_lane == 0) {", "y[r] = s;", NULL
+	};
+
+	SETUP();
+	CHECK(has_in_order("row_sum_ld", NULL, want));
+}
+
+TEST(coop_rows_argmin_on_a_2d_grid_keeps_the_first_index)
+{
+	static const char *const want[] = {
+		"int b = ks_bid.y;", "for (int j = (1) + (int)ks_lane; j < C; j += 32)",
+		"if (best > p[j]) {",
+		"if ((best > ks_ov) || (ks_ov == best && ks_oi < bi)) "
+		"{ best = ks_ov; bi = ks_oi; }",
+		"if (ks_lane == 0) {", "out[b * R + r] = bi;", NULL
+	};
+
+	SETUP();
+	CHECK(has_in_order("batched_argmin", NULL, want));
+}
+
+TEST(coop_rows_grid_stride_rows_and_max)
+{
+	static const char *const want[] = {
+		"row += ks_bdim.x * ks_gdim.x", "#pragma unroll 4",
+		"m = max(m, x[row * cols + j]);",
+		"m = max(m, __shfl_xor_sync(0xffffffffu, m, ks_o));",
+		"y[row] = m;", NULL
+	};
+
+	SETUP();
+	CHECK(has_in_order("row_max_gridstride", NULL, want));
+}
+
+TEST(coop_rows_exclusive_scan)
+{
+	static const char *const want[] = {
+		"decltype(s) ks_carry = s;", "ks_b += 256",
+		"ks_v[ks_u] = (j < cols) ? (decltype(s))(x[row * cols + j])",
+		"__shfl_up_sync(0xffffffffu, ks_in, ks_o)",
+		"s = ks_carry + ks_ex;", "y[row * cols + j] = s;",
+		"s = ks_carry + ks_in;", "s = ks_carry;",
+		"z[row * cols + j] = x[row * cols + j] * w[row];", NULL
+	};
+	static const char *const set[] = { "unroll=8", NULL };
+
+	SETUP();
+	CHECK(has_in_order("exclusive_scan_scale", set, want));
+}
+
+TEST(coop_rows_block_per_row)
+{
+	static const char *const sum[] = {
+		"__launch_bounds__(256)", "threadIdx.x % 256",
+		"__shared__ decltype(s) ks_sv[8];", "__syncthreads();",
+		"for (int ks_w = 1; ks_w < 8; ks_w++) {", "s += ks_sv[ks_w];", NULL
+	};
+	static const char *const arg[] = {
+		"__shared__ decltype(bi) ks_si[32];", "ks_si[ks_lane >> 5] = bi;",
+		"decltype(bi) ks_oi = ks_si[ks_w];", NULL
+	};
+	static const char *const s256[] = { "threads=256", "rows_per_block=1",
+					    NULL };
+	static const char *const s1024[] = { "threads=1024", "rows_per_block=1",
+					     NULL };
+
+	SETUP();
+	CHECK(has_in_order("row_sum_ld", s256, sum));
+	CHECK(has_in_order("batched_argmin", s1024, arg));
+}
+
+TEST(coop_rows_declines_look_alikes)
+{
+	static const char *const cases[][2] = {
+		{ "cross_row", "reads 'y', which it also writes at other offsets" },
+		{ "ragged_rows", "bounds are not uniform across the block" },
+		{ "lower_sum", "bounds are not uniform across the block" },
+		{ "gather_rows", "at an index that depends on data" },
+		{ "column_sum", "walks 'x' with a stride, not contiguously" },
+		{ "ema_rows", "carries 'e' from one element to the next" },
+		{ "first_negative", "the row loop leaves early" },
+		{ "while_rows", "a while or do loop walks the row" },
+		{ "block_sum", "already uses shared memory" },
+	};
+
+	SETUP();
+	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
+		struct ks_buf v = KS_BUF_INIT, why = KS_BUF_INIT;
+		enum ks_xf_result r = run(cases[i][0], NULL, &v, &why);
+
+		if (r != KS_XF_DECLINED || !strstr(why.buf, cases[i][1])) {
+			TEST_FAIL_("%s: want a decline with '%s', got %s '%s'",
+				   cases[i][0], cases[i][1],
+				   r == KS_XF_DECLINED ? "a decline" : "a variant",
+				   why.buf);
+			ks_buf_release(&v);
+			ks_buf_release(&why);
+			return;
+		}
+		CHECK_INT_EQ(0, v.len);
+		ks_buf_release(&v);
+		ks_buf_release(&why);
+	}
+}
+
+TEST(coop_rows_declines_points_it_does_not_emit)
+{
+	static const char *const multi[] = { "threads=256", NULL };
+	static const char *const scan[] = { "threads=128", "rows_per_block=1",
+					    NULL };
+	struct ks_buf v = KS_BUF_INIT, why = KS_BUF_INIT;
+
+	SETUP();
+	CHECK(run("row_sum_ld", multi, &v, &why) == KS_XF_DECLINED);
+	CHECK(strstr(why.buf, "rows_per_block=1"));
+	ks_buf_reset(&why);
+	CHECK(run("exclusive_scan_scale", scan, &v, &why) == KS_XF_DECLINED);
+	CHECK(strstr(why.buf, "threads=32 only"));
+	ks_buf_release(&v);
+	ks_buf_release(&why);
+}
+
+TEST(coop_rows_is_deterministic)
+{
+	static const char *const names[] = {
+		"row_sum_ld", "batched_argmin", "row_max_gridstride",
+		"exclusive_scan_scale",
+	};
+
+	SETUP();
+	for (size_t i = 0; i < KS_ARRAY_SIZE(names); i++) {
+		struct ks_buf a = KS_BUF_INIT, b = KS_BUF_INIT, why = KS_BUF_INIT;
+
+		CHECK(run(names[i], NULL, &a, &why) == KS_XF_APPLIED);
+		CHECK(run(names[i], NULL, &b, &why) == KS_XF_APPLIED);
+		CHECK_STR_EQ(a.buf, b.buf);
+		ks_buf_release(&a);
+		ks_buf_release(&b);
+		ks_buf_release(&why);
+	}
+}
+
+void
+ks_suite_transforms_rows(void)
+{
+	RUN(coop_rows_is_registered);
+	RUN(coop_rows_sum_from_a_value_and_product_with_row_stride);
+	RUN(coop_rows_argmin_on_a_2d_grid_keeps_the_first_index);
+	RUN(coop_rows_grid_stride_rows_and_max);
+	RUN(coop_rows_exclusive_scan);
+	RUN(coop_rows_block_per_row);
+	RUN(coop_rows_declines_look_alikes);
+	RUN(coop_rows_declines_points_it_does_not_emit);
+	RUN(coop_rows_is_deterministic);
+	if (ready > 0) {
+		ks_inventory_release(&inv);
+		ks_buf_release(&text);
+		ks_fs_remove_tree(state, NULL);
+	}
+}
