@@ -13,6 +13,7 @@
 
 
 /* atomics, histograms, permutations, pooling */
+KS_XF(atomic_hierarchical_reduce)
 
 
 /* GEMM, GEMV, convolution, stencils */
