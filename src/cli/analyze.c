@@ -548,3 +548,41 @@ out:
 	ks_buf_release(&out);
 	return rc;
 }
+
+/*
+ * The inventory of the TU a build record (or, without one, `file` parsed
+ * with no build flags) compiled, parsed for `arch` (NULL: the build's
+ * newest). *arch_used gets the arch parsed for (caller frees). Shared by
+ * ks transform and ks try.
+ */
+int
+ks_analyze_inventory(const char *record, const char *file, const char *arch,
+		     struct ks_conf *conf, struct ks_inventory *inv,
+		     char **arch_used, struct ks_buf *err)
+{
+	struct build b;
+	struct ks_tu_opts o;
+	int rc = -1;
+
+	build_init(&b);
+	if (record ? from_record(&b, record, err)
+		   : from_args(&b, file, NULL, 0, conf, err))
+		goto out;
+	memset(&o, 0, sizeof(o));
+	o.source = b.source;
+	o.cwd = b.cwd;
+	o.toolkit = b.toolkit;
+	o.state_dir = conf->dir;
+	o.arch = arch ? arch : parse_arch(&b.archs);
+	o.includes = &b.includes;
+	o.defines = &b.defines;
+	o.std = b.std;
+	if (ks_inventory_build(&o, inv, err))
+		goto out;
+	ks_inventory_set_keys(inv, &b.archs, &b.devflags, b.nvcc_version);
+	*arch_used = ks_xstrdup(o.arch ? o.arch : "sm_75");
+	rc = 0;
+out:
+	build_release(&b);
+	return rc;
+}

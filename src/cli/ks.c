@@ -42,6 +42,11 @@ static const struct command {
 	  "print the entry shim ks-replay launches through" },
 	{ "stats", cmd_stats, "stats [-z]",
 	  "print the counters (-z: zero them)" },
+	{ "transform", ks_cmd_transform,
+	  "transform CAPTURE|FILE.cu:KERNEL --skill ID",
+	  "print a builtin transform's variant of a kernel, or why it declines" },
+	{ "try", ks_cmd_try, "try CAPTURE --skill ID [--budget N]",
+	  "search a transform's parameters with the Reviewer, report the best" },
 	{ "version", cmd_version, "version", "print the version" },
 };
 

@@ -8,7 +8,9 @@
 #ifndef KS_CLI_KS_H
 #define KS_CLI_KS_H
 
+struct ks_buf;
 struct ks_conf;
+struct ks_inventory;
 
 int ks_main(int argc, char **argv);
 
@@ -20,5 +22,14 @@ int ks_cmd_capture(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_captures(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_replay(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_shim(int argc, char **argv, struct ks_conf *conf);
+int ks_cmd_transform(int argc, char **argv, struct ks_conf *conf);
+int ks_cmd_try(int argc, char **argv, struct ks_conf *conf);
+
+/* analyze.c: the inventory of the TU that build record `record` (or, when
+ * NULL, `file` with no build flags) compiled, parsed for `arch` (NULL:
+ * the build's newest); *arch_used gets the arch parsed for. */
+int ks_analyze_inventory(const char *record, const char *file, const char *arch,
+			 struct ks_conf *conf, struct ks_inventory *inv,
+			 char **arch_used, struct ks_buf *err);
 
 #endif
