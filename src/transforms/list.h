@@ -14,6 +14,7 @@
 
 /* atomics, histograms, permutations, pooling */
 KS_XF(atomic_hierarchical_reduce)
+KS_XF(smem_histogram)
 
 
 /* GEMM, GEMV, convolution, stencils */
