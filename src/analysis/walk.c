@@ -1477,6 +1477,7 @@ eval_cond_op(struct walk *w, CXCursor c, struct val *out)
 	struct kids ch;
 	struct val a, b;
 	long long k;
+	int cond_data = 0;
 
 	kids_of(c, &ch);
 	if (ch.n != 3) {
@@ -1509,9 +1510,15 @@ eval_cond_op(struct walk *w, CXCursor c, struct val *out)
 		w->cond_stmt = ss;
 		w->cond_loop = sl;
 		w->cond_recorded = rec;
+		cond_data = cv.f.data;
 	}
 	eval(w, ch.v[1], &a);
 	eval(w, ch.v[2], &b);
+	/* which arm is taken depends on what the condition depends on */
+	if (cond_data) {
+		a.f.data = 1;
+		b.f.data = 1;
+	}
 	if (a.ptr && b.ptr && a.array == b.array) {
 		*out = a;
 		ks_form_mix(&out->f, &a.f, &b.f);
@@ -2275,6 +2282,34 @@ loop_stmt(struct walk *w, CXCursor c, CXCursor init, CXCursor cond,
 	free(s.a);
 }
 
+/*
+ * After a branch whose condition depends on the thread or on data: a
+ * variable it assigned holds either its old or its new value, so its
+ * form is the mix of both (not the last assignment: `if (b > n - 1)
+ * b = n - 1;` leaves b data-dependent), and depends on data when the
+ * condition does.
+ */
+static void
+merge_branch(struct walk *w, const struct val *before, size_t n, int cond_data)
+{
+	for (size_t i = 0; i < n && i < w->nvars; i++) {
+		struct val *v = &w->vars[i].v;
+
+		if (w->vars[i].is_array ||
+		    (ks_form_equal(&v->f, &before[i].f) &&
+		     v->ptr == before[i].ptr && v->array == before[i].array))
+			continue;
+		if (v->ptr != before[i].ptr || v->array != before[i].array) {
+			ks_form_mix(&v->f, &v->f, &before[i].f);
+			v->f.data = 1;	/* which object: unknown here */
+			continue;
+		}
+		ks_form_mix(&v->f, &v->f, &before[i].f);
+		if (cond_data)
+			v->f.data = 1;
+	}
+}
+
 static void
 stmt(struct walk *w, CXCursor c)
 {
@@ -2300,7 +2335,8 @@ stmt(struct walk *w, CXCursor c)
 		kids_release(&ch);
 		return;
 	case CXCursor_IfStmt: {
-		int saved = w->guards;
+		int saved = w->guards, cond_data = 0;
+		struct val *before = NULL;
 
 		kids_of(c, &ch);
 		mark = w->nvars;
@@ -2318,12 +2354,25 @@ stmt(struct walk *w, CXCursor c)
 				stmt(w, ch.v[i]);
 			if (kind(ch.v[ci]) == CXCursor_VarDecl)
 				declare(w, ch.v[ci]);
+			size_t b0 = w->f->nbranches;
+
 			condition(w, ch.v[ci], KS_BRS_IF,
 				  is_return(ch.v[ci + 1]), &nonuniform);
-			if (nonuniform)
+			if (nonuniform) {
 				w->guards++;
+				before = ks_xcalloc(mark + 1, sizeof(*before));
+				for (i = 0; i < mark; i++)
+					before[i] = w->vars[i].v;
+				for (i = b0; i < w->f->nbranches; i++)
+					if (w->f->branches[i].kind == KS_BR_DATA)
+						cond_data = 1;
+			}
 			for (i = ci + 1; i < ch.n; i++)
 				stmt(w, ch.v[i]);
+		}
+		if (before) {
+			merge_branch(w, before, mark, cond_data);
+			free(before);
 		}
 		w->guards = saved;
 		w->nvars = mark;
