@@ -15,6 +15,7 @@
 /* atomics, histograms, permutations, pooling */
 KS_XF(atomic_hierarchical_reduce)
 KS_XF(smem_histogram)
+KS_XF(smem_tiled_transpose)
 
 
 /* GEMM, GEMV, convolution, stencils */
