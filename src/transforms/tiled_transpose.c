@@ -71,6 +71,12 @@ static const char common[] =
 	"#endif\n"
 	"\n";
 
+static void
+poly_clear(struct ks_poly *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
 static const struct ks_xfbody_rename renames[] = {
 	{ "threadIdx", "ks_tid" },
 	{ "blockIdx", "ks_bid" },
@@ -89,6 +95,18 @@ elem_coef(const struct ks_access *a, enum ks_src s, long long *k)
 		return 0;
 	*k /= (long long)a->bytes;
 	return 1;
+}
+
+/* The x and y thread indices appear only as the global indices gx, gy
+ * (z may appear in any way: the template keeps every thread's z). */
+static int
+global_xy(const struct ks_form *f)
+{
+	struct ks_form g = *f;
+
+	poly_clear(&g.c[KS_SRC_TID_Z]);
+	poly_clear(&g.c[KS_SRC_BID_Z]);
+	return ks_form_global_index_only(&g);
 }
 
 /* Along which coordinate (0 x, 1 y) the access is contiguous, or -1;
@@ -224,8 +242,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			goto out;
 		}
 		if (a->offset.data || a->offset.nonlinear ||
-		    (a->flags & KS_ACC_VECTOR) ||
-		    !ks_form_global_index_only(&a->offset)) {
+		    (a->flags & KS_ACC_VECTOR) || !global_xy(&a->offset)) {
 			ks_buf_addf(reason,
 				    "the %s on line %u is not at an offset affine "
 				    "in the global thread indices (a division, "
@@ -258,7 +275,15 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		}
 	lalong = contiguous_along(&f->acc[L], &lboth);
 	salong = contiguous_along(&f->acc[S], &sboth);
-	if (lalong < 0 || salong < 0 || lalong == salong || !lboth || !sboth) {
+	if (!lboth || !sboth) {
+		ks_buf_addf(reason,
+			    "not a permutation of the thread coordinates: the "
+			    "%s (line %u) does not depend on both gx and gy",
+			    lboth ? "store" : "load",
+			    f->acc[lboth ? S : L].line);
+		goto out;
+	}
+	if (lalong < 0 || salong < 0 || lalong == salong) {
 		ks_buf_addf(reason,
 			    "not a permutation of the thread coordinates: the "
 			    "load (line %u) is %s, the store (line %u) %s",
