@@ -185,6 +185,12 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 
 	if (ks_xfbody_plain_kernel(k, 0, reason))
 		return KS_XF_DECLINED;
+	for (size_t i = 0; i < f->nacc; i++)
+		if (f->acc[i].flags & KS_ACC_ATOMIC) {
+			ks_buf_addf(reason, "%s has atomics (line %u)", k->name,
+				    f->acc[i].line);
+			goto out;
+		}
 	for (size_t i = 0; i < f->nacc; i++) {
 		const struct ks_access *a = &f->acc[i];
 		const struct ks_array *arr = &f->arrays[a->array];
@@ -193,11 +199,6 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 
 		if (!global)
 			continue;
-		if (a->flags & KS_ACC_ATOMIC) {
-			ks_buf_addf(reason, "%s has atomics (line %u)", k->name,
-				    a->line);
-			goto out;
-		}
 		if (a->flags & KS_ACC_STORE) {
 			if (S >= 0) {
 				ks_buf_addf(reason,

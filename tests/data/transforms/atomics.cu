@@ -133,3 +133,12 @@ run(const float *a, const float *b, size_t n, double *sum, const int *xi,
 						       1.0f, fh);
 	hist_read<<<4, 256>>>(xi, 1000, ih);
 }
+
+// A double-precision weighted histogram (8192 counters would need 64 KiB).
+__global__ void
+hist_f64(const int *bin, const double *w, int n, double *hist)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		atomicAdd(&hist[bin[i]], w[i]);
+}
