@@ -142,3 +142,21 @@ hist_f64(const int *bin, const double *w, int n, double *hist)
 	if (i < n)
 		atomicAdd(&hist[bin[i]], w[i]);
 }
+
+// The bin clamped under a data-dependent condition: the address still
+// depends on data (not the uniform nbins - 1 of the last assignment).
+__global__ void
+hist_clamped(const float *x, size_t n, unsigned *hist, int nbins, float lo,
+	     float hi, float scale)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n)
+		return;
+	float v = x[i];
+	if (v >= lo && v < hi) {
+		int b = (int)((v - lo) * scale);
+		if (b > nbins - 1)
+			b = nbins - 1;
+		atomicAdd(&hist[b], 1u);
+	}
+}
