@@ -53,7 +53,8 @@
 	X(Type_getNamedType) X(getCursorLexicalParent)                       \
 	X(Cursor_isMacroBuiltin)                                            \
 	X(getLocationForOffset) X(getRange) X(File_isEqual)                 \
-	X(getDiagnosticCategoryText) X(getCursorLinkage)
+	X(getDiagnosticCategoryText) X(getCursorLinkage)                    \
+	X(Location_isFromMainFile)
 
 struct ks_cx {
 #define KS_CX_MEMBER(name) __typeof__(clang_##name) *name;

@@ -183,6 +183,11 @@ struct ks_access {
 	int value_from;		/* a store: the load it stores, or -1 */
 	unsigned line;
 	char *op;		/* an atomic's function ("atomicAdd") */
+	/* The access expression's bytes [begin, end) in the TU's main file;
+	 * in_main 0 when it is elsewhere (a header, a helper of another
+	 * file) or comes from a macro (then begin/end mean nothing). */
+	unsigned long begin, end;
+	int in_main;
 };
 
 enum ks_step {
@@ -230,6 +235,15 @@ enum ks_branch_kind {
 	KS_BR_DATA,		/* depends on memory contents */
 };
 
+/* A bounds check's comparison, read with its subject on the left. */
+enum ks_bcmp {
+	KS_CMP_NONE,
+	KS_CMP_LT,
+	KS_CMP_LE,
+	KS_CMP_GT,
+	KS_CMP_GE,
+};
+
 enum ks_branch_stmt {
 	KS_BRS_IF,
 	KS_BRS_COND,		/* ?: */
@@ -245,6 +259,8 @@ struct ks_branch {
 	int loop;		/* innermost loop around the branch, or -1 */
 	int body_loop;		/* for KS_BRS_LOOP: the loop itself */
 	struct ks_form subject;	/* bounds checks: the thread-dependent side */
+	struct ks_form limit;	/* bounds checks: the uniform side */
+	enum ks_bcmp cmp;	/* bounds checks: subject cmp limit */
 	unsigned line;
 };
 

@@ -694,6 +694,42 @@ ks_cx_line(CXCursor c)
 }
 
 void
+ks_cx_range(CXCursor c, unsigned long *begin, unsigned long *end, int *in_main)
+{
+	CXSourceRange r = ks_cx.getCursorExtent(c);
+	CXSourceLocation b = ks_cx.getRangeStart(r), e = ks_cx.getRangeEnd(r);
+	CXFile fb = NULL, fe = NULL, sb = NULL, se = NULL;
+	unsigned ob = 0, oe = 0, osb = 0, ose = 0;
+
+	ks_cx.getExpansionLocation(b, &fb, NULL, NULL, &ob);
+	ks_cx.getExpansionLocation(e, &fe, NULL, NULL, &oe);
+	ks_cx.getSpellingLocation(b, &sb, NULL, NULL, &osb);
+	ks_cx.getSpellingLocation(e, &se, NULL, NULL, &ose);
+	*begin = ob;
+	*end = oe;
+	*in_main = fb && fe && ks_cx.File_isEqual(fb, fe) &&
+		   ks_cx.Location_isFromMainFile(b) && ob == osb && oe == ose &&
+		   sb && ks_cx.File_isEqual(fb, sb) && oe >= ob;
+}
+
+int
+ks_cx_cmp(int op, int swapped)
+{
+	switch (op) {
+	case KS_CXBO_LT:
+		return swapped ? KS_CMP_GT : KS_CMP_LT;
+	case KS_CXBO_LE:
+		return swapped ? KS_CMP_GE : KS_CMP_LE;
+	case KS_CXBO_GT:
+		return swapped ? KS_CMP_LT : KS_CMP_GT;
+	case KS_CXBO_GE:
+		return swapped ? KS_CMP_LE : KS_CMP_GE;
+	default:
+		return KS_CMP_NONE;
+	}
+}
+
+void
 ks_cx_extent(CXSourceRange r, struct ks_extent *out)
 {
 	CXFile f1 = NULL, f2 = NULL;

@@ -46,6 +46,13 @@ char *ks_closure_text(struct ks_tu *t, CXCursor kernel);
 /* Helpers shared by walk.c and closure.c. */
 char *ks_cx_str(CXString s);	/* copy and dispose; never NULL */
 unsigned ks_cx_line(CXCursor c);
+/* The cursor's bytes in the main file; *in_main 0 when elsewhere or from
+ * a macro. */
+void ks_cx_range(CXCursor c, unsigned long *begin, unsigned long *end,
+		 int *in_main);
+/* A comparison operator (KS_CXBO_LT ...) as an enum ks_cmp, read from the
+ * other side when `swapped`. */
+int ks_cx_cmp(int op, int swapped);
 void ks_cx_extent(CXSourceRange r, struct ks_extent *out);
 int ks_cx_is_system(CXCursor c);
 /* The bytes of `file` as libclang read them, or NULL. */

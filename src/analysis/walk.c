@@ -601,6 +601,7 @@ record_access(struct walk *w, const struct val *where, CXCursor c, CXType t,
 	a.guards = w->guards;
 	a.value_from = value_from;
 	a.line = ks_cx_line(c);
+	ks_cx_range(c, &a.begin, &a.end, &a.in_main);
 	a.op = (char *)op;
 	*id = ks_facts_add_access(w->f, &a);
 	if (a.scalar == KS_T_FLOAT || a.scalar == KS_T_HALF ||
@@ -805,6 +806,8 @@ record_compare(struct walk *w, int op, const struct val *a, const struct val *b,
 		     !(ks_form_sources(&a->f) & KS_SRC_LOOP_MASK)))) {
 		br.kind = KS_BR_BOUNDS;
 		br.subject = sa ? a->f : b->f;
+		br.limit = sa ? b->f : a->f;
+		br.cmp = ks_cx_cmp(op, !sa);
 	} else {
 		br.kind = KS_BR_THREAD;
 	}

@@ -550,15 +550,15 @@ out:
 }
 
 /*
- * The inventory of the TU a build record (or, without one, `file` parsed
- * with no build flags) compiled, parsed for `arch` (NULL: the build's
+ * The inventory of the TU a build record (or, without one, `file` with
+ * the nvcc arguments `nvcc_argv`) compiled, parsed for `arch` (NULL: the build's
  * newest). *arch_used gets the arch parsed for (caller frees). Shared by
  * ks transform and ks try.
  */
 int
-ks_analyze_inventory(const char *record, const char *file, const char *arch,
-		     struct ks_conf *conf, struct ks_inventory *inv,
-		     char **arch_used, struct ks_buf *err)
+ks_analyze_inventory(const char *record, const char *file, char **nvcc_argv,
+		     int nvcc_argc, const char *arch, struct ks_conf *conf,
+		     struct ks_inventory *inv, char **arch_used, struct ks_buf *err)
 {
 	struct build b;
 	struct ks_tu_opts o;
@@ -566,7 +566,7 @@ ks_analyze_inventory(const char *record, const char *file, const char *arch,
 
 	build_init(&b);
 	if (record ? from_record(&b, record, err)
-		   : from_args(&b, file, NULL, 0, conf, err))
+		   : from_args(&b, file, nvcc_argv, nvcc_argc, conf, err))
 		goto out;
 	memset(&o, 0, sizeof(o));
 	o.source = b.source;

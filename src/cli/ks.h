@@ -26,10 +26,11 @@ int ks_cmd_transform(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_try(int argc, char **argv, struct ks_conf *conf);
 
 /* analyze.c: the inventory of the TU that build record `record` (or, when
- * NULL, `file` with no build flags) compiled, parsed for `arch` (NULL:
- * the build's newest); *arch_used gets the arch parsed for. */
-int ks_analyze_inventory(const char *record, const char *file, const char *arch,
-			 struct ks_conf *conf, struct ks_inventory *inv,
-			 char **arch_used, struct ks_buf *err);
+ * NULL, `file` with the nvcc arguments nvcc_argv) compiled, parsed for
+ * `arch` (NULL: the build's newest); *arch_used gets the arch parsed for. */
+int ks_analyze_inventory(const char *record, const char *file, char **nvcc_argv,
+			 int nvcc_argc, const char *arch, struct ks_conf *conf,
+			 struct ks_inventory *inv, char **arch_used,
+			 struct ks_buf *err);
 
 #endif

@@ -3,12 +3,13 @@
  *
  *   ks transform CAPTURE|FILE.cu:KERNEL --skill ID [--param k=v]...
  *                [--arch sm_NN] [--fast-math] [--tu] [-o FILE]
+ *                [-- nvcc arguments of FILE.cu]
  *   ks try CAPTURE --skill ID [--param k=v]... [--budget N] [--fast-math]
  *          [--json]
  *
  * The kernel is found through the capture's build record (or the newest
- * record that compiled FILE.cu; without one FILE.cu is parsed with no
- * build flags) and the libclang inventory; the transform gets its facts
+ * record that compiled FILE.cu; with "-- ARGS" or without a record, FILE.cu
+ * is parsed with those nvcc arguments) and the libclang inventory; the transform gets its facts
  * and the file's text. ks transform prints the variant file (with --tu the
  * whole translation unit with the variant in, as ks_rewrite makes it), or
  * the reason the transform declines (exit 1). ks try visits the
@@ -43,7 +44,8 @@
 
 #define TRANSFORM_USAGE                                                       \
 	"usage: ks transform CAPTURE|FILE.cu:KERNEL --skill ID [--param k=v]...\n" \
-	"                    [--arch sm_NN] [--fast-math] [--tu] [-o FILE]\n"
+	"                    [--arch sm_NN] [--fast-math] [--tu] [-o FILE]\n" \
+	"                    [-- nvcc arguments of FILE.cu]\n"
 
 #define TRY_USAGE                                                             \
 	"usage: ks try CAPTURE --skill ID [--param k=v]... [--budget N]\n"     \
@@ -62,6 +64,8 @@ struct target {
 	char *file;		/* FILE.cu as given, or NULL */
 	char *kernel;		/* name or mangled name */
 	char *arch;		/* "sm_90", or NULL: the build's newest */
+	char **nvcc_argv;	/* FILE.cu's flags after "--" (no record) */
+	int nvcc_argc;
 	struct ks_inventory inv;
 	const struct ks_kernel *k;
 	struct ks_buf text;	/* the TU's text */
@@ -205,7 +209,7 @@ target_load(struct target *t, const char *arg, struct ks_conf *conf,
 	if (split_file_kernel(arg, &t->file, &t->kernel)) {
 		char *abs = ks_fs_realpath(t->file);
 
-		t->record = abs ? record_of_source(conf, abs) : NULL;
+		t->record = abs && !t->nvcc_argv ? record_of_source(conf, abs) : NULL;
 		free(abs);
 	} else {
 		struct ks_capture c;
@@ -236,8 +240,8 @@ target_load(struct target *t, const char *arg, struct ks_conf *conf,
 	}
 	ks_log("transform: kernel %s, record %s, arch %s", t->kernel,
 	       t->record ? t->record : "(none)", t->arch ? t->arch : "(build's)");
-	if (ks_analyze_inventory(t->record, t->file, t->arch, conf, &t->inv, &used,
-				 err))
+	if (ks_analyze_inventory(t->record, t->file, t->nvcc_argv, t->nvcc_argc,
+				 t->arch, conf, &t->inv, &used, err))
 		return -1;
 	free(t->arch);
 	t->arch = used;
@@ -260,6 +264,8 @@ struct xf_args {
 	int fixed[KS_XF_MAX_PARAMS];
 	int fast_math;
 	struct ks_strv params;	/* "k=v" as given */
+	char **nvcc_argv;	/* after "--" */
+	int nvcc_argc;
 };
 
 /* Parse "--param k=v" values into the point; fixed[] marks them. */
@@ -360,7 +366,11 @@ parse_common(int argc, char **argv, struct xf_args *a, const char *usage,
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int used;
 
-		if (v && !strcmp(o, "--skill")) {
+		if (!strcmp(o, "--")) {
+			a->nvcc_argv = argv + i + 1;
+			a->nvcc_argc = argc - i - 1;
+			break;
+		} else if (v && !strcmp(o, "--skill")) {
 			skill = v, i++;
 		} else if (v && !strcmp(o, "--param")) {
 			ks_strv_push(&a->params, v), i++;
@@ -444,6 +454,8 @@ ks_cmd_transform(int argc, char **argv, struct ks_conf *conf)
 		goto out;
 	rc = KS_EXIT_FAILED;
 	t.arch = to.arch ? ks_xstrdup(to.arch) : NULL;
+	t.nvcc_argv = a.nvcc_argv;
+	t.nvcc_argc = a.nvcc_argc;
 	if (target_load(&t, a.arg, conf, &err))
 		goto fail;
 	if (!t.arch_num) {

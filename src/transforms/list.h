@@ -7,6 +7,12 @@
  */
 
 /* streaming and pointwise kernels */
+KS_XF(launch_geometry)
+KS_XF(vectorize_memory)
+KS_XF(restrict_readonly)
+KS_XF(unroll_constant_loops)
+KS_XF(fp32_promotion_fix)
+KS_XF(fast_math_intrinsics)
 
 
 /* rows walked by one thread */

@@ -1,0 +1,594 @@
+/*
+ * stream: launch_geometry and vectorize_memory, the two transforms that
+ * re-map a kernel's independent threads onto a launch of their own.
+ *
+ * Both run the original body unchanged as a __device__ function whose
+ * threadIdx, blockIdx, blockDim and gridDim are parameters: a thread of
+ * the variant's helper kernel runs the work of original thread t (block
+ * t / block.x, thread t % block.x of the original launch), so whatever
+ * the body computes from its coordinates stays exact; the launcher
+ * passes the original geometry. The helper kernel walks the original
+ * threads grid-stride, with a block size and grid of its own (the grid
+ * sized by occupancy: SMs times resident blocks times `waves`, or
+ * covering every thread once when waves is 0).
+ *
+ * vectorize_memory also groups `lanes` consecutive original threads: the
+ * pointer parameters whose every access is element [global index] of the
+ * thread ("streamed") are loaded and stored as one aligned 8- or 16-byte
+ * pack per group, the body reading and writing registers in their place.
+ * A group takes the packed path only when every lane passes every bounds
+ * check of the kernel (then every lane performs every streamed access);
+ * other groups, and launches the pattern does not fit (a 2-D launch, a
+ * block size that is not a multiple of the lanes, a pointer that is not
+ * aligned), run the original body per thread, or the original kernel.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analysis/inventory.h"
+#include "../core/buf.h"
+#include "../core/util.h"
+#include "transform.h"
+#include "xfkit.h"
+
+/* One pointer parameter's role. */
+struct arg {
+	int streamed;		/* every access is [global index], packable */
+	int loaded, stored;
+	unsigned bytes;		/* element size */
+	char *type;		/* pointee type, unqualified */
+};
+
+/* A textual replacement in the body: [begin, end) -> register `param`. */
+struct edit {
+	unsigned long begin, end;
+	size_t param;
+};
+
+struct plan {
+	struct ks_xfk x;
+	struct arg *args;
+	struct edit *edits;
+	size_t nedits;
+	int nstreamed;
+	unsigned lanes;		/* original threads per group (1: geometry) */
+	unsigned ilp, block, waves;
+	struct ks_buf inside;	/* the in-range predicate, C */
+	const char *id;
+	struct ks_buf point;
+};
+
+static void
+plan_release(struct plan *p)
+{
+	if (p->args)
+		for (size_t i = 0; i < p->x.k->nparams; i++)
+			free(p->args[i].type);
+	free(p->args);
+	free(p->edits);
+	ks_buf_release(&p->inside);
+	ks_buf_release(&p->point);
+	ks_xfk_release(&p->x);
+}
+
+/* The user's parameter list without its parentheses ("" for none). */
+static char *
+inner_params(const struct ks_xfk *x)
+{
+	size_t n = strlen(x->params);
+	char *s = ks_xstrndup(x->params + 1, n >= 2 ? n - 2 : 0);
+
+	if (x->k->nparams == 0) {
+		free(s);
+		return ks_xstrdup("");
+	}
+	return s;
+}
+
+/* ", a, b" or "" */
+static void
+add_args(struct ks_buf *b, const struct ks_xfk *x)
+{
+	if (x->k->nparams)
+		ks_buf_addf(b, ", %s", x->args);
+}
+
+static int
+cmp_edit(const void *a, const void *b)
+{
+	const struct edit *x = a, *y = b;
+
+	return x->begin < y->begin ? -1 : x->begin > y->begin;
+}
+
+/*
+ * Find the streamed parameters and the body edits. Returns 0, or -1 with
+ * the reason.
+ */
+static int
+find_streams(struct plan *p, struct ks_buf *reason)
+{
+	const struct ks_facts *f = p->x.f;
+	const struct ks_kernel *k = p->x.k;
+	size_t i, j;
+
+	p->args = ks_xcalloc(k->nparams + 1, sizeof(*p->args));
+	p->edits = ks_xcalloc(f->nacc + 1, sizeof(*p->edits));
+	for (i = 0; i < f->narrays; i++) {
+		const struct ks_array *a = &f->arrays[i];
+		struct arg *g;
+		int ok = 1, any = 0;
+
+		if (a->param < 0 || (size_t)a->param >= k->nparams ||
+		    a->space != KS_SPACE_GLOBAL)
+			continue;
+		g = &p->args[a->param];
+		for (j = 0; j < f->nacc; j++) {
+			const struct ks_access *c = &f->acc[j];
+
+			if (c->array != (int)i)
+				continue;
+			if (!any)
+				g->bytes = c->bytes;
+			any = 1;
+			ok &= c->lanes == 1 && !(c->flags & (KS_ACC_VECTOR |
+				KS_ACC_SIZE_GUESSED | KS_ACC_ATOMIC)) &&
+			      c->bytes == g->bytes && c->loop < 0 &&
+			      ks_xfk_is_global_index(c);
+			g->loaded |= !!(c->flags & KS_ACC_LOAD);
+			g->stored |= !!(c->flags & KS_ACC_STORE);
+		}
+		g->type = ks_xfk_pointee(&p->x, (size_t)a->param);
+		if (!any || !ok || !g->type || (g->bytes != 1 && g->bytes != 2 &&
+						g->bytes != 4 && g->bytes != 8))
+			continue;
+		g->streamed = 1;
+	}
+	/* the lanes: the widest element fills the pack */
+	{
+		unsigned widest = 0;
+
+		for (i = 0; i < k->nparams; i++)
+			if (p->args[i].streamed && p->args[i].bytes > widest)
+				widest = p->args[i].bytes;
+		if (!widest) {
+			ks_buf_adds(reason, "no pointer parameter is accessed only at "
+					    "the thread's global index "
+					    "(blockIdx.x * blockDim.x + threadIdx.x) "
+					    "outside loops");
+			return -1;
+		}
+		p->lanes = p->lanes / widest;	/* lanes held the pack bytes */
+		if (p->lanes < 2) {
+			ks_buf_addf(reason, "a %u-byte element does not fit twice in "
+					    "the pack", widest);
+			return -1;
+		}
+	}
+	for (i = 0; i < k->nparams; i++)
+		p->nstreamed += p->args[i].streamed;
+	{
+		int any_store = 0;
+
+		for (i = 0; i < k->nparams; i++)
+			any_store |= p->args[i].streamed && p->args[i].stored;
+		if (!any_store) {
+			ks_buf_adds(reason, "no streamed pointer is stored: the kernel "
+					    "is not pointwise");
+			return -1;
+		}
+	}
+	/* Streamed loads must all come before streamed stores (an in-place
+	 * launch, x == y, then reads what the original read). */
+	{
+		long last_load = -1, first_store = -1;
+
+		for (j = 0; j < f->nacc; j++) {
+			const struct ks_access *c = &f->acc[j];
+			const struct ks_array *a = &f->arrays[c->array];
+
+			if (a->param < 0 || !p->args[a->param].streamed)
+				continue;
+			if ((c->flags & KS_ACC_LOAD) && !(c->flags & KS_ACC_STORE))
+				last_load = (long)j;
+			if ((c->flags & KS_ACC_STORE) && first_store < 0)
+				first_store = (long)j;
+			if (!c->in_main || c->begin < p->x.body_begin ||
+			    c->end > p->x.body_end) {
+				ks_buf_addf(reason, "a streamed access (line %u) is not "
+						    "written in the kernel's body",
+					    c->line);
+				return -1;
+			}
+			p->edits[p->nedits].begin = c->begin;
+			p->edits[p->nedits].end = c->end;
+			p->edits[p->nedits].param = (size_t)a->param;
+			p->nedits++;
+		}
+		if (first_store >= 0 && last_load > first_store) {
+			ks_buf_addf(reason, "a streamed load (line %u) follows a streamed "
+					    "store", f->acc[last_load].line);
+			return -1;
+		}
+	}
+	qsort(p->edits, p->nedits, sizeof(*p->edits), cmp_edit);
+	for (i = 0, j = 0; i < p->nedits; i++) {
+		if (j && p->edits[i].begin == p->edits[j - 1].begin &&
+		    p->edits[i].end == p->edits[j - 1].end)
+			continue;	/* x[i] += v: one expression, load and store */
+		if (j && p->edits[i].begin < p->edits[j - 1].end) {
+			ks_buf_adds(reason, "two streamed accesses overlap in the text");
+			return -1;
+		}
+		p->edits[j++] = p->edits[i];
+	}
+	p->nedits = j;
+	return 0;
+}
+
+/*
+ * The in-range predicate of a group: every bounds check passed. Declines
+ * on branches that could skip a streamed access for a thread inside.
+ */
+static int
+find_inside(struct plan *p, struct ks_buf *reason)
+{
+	const struct ks_facts *f = p->x.f;
+	int n = 0;
+
+	for (size_t i = 0; i < f->nbranches; i++) {
+		const struct ks_branch *b = &f->branches[i];
+		struct ks_buf s = KS_BUF_INIT, l = KS_BUF_INIT;
+		int pass_true;
+		static const char *const ops[] = { "?", "<", "<=", ">", ">=" };
+
+		if (b->stmt == KS_BRS_LOOP)
+			continue;	/* streamed accesses are outside loops */
+		if (b->kind == KS_BR_UNIFORM && b->stmt == KS_BRS_COND)
+			continue;
+		if (b->kind == KS_BR_DATA && b->stmt == KS_BRS_COND)
+			continue;	/* a value chosen, no access skipped */
+		if (b->kind != KS_BR_BOUNDS) {
+			ks_buf_addf(reason, "the branch at line %u (%s) may skip a "
+					    "streamed access", b->line,
+				    b->kind == KS_BR_UNIFORM ? "on a parameter"
+				    : b->kind == KS_BR_DATA ? "on loaded data"
+				    : "on the thread's coordinates");
+			return -1;
+		}
+		if (b->cmp == KS_CMP_NONE) {
+			ks_buf_addf(reason, "the bounds check at line %u is not an "
+					    "ordering comparison", b->line);
+			return -1;
+		}
+		pass_true = b->cmp == KS_CMP_LT || b->cmp == KS_CMP_LE;
+		if (b->stmt == KS_BRS_IF && b->early_exit)
+			pass_true = !pass_true;
+		if (b->stmt == KS_BRS_IF && !b->early_exit &&
+		    !(b->cmp == KS_CMP_LT || b->cmp == KS_CMP_LE)) {
+			ks_buf_addf(reason, "the bounds check at line %u guards the "
+					    "out-of-range side", b->line);
+			return -1;
+		}
+		if (ks_xfk_form_c(&p->x, &b->subject, "ks_tx", "ks_bx", "ks_o", &s) ||
+		    ks_xfk_form_c(&p->x, &b->limit, NULL, NULL, "ks_o", &l)) {
+			ks_buf_addf(reason, "the bounds check at line %u is not an "
+					    "affine function of threadIdx.x and "
+					    "blockIdx.x against the parameters",
+				    b->line);
+			ks_buf_release(&s);
+			ks_buf_release(&l);
+			return -1;
+		}
+		ks_buf_addf(&p->inside, "%s%s(%s %s %s)", n++ ? " &&\n\t       " : "",
+			    pass_true ? "" : "!", s.buf, ops[b->cmp], l.buf);
+		ks_buf_release(&s);
+		ks_buf_release(&l);
+	}
+	if (!n)
+		ks_buf_adds(&p->inside, "true");
+	return 0;
+}
+
+/* The body function: the original body, coordinates as parameters. */
+static void
+emit_body_fn(struct ks_buf *o, struct plan *p, int vec)
+{
+	const struct ks_xfk *x = &p->x;
+	char *inner = inner_params(x);
+	unsigned long at = x->body_begin;
+
+	ks_buf_addf(o, "static __device__ __forceinline__ void\n"
+		       "ks_%s_%s(const uint3 threadIdx, const uint3 blockIdx, "
+		       "const dim3 blockDim,\n\tconst dim3 gridDim",
+		    vec ? "vb" : "sb", x->k->name);
+	if (vec) {
+		ks_buf_adds(o, ", const int ks_j");
+		for (size_t i = 0; i < x->k->nparams; i++)
+			if (p->args[i].streamed)
+				ks_buf_addf(o, ", %s *ks_v%zu", p->args[i].type, i);
+	}
+	if (*inner)
+		ks_buf_addf(o, ",\n\t%s", inner);
+	ks_buf_adds(o, ")\n{\n\t(void)threadIdx;\n\t(void)blockIdx;\n"
+		       "\t(void)blockDim;\n\t(void)gridDim;\n");
+	if (vec)
+		ks_buf_adds(o, "\t(void)ks_j;\n");
+	ks_buf_adds(o, "\t");
+	for (size_t e = 0; vec && e < p->nedits; e++) {
+		const struct edit *d = &p->edits[e];
+
+		ks_buf_add(o, x->body + (at - x->body_begin), d->begin - at);
+		ks_buf_addf(o, "(ks_v%zu[ks_j])", d->param);
+		at = d->end;
+	}
+	ks_buf_add(o, x->body + (at - x->body_begin), x->body_end - at);
+	ks_buf_adds(o, "\n}\n\n");
+	free(inner);
+}
+
+static void
+emit_helpers(struct ks_buf *o, struct plan *p)
+{
+	const struct ks_xfk *x = &p->x;
+	const char *K = x->k->name;
+	char *inner = inner_params(x);
+	int vec = p->lanes > 1;
+	size_t i;
+
+	emit_body_fn(o, p, 0);
+	if (vec) {
+		emit_body_fn(o, p, 1);
+		for (i = 0; i < x->k->nparams; i++)
+			if (p->args[i].streamed)
+				ks_buf_addf(o, "struct __align__(%u) ks_pk%zu_%s {\n"
+					       "\t%s v[%u];\n};\n\n",
+					    p->lanes * p->args[i].bytes, i, K,
+					    p->args[i].type, p->lanes);
+		ks_buf_addf(o, "/* Every bounds check of the kernel passes for the "
+			       "original thread\n   (ks_bx, ks_tx). */\n"
+			       "static __device__ __forceinline__ bool\n"
+			       "ks_in_%s(const unsigned ks_tx, const unsigned ks_bx, "
+			       "const dim3 ks_ob,\n\tconst dim3 ks_og%s%s)\n{\n"
+			       "\treturn %s;\n}\n\n", K, *inner ? ",\n\t" : "", inner,
+			    p->inside.buf);
+	}
+	ks_buf_addf(o, "__global__ void __launch_bounds__(%u)\nks_xf_%s(%s%s"
+		       "const dim3 ks_og, const dim3 ks_ob)\n{\n", p->block, K,
+		    inner, *inner ? ", " : "");
+	ks_buf_addf(o, "\tconst unsigned long long ks_ng =\n"
+		       "\t\t(unsigned long long)ks_og.x * ks_ob.x / %u;\n"
+		       "\tconst unsigned long long ks_s = "
+		       "(unsigned long long)gridDim.x * %u;\n\n"
+		       "\tfor (unsigned long long ks_g0 = (unsigned long long)blockIdx.x * "
+		       "%u + threadIdx.x;\n\t     ks_g0 < ks_ng; ks_g0 += %u * ks_s) {\n",
+		    p->lanes, p->block, p->block, p->ilp);
+	if (vec) {
+		for (i = 0; i < x->k->nparams; i++)
+			if (p->args[i].streamed)
+				ks_buf_addf(o, "\t\tks_pk%zu_%s ks_v%zu[%u];\n", i, K, i,
+					    p->ilp);
+		ks_buf_addf(o, "\t\tbool ks_full[%u];\n\n", p->ilp);
+	}
+	ks_buf_addf(o, "#pragma unroll\n"
+		       "\t\tfor (int ks_u = 0; ks_u < %u; ks_u++) {\n"
+		       "\t\t\tconst unsigned long long ks_g = ks_g0 + ks_u * ks_s;\n"
+		       "\t\t\tconst unsigned long long ks_t = ks_g * %u;\n"
+		       "\t\t\tconst unsigned ks_bx = (unsigned)(ks_t / ks_ob.x);\n"
+		       "\t\t\tconst unsigned ks_tx =\n"
+		       "\t\t\t\t(unsigned)(ks_t - (unsigned long long)ks_bx * ks_ob.x);\n\n",
+		    p->ilp, p->lanes);
+	if (vec) {
+		ks_buf_addf(o, "\t\t\tks_full[ks_u] = ks_g < ks_ng &&\n"
+			       "\t\t\t\tks_in_%s(ks_tx, ks_bx, ks_ob, ks_og", K);
+		add_args(o, x);
+		ks_buf_addf(o, ") &&\n\t\t\t\tks_in_%s(ks_tx + %u, ks_bx, ks_ob, ks_og",
+			    K, p->lanes - 1);
+		add_args(o, x);
+		ks_buf_adds(o, ");\n\t\t\tif (!ks_full[ks_u])\n\t\t\t\tcontinue;\n");
+		for (i = 0; i < x->k->nparams; i++)
+			if (p->args[i].streamed && p->args[i].loaded)
+				ks_buf_addf(o, "\t\t\tks_v%zu[ks_u] = *reinterpret_cast<const "
+					       "ks_pk%zu_%s *>(\n\t\t\t\t%s + ks_t);\n",
+					    i, i, K, x->k->params[i].name);
+		ks_buf_addf(o, "\t\t}\n#pragma unroll\n"
+			       "\t\tfor (int ks_u = 0; ks_u < %u; ks_u++) {\n"
+			       "\t\t\tconst unsigned long long ks_g = ks_g0 + ks_u * ks_s;\n"
+			       "\t\t\tconst unsigned long long ks_t = ks_g * %u;\n"
+			       "\t\t\tconst unsigned ks_bx = (unsigned)(ks_t / ks_ob.x);\n"
+			       "\t\t\tconst unsigned ks_tx =\n"
+			       "\t\t\t\t(unsigned)(ks_t - (unsigned long long)ks_bx * "
+			       "ks_ob.x);\n\n"
+			       "\t\t\tif (ks_full[ks_u]) {\n#pragma unroll\n"
+			       "\t\t\t\tfor (int ks_j = 0; ks_j < %u; ks_j++)\n"
+			       "\t\t\t\t\tks_vb_%s(make_uint3(ks_tx + ks_j, 0, 0),\n"
+			       "\t\t\t\t\t\tmake_uint3(ks_bx, 0, 0), ks_ob, ks_og, ks_j",
+			    p->ilp, p->lanes, p->lanes, K);
+		for (i = 0; i < x->k->nparams; i++)
+			if (p->args[i].streamed)
+				ks_buf_addf(o, ", ks_v%zu[ks_u].v", i);
+		add_args(o, x);
+		ks_buf_adds(o, ");\n");
+		for (i = 0; i < x->k->nparams; i++)
+			if (p->args[i].streamed && p->args[i].stored)
+				ks_buf_addf(o, "\t\t\t\t*reinterpret_cast<ks_pk%zu_%s *>(%s + "
+					       "ks_t) = ks_v%zu[ks_u];\n",
+					    i, K, x->k->params[i].name, i);
+		ks_buf_adds(o, "\t\t\t} else if (ks_g < ks_ng) {\n");
+	} else {
+		ks_buf_adds(o, "\t\t\tif (ks_g < ks_ng) {\n");
+	}
+	ks_buf_addf(o, "\t\t\t\tfor (unsigned ks_j = 0; ks_j < %u; ks_j++)\n"
+		       "\t\t\t\t\tks_sb_%s(make_uint3(ks_tx + ks_j, 0, 0),\n"
+		       "\t\t\t\t\t\tmake_uint3(ks_bx, 0, 0), ks_ob, ks_og",
+		    p->lanes, K);
+	add_args(o, x);
+	ks_buf_adds(o, ");\n\t\t\t}\n\t\t}\n\t}\n}\n");
+	free(inner);
+}
+
+static void
+emit_launcher(struct ks_buf *o, struct plan *p)
+{
+	const struct ks_xfk *x = &p->x;
+	const char *K = x->k->name;
+	char *inner = inner_params(x);
+
+	ks_buf_addf(o, "static void\nks_launch_%s(dim3 grid, dim3 block, size_t shmem, "
+		       "cudaStream_t stream%s%s)\n{\n", K, *inner ? ",\n\t" : "", inner);
+	if (p->waves)
+		ks_buf_adds(o, "\t/* resident blocks of the helper kernel, per device */\n"
+			       "\tstatic int ks_fill[64];\n\tint ks_dev = -1;\n");
+	ks_buf_adds(o, "\tunsigned long long ks_blocks;\n\n");
+	ks_buf_addf(o, "\tif (grid.x == 0 || grid.y != 1 || grid.z != 1 || "
+		       "block.y != 1 ||\n\t    block.z != 1 || block.x %% %u != 0", p->lanes);
+	for (size_t i = 0; p->lanes > 1 && i < x->k->nparams; i++)
+		if (p->args[i].streamed)
+			ks_buf_addf(o, " ||\n\t    (unsigned long long)(const void *)%s %% %u "
+				       "!= 0", x->k->params[i].name,
+				    p->lanes * p->args[i].bytes);
+	ks_buf_addf(o, ") {\n\t\t/* a launch the variant does not cover: the "
+		       "original */\n\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+		       "\t\treturn;\n\t}\n", K, x->args);
+	ks_buf_addf(o, "\tks_blocks = ((unsigned long long)grid.x * block.x / %u + "
+		       "%u - 1) / %u;\n", p->lanes, p->ilp * p->block,
+		    p->ilp * p->block);
+	if (p->waves)
+		ks_buf_addf(o, "\tif (cudaGetDevice(&ks_dev) == cudaSuccess && ks_dev >= 0 "
+			       "&& ks_dev < 64) {\n"
+			       "\t\tint ks_sms = 0, ks_per = 0;\n\n"
+			       "\t\tif (!ks_fill[ks_dev] &&\n"
+			       "\t\t    cudaDeviceGetAttribute(&ks_sms, "
+			       "cudaDevAttrMultiProcessorCount,\n"
+			       "\t\t\t\t\t   ks_dev) == cudaSuccess &&\n"
+			       "\t\t    cudaOccupancyMaxActiveBlocksPerMultiprocessor(\n"
+			       "\t\t\t    &ks_per, ks_xf_%s, %u, 0) == cudaSuccess)\n"
+			       "\t\t\tks_fill[ks_dev] = ks_sms * ks_per;\n"
+			       "\t\tif (ks_fill[ks_dev] > 0 &&\n"
+			       "\t\t    ks_blocks > %uULL * (unsigned long long)ks_fill[ks_dev])\n"
+			       "\t\t\tks_blocks = %uULL * (unsigned long long)ks_fill[ks_dev];\n"
+			       "\t}\n", K, p->block, p->waves, p->waves);
+	ks_buf_addf(o, "\tif (ks_blocks > 0x7fffffffULL)\n\t\tks_blocks = 0x7fffffffULL;\n"
+		       "\t(void)shmem;\n"
+		       "\tks_xf_%s<<<(unsigned)ks_blocks, %u, 0, stream>>>(%s%s"
+		       "grid, block);\n}\n", K, p->block, x->args,
+		    x->k->nparams ? ", " : "");
+	free(inner);
+}
+
+static enum ks_xf_result
+generate(struct plan *p, const struct ks_xf_input *in, struct ks_buf *variant,
+	 struct ks_buf *reason)
+{
+	const struct ks_xfk *x = &p->x;
+
+	ks_buf_addf(variant, "// %s: %s %s (builtin transform, arch %d)\n",
+		    x->k->name, p->id, p->point.buf, in->opts.arch);
+	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
+	emit_helpers(variant, p);
+	ks_buf_adds(variant, "// ks-nvcc: definition\n");
+	ks_buf_add(variant, in->text + x->def_begin, x->k->extent.end - x->def_begin);
+	ks_buf_adds(variant, "\n// ks-nvcc: launcher\n");
+	emit_launcher(variant, p);
+	(void)reason;
+	return KS_XF_APPLIED;
+}
+
+static int
+start(struct plan *p, const struct ks_transform *t, const struct ks_xf_input *in,
+      const struct ks_xf_point *pt, struct ks_buf *reason)
+{
+	memset(p, 0, sizeof(*p));
+	p->id = t->id;
+	ks_xf_point_format(t, pt, &p->point);
+	if (ks_xfk_init(&p->x, in, reason))
+		return -1;
+	if (!ks_xfk_independent(&p->x, reason))
+		return -1;
+	return 0;
+}
+
+/* ---- launch_geometry -------------------------------------------------------- */
+
+static enum ks_xf_result
+geometry_apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
+	       struct ks_buf *variant, struct ks_buf *reason);
+
+const struct ks_transform ks_xf_launch_geometry = {
+	.id = "launch_geometry",
+	.summary = "a launcher that runs the kernel's threads grid-stride with its "
+		   "own block size and an occupancy-sized grid",
+	.precondition = "threads are independent (no shared memory, barriers, warp "
+			"intrinsics, atomics); 1-D launches",
+	.nparams = 2,
+	.params = {
+		{ "block", "threads per block of the helper kernel", 256, 4,
+		  { 256, 512, 128, 1024 } },
+		{ "waves", "grid: resident blocks times this (0: one thread per "
+			   "original thread)", 0, 4, { 0, 4, 1, 8 } },
+	},
+	.apply = geometry_apply,
+};
+
+static enum ks_xf_result
+geometry_apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
+	       struct ks_buf *variant, struct ks_buf *reason)
+{
+	struct plan p;
+	enum ks_xf_result r = KS_XF_DECLINED;
+
+	if (start(&p, &ks_xf_launch_geometry, in, pt, reason) == 0) {
+		p.lanes = 1;
+		p.ilp = 1;
+		p.block = (unsigned)pt->v[0];
+		p.waves = (unsigned)pt->v[1];
+		r = generate(&p, in, variant, reason);
+	}
+	plan_release(&p);
+	return r;
+}
+
+/* ---- vectorize_memory ------------------------------------------------------- */
+
+static enum ks_xf_result
+vectorize_apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
+		struct ks_buf *variant, struct ks_buf *reason);
+
+const struct ks_transform ks_xf_vectorize_memory = {
+	.id = "vectorize_memory",
+	.summary = "aligned 8/16-byte loads and stores of the streamed pointers, "
+		   "several packs per thread, scalar tail and fallback",
+	.precondition = "independent threads; some pointer is read or written only "
+			"at [blockIdx.x * blockDim.x + threadIdx.x], outside loops; "
+			"bounds checks affine in the thread index",
+	.nparams = 4,
+	.params = {
+		{ "bytes", "bytes per load and store (16: float4, 8: float2)", 16, 2,
+		  { 16, 8 } },
+		{ "ilp", "packs in flight per thread", 2, 3, { 2, 1, 4 } },
+		{ "block", "threads per block of the helper kernel", 256, 3,
+		  { 256, 512, 128 } },
+		{ "waves", "grid: resident blocks times this (0: every pack once)", 0,
+		  2, { 0, 8 } },
+	},
+	.apply = vectorize_apply,
+};
+
+static enum ks_xf_result
+vectorize_apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
+		struct ks_buf *variant, struct ks_buf *reason)
+{
+	struct plan p;
+	enum ks_xf_result r = KS_XF_DECLINED;
+
+	if (start(&p, &ks_xf_vectorize_memory, in, pt, reason) == 0) {
+		p.lanes = (unsigned)pt->v[0];	/* bytes, until find_streams */
+		p.ilp = (unsigned)pt->v[1];
+		p.block = (unsigned)pt->v[2];
+		p.waves = (unsigned)pt->v[3];
+		if (find_streams(&p, reason) == 0 && find_inside(&p, reason) == 0)
+			r = generate(&p, in, variant, reason);
+	}
+	plan_release(&p);
+	return r;
+}

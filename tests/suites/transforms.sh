@@ -1,0 +1,154 @@
+# transforms: ks transform on kernels of tests/data/transforms/shapes.cu
+# and the bench's elementwise kernels. What a transform claims compiles
+# with the real nvcc for sm_90 and sm_80 (-Werror all-warnings); the
+# look-alikes are declined with the reason (exit 1); output is the same
+# bytes on every run.
+
+suite_probe() {
+	have_real_nvcc || echo "no nvcc"
+}
+
+ARCHS="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
+
+# transform FILE KERNEL SKILL [--param k=v]...: the rewritten TU in KERNEL.SKILL.cu
+transform() {
+	local f=$1 k=$2 s=$3
+	shift 3
+	"$KS_BIN" transform "$f:$k" --skill "$s" --arch sm_90 --tu -o "$k.$s.cu" "$@"
+}
+
+# Compile the rewritten TU $1 beside the original's includes.
+compile_tu() {
+	# shellcheck disable=SC2086
+	"$(real_nvcc)" $ARCHS -std=c++17 -I"$ROOT/tests/data/transforms" \
+		-I"$ROOT/bench/common" -I"$2" -Werror all-warnings \
+		-Xcompiler -Wall,-Wextra -c "$1" -o "${1%.cu}.o"
+}
+
+test_vectorize_applies_to_other_shapes_and_compiles() {
+	local k f=$ROOT/tests/data/transforms/shapes.cu
+	for k in axpy_struct half_relu gather; do
+		transform "$f" $k vectorize_memory
+		expect_contains "$(cat $k.vectorize_memory.cu)" "ks_launch_$k"
+		compile_tu $k.vectorize_memory.cu "$ROOT/tests/data/transforms"
+	done
+	# eight halves per pack; the struct member is the bound
+	expect_contains "$(cat half_relu.vectorize_memory.cu)" "__half v[8]"
+	expect_contains "$(cat axpy_struct.vectorize_memory.cu)" "(long long)(d.n)"
+	# the gathered pointer stays a pointer, idx and y are packed
+	expect_contains "$(cat gather.vectorize_memory.cu)" "ks_pk1_gather"
+	expect_not_contains "$(cat gather.vectorize_memory.cu)" "ks_pk0_gather"
+}
+
+test_vectorize_declines_look_alikes() {
+	local f=$ROOT/tests/data/transforms/shapes.cu out rc
+	for k in scale2d strided keep_positive reverse_block count_positive; do
+		rc=0
+		out=$("$KS_BIN" transform "$f:$k" --skill vectorize_memory --arch sm_90 2>&1) || rc=$?
+		expect_eq 1 "$rc" "exit status of $k"
+		case $k in
+		scale2d | strided) expect_contains "$out" "global index" ;;
+		keep_positive) expect_contains "$out" "on loaded data" ;;
+		reverse_block) expect_contains "$out" "shared memory" ;;
+		count_positive) expect_contains "$out" "atomic" ;;
+		esac
+	done
+}
+
+test_launch_geometry_applies_to_independent_threads() {
+	local f=$ROOT/tests/data/transforms/shapes.cu out rc=0
+	for k in scale2d strided; do
+		transform "$f" $k launch_geometry --param block=512 --param waves=4
+		expect_contains "$(cat $k.launch_geometry.cu)" "__launch_bounds__(512)"
+		expect_contains "$(cat $k.launch_geometry.cu)" "cudaOccupancyMaxActiveBlocksPerMultiprocessor"
+		compile_tu $k.launch_geometry.cu "$ROOT/tests/data/transforms"
+	done
+	out=$("$KS_BIN" transform "$f:reverse_block" --skill launch_geometry --arch sm_90 2>&1) || rc=$?
+	expect_eq 1 "$rc" "exit status"
+	expect_contains "$out" "shared memory"
+}
+
+test_bench_elementwise_kernels_compile_for_both_archs() {
+	local p
+	for p in relu gelu sigmoid softplus; do
+		transform "$ROOT/bench/$p/main.cu" ${p}_kernel vectorize_memory \
+			-- -I"$ROOT/bench/common" -arch=sm_90
+		compile_tu ${p}_kernel.vectorize_memory.cu "$ROOT/bench/$p"
+	done
+	for k in add_bias gelu scale; do
+		transform "$ROOT/bench/gemm_bias_act_scale/main.cu" $k vectorize_memory \
+			-- -I"$ROOT/bench/common" -arch=sm_90
+	done
+	for k in relu_kernel batchnorm_kernel; do
+		transform "$ROOT/bench/conv_norm/main.cu" $k vectorize_memory \
+			-- -I"$ROOT/bench/common" -arch=sm_90
+	done
+	compile_tu batchnorm_kernel.vectorize_memory.cu "$ROOT/bench/conv_norm"
+}
+
+test_output_is_deterministic() {
+	local f=$ROOT/tests/data/transforms/shapes.cu
+	"$KS_BIN" transform "$f:axpy_struct" --skill vectorize_memory --arch sm_90 >a.cu
+	"$KS_BIN" transform "$f:axpy_struct" --skill vectorize_memory --arch sm_90 >b.cu
+	expect_same_file a.cu b.cu
+	"$KS_BIN" transform "$f:axpy_struct" --skill vectorize_memory --arch sm_90 \
+		--param bytes=8 --param ilp=4 >c.cu
+	expect_contains "$(cat c.cu)" "float v[2]"
+	expect_contains "$(cat c.cu)" "bool ks_full[4]"
+}
+
+test_usage_and_unknown_values() {
+	local rc=0 out
+	out=$("$KS_BIN" transform x.cu:k --skill no_such 2>&1) || rc=$?
+	expect_eq 104 "$rc" "unknown skill"
+	expect_contains "$out" "vectorize_memory"
+	rc=0
+	out=$("$KS_BIN" transform "$ROOT/tests/data/transforms/shapes.cu:gather" \
+		--skill vectorize_memory --param bytes=3 2>&1) || rc=$?
+	expect_eq 104 "$rc" "bad value"
+	expect_contains "$out" "bytes=3 is not an allowed value"
+}
+
+test_in_place_transforms_edit_where_the_facts_say() {
+	local f=$ROOT/tests/data/transforms/scalar.cu d=$ROOT/tests/data/transforms
+	transform "$f" poly unroll_constant_loops
+	# the constant loop only, and the TU compiles
+	expect_eq 1 "$(grep -c '^[[:space:]]*#pragma unroll$' poly.unroll_constant_loops.cu)" "pragmas"
+	compile_tu poly.unroll_constant_loops.cu "$d"
+	transform "$f" poly fp32_promotion_fix
+	expect_contains "$(cat poly.fp32_promotion_fix.cu)" "0.5f * s + expf(v) * 1e-3f"
+	compile_tu poly.fp32_promotion_fix.cu "$d"
+	transform "$f" poly fast_math_intrinsics --fast-math
+	expect_contains "$(cat poly.fast_math_intrinsics.cu)" "__expf(-v) / __sinf(v)"
+	compile_tu poly.fast_math_intrinsics.cu "$d"
+	transform "$f" poly restrict_readonly
+	expect_contains "$(cat poly.restrict_readonly.cu)" "const float *__restrict__ x, float *__restrict__ y"
+	expect_contains "$(cat poly.restrict_readonly.cu)" "__ldg(&(x[i]))"
+	compile_tu poly.restrict_readonly.cu "$d"
+	transform "$ROOT/tests/data/transforms/shapes.cu" half_relu restrict_readonly
+	compile_tu half_relu.restrict_readonly.cu "$d"
+}
+
+test_in_place_transforms_decline_look_alikes() {
+	local f=$ROOT/tests/data/transforms/scalar.cu out rc
+	rc=0
+	out=$("$KS_BIN" transform "$f:dpoly" --skill fp32_promotion_fix --arch sm_90 2>&1) || rc=$?
+	expect_eq 1 "$rc" "dpoly"
+	expect_contains "$out" "declares double"
+	rc=0
+	out=$("$KS_BIN" transform "$f:poly" --skill fast_math_intrinsics --arch sm_90 2>&1) || rc=$?
+	expect_eq 1 "$rc" "no --fast-math"
+	expect_contains "$out" "precision setting"
+	rc=0
+	out=$("$KS_BIN" transform "$f:taps2d" --skill unroll_constant_loops --arch sm_90 2>&1) || rc=$?
+	expect_eq 1 "$rc" "taps2d unroll"
+	expect_contains "$out" "no loop has a compile-time trip count"
+	# c.exp is a member, not a call: nothing to make fast
+	rc=0
+	out=$("$KS_BIN" transform "$f:taps2d" --skill fast_math_intrinsics --fast-math --arch sm_90 2>&1) || rc=$?
+	expect_eq 1 "$rc" "taps2d fast"
+	rc=0
+	out=$("$KS_BIN" transform "$ROOT/tests/data/transforms/shapes.cu:count_positive" \
+		--skill restrict_readonly --arch sm_90 2>&1) || rc=$?
+	expect_eq 0 "$rc" "restrict on an atomic kernel"
+}
