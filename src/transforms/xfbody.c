@@ -217,10 +217,14 @@ closes_condition(const char *s, size_t begin, size_t at)
 	w = p;
 	while (w > begin && isspace((unsigned char)s[w - 1]))
 		w--;
-	if ((w >= begin + 2 && !memcmp(s + w - 2, "if", 2)) ||
-	    (w >= begin + 5 && !memcmp(s + w - 5, "while", 5)) ||
-	    (w >= begin + 3 && !memcmp(s + w - 3, "for", 3)))
-		return 1;
+	for (size_t i = 0; i < 3; i++) {
+		static const char *const kw[] = { "if", "while", "for" };
+		size_t n = strlen(kw[i]);
+
+		if (w >= begin + n && !memcmp(s + w - n, kw[i], n) &&
+		    (w == begin + n || !is_ident((unsigned char)s[w - n - 1])))
+			return 1;
+	}
 	{
 		size_t i = p + 1;
 
