@@ -4,15 +4,17 @@
  * memory, then one atomic per block.
  *
  * Recognized in the facts: every atomic of the kernel has an address
- * that is the same for every thread of the grid (no thread, block, loop
- * or memory dependence), into a pointer parameter to a plain scalar that
+ * that is the same for every thread of the grid or of the block (no
+ * thread, loop or memory dependence), into a pointer parameter to a plain
+ * scalar that
  * nothing else in the kernel reads or writes, with an operation that can
  * be reassociated (add and sub for integers, float and double; min, max,
  * and, or, xor for integers), and its value is not used. The template:
  * the body runs for many blocks of the original grid per resident block
  * (persistent blocks), each thread folding what it would have added into
  * a register, so the grid ends with one atomic per resident block and
- * site. Float sums are reassociated; integer results are exact.
+ * site (per original block for an address that depends on the block).
+ * Float sums are reassociated; integer results are exact.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +91,8 @@ static const char common[] =
 	"\n"
 	"\t\tif (lane + off < width) {\n"
 	"\t\t\tv = OP::f(v, ov);\n"
-	"\t\t\tp = p ? p : op;\n"
+	"\t\t\tif (!hit)	/* the address of a thread that reached it */\n"
+	"\t\t\t\tp = op;\n"
 	"\t\t\thit |= oh;\n"
 	"\t\t}\n"
 	"\t}\n"
@@ -111,7 +114,8 @@ static const char common[] =
 	"\n"
 	"\t\tif (lane + off < width) {\n"
 	"\t\t\tv = OP::f(v, ov);\n"
-	"\t\t\tp = p ? p : op;\n"
+	"\t\t\tif (!hit)	/* the address of a thread that reached it */\n"
+	"\t\t\t\tp = op;\n"
 	"\t\t\thit |= oh;\n"
 	"\t\t}\n"
 	"\t}\n"
@@ -128,6 +132,7 @@ struct site {
 	struct ks_xfbody_call call;
 	struct ks_xfbody_elem elem;
 	const char *name;	/* the atomic as called: "atomicAdd_block" */
+	int per_block;		/* the address depends on blockIdx */
 };
 
 static int
@@ -197,14 +202,8 @@ recognize(const struct ks_xf_input *in, struct site **sites, size_t *nsites,
 				    src & KS_SRC_TID_MASK ? "thread" : "loop");
 			goto fail;
 		}
-		if (src & KS_SRC_BID_MASK) {
-			ks_buf_addf(reason,
-				    "the atomic on line %u changes address with "
-				    "the block: not one address for the grid",
-				    a->line);
-			goto fail;
-		}
-		if (!ks_form_is_uniform(&a->offset) ||
+		if (a->offset.nonlinear & ~KS_SRC_BID_MASK ||
+		    (!(src & KS_SRC_BID_MASK) && !ks_form_is_uniform(&a->offset)) ||
 		    arr->space != KS_SPACE_GLOBAL || arr->param < 0) {
 			ks_buf_addf(reason,
 				    "the atomic on line %u is not into a "
@@ -218,6 +217,9 @@ recognize(const struct ks_xf_input *in, struct site **sites, size_t *nsites,
 		t = &s[n++];
 		memset(t, 0, sizeof(*t));
 		t->acc = (int)i;
+		/* the same address for the block, not the grid: flushed
+		 * after each original block */
+		t->per_block = (src & KS_SRC_BID_MASK) != 0;
 		t->name = a->op ? a->op : "";
 		t->op = find_op(t->name);
 		if (t->op < 0) {
@@ -312,6 +314,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	char **with = NULL;
 	struct ks_buf sp = KS_BUF_INIT, sa = KS_BUF_INIT;
 	struct ks_buf pro = KS_BUF_INIT, epi = KS_BUF_INIT;
+	struct ks_buf inner = KS_BUF_INIT;
 	struct ks_xfbody_persist per;
 	enum ks_xf_result rc = KS_XF_DECLINED;
 
@@ -339,12 +342,24 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			    "\t__shared__ unsigned long long ks_sp%zu[32];\n"
 			    "\t__shared__ int ks_sh%zu[32];\n",
 			    T, i, id.buf, T, i, i, i);
-		ks_buf_addf(&epi,
-			    "\tif (ks_red_block<%s>(ks_s%zu, %s, ks_sv%zu, "
-			    "ks_sp%zu, ks_sh%zu))\n"
-			    "\t\t%s((%s *)ks_s%zu.p, ks_s%zu.v);\n",
-			    ops[s[i].op].op, i, id.buf, i, i, i, s[i].name, T,
-			    i, i);
+		if (s[i].per_block)
+			ks_buf_addf(&inner,
+				    "\t\t\tif (ks_red_block<%s>(ks_s%zu, %s, ks_sv%zu, "
+				    "ks_sp%zu, ks_sh%zu))\n"
+				    "\t\t\t\t%s((%s *)ks_s%zu.p, ks_s%zu.v);\n"
+				    "\t\t\tks_s%zu.v = %s;\n"
+				    "\t\t\tks_s%zu.p = 0;\n"
+				    "\t\t\tks_s%zu.hit = 0;\n"
+				    "\t\t\t__syncthreads();\n",
+				    ops[s[i].op].op, i, id.buf, i, i, i, s[i].name,
+				    T, i, i, i, id.buf, i, i);
+		else
+			ks_buf_addf(&epi,
+				    "\tif (ks_red_block<%s>(ks_s%zu, %s, ks_sv%zu, "
+				    "ks_sp%zu, ks_sh%zu))\n"
+				    "\t\t%s((%s *)ks_s%zu.p, ks_s%zu.v);\n",
+				    ops[s[i].op].op, i, id.buf, i, i, i, s[i].name,
+				    T, i, i);
 		ks_buf_release(&id);
 	}
 	ks_buf_adds(&pro, "\n");
@@ -357,6 +372,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	per.state_args = sa.buf;
 	per.prologue = pro.buf;
 	per.epilogue = epi.buf;
+	per.inner = inner.len ? inner.buf : NULL;
 	per.edits = edits;
 	per.nedits = n;
 	per.unroll = p->v[0];
@@ -374,6 +390,7 @@ out:
 	ks_buf_release(&sa);
 	ks_buf_release(&pro);
 	ks_buf_release(&epi);
+	ks_buf_release(&inner);
 	return rc;
 }
 
@@ -381,8 +398,9 @@ const struct ks_transform ks_xf_atomic_hierarchical_reduce = {
 	.id = "atomic_hierarchical_reduce",
 	.summary = "atomics into one address: per-thread registers, warp "
 		   "shuffles, shared memory, one atomic per resident block",
-	.precondition = "every atomic has an address uniform over the grid, "
-			"into a pointer parameter nothing else touches, with a "
+	.precondition = "every atomic has an address uniform over the grid "
+			"or the block, into a pointer parameter nothing else "
+			"touches, with a "
 			"reassociable operation (sum; integer min, max, and, "
 			"or, xor) whose value is unused",
 	.nparams = 2,

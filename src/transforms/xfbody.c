@@ -648,6 +648,7 @@ ks_xfbody_persistent(const char *text, size_t len, const struct ks_kernel *k,
 	struct ks_buf params = KS_BUF_INIT, args = KS_BUF_INIT;
 	struct ks_buf body = KS_BUF_INIT, grid = KS_BUF_INIT;
 	char *kname = NULL;
+	const char *inner = p->inner ? p->inner : "";
 	int rc = -1;
 
 	if (ks_xfbody_params(k, -1, NULL, -1, NULL, &params, reason) ||
@@ -681,9 +682,11 @@ ks_xfbody_persistent(const char *text, size_t len, const struct ks_kernel *k,
 		"\tif (ks_vgrid.y == 1 && ks_vgrid.z == 1) {\n"
 		"#pragma unroll %lld\n"
 		"\t\tfor (unsigned long long ks_vb = blockIdx.x; ks_vb < ks_nvb;\n"
-		"\t\t     ks_vb += gridDim.x)\n"
+		"\t\t     ks_vb += gridDim.x) {\n"
 		"\t\t\t%s_body_%s(make_uint3((unsigned)ks_vb, 0, 0), ks_vgrid%s,\n"
 		"\t\t\t\t%s);\n"
+		"%s"
+		"\t\t}\n"
 		"\t} else {\n"
 		"\t\tfor (unsigned long long ks_vb = blockIdx.x; ks_vb < ks_nvb;\n"
 		"\t\t     ks_vb += gridDim.x) {\n"
@@ -693,6 +696,7 @@ ks_xfbody_persistent(const char *text, size_t len, const struct ks_kernel *k,
 		"\t\t\t\t\t\t(unsigned)(ks_q %% ks_vgrid.y),\n"
 		"\t\t\t\t\t\t(unsigned)(ks_q / ks_vgrid.y)),\n"
 		"\t\t\t\tks_vgrid%s, %s);\n"
+		"%s"
 		"\t\t}\n"
 		"\t}\n"
 		"%s"
@@ -700,8 +704,8 @@ ks_xfbody_persistent(const char *text, size_t len, const struct ks_kernel *k,
 		k->launch_bounds ? " __launch_bounds__(" : "",
 		k->launch_bounds ? k->launch_bounds : "",
 		k->launch_bounds ? ")" : "", kname, params.buf, p->prologue,
-		p->unroll, p->prefix, k->name, p->state_args, args.buf,
-		p->prefix, k->name, p->state_args, args.buf, p->epilogue);
+		p->unroll, p->prefix, k->name, p->state_args, args.buf, inner,
+		p->prefix, k->name, p->state_args, args.buf, inner, p->epilogue);
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(text, len, k, variant, reason))
 		goto out;

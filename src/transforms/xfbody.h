@@ -124,7 +124,8 @@ void ks_xfbody_resident_grid(struct ks_buf *out, const char *var,
  * walks the original grid's blocks with a grid-stride loop over as many
  * blocks as are resident at once (times `waves`), `unroll` virtual blocks
  * per step, between `prologue` and `epilogue` (its own state, e.g. a
- * running sum and its flush); the launcher launches it, and the original
+ * running sum and its flush), with `inner` after each original block (it
+ * runs in every thread of the block: barriers are allowed); the launcher launches it, and the original
  * where the grid is empty or the device cannot be asked. The definition
  * part is the original's. `state_params` / `state_args` are the extra
  * leading parameters of the body helper (", T &ks_s0") and the
@@ -137,6 +138,7 @@ struct ks_xfbody_persist {
 	const char *common;		/* shared helpers, emitted first */
 	const char *state_params, *state_args;
 	const char *prologue, *epilogue;
+	const char *inner;		/* after each original block, or NULL */
 	const struct ks_xfbody_edit *edits;
 	size_t nedits;
 	long long unroll, waves;

@@ -55,6 +55,10 @@ test_reduce_grid_stride_float_and_xor() {
 	check_tu atomics.cu stride_sum atomic_hierarchical_reduce ks_red_stride_sum
 }
 
+test_reduce_per_block_rows_and_grid_minimum() {
+	check_tu atomics.cu row_sums atomic_hierarchical_reduce ks_red_row_sums --param unroll=2
+}
+
 test_histogram_unsigned_and_float_and_double() {
 	check_tu atomics.cu hist_u8 smem_histogram ks_hist_hist_u8 --param bins=256
 	check_tu atomics.cu hist_weighted_2d smem_histogram ks_hist_hist_weighted_2d

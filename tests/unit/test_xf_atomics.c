@@ -124,6 +124,7 @@ static const struct {
 	{ DATA "/atomics.cu", "sq_sum", "atomic_hierarchical_reduce", NULL },
 	{ DATA "/atomics.cu", "count_max_2d", "atomic_hierarchical_reduce", NULL },
 	{ DATA "/atomics.cu", "stride_sum", "atomic_hierarchical_reduce", NULL },
+	{ DATA "/atomics.cu", "row_sums", "atomic_hierarchical_reduce", NULL },
 	{ DATA "/atomics.cu", "per_thread", "atomic_hierarchical_reduce",
 	  "changes address with the thread" },
 	{ DATA "/atomics.cu", "compact", "atomic_hierarchical_reduce",
@@ -274,6 +275,30 @@ TEST(every_point_applies_or_says_why)
 				ks_buf_release(&r);
 			}
 	}
+}
+
+/* An address that depends on the block is flushed after each original
+ * block; one uniform over the grid at the end. */
+TEST(reduce_flushes_block_addresses_per_block)
+{
+	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+	const char *loop, *inner, *end;
+
+	if (!setup())
+		return;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(DATA "/atomics.cu", "row_sums",
+					   "atomic_hierarchical_reduce", NULL,
+					   &v, &r, NULL));
+	loop = strstr(v.buf, "for (unsigned long long ks_vb");
+	CHECK(loop);
+	inner = strstr(loop, "atomicAdd((float *)ks_s0.p, ks_s0.v);\n"
+			     "\t\t\tks_s0.v = (float)0;");
+	end = strstr(loop, "atomicMin((int *)ks_s1.p, ks_s1.v);");
+	CHECK(inner && end && inner < end);
+	/* the minimum starts from the largest int */
+	CHECK(strstr(v.buf, "ks_red_slot<int> ks_s1 = { 2147483647, 0, 0 };"));
+	ks_buf_release(&v);
+	ks_buf_release(&r);
 }
 
 TEST(histogram_declines_counters_past_static_shared_memory)
@@ -441,6 +466,7 @@ ks_suite_xf_atomics(void)
 	RUN(applies_to_its_shapes_and_declines_look_alikes);
 	RUN(variants_are_deterministic_and_rewritable);
 	RUN(every_point_applies_or_says_why);
+	RUN(reduce_flushes_block_addresses_per_block);
 	RUN(histogram_declines_counters_past_static_shared_memory);
 	RUN(xfbody_finds_calls_and_tells_discarded_values);
 	RUN(xfbody_copies_with_renames_and_edits);

@@ -160,3 +160,19 @@ hist_clamped(const float *x, size_t n, unsigned *hist, int nbins, float lo,
 		atomicAdd(&hist[b], 1u);
 	}
 }
+
+// Sums per row of blocks (the address depends on the block only) and a
+// grid-wide integer minimum in one kernel.
+__global__ void
+row_sums(const float *x, int rows, int cols, float *row_sum, int *lowest)
+{
+	int c = blockIdx.x * blockDim.x + threadIdx.x;
+	int r = blockIdx.y;
+
+	if (c < cols && r < rows) {
+		float v = x[(size_t)r * cols + c];
+
+		atomicAdd(&row_sum[r], v);
+		atomicMin(lowest, (int)v);
+	}
+}
