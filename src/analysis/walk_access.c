@@ -346,6 +346,7 @@ eval_cond_op(struct walk *w, CXCursor c, struct val *out)
 	struct kids ch;
 	struct val a, b;
 	long long k;
+	int cond_data = 0;
 
 	ks_walk_kids_of(c, &ch);
 	if (ch.n != 3) {
@@ -378,9 +379,15 @@ eval_cond_op(struct walk *w, CXCursor c, struct val *out)
 		w->cond_stmt = ss;
 		w->cond_loop = sl;
 		w->cond_recorded = rec;
+		cond_data = cv.f.data;
 	}
 	ks_walk_eval(w, ch.v[1], &a);
 	ks_walk_eval(w, ch.v[2], &b);
+	/* which arm is taken depends on what the condition depends on */
+	if (cond_data) {
+		a.f.data = 1;
+		b.f.data = 1;
+	}
 	if (a.ptr && b.ptr && a.array == b.array) {
 		*out = a;
 		ks_form_mix(&out->f, &a.f, &b.f);

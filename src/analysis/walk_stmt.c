@@ -640,6 +640,34 @@ loop_stmt(struct walk *w, CXCursor c, CXCursor init, CXCursor cond,
 	free(s.a);
 }
 
+/*
+ * After a branch whose condition depends on the thread or on data: a
+ * variable it assigned holds either its old or its new value, so its
+ * form is the mix of both (not the last assignment: `if (b > n - 1)
+ * b = n - 1;` leaves b data-dependent), and depends on data when the
+ * condition does.
+ */
+static void
+merge_branch(struct walk *w, const struct val *before, size_t n, int cond_data)
+{
+	for (size_t i = 0; i < n && i < w->nvars; i++) {
+		struct val *v = &w->vars[i].v;
+
+		if (w->vars[i].is_array ||
+		    (ks_form_equal(&v->f, &before[i].f) &&
+		     v->ptr == before[i].ptr && v->array == before[i].array))
+			continue;
+		if (v->ptr != before[i].ptr || v->array != before[i].array) {
+			ks_form_mix(&v->f, &v->f, &before[i].f);
+			v->f.data = 1;	/* which object: unknown here */
+			continue;
+		}
+		ks_form_mix(&v->f, &v->f, &before[i].f);
+		if (cond_data)
+			v->f.data = 1;
+	}
+}
+
 void
 ks_walk_stmt(struct walk *w, CXCursor c)
 {
@@ -665,7 +693,8 @@ ks_walk_stmt(struct walk *w, CXCursor c)
 		ks_walk_kids_release(&ch);
 		return;
 	case CXCursor_IfStmt: {
-		int saved = w->guards;
+		int saved = w->guards, cond_data = 0;
+		struct val *before = NULL;
 
 		ks_walk_kids_of(c, &ch);
 		mark = w->nvars;
@@ -683,12 +712,25 @@ ks_walk_stmt(struct walk *w, CXCursor c)
 				ks_walk_stmt(w, ch.v[i]);
 			if (ks_walk_kind(ch.v[ci]) == CXCursor_VarDecl)
 				declare(w, ch.v[ci]);
+			size_t b0 = w->f->nbranches;
+
 			condition(w, ch.v[ci], KS_BRS_IF,
 				  is_return(ch.v[ci + 1]), &nonuniform);
-			if (nonuniform)
+			if (nonuniform) {
 				w->guards++;
+				before = ks_xcalloc(mark + 1, sizeof(*before));
+				for (i = 0; i < mark; i++)
+					before[i] = w->vars[i].v;
+				for (i = b0; i < w->f->nbranches; i++)
+					if (w->f->branches[i].kind == KS_BR_DATA)
+						cond_data = 1;
+			}
 			for (i = ci + 1; i < ch.n; i++)
 				ks_walk_stmt(w, ch.v[i]);
+		}
+		if (before) {
+			merge_branch(w, before, mark, cond_data);
+			free(before);
 		}
 		w->guards = saved;
 		w->nvars = mark;

@@ -20,6 +20,9 @@ KS_XF(coop_rows)
 
 
 /* atomics, histograms, permutations, pooling */
+KS_XF(atomic_hierarchical_reduce)
+KS_XF(smem_histogram)
+KS_XF(smem_tiled_transpose)
 
 
 /* GEMM, GEMV, convolution, stencils */

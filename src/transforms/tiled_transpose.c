@@ -1,0 +1,431 @@
+/*
+ * smem_tiled_transpose: a copy through a permutation of the thread
+ * coordinates, staged through a padded 32x32 shared-memory tile so that
+ * both the reads and the writes are coalesced.
+ *
+ * Recognized in the facts: the kernel's only thread-dependent global
+ * load (of array L) and its only global store (of array S, which it does
+ * not read) sit outside loops at offsets affine in the global indices
+ * gx = blockIdx.x*blockDim.x + threadIdx.x and gy (likewise in y); one of
+ * them moves by one element along gx and the other by one element along
+ * gy, and each depends on both (a transpose: y[gx*rows + gy] =
+ * x[gy*cols + gx], in either direction, with any strides). Other loads
+ * must be the same for every thread. The template runs the kernel's own
+ * body twice per element, at the coordinates of a 32 x `rows` thread
+ * block moving 32/rows elements each: once where the load is coalesced,
+ * its value going to the tile (the store does nothing), once where the
+ * store is coalesced, the load reading the tile back. The body's own
+ * bounds checks decide in both phases alike, so tails are the kernel's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analysis/inventory.h"
+#include "../core/buf.h"
+#include "transform.h"
+#include "xfbody.h"
+
+static const char common[] =
+	"#ifndef KS_XF_TILE_HELPERS\n"
+	"#define KS_XF_TILE_HELPERS\n"
+	"/* The load of the permuted array: in the load phase it reads memory\n"
+	"   and keeps the value in the tile, in the store phase it reads the\n"
+	"   tile. */\n"
+	"template <class T> struct ks_tile_in {\n"
+	"\tconst T *p;\n"
+	"\tT *cell;\n"
+	"\tint load;\n"
+	"\t__device__ __forceinline__ T operator[](long long i) const\n"
+	"\t{\n"
+	"\t\tif (load) {\n"
+	"\t\t\tconst T v = p[i];\n"
+	"\n"
+	"\t\t\t*cell = v;\n"
+	"\t\t\treturn v;\n"
+	"\t\t}\n"
+	"\t\treturn *cell;\n"
+	"\t}\n"
+	"};\n"
+	"/* The store: done in the store phase only. */\n"
+	"template <class T> struct ks_tile_ref {\n"
+	"\tT *a;\n"
+	"\tint store;\n"
+	"\t__device__ __forceinline__ void operator=(const T &v) const\n"
+	"\t{\n"
+	"\t\tif (store)\n"
+	"\t\t\t*a = v;\n"
+	"\t}\n"
+	"};\n"
+	"template <class T> struct ks_tile_out {\n"
+	"\tT *p;\n"
+	"\tint store;\n"
+	"\t__device__ __forceinline__ ks_tile_ref<T> operator[](long long i) const\n"
+	"\t{\n"
+	"\t\tks_tile_ref<T> r;\n"
+	"\n"
+	"\t\tr.a = p + i;\n"
+	"\t\tr.store = store;\n"
+	"\t\treturn r;\n"
+	"\t}\n"
+	"};\n"
+	"#endif\n"
+	"\n";
+
+static void
+poly_clear(struct ks_poly *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+static const struct ks_xfbody_rename renames[] = {
+	{ "threadIdx", "ks_tid" },
+	{ "blockIdx", "ks_bid" },
+	{ "blockDim", "ks_bdim" },
+	{ "gridDim", "ks_gdim" },
+	{ NULL, NULL },
+};
+
+/* The access's coefficient of source s, in elements, when constant. */
+static int
+elem_coef(const struct ks_access *a, enum ks_src s, long long *k)
+{
+	if (!ks_form_coef_const(&a->offset, s, k))
+		return 0;
+	if (*k % (long long)a->bytes)
+		return 0;
+	*k /= (long long)a->bytes;
+	return 1;
+}
+
+/* The x and y thread indices appear only as the global indices gx, gy
+ * (z may appear in any way: the template keeps every thread's z). */
+static int
+global_xy(const struct ks_form *f)
+{
+	struct ks_form g = *f;
+
+	poly_clear(&g.c[KS_SRC_TID_Z]);
+	poly_clear(&g.c[KS_SRC_BID_Z]);
+	return ks_form_global_index_only(&g);
+}
+
+/* Along which coordinate (0 x, 1 y) the access is contiguous, or -1;
+ * sets *both when it depends on gx and gy. */
+static int
+contiguous_along(const struct ks_access *a, int *both)
+{
+	unsigned src = ks_form_sources(&a->offset);
+	long long kx = 0, ky = 0;
+	int cx = elem_coef(a, KS_SRC_TID_X, &kx);
+	int cy = elem_coef(a, KS_SRC_TID_Y, &ky);
+
+	*both = (src & KS_SRC_BIT(KS_SRC_TID_X)) && (src & KS_SRC_BIT(KS_SRC_TID_Y));
+	if (cx && kx == 1)
+		return 0;
+	if (cy && ky == 1)
+		return 1;
+	return -1;
+}
+
+/* One phase of the tile kernel: the body at the coordinates where the
+ * access of phase `along` is contiguous along threadIdx.x. */
+static void
+phase(struct ks_buf *o, int along, int load, const char *T, const char *kname,
+      const char *args, long long rows)
+{
+	/* fixed: the coordinate threadIdx.x walks; moving: threadIdx.y + j */
+	const char *fx = along == 0 ? "x" : "y", *mv = along == 0 ? "y" : "x";
+
+	ks_buf_addf(o,
+		"\t\t{\n"
+		"\t\t\t/* %s phase: threadIdx.x walks g%s */\n"
+		"\t\t\tconst unsigned ks_gf = ks_%s0 + threadIdx.x;\n"
+		"\t\t\tconst unsigned ks_tf = ks_gf %% ks_ob.%s, ks_bf = ks_gf / ks_ob.%s;\n"
+		"\t\t\tunsigned ks_gm = ks_%s0 + threadIdx.y;\n"
+		"\t\t\tunsigned ks_tm = ks_gm %% ks_ob.%s, ks_bm = ks_gm / ks_ob.%s;\n"
+		"\n"
+		"\t\t\tfor (unsigned ks_j = threadIdx.y; ks_j < 32u; ks_j += %lldu) {\n"
+		"\t\t\t\tif (ks_gf < ks_n%s && ks_gm < ks_n%s) {\n"
+		"\t\t\t\t\tks_tile_in<%s> ks_in = { %s, &ks_t[%s][%s], %d };\n"
+		"\t\t\t\t\tks_tile_out<%s> ks_out = { %s, %d };\n"
+		"\n"
+		"\t\t\t\t\tks_tile_body_%s(make_uint3(%s, %s, ks_tz),\n"
+		"\t\t\t\t\t\tmake_uint3(%s, %s, ks_bz), ks_ob, ks_og, %s);\n"
+		"\t\t\t\t}\n"
+		"\t\t\t\tks_gm += %lldu;\n"
+		"\t\t\t\tks_tm += %lldu;\n"
+		"\t\t\t\twhile (ks_tm >= ks_ob.%s) {\n"
+		"\t\t\t\t\tks_tm -= ks_ob.%s;\n"
+		"\t\t\t\t\tks_bm++;\n"
+		"\t\t\t\t}\n"
+		"\t\t\t}\n"
+		"\t\t}\n",
+		load ? "load" : "store", fx, fx, fx, fx, mv, mv, mv, rows, fx,
+		mv, T, "ks_L", along == 0 ? "ks_j" : "threadIdx.x",
+		along == 0 ? "threadIdx.x" : "ks_j", load, T, "ks_S", !load,
+		kname, along == 0 ? "ks_tf" : "ks_tm", along == 0 ? "ks_tm" : "ks_tf",
+		along == 0 ? "ks_bf" : "ks_bm", along == 0 ? "ks_bm" : "ks_bf", args,
+		rows, rows, mv, mv);
+}
+
+static enum ks_xf_result
+apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
+      struct ks_buf *variant, struct ks_buf *reason)
+{
+	const struct ks_kernel *k = in->kernel;
+	const struct ks_facts *f = &k->facts;
+	const long long rows = p->v[0];
+	int L = -1, S = -1, lalong, salong, lboth, sboth;
+	struct ks_xfbody_elem le, se;
+	struct ks_buf intype = KS_BUF_INIT, outtype = KS_BUF_INIT;
+	struct ks_buf bparams = KS_BUF_INIT, params = KS_BUF_INIT;
+	struct ks_buf args = KS_BUF_INIT, targs = KS_BUF_INIT, body = KS_BUF_INIT;
+	enum ks_xf_result rc = KS_XF_DECLINED;
+	const char *lname, *sname;
+
+	if (ks_xfbody_plain_kernel(k, 0, reason))
+		return KS_XF_DECLINED;
+	for (size_t i = 0; i < f->nacc; i++)
+		if (f->acc[i].flags & KS_ACC_ATOMIC) {
+			ks_buf_addf(reason, "%s has atomics (line %u)", k->name,
+				    f->acc[i].line);
+			goto out;
+		}
+	for (size_t i = 0; i < f->nacc; i++) {
+		const struct ks_access *a = &f->acc[i];
+		const struct ks_array *arr = &f->arrays[a->array];
+		int global = arr->space == KS_SPACE_GLOBAL ||
+			     arr->space == KS_SPACE_UNKNOWN;
+
+		if (!global)
+			continue;
+		if (a->flags & KS_ACC_STORE) {
+			if (S >= 0) {
+				ks_buf_addf(reason,
+					    "%s stores to global memory more "
+					    "than once (lines %u, %u)",
+					    k->name, f->acc[S].line, a->line);
+				goto out;
+			}
+			S = (int)i;
+		} else if (ks_form_sources(&a->offset) & KS_SRC_THREAD_MASK) {
+			if (L >= 0) {
+				ks_buf_addf(reason,
+					    "%s has more than one load that "
+					    "depends on the thread (lines %u, "
+					    "%u)",
+					    k->name, f->acc[L].line, a->line);
+				goto out;
+			}
+			L = (int)i;
+		} else if (a->offset.data || (ks_form_sources(&a->offset) &
+					      KS_SRC_LOOP_MASK)) {
+			ks_buf_addf(reason,
+				    "the load on line %u is neither the "
+				    "permuted one nor the same for every thread",
+				    a->line);
+			goto out;
+		}
+	}
+	if (S < 0 || L < 0) {
+		ks_buf_addf(reason, "%s is not a copy: it needs one store and "
+				    "one thread-dependent load",
+			    k->name);
+		goto out;
+	}
+	for (int r = 0; r < 2; r++) {
+		const struct ks_access *a = &f->acc[r ? S : L];
+		const struct ks_array *arr = &f->arrays[a->array];
+
+		if (a->loop >= 0) {
+			ks_buf_addf(reason, "the %s on line %u is inside a loop",
+				    r ? "store" : "load", a->line);
+			goto out;
+		}
+		if (a->offset.data || a->offset.nonlinear ||
+		    (a->flags & KS_ACC_VECTOR) || !global_xy(&a->offset)) {
+			ks_buf_addf(reason,
+				    "the %s on line %u is not at an offset affine "
+				    "in the global thread indices (a division, "
+				    "remainder or data in its index)",
+				    r ? "store" : "load", a->line);
+			goto out;
+		}
+		if (arr->space != KS_SPACE_GLOBAL || arr->param < 0) {
+			ks_buf_addf(reason,
+				    "the %s on line %u is not through a pointer "
+				    "parameter",
+				    r ? "store" : "load", a->line);
+			goto out;
+		}
+	}
+	if (f->acc[L].array == f->acc[S].array) {
+		ks_buf_addf(reason, "%s loads and stores the same array",
+			    k->name);
+		goto out;
+	}
+	for (size_t i = 0; i < f->nacc; i++)
+		if ((f->acc[i].array == f->acc[L].array ||
+		     f->acc[i].array == f->acc[S].array) &&
+		    (int)i != L && (int)i != S) {
+			ks_buf_addf(reason,
+				    "%s is accessed again on line %u",
+				    f->arrays[f->acc[i].array].name,
+				    f->acc[i].line);
+			goto out;
+		}
+	lalong = contiguous_along(&f->acc[L], &lboth);
+	salong = contiguous_along(&f->acc[S], &sboth);
+	if (!lboth || !sboth) {
+		ks_buf_addf(reason,
+			    "not a permutation of the thread coordinates: the "
+			    "%s (line %u) does not depend on both gx and gy",
+			    lboth ? "store" : "load",
+			    f->acc[lboth ? S : L].line);
+		goto out;
+	}
+	if (lalong < 0 || salong < 0 || lalong == salong) {
+		ks_buf_addf(reason,
+			    "not a permutation of the thread coordinates: the "
+			    "load (line %u) is %s, the store (line %u) %s",
+			    f->acc[L].line,
+			    lalong < 0 ? "contiguous along neither gx nor gy"
+				       : lalong ? "contiguous along gy"
+						: "contiguous along gx",
+			    f->acc[S].line,
+			    salong < 0 ? "along neither"
+				       : salong ? "along gy" : "along gx");
+		if (lalong >= 0 && lalong == salong)
+			ks_buf_adds(reason, " (already coalesced)");
+		goto out;
+	}
+	lname = k->params[f->arrays[f->acc[L].array].param].name;
+	sname = k->params[f->arrays[f->acc[S].array].param].name;
+	if (ks_xfbody_elem(k, f->arrays[f->acc[L].array].param, &le, reason) ||
+	    ks_xfbody_elem(k, f->arrays[f->acc[S].array].param, &se, reason))
+		goto out;
+	if (le.bytes != f->acc[L].bytes || se.bytes != f->acc[S].bytes ||
+	    strcmp(le.ctype, se.ctype)) {
+		ks_buf_addf(reason,
+			    "the load and the store are not of one element "
+			    "type (%s, %s)",
+			    le.ctype, se.ctype);
+		goto out;
+	}
+	if (!ks_xfbody_only_subscripted(in->text, in->len, k, lname, reason) ||
+	    !ks_xfbody_only_subscripted(in->text, in->len, k, sname, reason))
+		goto out;
+	ks_buf_addf(&intype, "ks_tile_in<%s>", le.ctype);
+	ks_buf_addf(&outtype, "ks_tile_out<%s>", le.ctype);
+	if (ks_xfbody_params(k, f->arrays[f->acc[L].array].param, intype.buf,
+			     f->arrays[f->acc[S].array].param, outtype.buf,
+			     &bparams, reason) ||
+	    ks_xfbody_params(k, -1, NULL, -1, NULL, &params, reason) ||
+	    ks_xfbody_copy(in->text, in->len, k, NULL, 0, renames, &body,
+			   reason))
+		goto out;
+	ks_xfbody_args(k, &args);
+	for (size_t i = 0; i < k->nparams; i++) {
+		const char *nm = k->params[i].name;
+
+		if ((int)i == f->arrays[f->acc[L].array].param)
+			nm = "ks_in";
+		else if ((int)i == f->arrays[f->acc[S].array].param)
+			nm = "ks_out";
+		ks_buf_addf(&targs, "%s%s", i ? ", " : "", nm);
+	}
+
+	ks_buf_addf(variant,
+		    "// %s: the permuted copy staged through a padded 32x32 "
+		    "shared tile, 32x%lld threads (smem_tiled_transpose)\n",
+		    k->name, rows);
+	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
+	ks_buf_adds(variant, common);
+	ks_buf_addf(variant,
+		    "/* The body of %s at thread ks_tid of block ks_bid. */\n"
+		    "__device__ __forceinline__ static void\n"
+		    "ks_tile_body_%s(const uint3 ks_tid, const uint3 ks_bid, "
+		    "const dim3 ks_bdim, const dim3 ks_gdim, %s)\n",
+		    k->name, k->name, bparams.buf);
+	ks_buf_add(variant, body.buf, body.len);
+	ks_buf_adds(variant, "\n\n");
+	ks_buf_addf(variant,
+		"/* Each block moves a 32x32 tile of the original grid's global\n"
+		"   indices (ks_og blocks of ks_ob threads). */\n"
+		"__global__ void __launch_bounds__(%lld)\n"
+		"ks_tile_%s(const dim3 ks_og, const dim3 ks_ob, %s)\n"
+		"{\n"
+		"\t__shared__ %s ks_t[32][33];\n"
+		"\tconst %s *const ks_L = %s;\n"
+		"\t%s *const ks_S = %s;\n"
+		"\tconst unsigned ks_nx = ks_og.x * ks_ob.x, ks_ny = ks_og.y * ks_ob.y;\n"
+		"\tconst unsigned ks_nz = ks_og.z * ks_ob.z;\n"
+		"\tconst unsigned ks_x0 = blockIdx.x * 32u, ks_y0 = blockIdx.y * 32u;\n"
+		"\n"
+		"\tfor (unsigned ks_z = blockIdx.z; ks_z < ks_nz; ks_z += gridDim.z) {\n"
+		"\t\tconst unsigned ks_tz = ks_z %% ks_ob.z, ks_bz = ks_z / ks_ob.z;\n"
+		"\n",
+		32 * rows, k->name, params.buf, le.ctype, le.ctype, lname,
+		le.ctype, sname);
+	{
+		struct ks_buf kn = KS_BUF_INIT;
+
+		ks_buf_adds(&kn, k->name);
+		phase(variant, lalong, 1, le.ctype, kn.buf, targs.buf, rows);
+		ks_buf_adds(variant, "\t\t__syncthreads();\n");
+		phase(variant, salong, 0, le.ctype, kn.buf, targs.buf, rows);
+		ks_buf_adds(variant, "\t\t__syncthreads();\n");
+		ks_buf_release(&kn);
+	}
+	ks_buf_adds(variant, "\t}\n}\n");
+	ks_buf_adds(variant, "// ks-nvcc: definition\n");
+	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
+		goto out;
+	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
+	ks_buf_addf(variant,
+		"static void\n"
+		"ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
+		"\t\t%s)\n"
+		"{\n"
+		"\tconst unsigned long long ks_nx = (unsigned long long)grid.x * block.x;\n"
+		"\tconst unsigned long long ks_ny = (unsigned long long)grid.y * block.y;\n"
+		"\tconst unsigned long long ks_nz = (unsigned long long)grid.z * block.z;\n"
+		"\n"
+		"\t/* sizes the tile grid cannot cover: the original */\n"
+		"\tif (!ks_nx || !ks_ny || !ks_nz || ks_nx > 0xffffff00ull ||\n"
+		"\t    ks_ny > 65535ull * 32 || ks_nz > 0xffffffffull) {\n"
+		"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+		"\t\treturn;\n"
+		"\t}\n"
+		"\tks_tile_%s<<<dim3((unsigned)((ks_nx + 31) / 32), (unsigned)((ks_ny + 31) / 32),\n"
+		"\t\t\t     (unsigned)(ks_nz < 65535 ? ks_nz : 65535)),\n"
+		"\t\t   dim3(32, %lld), 0, stream>>>(grid, block, %s);\n"
+		"}\n",
+		k->name, params.buf, k->name, args.buf, k->name, rows, args.buf);
+	rc = KS_XF_APPLIED;
+out:
+	ks_buf_release(&intype);
+	ks_buf_release(&outtype);
+	ks_buf_release(&bparams);
+	ks_buf_release(&params);
+	ks_buf_release(&args);
+	ks_buf_release(&targs);
+	ks_buf_release(&body);
+	return rc;
+}
+
+const struct ks_transform ks_xf_smem_tiled_transpose = {
+	.id = "smem_tiled_transpose",
+	.summary = "a copy through a permutation of the thread coordinates, "
+		   "staged through a padded 32x32 shared tile",
+	.precondition = "one thread-dependent load and one store, outside "
+			"loops, affine in the global x and y indices, one "
+			"contiguous along x and the other along y",
+	.nparams = 1,
+	.params = {
+		{ "rows", "thread rows of the 32-wide block (32/rows elements "
+			  "per thread)",
+		  8, 3, { 8, 16, 4 } },
+	},
+	.apply = apply,
+};
