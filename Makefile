@@ -29,7 +29,7 @@ endif
 # Engine areas linked into ks (DESIGN.md: analysis, review, memory, agents,
 # llm, transforms, cache, report); programs of their own are built by their
 # own rules.
-ENGINE_DIRS = analysis review memory agents llm transforms cache report
+ENGINE_DIRS = analysis review memory agents llm transforms cache report policy
 CORE_SRC := $(wildcard src/core/*.c)
 WRAPPER_SRC := $(filter-out wrapper/main.c,$(wildcard wrapper/*.c))
 KS_SRC := $(filter-out src/cli/main.c,$(wildcard src/cli/*.c)) \
@@ -45,6 +45,9 @@ UNIT_OBJ := $(call obj,$(UNIT_SRC))
 # ks-nvcc links only libc (xxHash is compiled in, header-only).
 KSNVCC_LIBS =
 KS_LIBS = -lcjson -lcurl -ldl
+# The skill files and the policy table are YAML (src/memory/yaml.c): only ks
+# and the unit tests link libyaml.
+KS_LIBS += -lyaml
 
 # --- analysis: libclang headers (src/analysis) -------------------------------
 # ks dlopens libclang (src/analysis/libclang.c) and never links it; only
@@ -107,7 +110,7 @@ unit: $(BUILD)/tests/unit/run
 # not among them: install it from NVIDIA). Idempotent: installs only what is
 # missing, with sudo when not root.
 DEB_PACKAGES = gcc make cmake binutils python3 libcurl4-openssl-dev \
-	libcjson-dev libxxhash-dev libclang-19-dev
+	libcjson-dev libxxhash-dev libclang-19-dev libyaml-dev
 deps:
 	$(Q)missing=""; for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || \

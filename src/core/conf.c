@@ -69,6 +69,10 @@ static const struct item {
 	[KS_CONF_TOL_BF16] = { "tol_bf16", "KS_TOL_BF16", T_STR,
 			       offsetof(struct ks_conf, tol_bf16), "",
 			       "bf16 tolerance ATOL,RTOL (empty: 1e-2,4e-2)" },
+	[KS_CONF_SKILLS] = { "skills", "KS_SKILLS", T_STR,
+			     offsetof(struct ks_conf, skills), "",
+			     "the skills folder (empty: skills/ beside ks, else "
+			     "../share/ks-nvcc/skills)" },
 };
 
 static char *

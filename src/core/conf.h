@@ -40,6 +40,7 @@ enum ks_conf_item {
 	KS_CONF_TOL_F32,
 	KS_CONF_TOL_F16,
 	KS_CONF_TOL_BF16,
+	KS_CONF_SKILLS,
 	KS_CONF_NITEMS
 };
 
@@ -61,6 +62,7 @@ struct ks_conf {
 	char *tol_f32;		/* KS_TOL_F32 */
 	char *tol_f16;		/* KS_TOL_F16 */
 	char *tol_bf16;		/* KS_TOL_BF16 */
+	char *skills;		/* KS_SKILLS: the skills folder ("" = beside ks) */
 	char *config_path;	/* the config file consulted (may not exist) */
 	enum ks_conf_origin origin[KS_CONF_NITEMS];
 };

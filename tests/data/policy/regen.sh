@@ -8,7 +8,8 @@
 # -I bench/common), joined per kernel with the counters recorded on the GPU
 # (metrics-*.json, made by record-metrics.sh and import-metrics.py) into
 # bench/<p>.json: {"program", "recorded", "kernels": [{"kernel", "mangled",
-# "features", "evidence", "metrics", "block", "grid"}]}. Needs ks built and
+# "params", "features", "details" (branches), "evidence",
+# "metrics", "block", "grid"}]}. Needs ks built and
 # an nvcc; no GPU.
 set -eu
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -41,7 +42,10 @@ for k in a["kernels"]:
     kernels.append({
         "kernel": k["name"],
         "mangled": k["mangled"],
+        "params": [{x: q[x] for x in ("name", "type", "pointer", "pointee_const",
+                                      "restrict")} for q in k["params"]],
         "features": k["features"],
+        "details": {"branches": k["details"]["branches"]},
         "evidence": ev.get((k["mangled"], "sm_90"), {}),
         "metrics": {x: y for x, y in mk.items() if x not in ("block", "grid")},
         "block": mk.get("block"),
