@@ -28,6 +28,7 @@
 #include "../core/proc.h"
 #include "../core/strv.h"
 #include "../core/util.h"
+#include "../capture/capture.h"
 #include "../memory/knowledge.h"
 #include "../memory/skills.h"
 #include "../policy/policy.h"
@@ -192,18 +193,20 @@ find_capture(const char *dir, const char *arg)
 	return best;
 }
 
-/* The metrics of the original in the newest review of capture `cap`. */
+/* The metrics of the original in the newest `ks replay` of a capture. */
 static cJSON *
-newest_review_metrics(const char *dir, const char *cap)
+newest_review_metrics(const char *dir, const char *kernel, unsigned long launch)
 {
-	const char *launch = ks_basename(cap);
-	char *kdir = ks_xstrndup(cap, (size_t)(launch - cap - 1));
-	char *prefix = ks_xasprintf("%s-%s-", ks_basename(kdir), launch);
-	char *rdir = ks_fs_join(dir, "replay"), *best = NULL;
+	char *kdir = ks_capture_kernel_dir(kernel);
+	char *prefix = ks_xasprintf("%s-%lu-", kdir, launch);
+	char *rdir, *best = NULL;
 	time_t best_t = 0;
-	DIR *d = opendir(rdir);
+	DIR *d;
 	struct dirent *de;
 	cJSON *j = NULL, *m;
+
+	rdir = ks_fs_join(dir, "replay");
+	d = opendir(rdir);
 
 	while (d && (de = readdir(d))) {
 		struct stat st;
@@ -372,7 +375,7 @@ ks_cmd_plan(int argc, char **argv, struct ks_conf *conf)
 	if (cap) {
 		struct ks_buf text = KS_BUF_INIT;
 		char *lp = ks_fs_join(cap, "launch.json");
-		const cJSON *mg, *cc;
+		const cJSON *mg, *cc, *rp;
 
 		if (ks_fs_read(lp, &text, &err) || !(launch = cJSON_Parse(text.buf))) {
 			ks_error(&err, "cannot read %s", lp);
@@ -382,36 +385,35 @@ ks_cmd_plan(int argc, char **argv, struct ks_conf *conf)
 		}
 		free(lp);
 		ks_buf_release(&text);
-		mg = cJSON_GetObjectItemCaseSensitive(launch, "mangled");
+		mg = cJSON_GetObjectItemCaseSensitive(launch, "kernel");
 		if (!cJSON_IsString(mg)) {
-			ks_error(&err, "%s: no mangled kernel name", cap);
+			ks_error(&err, "%s: no kernel name in launch.json", cap);
 			goto fail;
 		}
 		mangled = ks_xstrdup(mg->valuestring);
 		kernel = ks_xstrdup(mangled);
-		if (ks_build_rec_find(conf->dir, mangled, &rec, &err))
+		/* The record the capture names, else the newest that built it. */
+		rp = cJSON_GetObjectItemCaseSensitive(launch, "record");
+		if (!(cJSON_IsString(rp) && ks_fs_exists(rp->valuestring) &&
+		      !ks_build_rec_load(rp->valuestring, &rec, &err)) &&
+		    ks_build_rec_find(conf->dir, mangled, &rec, &err))
 			goto fail;
+		ks_buf_reset(&err);
 		ks_strv_push(&aargs, "--record");
 		ks_strv_push(&aargs, rec.path);
 		ks_strv_push(&aargs, "--json");
 		ks_strv_push(&eargs, rec.source);
 		fast = has_fast_math(&rec.argv);
 		cc = cJSON_GetObjectItemCaseSensitive(launch, "cc");
-		if (!arch && cJSON_IsString(cc)) {
-			archbuf = ks_xstrdup(cc->valuestring);
-			/* "9.0" -> "sm_90" */
-			if (strchr(archbuf, '.')) {
-				char *dot = strchr(archbuf, '.'), *a;
-
-				*dot = '\0';
-				a = ks_xasprintf("sm_%s%s", archbuf, dot + 1);
-				free(archbuf);
-				archbuf = a;
-			}
+		if (!arch && cJSON_GetArraySize(cc) == 2) {
+			archbuf = ks_xasprintf("sm_%d%d", cJSON_GetArrayItem(cc, 0)->valueint,
+					       cJSON_GetArrayItem(cc, 1)->valueint);
 			arch = archbuf;
 		}
 		if (!metrics)
-			metrics = newest_review_metrics(conf->dir, cap);
+			metrics = newest_review_metrics(conf->dir, mangled,
+				(unsigned long)cJSON_GetNumberValue(
+					cJSON_GetObjectItemCaseSensitive(launch, "launch")));
 	} else {
 		const char *colon = strrchr(target, ':');
 

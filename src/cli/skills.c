@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../analysis/evidence.h"
 #include "../analysis/features.h"
@@ -400,9 +401,19 @@ lint_compile(struct lint *l, const struct ks_conf *conf, const struct ks_skills 
 		ks_buf_addf(notes, "examples: not compiled: %s\n", err.buf);
 		goto out;
 	}
-	ks_buf_adds(&tu, "// ");
-	ks_buf_adds(&tu, nvcc);
-	ks_hash_once_hex64(tu.buf, tu.len, hex);
+	{
+		/* The nvcc's identity: its path, size and time, as for its version. */
+		struct stat st;
+		struct ks_buf key = KS_BUF_INIT;
+
+		ks_buf_add(&key, tu.buf, tu.len);
+		ks_buf_addf(&key, "\n// %s", nvcc);
+		if (!stat(nvcc, &st))
+			ks_buf_addf(&key, " %lld %lld", (long long)st.st_size,
+				    (long long)st.st_mtime);
+		ks_hash_once_hex64(key.buf, key.len, hex);
+		ks_buf_release(&key);
+	}
 	cache = ks_fs_join(conf->dir, "lint");
 	mark = ks_xasprintf("%s/examples-%s.ok", cache, hex);
 	if (ks_fs_exists(mark)) {

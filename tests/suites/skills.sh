@@ -143,3 +143,35 @@ EOF2
 	expect_eq 105 "$status"
 	expect_contains "$(cat err.txt)" "no kernel named nope"
 }
+
+# ks plan CAPTURE: the kernel's build record, the captured device's arch
+# and launch, and the counters of the newest ks replay of that capture. The
+# capture and the review are written here as ks capture and ks replay
+# would (no GPU needed).
+test_plan_capture() {
+	have_libclang || return 0
+	have_real_nvcc || return 0
+	KS_NVCC=$(real_nvcc) "$KS_NVCC_BIN" -O3 -arch=sm_90 -I "$ROOT/bench/common" \
+		-c "$ROOT/bench/relu/main.cu" -o relu.o
+	rec=$(ls "$KS_DIR"/builds/*.json | head -n 1)
+	k=_Z11relu_kernelPKfPfm
+	mkdir -p "$KS_DIR/captures/$k/1" "$KS_DIR/replay/$k-1-99"
+	cat >"$KS_DIR/captures/$k/1/launch.json" <<EOF2
+{"format": 1, "kernel": "$k", "demangled": "relu_kernel(const float*, float*, unsigned long)",
+ "api": "cuLaunchKernel", "grid": [1048576, 1, 1], "block": [256, 1, 1], "shmem": 0,
+ "cooperative": false, "launch": 1, "device": "NVIDIA H200", "cc": [9, 0],
+ "cuda_version": 13000, "program": "relu", "time": "2026-12-01T09:00:00Z",
+ "record": "$rec", "params": [], "buffers": []}
+EOF2
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(json.dumps({"verdict": "eligible", "metrics": {"source": "ncu", "original": j["kernels"][0]["metrics"]}}))' \
+		"$ROOT/tests/data/policy/bench/relu.json" >"$KS_DIR/replay/$k-1-99/review.json"
+	out=$("$KS_BIN" plan "$k")
+	expect_contains "$out" "kernel relu_kernel ($k)"
+	expect_contains "$out" "headroom tier M: d.peak_pct < 80 (d.peak_pct = 66.58)"
+	expect_contains "$out" "1. vectorize_memory"
+	expect_not_contains "$out" "no counters"
+	# The capture named by its directory, as JSON, with its counters.
+	"$KS_BIN" plan "$KS_DIR/captures/$k/1" --json >p.json
+	python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); assert p[0]["plan"]["counters"]' p.json ||
+		fail "plan --json of a capture"
+}

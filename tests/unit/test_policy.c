@@ -289,7 +289,7 @@ static const struct expect expected[] = {
 	{ "log_softmax", "log_softmax_kernel", "coop_rows", "f.uncoalesced_accesses" },
 	{ "maxpool", "maxpool_kernel", "reduce_index_arithmetic", "m.sm_pct" },
 	{ "mse_loss", "mse_atomic_kernel", "atomic_hierarchical_reduce", "f.atomics_uniform_address d.memory_idle" },
-	{ "mse_loss", "mse_finish_kernel", "kernel_fusion", "m.duration_ns f.has_multiple_kernels" },
+	{ "mse_loss", "mse_finish_kernel", "kernel_fusion", "m.duration_ns f.cudagraph_eligible" },
 	{ "permute3d", "permute3d_kernel", "smem_tiled_transpose", "m.l2_pct m.dram_pct" },
 	{ "reduce_max", "reduce_max_kernel", "increase_ilp", "f.kernel_structure" },
 	{ "reduce_sum", "reduce_sum_kernel", "coop_rows", "f.uncoalesced_accesses" },
@@ -515,6 +515,26 @@ TEST(policy_tier_cap_and_vetoes)
 	ks_plan_release(&pl);
 	ks_policy_values_release(&v);
 	cJSON_Delete(fx);
+	/* Divergence: softplus's data branch splits warps; relu runs no
+	 * branch at all (branch_uniform_pct 0 means none executed). */
+	{
+		static const char *const progs[] = { "softplus", "relu" };
+		int j;
+
+		for (j = 0; j < 2; j++) {
+			int divergent = 0;
+
+			fx = load_fixture(progs[j]);
+			k = fixture_kernel(fx, j ? "relu_kernel" : "softplus_kernel");
+			plan_fixture(k, 1, &v, &pl);
+			for (i = 0; i < pl.nallowed; i++)
+				divergent |= !strcmp(pl.allowed[i].skill, "warp_uniform_control_flow");
+			CHECK_INT_EQ(!j, divergent);
+			ks_plan_release(&pl);
+			ks_policy_values_release(&v);
+			cJSON_Delete(fx);
+		}
+	}
 	fx = load_fixture("sigmoid");
 	k = fixture_kernel(fx, "sigmoid_kernel");
 	plan_fixture(k, 1, &v, &pl);
