@@ -829,12 +829,17 @@ explain(const struct ks_policy *p, const struct ks_expr *e,
 			const char *nm = p->inputs[names[j]].name;
 
 			ks_buf_addf(text, "%s%s = ", j ? ", " : "", nm);
-			add_num(text, vals->v[names[j]].v);
 			if (j)
 				ks_buf_adds(json, ", ");
 			ks_buf_add_json_str(json, nm);
 			ks_buf_adds(json, ": ");
-			add_num(json, vals->v[names[j]].v);
+			if (vals->v[names[j]].known) {
+				add_num(text, vals->v[names[j]].v);
+				add_num(json, vals->v[names[j]].v);
+			} else {
+				ks_buf_adds(text, "not measured");
+				ks_buf_adds(json, "null");
+			}
 		}
 		if (k)
 			ks_buf_adds(text, ")");
