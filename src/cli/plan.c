@@ -274,6 +274,41 @@ out:
 	return j;
 }
 
+/* The newest build record of `source` under <dir>/builds, if any. */
+static int
+newest_record_of(const char *dir, const char *source, struct ks_build_rec *best)
+{
+	char *builds = ks_fs_join(dir, "builds");
+	DIR *d = opendir(builds);
+	struct dirent *de;
+	int found = 0;
+
+	while (d && (de = readdir(d))) {
+		struct ks_build_rec r;
+		struct ks_buf err = KS_BUF_INIT;
+		char *path;
+
+		if (!ks_ends_with(de->d_name, ".json"))
+			continue;
+		memset(&r, 0, sizeof(r));
+		path = ks_fs_join(builds, de->d_name);
+		if (!ks_build_rec_load(path, &r, &err) && r.source && !strcmp(r.source, source) &&
+		    (!found || strcmp(r.time ? r.time : "", best->time ? best->time : "") > 0)) {
+			ks_build_rec_release(best);
+			*best = r;
+			found = 1;
+		} else {
+			ks_build_rec_release(&r);
+		}
+		ks_buf_release(&err);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	free(builds);
+	return found;
+}
+
 static int
 has_fast_math(const struct ks_strv *args)
 {
@@ -335,6 +370,7 @@ ks_cmd_plan(int argc, char **argv, struct ks_conf *conf)
 	struct ks_build_rec rec;
 	cJSON *an = NULL, *ev = NULL, *metrics = NULL, *launch = NULL, *k;
 	char *cap = NULL, *file = NULL, *kernel = NULL, *mangled = NULL, *archbuf = NULL;
+	char *abs = NULL;
 	int json = 0, dashes = 0, fast = -1, rc = KS_EXIT_FAILED, i, nplanned = 0;
 
 	memset(&rec, 0, sizeof(rec));
@@ -427,7 +463,15 @@ ks_cmd_plan(int argc, char **argv, struct ks_conf *conf)
 			ks_error(&err, "'%s' is neither a capture nor a file", target);
 			goto fail;
 		}
-		ks_strv_push(&aargs, file);
+		abs = ks_fs_realpath(file);
+		if (!dashes && abs && newest_record_of(conf->dir, abs, &rec)) {
+			/* Built through ks-nvcc: analyze it with the build's flags. */
+			ks_strv_push(&aargs, "--record");
+			ks_strv_push(&aargs, rec.path);
+			fast = has_fast_math(&rec.argv);
+		} else {
+			ks_strv_push(&aargs, file);
+		}
 		ks_strv_push(&aargs, "--json");
 		ks_strv_push(&eargs, file);
 		if (dashes) {
@@ -516,5 +560,6 @@ out:
 	free(kernel);
 	free(mangled);
 	free(archbuf);
+	free(abs);
 	return rc;
 }

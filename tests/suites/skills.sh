@@ -154,6 +154,9 @@ test_plan_capture() {
 	KS_NVCC=$(real_nvcc) "$KS_NVCC_BIN" -O3 -arch=sm_90 -I "$ROOT/bench/common" \
 		-c "$ROOT/bench/relu/main.cu" -o relu.o
 	rec=$(ls "$KS_DIR"/builds/*.json | head -n 1)
+	# A file built through ks-nvcc is planned with its build's flags.
+	out=$("$KS_BIN" plan "$ROOT/bench/relu/main.cu")
+	expect_contains "$out" "1. vectorize_memory"
 	k=_Z11relu_kernelPKfPfm
 	mkdir -p "$KS_DIR/captures/$k/1" "$KS_DIR/replay/$k-1-99"
 	cat >"$KS_DIR/captures/$k/1/launch.json" <<EOF2
