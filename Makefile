@@ -27,10 +27,10 @@ Q = @
 endif
 
 # Engine areas linked into ks (docs/ARCHITECTURE.md: analysis, evidence,
-# review, memory, agents, llm, transforms, report); the libc-only layers
+# review, memory, policy, agents, llm, transforms, report); the libc-only layers
 # below them (nvcc, cache, core) are linked into ks-nvcc too; programs of
 # their own (ks-replay, libks-capture.so) are built by their own rules.
-ENGINE_DIRS = analysis review memory agents llm transforms report evidence
+ENGINE_DIRS = analysis review memory agents llm transforms report evidence policy
 CORE_SRC := $(wildcard src/core/*.c)
 # nvcc/*_read.c read JSON with cJSON: ks only, never ks-nvcc.
 NVCC_READ_SRC := $(wildcard src/nvcc/*_read.c)
@@ -54,6 +54,9 @@ LIB_OBJ := $(CACHE_OBJ) $(NVCC_OBJ) $(CORE_OBJ)
 # ks-nvcc links only libc (xxHash is compiled in, header-only).
 KSNVCC_LIBS =
 KS_LIBS = -lcjson -ldl
+# The skill files and the policy table are YAML (src/memory/yaml.c): only ks
+# and the unit tests link libyaml.
+KS_LIBS += -lyaml
 
 # --- analysis: libclang headers (src/analysis) -------------------------------
 # ks dlopens libclang (src/analysis/libclang.c) and never links it; only
@@ -116,7 +119,7 @@ unit: $(BUILD)/tests/unit/run
 # not among them: install it from NVIDIA). Idempotent: installs only what is
 # missing, with sudo when not root.
 DEB_PACKAGES = gcc make cmake binutils python3 libcurl4-openssl-dev \
-	libcjson-dev libxxhash-dev libclang-19-dev
+	libcjson-dev libxxhash-dev libclang-19-dev libyaml-dev
 # clang with libFuzzer: `make fuzz`, and the short fuzz run of `make test`.
 DEB_PACKAGES += clang-19 libclang-rt-19-dev
 deps:

@@ -34,4 +34,28 @@ int ks_analyze_inventory(const char *record, const char *file, char **nvcc_argv,
 			 struct ks_inventory *inv, char **arch_used,
 			 struct ks_buf *err);
 
+int ks_cmd_skills(int argc, char **argv, struct ks_conf *conf);
+int ks_cmd_plan(int argc, char **argv, struct ks_conf *conf);
+
+/* skills.c: the skills folder (KS_SKILLS, else beside ks, else installed). */
+struct ks_skills;
+struct ks_policy;
+char *ks_cli_skills_dir(const struct ks_conf *conf);
+/* Load the skills and, when `pol` is not NULL, the policy over them. */
+int ks_cli_load_library(const struct ks_conf *conf, struct ks_skills *sk,
+			struct ks_policy *pol, struct ks_buf *err);
+/*
+ * plan.c, pure: fill the policy's values from the JSON of one kernel of
+ * `ks analyze --json` (its features and params), its `ks evidence`
+ * features, a metrics object, the launch's block and grid ([x, y, z]) and
+ * whether the build uses fast math (-1: not known). Each may be NULL.
+ */
+struct ks_policy_values;
+void ks_cli_plan_values(const struct ks_policy *p, struct ks_policy_values *v,
+			const struct cJSON *kernel, const struct cJSON *evidence,
+			const struct cJSON *metrics, const struct cJSON *block,
+			const struct cJSON *grid, int fast_math);
+/* The names of the kernel and build facts ks plan fills, NULL-ended. */
+extern const char *const ks_cli_kernel_facts[];
+
 #endif

@@ -79,6 +79,10 @@ static const struct item {
 	[KS_CONF_LIBCLANG] = { "libclang", "KS_LIBCLANG", T_STR,
 			       offsetof(struct ks_conf, libclang), "",
 			       "libclang to dlopen (unset: libclang 19 to 16, then libclang.so)" },
+	[KS_CONF_SKILLS] = { "skills", "KS_SKILLS", T_STR,
+			     offsetof(struct ks_conf, skills), "",
+			     "the skills folder (empty: skills/ beside ks, else "
+			     "../share/ks-nvcc/skills)" },
 };
 
 static char *

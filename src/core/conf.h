@@ -43,6 +43,7 @@ enum ks_conf_item {
 	KS_CONF_CUOBJDUMP,
 	KS_CONF_CAPTURE_LIB,
 	KS_CONF_LIBCLANG,
+	KS_CONF_SKILLS,
 	KS_CONF_NITEMS
 };
 
@@ -69,6 +70,7 @@ struct ks_conf {
 	char *cuobjdump;	/* KS_CUOBJDUMP */
 	char *capture_lib;	/* KS_CAPTURE_LIB: libks-capture.so */
 	char *libclang;		/* KS_LIBCLANG */
+	char *skills;		/* KS_SKILLS: the skills folder ("" = beside ks) */
 	char *config_path;	/* the config file consulted (may not exist) */
 	enum ks_conf_origin origin[KS_CONF_NITEMS];
 };

@@ -20,6 +20,8 @@ test_install_layout_and_masquerade() {
 	expect_eq '-arch=sm_90|-c|k.cu|-o|k.o' "$(nvcc_calls)"
 	expect_eq 1 "$(record_count)"
 	expect_contains "$("$p/bin/ks" builds)" "$TEST_DIR/k.cu"
+	# The installed ks finds the installed skills.
+	expect_contains "$("$p/bin/ks" skills lint --no-compile)" "0 problems"
 	make -s -C "$ROOT" uninstall PREFIX="$TEST_DIR/prefix" >/dev/null 2>&1
 	expect_no_file "$p/bin/ks-nvcc"
 	expect_no_file "$p/lib/ks-nvcc/bin/nvcc"
