@@ -333,6 +333,5 @@ fuzz: fuzz-build
 			grep -E 'ERROR|invariant failed|SUMMARY|Test unit written' $(BUILD)/fuzz/$$t.log | head -n 5; done; \
 		exit 1; fi
 
--include $(shell find $(BUILD)/fuzz -name '*.d' 2>/dev/null)
 .PHONY: fuzz fuzz-build fuzz-probe fuzz-programs
 # --- end fuzzing --------------------------------------------------------------
