@@ -597,6 +597,13 @@ ks_xfbody_plain_kernel(const struct ks_kernel *k, int allow_coop,
 			    k->name);
 		return -1;
 	}
+	if (k->qualified && strcmp(k->qualified, k->name)) {
+		ks_buf_addf(reason,
+			    "%s is in a namespace or class (its helper kernels "
+			    "could not be declared in every pass)",
+			    k->qualified);
+		return -1;
+	}
 	if (f->incomplete) {
 		ks_buf_addf(reason, "the analysis did not understand every "
 				    "construct of %s",

@@ -156,8 +156,8 @@ int ks_xfbody_definition(const char *text, size_t len,
 
 /*
  * Facts shared by the transforms that run the body at other coordinates:
- * a readable reason (appended, returns -1) when the kernel is a template,
- * was not fully understood, calls a __device__ function of the TU (whose
+ * a readable reason (appended, returns -1) when the kernel is a template
+ * or in a namespace or class, was not fully understood, calls a __device__ function of the TU (whose
  * coordinates could not be renamed) or uses inline assembly; also when it
  * synchronizes, uses warp intrinsics or declares shared memory unless
  * `allow_coop`.

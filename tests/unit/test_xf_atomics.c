@@ -125,6 +125,8 @@ static const struct {
 	{ DATA "/atomics.cu", "count_max_2d", "atomic_hierarchical_reduce", NULL },
 	{ DATA "/atomics.cu", "stride_sum", "atomic_hierarchical_reduce", NULL },
 	{ DATA "/atomics.cu", "row_sums", "atomic_hierarchical_reduce", NULL },
+	{ DATA "/atomics.cu", "ns::ns_sum", "atomic_hierarchical_reduce",
+	  "ns::ns_sum is in a namespace or class" },
 	{ DATA "/atomics.cu", "per_thread", "atomic_hierarchical_reduce",
 	  "changes address with the thread" },
 	{ DATA "/atomics.cu", "compact", "atomic_hierarchical_reduce",
