@@ -200,8 +200,8 @@ CAPTURE_COMMA := ,
 # libks-capture.so: position-independent objects of its own, everything
 # hidden but InitializeInjection.
 CAPTURE_LIB_SRC = src/capture/inject.c src/capture/capture.c \
-	src/capture/dtype.c src/core/buf.c src/core/fs.c src/core/hash.c \
-	src/core/strv.c src/core/util.c
+	src/capture/dtype.c src/core/buf.c src/core/fs.c src/core/grow.c \
+	src/core/hash.c src/core/strv.c src/core/util.c
 CAPTURE_LIB_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(CAPTURE_LIB_SRC))
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)

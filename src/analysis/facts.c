@@ -9,14 +9,14 @@
 #include <string.h>
 
 #include "../core/buf.h"
+#include "../core/grow.h"
 #include "../core/util.h"
 
 /* ---- facts --------------------------------------------------------------- */
 
 #define GROW(f, arr, n, item)                                                  \
 	do {                                                                   \
-		(f)->arr = ks_xrealloc((f)->arr,                               \
-				       ((f)->n + 1) * sizeof(*(f)->arr));      \
+		(f)->arr = KS_GROW((f)->arr, (f)->n, NULL);                    \
 		(f)->arr[(f)->n] = (item);                                     \
 	} while (0)
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/grow.h"
 #include "../core/util.h"
 
 /* ---- host facts ---------------------------------------------------------- */
@@ -29,7 +30,7 @@ ks_host_release(struct ks_host *h)
 int
 ks_host_add_fn(struct ks_host *h, const char *name)
 {
-	h->fns = ks_xrealloc(h->fns, (h->nfns + 1) * sizeof(*h->fns));
+	h->fns = KS_GROW(h->fns, h->nfns, NULL);
 	h->fns[h->nfns] = ks_xstrdup(name ? name : "");
 	return (int)h->nfns++;
 }
@@ -37,8 +38,7 @@ ks_host_add_fn(struct ks_host *h, const char *name)
 void
 ks_host_add_launch(struct ks_host *h, const struct ks_host_launch *l)
 {
-	h->launches = ks_xrealloc(h->launches,
-				  (h->nlaunches + 1) * sizeof(*h->launches));
+	h->launches = KS_GROW(h->launches, h->nlaunches, NULL);
 	h->launches[h->nlaunches++] = *l;
 }
 
@@ -46,8 +46,7 @@ void
 ks_host_add_blocking(struct ks_host *h, int fn, unsigned long offset,
 		     const char *name)
 {
-	h->blocking = ks_xrealloc(h->blocking,
-				  (h->nblocking + 1) * sizeof(*h->blocking));
+	h->blocking = KS_GROW(h->blocking, h->nblocking, NULL);
 	h->blocking[h->nblocking].fn = fn;
 	h->blocking[h->nblocking].offset = offset;
 	h->blocking[h->nblocking].name = ks_xstrdup(name);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/buf.h"
+#include "../core/grow.h"
 #include "../core/strv.h"
 #include "../core/util.h"
 #include "../cache/key.h"
@@ -460,9 +461,7 @@ ks_rewrite_kernel_from_inventory(const struct ks_inventory *inv,
 			out->foreign_launches++;
 			continue;
 		}
-		out->launches = ks_xrealloc(out->launches,
-					    (out->nlaunches + 1) *
-						    sizeof(*out->launches));
+		out->launches = KS_GROW(out->launches, out->nlaunches, NULL);
 		r = &out->launches[out->nlaunches++];
 		memset(r, 0, sizeof(*r));
 		r->begin = l->extent.begin;

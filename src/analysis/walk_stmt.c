@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/buf.h"
+#include "../core/grow.h"
 #include "../core/fs.h"
 #include "../core/strv.h"
 #include "../core/util.h"
@@ -163,7 +164,7 @@ scan_note(struct scan *s, CXCursor lhs, int add, int mul, CXCursor step,
 		if (ks_walk_same(s->a[i].decl, d))
 			break;
 	if (i == s->n) {
-		s->a = ks_xrealloc(s->a, (s->n + 1) * sizeof(*s->a));
+		s->a = KS_GROW(s->a, s->n, NULL);
 		memset(&s->a[i], 0, sizeof(s->a[i]));
 		s->a[i].decl = d;
 		s->a[i].step = ks_cx.getNullCursor();

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/buf.h"
+#include "../core/grow.h"
 #include "../core/fs.h"
 #include "../core/strv.h"
 #include "../core/util.h"
@@ -89,7 +90,7 @@ add_instance(struct ks_kernel *k, CXCursor spec)
 			return;
 		}
 	}
-	k->inst = ks_xrealloc(k->inst, (k->ninst + 1) * sizeof(*k->inst));
+	k->inst = KS_GROW(k->inst, k->ninst, NULL);
 	k->inst[k->ninst].mangled = m;
 	{
 		struct ks_buf d = KS_BUF_INIT;
@@ -227,11 +228,10 @@ add_kernel(struct tuwalk *tw, CXCursor c)
 	struct kids ch;
 	size_t i;
 
-	inv->kernels =
-		ks_xrealloc(inv->kernels, (inv->nkernels + 1) * sizeof(*k));
+	inv->kernels = KS_GROW(inv->kernels, inv->nkernels, NULL);
 	k = &inv->kernels[inv->nkernels++];
 	memset(k, 0, sizeof(*k));
-	tw->kcur = ks_xrealloc(tw->kcur, (tw->nk + 1) * sizeof(*tw->kcur));
+	tw->kcur = KS_GROW(tw->kcur, tw->nk, NULL);
 	tw->kcur[tw->nk++] = c;
 	k->name = ks_walk_spelling(c);
 	k->qualified = qualified_name(c);
@@ -269,8 +269,7 @@ add_kernel(struct tuwalk *tw, CXCursor c)
 			long long sz = ks_cx.Type_getSizeOf(ct),
 				  al = ks_cx.Type_getAlignOf(ct);
 
-			k->params = ks_xrealloc(k->params,
-						(k->nparams + 1) * sizeof(*pa));
+			k->params = KS_GROW(k->params, k->nparams, NULL);
 			pa = &k->params[k->nparams++];
 			pa->name = ks_walk_spelling(p);
 			pa->type = ks_cx_str(ks_cx.getTypeSpelling(t));
@@ -335,8 +334,7 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 	unsigned i, open = 0, close = 0, lparen = 0;
 	size_t a, na = 0;
 
-	inv->launches =
-		ks_xrealloc(inv->launches, (inv->nlaunches + 1) * sizeof(*l));
+	inv->launches = KS_GROW(inv->launches, inv->nlaunches, NULL);
 	l = &inv->launches[inv->nlaunches++];
 	memset(l, 0, sizeof(*l));
 	l->kernel = ks_cx.Cursor_isNull(ref) ? -1 : kernel_index(tw, ref);
@@ -383,8 +381,7 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 	for (a = 1; a < ch.n; a++) {
 		if (ks_cx.equalCursors(ks_walk_strip(ch.v[a]), config))
 			continue;
-		l->argtext = ks_xrealloc(l->argtext,
-					 (l->nargs + 1) * sizeof(char *));
+		l->argtext = KS_GROW(l->argtext, l->nargs, NULL);
 		l->argtext[l->nargs] = arg_text(tw->t, ch.v[a]);
 		if (!l->argtext[l->nargs])
 			l->argtext[l->nargs] = ks_xstrdup("");

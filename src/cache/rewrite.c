@@ -1044,8 +1044,7 @@ read_list(struct lexer *lx, int triple_close, char close, char ***items,
 				}
 				free(empty);
 			}
-			*items =
-				ks_xrealloc(*items, (*n + 1) * sizeof(**items));
+			*items = KS_GROW(*items, *n, NULL);
 			(*items)[(*n)++] = trimmed(lx->s, item, t.begin);
 			item = t.end;
 			if (end) {
@@ -1096,15 +1095,14 @@ scan_launch(struct lexer *lx, size_t qual, int device,
 	lc.stream = ncfg > 3 ? cfg[3] : NULL;
 	free(cfg);
 	if (read_list(lx, 0, ')', &lc.args, &lc.nargs)) {
-		k->launches = ks_xrealloc(k->launches,
-					  (k->nlaunches + 1) * sizeof(lc));
+		k->launches = KS_GROW(k->launches, k->nlaunches, NULL);
 		k->launches[k->nlaunches++] = lc;
 		return ks_error(err,
 				"unterminated arguments of a launch of '%s'",
 				k->name);
 	}
 	lc.end = lx->pos;
-	k->launches = ks_xrealloc(k->launches, (k->nlaunches + 1) * sizeof(lc));
+	k->launches = KS_GROW(k->launches, k->nlaunches, NULL);
 	k->launches[k->nlaunches++] = lc;
 	return 0;
 }

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "../core/buf.h"
+#include "../core/grow.h"
 #include "../core/fs.h"
 #include "../core/util.h"
 #include "capture.h"
@@ -300,7 +301,7 @@ add_buffer(struct ks_capture *c, enum ks_capture_mem mem, const char *name,
 	for (i = 0; i < c->nbuffers; i++)
 		if (c->buffers[i].base == base)
 			return i;
-	c->buffers = ks_xrealloc(c->buffers, (c->nbuffers + 1) * sizeof(*c->buffers));
+	c->buffers = KS_GROW(c->buffers, c->nbuffers, NULL);
 	memset(&c->buffers[c->nbuffers], 0, sizeof(*c->buffers));
 	c->buffers[c->nbuffers].mem = mem;
 	c->buffers[c->nbuffers].name = name ? ks_xstrdup(name) : NULL;
@@ -353,7 +354,7 @@ find_pointers(struct ks_capture *c, struct ks_buf *why)
 			}
 			b = add_buffer(c, managed ? KS_MEM_MANAGED : KS_MEM_DEVICE, NULL,
 				       base, range);
-			p->ptrs = ks_xrealloc(p->ptrs, (p->nptrs + 1) * sizeof(*p->ptrs));
+			p->ptrs = KS_GROW(p->ptrs, p->nptrs, NULL);
 			p->ptrs[p->nptrs].at = at;
 			p->ptrs[p->nptrs].buffer = b;
 			p->ptrs[p->nptrs].offset = v - base;
@@ -536,7 +537,7 @@ begin(const struct launch *l, const char *name, int is_kernel,
 		c->note = ks_xstrdup("launched with a cluster-dimension attribute; "
 				     "replay uses the kernel's compiled cluster shape");
 	for (i = 0; param_info(l->f, is_kernel, i, &off, &size); i++) {
-		c->params = ks_xrealloc(c->params, (i + 1) * sizeof(*c->params));
+		c->params = KS_GROW(c->params, i, NULL);
 		memset(&c->params[i], 0, sizeof(*c->params));
 		c->params[i].offset = off;
 		c->params[i].size = size;
@@ -788,8 +789,7 @@ settings(struct ks_buf *err)
 		size_t n = strcspn(globals, ",");
 
 		if (n) {
-			g.globals = ks_xrealloc(g.globals,
-						(g.nglobals + 1) * sizeof(*g.globals));
+			g.globals = KS_GROW(g.globals, g.nglobals, NULL);
 			g.globals[g.nglobals++] = ks_xstrndup(globals, n);
 		}
 		globals += n + (globals[n] == ',');

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../core/grow.h"
 #include "../core/util.h"
 #include "arch.h"
 #include "nvopts.h"
@@ -989,7 +990,7 @@ add_arch(struct ks_args *a, const char *virt, const char *real)
 		if (!strcmp(a->archs[i].virt, virt) &&
 		    !strcmp(a->archs[i].real, real))
 			return;
-	a->archs = ks_xrealloc(a->archs, (a->narchs + 1) * sizeof(*t));
+	a->archs = KS_GROW(a->archs, a->narchs, NULL);
 	t = &a->archs[a->narchs++];
 	memcpy(t->virt, virt, strlen(virt) + 1);
 	memcpy(t->real, real, strlen(real) + 1);
@@ -1331,8 +1332,7 @@ resolve(struct ks_args *a, struct state *st)
 static void
 add_input(struct ks_args *a, const char *path)
 {
-	a->inputs = ks_xrealloc(a->inputs,
-				(a->ninputs + 1) * sizeof(*a->inputs));
+	a->inputs = KS_GROW(a->inputs, a->ninputs, NULL);
 	a->inputs[a->ninputs].path = ks_xstrdup(path);
 	a->inputs[a->ninputs].lang = KS_LANG_OTHER;
 	a->ninputs++;

@@ -20,7 +20,7 @@
  * phases, archs, inputs), and every step reads and writes the same private
  * classification state; the option table (nvopts.c) and the arch names
  * (arch.c) are already apart.
- * May include: libc, core/ (buf.h, strv.h, util.h), arch.h, nvopts.h.
+ * May include: libc, core/ (buf.h, grow.h, strv.h, util.h), arch.h, nvopts.h.
  */
 #ifndef KS_WRAPPER_ARGS_H
 #define KS_WRAPPER_ARGS_H

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "../core/buf.h"
+#include "../core/grow.h"
 #include "../core/fs.h"
 #include "../core/hash.h"
 #include "../core/log.h"
@@ -49,7 +50,7 @@ ks_manifest_entry_add_header(struct ks_manifest_entry *e, const char *path,
 {
 	struct ks_manifest_header *h;
 
-	e->headers = ks_xrealloc(e->headers, (e->nheaders + 1) * sizeof(*h));
+	e->headers = KS_GROW(e->headers, e->nheaders, NULL);
 	h = &e->headers[e->nheaders++];
 	h->path = ks_xstrdup(path);
 	snprintf(h->hash, sizeof(h->hash), "%s", system || !hash ? "" : hash);
@@ -63,7 +64,7 @@ ks_manifest_entry_add_kernel(struct ks_manifest_entry *e, const char *key,
 {
 	struct ks_manifest_kernel *k;
 
-	e->kernels = ks_xrealloc(e->kernels, (e->nkernels + 1) * sizeof(*k));
+	e->kernels = KS_GROW(e->kernels, e->nkernels, NULL);
 	k = &e->kernels[e->nkernels++];
 	snprintf(k->key, sizeof(k->key), "%s", key);
 	k->arch = ks_xstrdup(arch);
@@ -214,8 +215,7 @@ parse_line(struct ks_manifest *m, struct ks_manifest_entry **cur, const char *l,
 	if (!strcmp(l, "entry")) {
 		if (*cur)
 			return ks_error(err, "entry inside an entry");
-		m->entries = ks_xrealloc(
-			m->entries, (m->nentries + 1) * sizeof(*m->entries));
+		m->entries = KS_GROW(m->entries, m->nentries, NULL);
 		*cur = &m->entries[m->nentries++];
 		memset(*cur, 0, sizeof(**cur));
 		return 0;
