@@ -97,8 +97,12 @@ launch_stmt(struct ks_buf *out, const struct ks_shim *s, const char *name,
 				 "ks_g, ks_b, ks_p, ks_sh, ks_s);\n", fnptr);
 		return;
 	}
+	/* A launcher is host code: ks_rewrite() emits it for the host pass
+	 * only, and the device passes still parse this host function. */
 	if (s->launcher)
-		ks_buf_addf(out, "\tks_launch_%.*s(ks_g, ks_b, ks_sh, ks_s%s%s);\n",
+		ks_buf_addf(out, "#ifndef __CUDA_ARCH__\n"
+				 "\tks_launch_%.*s(ks_g, ks_b, ks_sh, ks_s%s%s);\n"
+				 "#endif\n",
 			    (int)baselen, base, *args ? ", " : "", args);
 	else
 		ks_buf_addf(out, "\t%s<<<ks_g, ks_b, ks_sh, ks_s>>>(%s);\n", name, args);

@@ -194,3 +194,26 @@ PY
 	"$KS_BIN" transform cap --skill vectorize_memory --tu -o tu.cu
 	"$(real_nvcc)" -arch=sm_80 -Werror all-warnings -c tu.cu -o tu.o
 }
+
+test_try_reports_a_review_that_cannot_run() {
+	local rc=0 out
+	test_transform_finds_the_kernel_through_a_capture >/dev/null
+	# no GPU here: the first review fails, and ks try stops there
+	out=$("$KS_BIN" try cap --skill vectorize_memory --budget 3 --json 2>&1) || rc=$?
+	expect_eq 1 "$rc" "exit status"
+	python3 - "$out" <<'PY'
+import json, sys
+j = json.loads(sys.argv[1])
+assert j["skill"] == "vectorize_memory" and j["arch"] == 800, j
+assert j["best"] is None, j
+assert len(j["points"]) == 1, j["points"]
+p = j["points"][0]
+assert p["params"] == "bytes=16 ilp=2 block=256 waves=0", p
+assert p["state"] == "failed" and p["why"], p
+assert p["candidate"].endswith("/p0.cu"), p
+PY
+	rc=0
+	out=$("$KS_BIN" try scale.cu:scale --skill vectorize_memory 2>&1) || rc=$?
+	expect_eq 105 "$rc" "a file instead of a capture"
+	expect_contains "$out" "needs a capture"
+}
