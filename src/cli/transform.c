@@ -709,10 +709,10 @@ ks_cmd_try(int argc, char **argv, struct ks_conf *conf)
 	struct ks_xf_point *points = NULL;
 	struct tried *pts = NULL;
 	struct ks_xf_timing *meas = NULL;
-	size_t npoints, n = 0, nmeas = 0, i;
+	size_t npoints, n = 0, nmeas = 0, nreviewed = 0, i;
 	char *work = NULL, *kdir = NULL;
 	long best = -1;
-	int rc, rejected = 0;
+	int rc, rejected = 0, stop = 0;
 
 	memset(&a, 0, sizeof(a));
 	memset(&t, 0, sizeof(t));
@@ -740,7 +740,7 @@ ks_cmd_try(int argc, char **argv, struct ks_conf *conf)
 				      KS_XF_SEARCH_MAX);
 	pts = ks_xcalloc(npoints + 1, sizeof(*pts));
 	meas = ks_xcalloc(npoints + 1, sizeof(*meas));
-	for (i = 0; i < npoints && nmeas < (size_t)topts.budget; i++) {
+	for (i = 0; i < npoints && nreviewed < (size_t)topts.budget; i++) {
 		struct ks_buf variant = KS_BUF_INIT, reason = KS_BUF_INIT,
 			      tu = KS_BUF_INIT, e = KS_BUF_INIT;
 		struct tried *p = &pts[n++];
@@ -760,6 +760,8 @@ ks_cmd_try(int argc, char **argv, struct ks_conf *conf)
 		    review_candidate(conf, t.capture, p->candidate, &p->r, &e)) {
 			p->state = PT_FAILED;
 			p->note = ks_buf_detach(&e, NULL);
+			/* the review itself cannot run: other points will not either */
+			stop = 1;
 		} else if (!p->r.correct) {
 			/* A transform that claims a kernel must keep it correct. */
 			p->state = PT_REJECTED;
@@ -769,12 +771,13 @@ ks_cmd_try(int argc, char **argv, struct ks_conf *conf)
 			meas[nmeas++] = p->r.cand;
 		}
 		free(vname);
+		nreviewed++;
 	next:
 		ks_buf_release(&variant);
 		ks_buf_release(&reason);
 		ks_buf_release(&tu);
 		ks_buf_release(&e);
-		if (nmeas && ks_xf_search_stop(meas, nmeas, TRY_PATIENCE))
+		if (stop || (nmeas && ks_xf_search_stop(meas, nmeas, TRY_PATIENCE)))
 			break;
 	}
 	for (i = 0; i < n; i++)

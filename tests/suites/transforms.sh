@@ -152,3 +152,68 @@ test_in_place_transforms_decline_look_alikes() {
 		--skill restrict_readonly --arch sm_90 2>&1) || rc=$?
 	expect_eq 0 "$rc" "restrict on an atomic kernel"
 }
+
+test_transform_finds_the_kernel_through_a_capture() {
+	local rec
+	printf '%s\n' '__global__ void scale(float *x, float a, int n)' \
+		'{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= a; }' \
+		'void run(float *x, int n) { scale<<<(n + 255) / 256, 256>>>(x, 2.0f, n); }' >scale.cu
+	# a real compile through ks-nvcc writes the build record
+	"$KS_NVCC_BIN" -arch=sm_80 -c scale.cu -o scale.o
+	rec=$(ls "$KS_DIR"/builds/*.json)
+	mkdir -p cap
+	python3 - cap "$rec" <<'PY'
+import json, struct, sys
+d, rec = sys.argv[1], sys.argv[2]
+base = 0x7f0000000000
+params = struct.pack("<Qfi", base, 2.0, 4)
+cap = {"format": 1, "kernel": "_Z5scalePffi",
+       "demangled": "scale(float*, float, int)", "api": "cuLaunchKernel",
+       "grid": [1, 1, 1], "block": [256, 1, 1], "shmem": 0,
+       "cooperative": False, "launch": 1, "device": "NVIDIA A100",
+       "cc": [8, 0], "cuda_version": 13000, "program": None,
+       "time": "2026-12-01T10:00:00Z", "record": rec, "note": None,
+       "param_size": len(params), "param_bytes": params.hex(),
+       "params": [
+           {"offset": 0, "size": 8, "kind": "pointer", "type": None,
+            "pointers": [{"at": 0, "buffer": 0, "offset": 0}]},
+           {"offset": 8, "size": 4, "kind": "value", "type": None, "pointers": []},
+           {"offset": 12, "size": 4, "kind": "value", "type": None, "pointers": []}],
+       "buffers": [{"id": 0, "mem": "device", "name": None, "base": hex(base),
+                    "size": 16, "dtype": "f32", "written": True,
+                    "in": "b0.in", "out": "b0.out"}]}
+open(d + "/b0.in", "wb").write(struct.pack("<4f", 1, 2, 3, 4))
+open(d + "/b0.out", "wb").write(struct.pack("<4f", 2, 4, 6, 8))
+open(d + "/launch.json", "w").write(json.dumps(cap))
+PY
+	"$KS_BIN" transform cap --skill vectorize_memory >v.cu
+	# the arch of the capture's device, the in-place pointer packed
+	expect_contains "$(head -n 1 v.cu)" "arch 800"
+	expect_contains "$(cat v.cu)" "ks_v0[ks_u] = *reinterpret_cast<const ks_pk0_scale *>"
+	expect_contains "$(cat v.cu)" "*reinterpret_cast<ks_pk0_scale *>(x + ks_t) = ks_v0[ks_u]"
+	"$KS_BIN" transform cap --skill vectorize_memory --tu -o tu.cu
+	"$(real_nvcc)" -arch=sm_80 -Werror all-warnings -c tu.cu -o tu.o
+}
+
+test_try_reports_a_review_that_cannot_run() {
+	local rc=0 out
+	test_transform_finds_the_kernel_through_a_capture >/dev/null
+	# no GPU here: the first review fails, and ks try stops there
+	out=$("$KS_BIN" try cap --skill vectorize_memory --budget 3 --json 2>&1) || rc=$?
+	expect_eq 1 "$rc" "exit status"
+	python3 - "$out" <<'PY'
+import json, sys
+j = json.loads(sys.argv[1])
+assert j["skill"] == "vectorize_memory" and j["arch"] == 800, j
+assert j["best"] is None, j
+assert len(j["points"]) == 1, j["points"]
+p = j["points"][0]
+assert p["params"] == "bytes=16 ilp=2 block=256 waves=0", p
+assert p["state"] == "failed" and p["why"], p
+assert p["candidate"].endswith("/p0.cu"), p
+PY
+	rc=0
+	out=$("$KS_BIN" try scale.cu:scale --skill vectorize_memory 2>&1) || rc=$?
+	expect_eq 105 "$rc" "a file instead of a capture"
+	expect_contains "$out" "needs a capture"
+}

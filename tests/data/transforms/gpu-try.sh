@@ -5,10 +5,10 @@
 # table (kernel, skill, best point, original and variant ms with spreads,
 # % of the floor before and after). Floors: bytes / the copy bandwidth
 # measured by bench/ceilings in the same run.
-# One review of a 2 GiB capture (two shared-object builds, the captured
-# and one fresh input set checked on the CPU, interleaved timing) takes
-# more than a minute: budget about 90 s per point, 6-8 minutes for four
-# kernels at BUDGET 1. PROGS narrows the programs ("relu").
+# One review of a 2 GiB capture builds two shared objects and checks the
+# captured and one fresh input set of 2^28 elements on the CPU: tens of
+# seconds; each `ks try` gets 150 s per point. PROGS narrows the programs
+# ("relu").
 #   bash tests/data/transforms/gpu-try.sh OUTDIR [SKILL [BUDGET]]
 set -u
 out=${1:?usage: gpu-try.sh OUTDIR [SKILL [BUDGET]]}
