@@ -724,8 +724,9 @@ gap(struct cx *c, int i)
 		add_user(c, c->t + c->tk[i - 1].e, c->tk[i].b - c->tk[i - 1].e);
 }
 
+/* Token i as it is written. */
 static void
-tok_text(struct cx *c, int i)
+name(struct cx *c, int i)
 {
 	add_user(c, c->t + c->tk[i].b, c->tk[i].e - c->tk[i].b);
 }
@@ -786,10 +787,15 @@ static int
 assigns_outer(const struct cx *c, int b, int e, int lb, int le)
 {
 	for (int i = b; i < e; i++) {
+		int j = i + 1;
+
 		if (!is_id(c, i) || is(c, i - 1, ".") || is(c, i - 1, "->") ||
 		    is(c, i - 1, "::"))
 			continue;
-		if (!is_assign(c, i + 1) && !is(c, i - 1, "++") &&
+		/* a member of a variable (s.x += v) changes the variable */
+		while (is(c, j, ".") && is_id(c, j + 1))
+			j += 2;
+		if (!is_assign(c, j) && !is(c, i - 1, "++") &&
 		    !is(c, i - 1, "--"))
 			continue;
 		if (declares(c, i) || local_in(c, i, lb, le))
@@ -933,12 +939,6 @@ bind_accum(struct cx *c, int s, struct accum *a)
 		return 1;
 	}
 	return 0;
-}
-
-static void
-name(struct cx *c, int i)
-{
-	tok_text(c, i);
 }
 
 /* "decltype(x)" */
@@ -1353,6 +1353,12 @@ emit_row_loop(struct cx *c, int s)
 		for (int i = 0; i < d.nbody; i++)
 			if (d.body[i] == acc[scan].stmt)
 				at = i;
+		for (int i = d.bb; i < d.be; i++)
+			if (is(c, i, "continue")) {
+				fail(c, c->tk[i].line, "the row scan skips elements "
+				     "(continue)");
+				return;
+			}
 		for (int i = acc[scan].eb; i < acc[scan].ee; i++)
 			if (is_id(c, i) && local_in(c, i, d.bb, d.be)) {
 				fail(c, c->tk[i].line, "the scanned value depends "

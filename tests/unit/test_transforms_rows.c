@@ -257,6 +257,7 @@ TEST(coop_rows_declines_look_alikes)
 		{ "ema_rows", "carries 'e' from one element to the next" },
 		{ "first_negative", "the row loop leaves early" },
 		{ "while_rows", "a while or do loop walks the row" },
+		{ "struct_sums", "carries 'a' from one element to the next" },
 		{ "block_sum", "already uses shared memory" },
 	};
 
