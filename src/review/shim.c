@@ -99,8 +99,8 @@ launch_stmt(struct ks_buf *out, const struct ks_shim *s, const char *name,
 				 "ks_g, ks_b, ks_p, ks_sh, ks_s);\n", fnptr);
 		return;
 	}
-	/* A rewritten TU declares its launcher in the host pass only (docs/
-	 * REWRITE.md); device passes parse this host function too. */
+	/* A rewritten TU declares its launcher in the host pass only
+	 * (docs/REWRITE.md); the device passes parse this function too. */
 	if (s->launcher)
 		ks_buf_addf(out, "#ifndef __CUDA_ARCH__\n"
 				 "\tks_launch_%.*s(ks_g, ks_b, ks_sh, ks_s%s%s);\n"

@@ -16,6 +16,7 @@
 #include "../../src/core/buf.h"
 #include "../../src/core/fs.h"
 #include "../../src/core/util.h"
+#include "../../src/transforms/search.h"
 #include "../../src/transforms/transform.h"
 #include "test.h"
 
@@ -160,9 +161,34 @@ TEST(coop_rows_is_registered)
 	const struct ks_transform *t = ks_xf_find("coop_rows");
 
 	CHECK(t);
-	CHECK_INT_EQ(3, t->nparams);
-	CHECK_STR_EQ("threads", t->params[0].name);
-	CHECK_INT_EQ(32, t->params[0].def);
+	CHECK_INT_EQ(2, t->nparams);
+	CHECK_STR_EQ("rows_per_block", t->params[0].name);
+	CHECK_STR_EQ("threads", t->params[1].name);
+	CHECK_INT_EQ(32, t->params[1].def);
+}
+
+/* ks try stops after two measured points that do not win: a block per row
+ * must be among the first three points the transform applies to. */
+TEST(coop_rows_search_reaches_a_block_per_row_early)
+{
+	const struct ks_transform *t = ks_xf_find("coop_rows");
+	struct ks_xf_point base, *pts;
+	size_t n, applied = 0, at = 0;
+
+	CHECK(t);
+	ks_xf_default_point(t, &base);
+	pts = ks_xcalloc(KS_XF_SEARCH_MAX, sizeof(*pts));
+	n = ks_xf_search_points(t, &base, NULL, pts, KS_XF_SEARCH_MAX);
+	for (size_t i = 0; i < n && !at; i++) {
+		/* the points apply() declines before looking at a kernel */
+		if (pts[i].v[1] > 32 && pts[i].v[0] != 1)
+			continue;
+		applied++;
+		if (pts[i].v[1] > 32)
+			at = applied;
+	}
+	free(pts);
+	CHECK(at >= 1 && at <= 3);
 }
 
 TEST(coop_rows_sum_from_a_value_and_product_with_row_stride)
@@ -212,17 +238,15 @@ TEST(coop_rows_grid_stride_rows_and_max)
 TEST(coop_rows_exclusive_scan)
 {
 	static const char *const want[] = {
-		"decltype(s) ks_carry = s;", "ks_b += 256",
+		"decltype(s) ks_carry = s;", "ks_b += 128",
 		"ks_v[ks_u] = (j < cols) ? (decltype(s))(x[row * cols + j])",
 		"__shfl_up_sync(0xffffffffu, ks_in, ks_o)",
 		"s = ks_carry + ks_ex;", "y[row * cols + j] = s;",
 		"s = ks_carry + ks_in;", "s = ks_carry;",
 		"z[row * cols + j] = x[row * cols + j] * w[row];", NULL
 	};
-	static const char *const set[] = { "unroll=8", NULL };
-
 	SETUP();
-	CHECK(has_in_order("exclusive_scan_scale", set, want));
+	CHECK(has_in_order("exclusive_scan_scale", NULL, want));
 }
 
 TEST(coop_rows_block_per_row)
@@ -257,6 +281,7 @@ TEST(coop_rows_declines_look_alikes)
 		{ "ema_rows", "carries 'e' from one element to the next" },
 		{ "first_negative", "the row loop leaves early" },
 		{ "while_rows", "a while or do loop walks the row" },
+		{ "struct_sums", "carries 'a' from one element to the next" },
 		{ "block_sum", "already uses shared memory" },
 	};
 
@@ -321,6 +346,7 @@ void
 ks_suite_transforms_rows(void)
 {
 	RUN(coop_rows_is_registered);
+	RUN(coop_rows_search_reaches_a_block_per_row_early);
 	RUN(coop_rows_sum_from_a_value_and_product_with_row_stride);
 	RUN(coop_rows_argmin_on_a_2d_grid_keeps_the_first_index);
 	RUN(coop_rows_grid_stride_rows_and_max);

@@ -195,6 +195,26 @@ while_rows(const float *x, float *y, int rows, int cols)
 	y[row] = s;
 }
 
+// Sums into the members of a local struct (not a variable of its own).
+struct pair2 {
+	float s, q;
+};
+
+__global__ void
+struct_sums(const float *x, float *y, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	pair2 a = { 0.0f, 0.0f };
+	for (int j = 0; j < cols; j++) {
+		a.s += x[row * cols + j];
+		a.q += x[row * cols + j] * x[row * cols + j];
+	}
+	y[row] = a.s + a.q;
+}
+
 // Already cooperative.
 __global__ void
 block_sum(const float *x, float *y, int n)
@@ -229,5 +249,6 @@ launch_all(const float *x, float *y, float *z, double *p, int *iy,
 	lower_sum<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
 	first_negative<<<(rows + 255) / 256, 256, 0, s>>>(x, iy, rows, cols);
 	while_rows<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
+	struct_sums<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
 	block_sum<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows);
 }
