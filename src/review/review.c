@@ -101,7 +101,12 @@ ks_review_replay(const struct ks_review_opts *o, struct ks_buf *json,
 	ks_buf_reset(json);
 	ks_buf_adds(json, "{\"format\": 1, \"capture\": ");
 	ks_buf_add_json_str(json, o->capture);
-	ks_buf_adds(json, ", \"stage\": \"process\", \"error\": ");
+	/* 126 and 127: ks-replay itself could not start (not executable, a
+	 * library it needs is missing), before any candidate ran: the
+	 * review's error, never the candidate's. */
+	ks_buf_addf(json, ", \"stage\": \"%s\", \"error\": ",
+		    !p.timed_out && (p.status == 126 || p.status == 127) ? "start"
+									  : "process");
 	ks_buf_rtrim(&errout);
 	if (p.timed_out) {
 		ks_buf_reset(&e);
