@@ -635,6 +635,35 @@ check_kernel(struct cx *c)
 	return 0;
 }
 
+/* A store outside the row loops runs on one thread of the row; a load of
+ * the same array by the others would not see it. */
+static int
+check_readback(struct cx *c)
+{
+	const struct ks_facts *f = c->f;
+
+	for (size_t i = 0; i < f->nacc; i++) {
+		const struct ks_access *s = &f->acc[i];
+
+		if (!(s->flags & (KS_ACC_STORE | KS_ACC_ATOMIC)) ||
+		    !is_global(f, s) || (s->loop >= 0 && walks_row(c, s->loop)))
+			continue;
+		for (size_t j = 0; j < f->nacc; j++) {
+			const struct ks_access *a = &f->acc[j];
+
+			/* y[row] += v: the load is in the same guarded
+			 * statement, on the same thread */
+			if (a->array == s->array && (a->flags & KS_ACC_LOAD) &&
+			    a != s && !(a->flags & KS_ACC_ATOMIC) &&
+			    !(a->line == s->line && a->loop == s->loop))
+				return fail(c, a->line, "the kernel reads back "
+					    "'%s', which one thread of the row "
+					    "writes", f->arrays[a->array].name);
+		}
+	}
+	return 0;
+}
+
 /* ---- emission ---- */
 
 static const char *const builtins[][2] = {
@@ -1655,6 +1684,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			     "of the analysis disagree");
 			goto declined;
 		}
+	if (check_readback(&c))
+		goto declined;
 	/* the body: virtual coordinates, then the kernel's statements */
 	ks_buf_addf(&def, "{\n\tconst unsigned ks_lane = threadIdx.x %% %d;\n",
 		    c.T);

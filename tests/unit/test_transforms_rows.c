@@ -282,6 +282,7 @@ TEST(coop_rows_declines_look_alikes)
 		{ "first_negative", "the row loop leaves early" },
 		{ "while_rows", "a while or do loop walks the row" },
 		{ "struct_sums", "carries 'a' from one element to the next" },
+		{ "readback", "reads back 'y', which one thread of the row writes" },
 		{ "block_sum", "already uses shared memory" },
 	};
 

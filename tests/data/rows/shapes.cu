@@ -215,6 +215,23 @@ struct_sums(const float *x, float *y, int rows, int cols)
 	y[row] = a.s + a.q;
 }
 
+// One thread of the row stores the sum, every thread reads it back.
+__global__ void
+readback(const float *x, float *y, float *z, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	float s = 0.0f;
+	for (int j = 0; j < cols; j++)
+		s += x[row * cols + j];
+	y[row] = s;
+	float t = y[row] * 0.5f;
+	for (int j = 0; j < cols; j++)
+		z[row * cols + j] = x[row * cols + j] - t;
+}
+
 // Already cooperative.
 __global__ void
 block_sum(const float *x, float *y, int n)
@@ -250,5 +267,6 @@ launch_all(const float *x, float *y, float *z, double *p, int *iy,
 	first_negative<<<(rows + 255) / 256, 256, 0, s>>>(x, iy, rows, cols);
 	while_rows<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
 	struct_sums<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
+	readback<<<(rows + 255) / 256, 256, 0, s>>>(x, y, z, rows, cols);
 	block_sum<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows);
 }
