@@ -86,46 +86,6 @@ target_release(struct target *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* The capture directory CAPTURE names (as ks replay reads it). */
-static char *
-capture_dir(const struct ks_conf *conf, const char *arg)
-{
-	char *p = ks_fs_join(arg, "launch.json"), *base, *kdir, *best = NULL;
-	unsigned long best_n = 0;
-	struct dirent *de;
-	DIR *d;
-
-	if (ks_fs_exists(p)) {
-		free(p);
-		return ks_fs_realpath(arg);
-	}
-	free(p);
-	base = ks_fs_join(conf->dir, "captures");
-	kdir = ks_fs_join(base, arg);
-	free(base);
-	p = ks_fs_join(kdir, "launch.json");
-	if (ks_fs_exists(p)) {
-		free(p);
-		return kdir;
-	}
-	free(p);
-	d = opendir(kdir);
-	while (d && (de = readdir(d))) {
-		char *end;
-		unsigned long n = strtoul(de->d_name, &end, 10);
-
-		if (*end || end == de->d_name || n <= best_n)
-			continue;
-		free(best);
-		best = ks_fs_join(kdir, de->d_name);
-		best_n = n;
-	}
-	if (d)
-		closedir(d);
-	free(kdir);
-	return best;
-}
-
 /* The newest build record under KS_DIR/builds whose source is `source`. */
 static char *
 record_of_source(const struct ks_conf *conf, const char *source)
@@ -216,7 +176,7 @@ target_load(struct target *t, const char *arg, struct ks_conf *conf,
 		struct ks_capture c;
 		struct ks_build_rec rec;
 
-		t->capture = capture_dir(conf, arg);
+		t->capture = ks_capture_find(conf->dir, arg);
 		if (!t->capture)
 			return ks_error(err, "no capture '%s' and no FILE.cu:KERNEL "
 					     "(see 'ks captures')", arg);
