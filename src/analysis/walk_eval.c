@@ -2,6 +2,7 @@
  * The walk's abstract evaluation of expressions (walk.h): values, forms
  * and variables; declarations, operators, builtin indices.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,6 +187,51 @@ ks_walk_eval_children(struct walk *w, CXCursor c, struct ks_form *mix)
 	ks_walk_kids_release(&ch);
 }
 
+/*
+ * The field of a builtin index read, as written after the builtin's name
+ * where it is spelled: `x` in `threadIdx.x`. A read that comes from a macro
+ * (`#define TID threadIdx.x`) has its extent on the macro's use, whose
+ * tokens (`TID`) do not name the field; its spelling location is in the
+ * macro's body, nested macros included. NULL when the text there is not
+ * `name . field` (a builtin passed as a macro argument).
+ */
+static char *
+spelled_field(struct walk *w, CXCursor base, const char *name)
+{
+	CXFile file = NULL;
+	unsigned off = 0;
+	size_t size = 0, n = strlen(name), i, j;
+	const char *s;
+
+	ks_cx.getSpellingLocation(ks_cx.getCursorLocation(base), &file, NULL,
+				  NULL, &off);
+	s = file ? ks_cx.getFileContents(w->tu, file, &size) : NULL;
+	if (!s || off > size || size - off < n || strncmp(s + off, name, n))
+		return NULL;
+	i = off + n;
+	for (j = 0; j < 2; j++) {	/* blanks (and continuations), '.', blanks */
+		while (i < size && (s[i] == ' ' || s[i] == '\t' || s[i] == '\\' ||
+				    s[i] == '\n' || s[i] == '\r'))
+			i++;
+		if (j == 0) {
+			if (i >= size || s[i] != '.')
+				return NULL;
+			i++;
+		}
+	}
+	if (i >= size || !s[i] || !strchr("xyz", s[i]) ||
+	    (i + 1 < size && (isalnum((unsigned char)s[i + 1]) || s[i + 1] == '_')))
+		return NULL;
+	return ks_xstrndup(s + i, 1);
+}
+
+static int
+is_builtin_index(const char *name)
+{
+	return !strcmp(name, "threadIdx") || !strcmp(name, "blockIdx") ||
+	       !strcmp(name, "blockDim") || !strcmp(name, "gridDim");
+}
+
 int
 ks_walk_builtin_index(CXCursor member, struct walk *w, struct ks_form *out)
 {
@@ -208,17 +254,39 @@ ks_walk_builtin_index(CXCursor member, struct walk *w, struct ks_form *out)
 	field = ks_walk_spelling(member);
 	if (!*field || ks_starts_with(field, "__fetch_builtin_")) {
 		free(field);
-		field = NULL;
-		ks_walk_toks_of(w->tu, ks_cx.getCursorExtent(member), &t);
-		if (t.n)
-			field = ks_walk_tok_str(&t, t.n - 1);
-		ks_walk_toks_release(&t);
+		field = is_builtin_index(bname) ? spelled_field(w, base, bname) : NULL;
+		if (!field) {
+			ks_walk_toks_of(w->tu, ks_cx.getCursorExtent(member), &t);
+			if (t.n)
+				field = ks_walk_tok_str(&t, t.n - 1);
+			ks_walk_toks_release(&t);
+		}
 		if (!field)
 			field = ks_xstrdup("");
 	}
 	d = !strcmp(field, "x") ? 0 : !strcmp(field, "y") ? 1
 		: !strcmp(field, "z") ? 2 : -1;
-	if (d < 0)
+	if (d < 0 && is_builtin_index(bname)) {
+		/* A builtin whose field cannot be read: any of its
+		 * dimensions, never a memory access (its pseudo-object type
+		 * has no size libclang can compute). */
+		struct ks_form deps;
+
+		ks_form_zero(&deps);
+		if (!strcmp(bname, "threadIdx") || !strcmp(bname, "blockIdx")) {
+			enum ks_src s0 = !strcmp(bname, "threadIdx")
+				? KS_SRC_TID_X : KS_SRC_BID_X;
+			int k;
+
+			for (k = 0; k < 3; k++) {
+				struct ks_form one;
+
+				ks_form_src(&one, (enum ks_src)(s0 + k));
+				ks_form_add(&deps, &deps, &one);
+			}
+		}
+		ks_form_data(out, &deps);
+	} else if (d < 0)
 		found = 0;
 	else if (!strcmp(bname, "threadIdx"))
 		ks_form_src(out, (enum ks_src)(KS_SRC_TID_X + d));
