@@ -847,6 +847,140 @@ TEST(prefix_pch_is_built_and_reused)
 	ks_buf_release(&err);
 }
 
+/* ---- builtin indices from macros ----------------------------------------- */
+
+static const struct ks_kernel *
+kernel_named(const struct ks_inventory *inv, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < inv->nkernels; i++)
+		if (!strcmp(inv->kernels[i].name, name))
+			return &inv->kernels[i];
+	return NULL;
+}
+
+/* scale * (src0 [+ coef * sym * src1]): an offset form built by hand. */
+static void
+form_of(struct ks_form *out, long long scale, enum ks_src s0, unsigned sym,
+	int s1)
+{
+	struct ks_form a, b;
+
+	ks_form_src(out, s0);
+	if (s1 >= 0) {
+		ks_form_src(&a, (enum ks_src)s1);
+		ks_form_sym(&b, sym);
+		ks_form_mul(&a, &a, &b);
+		ks_form_add(out, out, &a);
+	}
+	ks_form_scale(out, out, scale);
+}
+
+/*
+ * A macro whose expansion reads threadIdx, blockIdx, blockDim or gridDim
+ * once made the walk take the read for a memory access and never finish
+ * (libclang sizing its pseudo-object type). Each kernel's analysis must
+ * finish (the alarm kills the runner otherwise) and read the index where
+ * the macro spells it: nested macros, a continuation line, a macro inside
+ * an index expression.
+ */
+TEST(builtin_indices_from_macros)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	const struct ks_kernel *k;
+	const char *path;
+	struct ks_form want, one;
+	size_t n;
+
+	SETUP();
+	path = test_write(
+		test_tmpdir(), "macro.cu",
+		"#define TID threadIdx.x\n"
+		"#define BIDY blockIdx.y\n"
+		"#define BDIMZ blockDim.z\n"
+		"#define GDIMX gridDim.x\n"
+		"#define TX threadIdx.x\n"
+		"#define BX blockIdx.x\n"
+		"#define DX blockDim.x\n"
+		"#define GID (BX * DX + TX)\n"
+		"#define ROW (blockIdx.y * blockDim.y + threadIdx.y)\n"
+		"#define TIDZ threadIdx \\\n  . z\n"
+		"#define AT(v) v.x\n"
+		"__global__ void k_tid(char *out) { *out = TID; out[TID] = 1; }\n"
+		"__global__ void k_bid(float *o) { o[BIDY] = 1; }\n"
+		"__global__ void k_bdim(float *o) { o[BDIMZ] = 1; }\n"
+		"__global__ void k_gdim(int *o) { o[GDIMX] = 1; }\n"
+		"__global__ void k_nested(float *o, const float *a)\n"
+		"{ o[GID] = a[GID]; }\n"
+		"__global__ void k_index(float *o, int n)\n"
+		"{ o[ROW * n + threadIdx.x] = 0; }\n"
+		"__global__ void k_cont(short *o) { o[TIDZ] = 0; }\n"
+		"__global__ void k_arg(float *o) { o[AT(threadIdx)] = 0; }\n");
+	alarm(60);
+	CHECK_INT_EQ(0, parse(path, toolkit, 0, NULL, &inv, &err));
+	alarm(0);
+	CHECK_INT_EQ(8, inv.nkernels);
+
+	/* only the stores: no builtin is walked as memory */
+	CHECK((k = kernel_named(&inv, "k_tid")));
+	CHECK_INT_EQ(2, k->facts.nacc);
+	ks_form_src(&want, KS_SRC_TID_X);
+	CHECK(ks_form_equal(&want, &k->facts.acc[1].offset));
+	CHECK((k = kernel_named(&inv, "k_bid")));
+	CHECK_INT_EQ(1, k->facts.nacc);
+	form_of(&want, 4, KS_SRC_BID_Y, 0, -1);
+	CHECK(ks_form_equal(&want, &k->facts.acc[0].offset));
+	CHECK((k = kernel_named(&inv, "k_bdim")));
+	CHECK_INT_EQ(1, k->facts.nacc);
+	ks_form_sym(&want, KS_SYM_BDIM_Z);
+	ks_form_scale(&want, &want, 4);
+	CHECK(ks_form_equal(&want, &k->facts.acc[0].offset));
+	CHECK((k = kernel_named(&inv, "k_gdim")));
+	CHECK_INT_EQ(1, k->facts.nacc);
+	ks_form_sym(&want, KS_SYM_GDIM_X);
+	ks_form_scale(&want, &want, 4);
+	CHECK(ks_form_equal(&want, &k->facts.acc[0].offset));
+
+	/* the global index, through two levels of macros, load and store */
+	CHECK((k = kernel_named(&inv, "k_nested")));
+	CHECK_INT_EQ(2, k->facts.nacc);
+	form_of(&want, 4, KS_SRC_TID_X, KS_SYM_BDIM_X, KS_SRC_BID_X);
+	CHECK(ks_form_equal(&want, &k->facts.acc[0].offset));
+	CHECK(ks_form_equal(&want, &k->facts.acc[1].offset));
+	CHECK(ks_form_global_index_only(&k->facts.acc[0].offset));
+
+	/* a macro inside an index expression: row * n + threadIdx.x */
+	CHECK((k = kernel_named(&inv, "k_index")));
+	CHECK_INT_EQ(1, k->facts.nacc);
+	for (n = 0; n < k->facts.nsyms && strcmp(k->facts.syms[n], "n"); n++)
+		;
+	CHECK(n < k->facts.nsyms);
+	form_of(&want, 1, KS_SRC_TID_Y, KS_SYM_BDIM_Y, KS_SRC_BID_Y);
+	ks_form_sym(&one, KS_SYM_USER + (unsigned)n);
+	ks_form_mul(&want, &want, &one);
+	ks_form_src(&one, KS_SRC_TID_X);
+	ks_form_add(&want, &want, &one);
+	ks_form_scale(&want, &want, 4);
+	CHECK(ks_form_equal(&want, &k->facts.acc[0].offset));
+
+	CHECK((k = kernel_named(&inv, "k_cont")));
+	CHECK_INT_EQ(1, k->facts.nacc);
+	form_of(&want, 2, KS_SRC_TID_Z, 0, -1);
+	CHECK(ks_form_equal(&want, &k->facts.acc[0].offset));
+
+	/* a builtin passed to a macro: its field is not read, so the
+	 * offset is unknown (data), never a load of the builtin */
+	CHECK((k = kernel_named(&inv, "k_arg")));
+	CHECK_INT_EQ(1, k->facts.nacc);
+	ks_form_src(&one, KS_SRC_TID_X);
+	CHECK(!ks_form_equal(&one, &k->facts.acc[0].offset));
+	CHECK(k->facts.acc[0].offset.data);
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+}
+
 void
 ks_suite_analysis_parse(void)
 {
@@ -865,6 +999,7 @@ ks_suite_analysis_parse(void)
 	RUN(defines_reach_the_parse);
 	RUN(kernels_in_user_headers);
 	RUN(prefix_pch_is_built_and_reused);
+	RUN(builtin_indices_from_macros);
 	if (have_features)
 		ks_inventory_release(&features);
 	if (have_launches)
