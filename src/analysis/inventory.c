@@ -105,7 +105,17 @@ ks_inventory_build(const struct ks_tu_opts *o, struct ks_inventory *inv,
 	inv->arch = ks_xstrdup(arch ? arch : "sm_75");
 	inv->clang = ks_xstrdup(ks_libclang_version());
 	inv->prelude = t.prelude;
-	ks_walk(&t, inv);
+	t.max_steps = o->max_steps ? o->max_steps : KS_ANALYSIS_MAX_STEPS;
+	if (ks_walk(&t, inv)) {
+		/* a partial walk would be a wrong inventory: none at all */
+		ks_error(err, "%s: analysis stopped after %lu steps", t.source,
+			 t.max_steps);
+		ks_inventory_release(inv);
+		memset(inv, 0, sizeof(*inv));
+		ks_strv_init(&inv->files);
+		ks_tu_release(&t);
+		return -1;
+	}
 	inv->parse_seconds = t.seconds;
 	ks_tu_release(&t);
 	return 0;

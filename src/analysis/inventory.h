@@ -158,14 +158,22 @@ struct ks_tu_opts {
 	const struct ks_strv *defines;	/* "-DX=1", "-UY" */
 	const char *std;		/* "c++17"; NULL: c++17 */
 	int no_pch;			/* parse without the cached PCH */
+	/* Steps of the kernel walk (statements and expressions evaluated)
+	 * before the TU's analysis stops; 0: KS_ANALYSIS_MAX_STEPS. */
+	unsigned long max_steps;
 };
+
+/* The default bound on the walk of one TU: far above what real kernels
+ * take (thousands), so that only a runaway walk meets it. */
+#define KS_ANALYSIS_MAX_STEPS 2000000UL
 
 void ks_inventory_release(struct ks_inventory *inv);
 
 /*
  * Parse and inventory. Returns 0, or -1 with the reason in `err`: no
- * libclang, a file that cannot be read, or the TU's first errors as
- * "file:line:col: message" (up to three).
+ * libclang, a file that cannot be read, the TU's first errors as
+ * "file:line:col: message" (up to three), or a walk past its bound
+ * ("analysis stopped after N steps"); then `inv` holds no kernels.
  */
 int ks_inventory_build(const struct ks_tu_opts *o, struct ks_inventory *inv,
 		       struct ks_buf *err);

@@ -27,6 +27,8 @@ struct ks_tu {
 	int prelude;		/* parsed with ks's prelude (no toolkit) */
 	int used_pch;
 	double seconds;
+	/* the walk's work: steps taken and the bound (0: none) */
+	unsigned long steps, max_steps;
 };
 
 /* Parse `o` (libclang must be loaded). Returns 0, or -1 with the reason. */
@@ -34,8 +36,10 @@ int ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t,
 		struct ks_buf *err);
 void ks_tu_release(struct ks_tu *t);
 
-/* Fill kernels (with facts and features), launches and host facts. */
-void ks_walk(struct ks_tu *t, struct ks_inventory *inv);
+/* Fill kernels (with facts and features), launches and host facts.
+ * Returns -1 when the walk took more than t->max_steps steps (then what
+ * it filled is incomplete), else 0. */
+int ks_walk(struct ks_tu *t, struct ks_inventory *inv);
 
 /*
  * The closure of `kernel` (a definition cursor) as text: see closure.h

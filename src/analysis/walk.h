@@ -143,6 +143,9 @@ void ks_walk_locate(struct walk *w, CXCursor c, struct loc *l);
 void ks_walk_eval(struct walk *w, CXCursor c, struct val *out);
 
 /* ---- statements (walk_stmt.c) */
+/* Count one step of the walk; 1 when the TU's bound is passed: then the
+ * caller does nothing more (the TU gets no inventory). */
+int ks_walk_step(struct walk *w);
 int ks_walk_impure(struct walk *w, CXCursor c);
 void ks_walk_stmt(struct walk *w, CXCursor c);
 void ks_walk_inline_call(struct walk *w, CXCursor def, struct val *args,

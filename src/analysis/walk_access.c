@@ -412,6 +412,10 @@ ks_walk_eval(struct walk *w, CXCursor c, struct val *out)
 	struct kids ch;
 	long long v;
 
+	if (ks_walk_step(w)) {
+		ks_walk_val_unknown(out);
+		return;
+	}
 	switch (k) {
 	case CXCursor_IntegerLiteral:
 	case CXCursor_CharacterLiteral:

@@ -205,7 +205,7 @@ spelled_field(struct walk *w, CXCursor base, const char *name)
 
 	ks_cx.getSpellingLocation(ks_cx.getCursorLocation(base), &file, NULL,
 				  NULL, &off);
-	s = file ? ks_cx.getFileContents(w->tu, file, &size) : NULL;
+	s = ks_cx_file_text(w->tu, file, &size);
 	if (!s || off > size || size - off < n || strncmp(s + off, name, n))
 		return NULL;
 	i = off + n;

@@ -669,6 +669,19 @@ merge_branch(struct walk *w, const struct val *before, size_t n, int cond_data)
 	}
 }
 
+int
+ks_walk_step(struct walk *w)
+{
+	struct ks_tu *t = w->t;
+
+	if (t->max_steps && t->steps >= t->max_steps) {
+		t->steps = t->max_steps + 1;	/* stopped */
+		return 1;
+	}
+	t->steps++;
+	return 0;
+}
+
 void
 ks_walk_stmt(struct walk *w, CXCursor c)
 {
@@ -677,6 +690,8 @@ ks_walk_stmt(struct walk *w, CXCursor c)
 	size_t i, mark;
 	int nonuniform;
 
+	if (ks_walk_step(w))
+		return;
 	switch (k) {
 	case CXCursor_CompoundStmt:
 		mark = w->nvars;

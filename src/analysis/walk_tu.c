@@ -578,7 +578,7 @@ inclusion(CXFile file, CXSourceLocation *stack, unsigned len, CXClientData data)
 	free(name);
 }
 
-void
+int
 ks_walk(struct ks_tu *t, struct ks_inventory *inv)
 {
 	struct tuwalk tw;
@@ -607,4 +607,5 @@ ks_walk(struct ks_tu *t, struct ks_inventory *inv)
 	ks_strv_release(&tw.macro_names);
 	ks_strv_release(&tw.macro_bodies);
 	free(tw.kcur);
+	return t->max_steps && t->steps > t->max_steps ? -1 : 0;
 }

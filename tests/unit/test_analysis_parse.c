@@ -981,6 +981,46 @@ TEST(builtin_indices_from_macros)
 	ks_buf_release(&err);
 }
 
+/* Past its bound on work the walk stops, and the TU gets the reason and
+ * no inventory (a partial one could be wrong); under it, the same TU is
+ * analyzed. */
+TEST(walk_stops_past_its_bound)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const char *path;
+
+	SETUP();
+	path = test_write(
+		test_tmpdir(), "long.cu",
+		"__global__ void k(float *o, const float *a, int n)\n"
+		"{\n"
+		"  for (int i = 0; i < n; i++)\n"
+		"    for (int j = 0; j < n; j++)\n"
+		"      o[i * n + j] = a[j * n + i] * 2.0f + a[i] - a[j];\n"
+		"}\n");
+	memset(&o, 0, sizeof(o));
+	o.source = path;
+	o.toolkit = toolkit;
+	o.state_dir = state;
+	o.arch = "sm_90";
+	o.max_steps = 10;
+	CHECK_INT_EQ(-1, ks_inventory_build(&o, &inv, &err));
+	CHECK(strstr(err.buf, "long.cu: analysis stopped after 10 steps"));
+	CHECK_INT_EQ(0, inv.nkernels);
+	CHECK_INT_EQ(0, inv.nlaunches);
+	ks_inventory_release(&inv);
+	ks_buf_reset(&err);
+	o.max_steps = 0;
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	CHECK_INT_EQ(1, inv.nkernels);
+	CHECK_INT_EQ(4, inv.kernels[0].facts.nacc);
+	CHECK_INT_EQ(2, inv.kernels[0].facts.nloops);
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+}
+
 void
 ks_suite_analysis_parse(void)
 {
@@ -1000,6 +1040,7 @@ ks_suite_analysis_parse(void)
 	RUN(kernels_in_user_headers);
 	RUN(prefix_pch_is_built_and_reused);
 	RUN(builtin_indices_from_macros);
+	RUN(walk_stops_past_its_bound);
 	if (have_features)
 		ks_inventory_release(&features);
 	if (have_launches)
