@@ -156,6 +156,9 @@ struct ks_tu_opts {
 	/* "-I<dir>", "-isystem<dir>", "-include<file>" */
 	const struct ks_strv *includes;
 	const struct ks_strv *defines;	/* "-DX=1", "-UY" */
+	/* nvcc's predefined macros ("-U__CUDACC__", "-D__CUDACC__=1", ...;
+	 * nvcc/nvccmacros.h), before the build's own; NULL: none */
+	const struct ks_strv *nvcc_macros;
 	const char *std;		/* "c++17"; NULL: c++17 */
 	int no_pch;			/* parse without the cached PCH */
 	/* Steps of the kernel walk (statements and expressions evaluated)

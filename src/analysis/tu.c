@@ -25,10 +25,19 @@
 #define KS_TU_SOURCE_MAX (1u << 26)
 
 /* Bump when the stub, the prelude or the PCH recipe changes. */
-#define TU_STATE_VERSION 9
+#define TU_STATE_VERSION 10
 /* PCHs kept (7 MB for the prelude alone, 40 MB with cub and thrust);
  * the oldest go first. */
 #define TU_MAX_PCH 8
+
+/* The end of the prelude and of the extras: both come after clang's
+ * CUDA wrapper, which defines __CUDACC__ empty after the command line;
+ * nvcc defines it 1, so the value ks passed as __KS_CUDACC__ returns. */
+#define KS_CUDACC_RESTORE \
+	"#ifdef __KS_CUDACC__\n" \
+	"#undef __CUDACC__\n" \
+	"#define __CUDACC__ __KS_CUDACC__\n" \
+	"#endif\n"
 
 /*
  * Without a toolkit: enough of CUDA for self-contained kernels, so that
@@ -110,7 +119,8 @@ static const char prelude_text[] =
 	"extern \"C\" cudaError_t cudaMemcpy(void *, const void *, size_t,\n"
 	"    int);\n"
 	"extern \"C\" cudaError_t cudaMemcpyAsync(void *, const void *,\n"
-	"    size_t, int, cudaStream_t s = 0);\n";
+	"    size_t, int, cudaStream_t s = 0);\n"
+	KS_CUDACC_RESTORE;
 
 /*
  * With a toolkit: the cache-hint loads and stores of sm_32_intrinsics.h,
@@ -141,7 +151,8 @@ static const char extras_text[] =
 	"KS_CACHE_HINTS(ulonglong2) KS_CACHE_HINTS(float)\n"
 	"KS_CACHE_HINTS(float2) KS_CACHE_HINTS(float4) KS_CACHE_HINTS(double)\n"
 	"KS_CACHE_HINTS(double2)\n"
-	"#undef KS_CACHE_HINTS\n";
+	"#undef KS_CACHE_HINTS\n"
+	KS_CUDACC_RESTORE;
 
 const char *
 ks_tu_clang_arch(const char *target, char *buf, size_t size)
@@ -224,6 +235,17 @@ ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 				break;
 			}
 		}
+	}
+	/* nvcc's macros after clang's own, the build's -D/-U after both,
+	 * as nvcc takes a build's -U__CUDACC__ after its predefines. */
+	for (i = 0; o->nvcc_macros && i < o->nvcc_macros->n; i++) {
+		const char *m = o->nvcc_macros->v[i];
+
+		ks_strv_push(out, m);
+		if (ks_starts_with(m, "-D__CUDACC__="))
+			ks_strv_push_owned(out,
+					   ks_xasprintf("-D__KS_CUDACC__=%s",
+							m + 13));
 	}
 	for (i = 0; o->defines && i < o->defines->n; i++)
 		ks_strv_push(out, o->defines->v[i]);

@@ -29,6 +29,7 @@
 #include "../nvcc/arch.h"
 #include "../nvcc/args.h"
 #include "../nvcc/manifest.h"
+#include "../nvcc/nvccmacros.h"
 #include "../nvcc/nvccver.h"
 #include "../nvcc/nvopts.h"
 #include "../nvcc/passthru.h"
@@ -53,6 +54,7 @@ struct build {
 	struct ks_strv argv;	/* nvcc's arguments, as the build gave them */
 	struct ks_strv includes, defines, devflags;
 	struct ks_strv archs;	/* real archs ("sm_90"), the keys' archs */
+	struct ks_strv macros;	/* nvcc's predefined macros, as -U/-D */
 };
 
 static void
@@ -64,6 +66,7 @@ build_init(struct build *b)
 	ks_strv_init(&b->defines);
 	ks_strv_init(&b->devflags);
 	ks_strv_init(&b->archs);
+	ks_strv_init(&b->macros);
 }
 
 static void
@@ -73,6 +76,7 @@ build_release(struct build *b)
 	free(b->cwd);
 	free(b->nvcc);
 	free(b->nvcc_version);
+	ks_strv_release(&b->macros);
 	free(b->toolkit);
 	free(b->std);
 	free(b->depfile);
@@ -298,6 +302,22 @@ valid_arch(const char *arch)
 	return !*p || (strchr("af", *p) && !p[1]);
 }
 
+/*
+ * nvcc's predefined macros for the parse, so that its #if branches are
+ * the compile's: asked of the build's nvcc (cached), else from the
+ * recorded version; with neither, the parse goes without them.
+ */
+static void
+nvcc_macros_of(struct build *b, const struct ks_conf *conf)
+{
+	struct ks_buf why = KS_BUF_INIT;
+
+	if (ks_nvccmacros_get(conf->dir, b->nvcc, b->nvcc_version, &b->macros,
+			      &why) < 0)
+		ks_log("analysis without nvcc's macros: %s", why.buf);
+	ks_buf_release(&why);
+}
+
 /* A directory or a missing file says so, before libclang is asked. */
 static int
 not_a_file(const char *path, struct ks_buf *err)
@@ -375,6 +395,8 @@ ks_cmd_analyze(int argc, char **argv, struct ks_conf *conf)
 	o.arch = arch ? arch : parse_arch(&b.archs);
 	o.includes = &b.includes;
 	o.defines = &b.defines;
+	nvcc_macros_of(&b, conf);
+	o.nvcc_macros = &b.macros;
 	o.std = b.std;
 	o.no_pch = no_pch;
 	if (ks_inventory_build(&o, &inv, &err))
@@ -440,6 +462,8 @@ ks_analyze_inventory(const char *record, const char *file, char **nvcc_argv,
 	o.arch = arch ? arch : parse_arch(&b.archs);
 	o.includes = &b.includes;
 	o.defines = &b.defines;
+	nvcc_macros_of(&b, conf);
+	o.nvcc_macros = &b.macros;
 	o.std = b.std;
 	if (ks_inventory_build(&o, inv, err))
 		goto out;
