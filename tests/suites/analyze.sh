@@ -181,3 +181,66 @@ test_real_nvcc_record() {
 	expect_contains "$(cat "$m")" "system "
 	expect_contains "$(cat "$m")" "kernel "
 }
+
+# The four kernels of a file whose #if tests nvcc's predefined macros.
+write_nvcc_branches() {
+	cat >"$1" <<'CU'
+#ifdef __NVCC__
+__global__ void k_nvcc(int *p) { *p = 1; }
+#endif
+#if defined(__CUDACC_VER_MAJOR__)
+__global__ void k_cudacc_ver(int *p) { *p = 2; }
+#endif
+#if __CUDACC__
+__global__ void k_cudacc(int *p) { *p = 3; }
+#endif
+__global__ void k_always(int *p) { *p = 4; }
+CU
+}
+
+expect_four_kernels() { # analyze output
+	expect_contains "$1" "4 kernels"
+	for k in k_nvcc k_cudacc_ver k_cudacc k_always; do
+		expect_contains "$1" "  $k  "
+	done
+}
+
+test_nvcc_macros_take_nvccs_branches() {
+	have_real_nvcc || skip_test "no nvcc"
+	nvcc=$(real_nvcc)
+	write_nvcc_branches m.cu
+	# nvcc's own preprocessing keeps all four
+	pre=$("$nvcc" -E m.cu)
+	for k in k_nvcc k_cudacc_ver k_cudacc k_always; do
+		expect_contains "$pre" "void $k("
+	done
+	PATH=$(dirname "$nvcc"):$PATH
+	out=$("$KS_BIN" analyze m.cu)
+	expect_four_kernels "$out"
+	# asked once, kept per nvcc binary, and read back
+	c=$(ls "$KS_DIR"/nvcc/*.macros)
+	expect_contains "$(cat "$c")" "#define __CUDACC__ 1"
+	expect_contains "$(cat "$c")" "#define __CUDACC_VER_MAJOR__ "
+	expect_not_contains "$(cat "$c")" "__CUDA_ARCH__"
+	expect_four_kernels "$("$KS_BIN" analyze m.cu)"
+	# a damaged entry is asked again and rewritten
+	echo '#define __CUDACC__' >"$c"
+	expect_four_kernels "$("$KS_BIN" analyze m.cu)"
+	expect_contains "$(cat "$c")" "#define __NVCC__ 1"
+	# and from the build's record
+	"$KS_NVCC_BIN" "$nvcc" -arch=sm_90 -c m.cu -o m.o
+	expect_four_kernels "$("$KS_BIN" analyze --record "$(record_file)")"
+}
+
+test_nvcc_macros_from_the_version_when_nvcc_cannot_say() {
+	use_fake_nvcc
+	write_nvcc_branches m.cu
+	"$KS_NVCC_BIN" -c m.cu -o m.o
+	rec=$(record_file)
+	grep -q '"nvcc_version": *"[0-9]' "$rec" ||
+		skip_test "the fake nvcc reports no version"
+	# the fake nvcc prints no macros: the record's version stands in
+	out=$("$KS_BIN" analyze --record "$rec")
+	expect_four_kernels "$out"
+	expect_eq "" "$(ls "$KS_DIR"/nvcc/*.macros 2>/dev/null)" "cache entry"
+}
