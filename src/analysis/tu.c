@@ -181,10 +181,24 @@ absolute(const char *cwd, const char *p)
 	return ks_fs_join(cwd, p);
 }
 
+/* After the argument `a`, __CUDACC__'s value: `cur`, NULL when undefined. */
+static const char *
+cudacc_of(const char *a, const char *cur)
+{
+	if (!strcmp(a, "-U__CUDACC__"))
+		return NULL;
+	if (!strcmp(a, "-D__CUDACC__"))
+		return "1";
+	if (ks_starts_with(a, "-D__CUDACC__="))
+		return a + 13;
+	return cur;
+}
+
 void
 ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 	   const char *prelude, struct ks_strv *out)
 {
+	const char *cudacc = NULL;
 	char archbuf[32];
 	const char *arch = ks_tu_clang_arch(o->arch ? o->arch : "sm_75",
 					    archbuf, sizeof(archbuf));
@@ -239,16 +253,18 @@ ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 	/* nvcc's macros after clang's own, the build's -D/-U after both,
 	 * as nvcc takes a build's -U__CUDACC__ after its predefines. */
 	for (i = 0; o->nvcc_macros && i < o->nvcc_macros->n; i++) {
-		const char *m = o->nvcc_macros->v[i];
-
-		ks_strv_push(out, m);
-		if (ks_starts_with(m, "-D__CUDACC__="))
-			ks_strv_push_owned(out,
-					   ks_xasprintf("-D__KS_CUDACC__=%s",
-							m + 13));
+		ks_strv_push(out, o->nvcc_macros->v[i]);
+		cudacc = cudacc_of(o->nvcc_macros->v[i], cudacc);
 	}
-	for (i = 0; o->defines && i < o->defines->n; i++)
+	for (i = 0; o->defines && i < o->defines->n; i++) {
 		ks_strv_push(out, o->defines->v[i]);
+		cudacc = cudacc_of(o->defines->v[i], cudacc);
+	}
+	/* The value the extras (or the prelude) restore after clang's
+	 * wrapper: the last word on __CUDACC__ of nvcc's and the build's. */
+	if (cudacc)
+		ks_strv_push_owned(out, ks_xasprintf("-D__KS_CUDACC__=%s",
+						     cudacc));
 }
 
 /* <state>/clang/, with the stub header (and the prelude) in it. */

@@ -1,10 +1,12 @@
 /*
  * Unit tests of src/nvcc/nvccmacros.c: nvcc's predefined macros as -U/-D
- * pairs, from -dM output and from a version, without running nvcc.
+ * pairs, from -dM output and from a version, without running nvcc, and
+ * where the analysis's clang arguments put them.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/analysis/inventory.h"
 #include "../../src/core/strv.h"
 #include "../../src/nvcc/nvccmacros.h"
 #include "test.h"
@@ -102,10 +104,57 @@ TEST(from_version)
 	CHECK_INT_EQ(0, (int)sv.n);
 }
 
+TEST(tu_args_pass_them_before_the_builds)
+{
+	struct ks_strv mac = KS_STRV_INIT, def = KS_STRV_INIT;
+	struct ks_strv out = KS_STRV_INIT;
+	struct ks_tu_opts o;
+	long d, u, b;
+
+	CHECK_INT_EQ(5, ks_nvccmacros_from_version("13.0.88", &mac));
+	ks_strv_push(&def, "-DN=4");
+	memset(&o, 0, sizeof(o));
+	o.source = "k.cu";
+	o.toolkit = "/usr/local/cuda";
+	o.nvcc_macros = &mac;
+	o.defines = &def;
+	ks_tu_args(&o, "/state/clang", "/state/prelude.h", &out);
+	u = ks_strv_find(&out, "-U__CUDACC__");
+	d = ks_strv_find(&out, "-D__CUDACC__=1");
+	b = ks_strv_find(&out, "-DN=4");
+	CHECK(u >= 0 && d == u + 1 && b > d);
+	CHECK(ks_strv_find(&out, "-D__CUDACC_VER_MAJOR__=13") >= 0);
+	/* restored after clang's wrapper empties it */
+	CHECK(ks_strv_find(&out, "-D__KS_CUDACC__=1") > b);
+	CHECK(ks_strv_find(&out, "-D__CUDA_ARCH__") < 0);
+	ks_strv_release(&out);
+	/* the build's last word on __CUDACC__ is the one restored */
+	ks_strv_push(&def, "-U__CUDACC__");
+	ks_strv_init(&out);
+	ks_tu_args(&o, "/state/clang", "/state/prelude.h", &out);
+	CHECK(ks_strv_find(&out, "-D__KS_CUDACC__=1") < 0);
+	ks_strv_release(&out);
+	ks_strv_push(&def, "-D__CUDACC__=2");
+	ks_strv_init(&out);
+	ks_tu_args(&o, "/state/clang", "/state/prelude.h", &out);
+	CHECK(ks_strv_find(&out, "-D__KS_CUDACC__=2") >= 0);
+	ks_strv_release(&out);
+	/* no nvcc macros: none of ks's */
+	o.nvcc_macros = NULL;
+	ks_strv_release(&def);
+	ks_strv_init(&out);
+	ks_tu_args(&o, "/state/clang", "/state/prelude.h", &out);
+	CHECK(ks_strv_find(&out, "-U__CUDACC__") < 0);
+	CHECK(ks_strv_find(&out, "-D__KS_CUDACC__=1") < 0);
+	ks_strv_release(&out);
+	ks_strv_release(&mac);
+}
+
 void
 ks_suite_nvccmacros(void)
 {
 	RUN(parse_keeps_nvccs_macros_only);
 	RUN(parse_refuses_what_is_not_nvccs_answer);
 	RUN(from_version);
+	RUN(tu_args_pass_them_before_the_builds);
 }
