@@ -96,15 +96,6 @@ out:
 }
 
 static int
-in_list(const char *const *list, const char *s)
-{
-	for (; *list; list++)
-		if (!strcmp(*list, s))
-			return 1;
-	return 0;
-}
-
-static int
 cmd_list(int argc, char **argv, struct ks_conf *conf)
 {
 	struct ks_skills sk = { 0 };
@@ -200,7 +191,7 @@ cmd_prompt(int argc, char **argv, struct ks_conf *conf)
 	char *dir = NULL, *path = NULL;
 	int rc = KS_EXIT_FAILED;
 
-	if (argc < 2 || argc > 3 || !in_list(roles, argv[1])) {
+	if (argc < 2 || argc > 3 || !ks_str_in_list(roles, argv[1])) {
 		fprintf(stderr, "usage: ks skills prompt planner|optimizer|diagnoser|"
 			"repairer [ID]\n");
 		return KS_EXIT_USAGE;
@@ -274,7 +265,7 @@ lint_inputs(struct lint *l, const struct ks_policy *p)
 			for (j = 0; j < n; j++)
 				ok |= !strcmp(defs[j].name, name);
 		} else if (!strcmp(in->source, "k") || !strcmp(in->source, "b")) {
-			ok = in_list(ks_cli_kernel_facts, in->name);
+			ok = ks_str_in_list(ks_cli_kernel_facts, in->name);
 		}
 		if (!ok)
 			problem(l, "%s:%d: '%s' is not a %s", p->file, in->line, in->name,

@@ -110,6 +110,15 @@ ks_ends_with(const char *s, const char *suffix)
 	return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
+int
+ks_str_in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return 1;
+	return 0;
+}
+
 const char *
 ks_basename(const char *path)
 {

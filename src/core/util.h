@@ -42,6 +42,8 @@ extern const char *ks_progname;
 
 int ks_starts_with(const char *s, const char *prefix);
 int ks_ends_with(const char *s, const char *suffix);
+/* `s` is one of the strings of the NULL-ended `list`. */
+int ks_str_in_list(const char *const *list, const char *s);
 /* Last path component (a pointer into `path`). */
 const char *ks_basename(const char *path);
 /*

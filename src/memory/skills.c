@@ -93,15 +93,6 @@ static const char *const known_keys[] = {
 	"includes", NULL,
 };
 
-static int
-in_list(const char *const *list, const char *s)
-{
-	for (; *list; list++)
-		if (!strcmp(*list, s))
-			return 1;
-	return 0;
-}
-
 /* Context of one file's checks. */
 struct ctx {
 	const char *file;
@@ -217,7 +208,7 @@ params_field(struct ctx *c, const struct ks_ynode *root, struct ks_skill *s)
 		s->nparams++;
 		q->line = p->line;
 		for (j = 0; j < p->n; j++)
-			if (!in_list((const char *const[]){ "name", "values", "default",
+			if (!ks_str_in_list((const char *const[]){ "name", "values", "default",
 							    "doc", NULL }, p->keys[j]))
 				return err_at(c, p->key_lines[j],
 					      "unknown parameter field '%s'", p->keys[j]);
@@ -262,7 +253,7 @@ check_header(struct ctx *c, const struct ks_ynode *root, const char *want_id,
 		return err_at(c, root->line, "the front matter must be a mapping, not %s",
 			      ks_ynode_kind_name(root->kind));
 	for (i = 0; i < root->n; i++)
-		if (!in_list(known_keys, root->keys[i]))
+		if (!ks_str_in_list(known_keys, root->keys[i]))
 			return err_at(c, root->key_lines[i], "unknown field '%s'",
 				      root->keys[i]);
 	if (text_field(c, root, "id", 1, &s->id) ||
@@ -281,7 +272,7 @@ check_header(struct ctx *c, const struct ks_ynode *root, const char *want_id,
 		return err_at(c, ks_ynode_get(root, "id")->line,
 			      "id '%s' does not match the file name (want '%s')", s->id,
 			      want_id);
-	if (!in_list(ks_skill_categories, s->category))
+	if (!ks_str_in_list(ks_skill_categories, s->category))
 		return err_at(c, ks_ynode_get(root, "category")->line,
 			      "unknown category '%s' (see docs/SKILLS.md)", s->category);
 	v = ks_ynode_get(root, "transform");
@@ -645,12 +636,12 @@ ks_skill_render(const char *file, const char *tmpl, const struct ks_skill *s,
 		if (!close)
 			return ks_error(err, "%s:%d: '{{' without '}}'", file, line);
 		f = ks_xstrndup(open + 2, (size_t)(close - open - 2));
-		if (in_list(ks_prompt_skill_fields, f)) {
+		if (ks_str_in_list(ks_prompt_skill_fields, f)) {
 			if (s)
 				render_field(s, f, out);
 			else
 				ks_buf_add(out, open, (size_t)(close + 2 - open));
-		} else if (in_list(ks_prompt_task_fields, f)) {
+		} else if (ks_str_in_list(ks_prompt_task_fields, f)) {
 			ks_buf_add(out, open, (size_t)(close + 2 - open));
 		} else {
 			ks_error(err, "%s:%d: unknown placeholder {{%s}}", file, line, f);

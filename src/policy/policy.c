@@ -120,15 +120,6 @@ ld_expr(struct ld *l, const char *file, const struct ks_ynode *parent,
 }
 
 static int
-in_list(const char *const *list, const char *s)
-{
-	for (; *list; list++)
-		if (!strcmp(*list, s))
-			return 1;
-	return 0;
-}
-
-static int
 check_keys(struct ld *l, const struct ks_ynode *map, const char *what,
 	   const char *const *allowed)
 {
@@ -140,7 +131,7 @@ check_keys(struct ld *l, const struct ks_ynode *map, const char *what,
 		return -1;
 	}
 	for (i = 0; i < map->n; i++)
-		if (!in_list(allowed, map->keys[i])) {
+		if (!ks_str_in_list(allowed, map->keys[i])) {
 			ld_err(l, l->file, map->key_lines[i], "%s: unknown field '%s'", what,
 			       map->keys[i]);
 			rc = -1;
@@ -352,7 +343,7 @@ ld_case(struct ld *l, const struct ks_ynode *n, const char *bucket,
 	what = ks_xasprintf("case %s/%s", bucket, c->id ? c->id : "?");
 	c->doc = ld_text(l, n, "doc", 0, what);
 	c->gain = ld_text(l, n, "gain", 1, what);
-	if (c->gain && !in_list(gains, c->gain))
+	if (c->gain && !ks_str_in_list(gains, c->gain))
 		ld_err(l, l->file, ks_ynode_get(n, "gain")->line,
 		       "%s: gain '%s' is not small, medium or large", what, c->gain);
 	ld_expr(l, l->file, n, ks_ynode_get(n, "when"), what, 1, &c->when);
@@ -629,7 +620,7 @@ ks_policy_parse(const char *file, const char *text, size_t len,
 									   NULL })) {
 			out->cap_tier = ld_text(&l, cap, "tier", 1, "cap");
 			out->cap_gain = ld_text(&l, cap, "gain", 1, "cap");
-			if (out->cap_gain && !in_list(gains, out->cap_gain))
+			if (out->cap_gain && !ks_str_in_list(gains, out->cap_gain))
 				ld_err(&l, file, cap->line, "cap: gain '%s' is not small, medium "
 				       "or large", out->cap_gain);
 			if (out->cap_tier && tier_index(out, out->cap_tier) < 0)
