@@ -83,6 +83,28 @@ static const struct item {
 			     offsetof(struct ks_conf, skills), "",
 			     "the skills folder (empty: skills/ beside ks, else "
 			     "../share/ks-nvcc/skills)" },
+	[KS_CONF_CACHE_MAX_SIZE] = { "cache_max_size", "KS_CACHE_MAX_SIZE", T_STR,
+				     offsetof(struct ks_conf, cache_max_size), "1G",
+				     "size limit of the variant cache, least recently "
+				     "used entries go first (0: none)" },
+	[KS_CONF_CACHE_SECONDARY] = { "cache_secondary", "KS_CACHE_SECONDARY", T_STR,
+				      offsetof(struct ks_conf, cache_secondary), "",
+				      "read-only variant caches searched after the "
+				      "primary, ':'-separated" },
+	[KS_CONF_SUBST] = { "subst", "KS_SUBST", T_BOOL,
+			    offsetof(struct ks_conf, subst), "1",
+			    "ks-nvcc compiles verified variants from the cache" },
+	[KS_CONF_STRICT] = { "strict", "KS_STRICT", T_BOOL,
+			     offsetof(struct ks_conf, strict), "0",
+			     "a substitution that fails fails the compile instead "
+			     "of compiling the original" },
+	[KS_CONF_SUBST_TIMEOUT] = { "subst_timeout", "KS_SUBST_TIMEOUT", T_INT,
+				    offsetof(struct ks_conf, subst_timeout_ms), "30000",
+				    "ms ks-nvcc waits for `ks` on a manifest miss, "
+				    "then compiles the original" },
+	[KS_CONF_KS] = { "ks", "KS_KS", T_STR, offsetof(struct ks_conf, ks), "",
+			 "the ks program ks-nvcc asks on a manifest miss (empty: "
+			 "beside ks-nvcc, then PATH)" },
 };
 
 static char *
