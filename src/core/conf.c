@@ -83,6 +83,19 @@ static const struct item {
 			     offsetof(struct ks_conf, skills), "",
 			     "the skills folder (empty: skills/ beside ks, else "
 			     "../share/ks-nvcc/skills)" },
+	[KS_CONF_REPLAY_BOUND_MIN] = { "replay_bound_min", "KS_REPLAY_BOUND_MIN", T_INT,
+				       offsetof(struct ks_conf, replay_bound_min_ms),
+				       "10000", "milliseconds any one replayed run may "
+				       "take, at least, before it is stopped" },
+	[KS_CONF_REPLAY_BOUND_FACTOR] = { "replay_bound_factor", "KS_REPLAY_BOUND_FACTOR",
+					  T_INT, offsetof(struct ks_conf, replay_bound_factor),
+					  "50", "a run of the original is stopped past this "
+					  "many times the captured launch's duration" },
+	[KS_CONF_CANDIDATE_BOUND_FACTOR] = { "candidate_bound_factor",
+					     "KS_CANDIDATE_BOUND_FACTOR", T_INT,
+					     offsetof(struct ks_conf, candidate_bound_factor),
+					     "20", "a run of a candidate is stopped past this "
+					     "many times the original's time on replay" },
 };
 
 static char *

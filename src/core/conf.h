@@ -44,6 +44,9 @@ enum ks_conf_item {
 	KS_CONF_CAPTURE_LIB,
 	KS_CONF_LIBCLANG,
 	KS_CONF_SKILLS,
+	KS_CONF_REPLAY_BOUND_MIN,
+	KS_CONF_REPLAY_BOUND_FACTOR,
+	KS_CONF_CANDIDATE_BOUND_FACTOR,
 	KS_CONF_NITEMS
 };
 
@@ -71,6 +74,10 @@ struct ks_conf {
 	char *capture_lib;	/* KS_CAPTURE_LIB: libks-capture.so */
 	char *libclang;		/* KS_LIBCLANG */
 	char *skills;		/* KS_SKILLS: the skills folder ("" = beside ks) */
+	/* Bounded replay time (review/timing.h). */
+	int replay_bound_min_ms;	/* KS_REPLAY_BOUND_MIN: floor of a run's bound */
+	int replay_bound_factor;	/* KS_REPLAY_BOUND_FACTOR: x the captured time */
+	int candidate_bound_factor;	/* KS_CANDIDATE_BOUND_FACTOR: x the original's */
 	char *config_path;	/* the config file consulted (may not exist) */
 	enum ks_conf_origin origin[KS_CONF_NITEMS];
 };
