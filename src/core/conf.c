@@ -105,6 +105,19 @@ static const struct item {
 	[KS_CONF_KS] = { "ks", "KS_KS", T_STR, offsetof(struct ks_conf, ks), "",
 			 "the ks program ks-nvcc asks on a manifest miss (empty: "
 			 "beside ks-nvcc, then PATH)" },
+	[KS_CONF_REPLAY_BOUND_MIN] = { "replay_bound_min", "KS_REPLAY_BOUND_MIN", T_INT,
+				       offsetof(struct ks_conf, replay_bound_min_ms),
+				       "10000", "milliseconds any one replayed run may "
+				       "take, at least, before it is stopped" },
+	[KS_CONF_REPLAY_BOUND_FACTOR] = { "replay_bound_factor", "KS_REPLAY_BOUND_FACTOR",
+					  T_INT, offsetof(struct ks_conf, replay_bound_factor),
+					  "50", "a run of the original is stopped past this "
+					  "many times the captured launch's duration" },
+	[KS_CONF_CANDIDATE_BOUND_FACTOR] = { "candidate_bound_factor",
+					     "KS_CANDIDATE_BOUND_FACTOR", T_INT,
+					     offsetof(struct ks_conf, candidate_bound_factor),
+					     "20", "a run of a candidate is stopped past this "
+					     "many times the original's time on replay" },
 };
 
 static char *
