@@ -1440,3 +1440,28 @@ ks_args_eligible(const struct ks_args *a, const char **reason)
 		*reason = "arch-symbolic";
 	return *reason == NULL;
 }
+
+int
+ks_args_eligible_command(const struct ks_args *a, const char **reason)
+{
+	size_t i;
+
+	*reason = NULL;
+	if (a->rejected)
+		*reason = a->rejected;
+	else if (a->mode != KS_MODE_COMPILE_LINK && a->mode != KS_MODE_LIB)
+		*reason = mode_reasons[a->mode] ? mode_reasons[a->mode] : "mode-compile";
+	else if (a->verbose)
+		*reason = "verbose";
+	else if (a->keep || a->save_temps || a->keep_dir)
+		*reason = "keep";
+	else if (a->arch_symbolic)
+		*reason = "arch-symbolic";
+	if (*reason)
+		return 0;
+	for (i = 0; i < a->ninputs; i++)
+		if (a->inputs[i].lang == KS_LANG_CU)
+			return 1;
+	*reason = "not-cuda";
+	return 0;
+}

@@ -253,6 +253,17 @@ int ks_args_classify(const struct ks_strv *argv, struct ks_args *out,
  */
 int ks_args_eligible(const struct ks_args *a, const char **reason);
 
+/*
+ * Pure decision for a one-command build: does ks-nvcc record the CUDA
+ * sources of this compile-and-link (or -lib) command, one record each
+ * (onecmd.h)? One that nvcc would accept, without -v, -keep or a
+ * machine-dependent target list, with at least one CUDA source (a .cu, or
+ * any source under -x cu). Returns 1 with *reason NULL, or 0 with a
+ * static word as in ks_args_eligible: the `rejected` word, "mode-<mode>"
+ * for another mode, "verbose", "keep", "arch-symbolic", "not-cuda".
+ */
+int ks_args_eligible_command(const struct ks_args *a, const char **reason);
+
 /* Pure: the language nvcc gives an input by its suffix alone (no -x). */
 enum ks_lang ks_args_lang_of(const char *path);
 
