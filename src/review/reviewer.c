@@ -518,7 +518,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 				   (long)getpid());
 	if (ks_fs_mkdirs(rc->workdir, &err))
 		goto fail;
-	replay = ks_toolkit_companion("ks-replay", NULL);
+	replay = ks_toolkit_companion("ks-replay", conf->replay);
 	if (!replay) {
 		ks_error(&err, "ks-replay not found beside ks or on PATH (built only "
 			       "with the CUDA toolkit)");

@@ -62,7 +62,7 @@ struct opts {
 	unsigned long random, seed, reps;
 	double min_ms, max_seconds;
 	double bound_min_ms, bound_factor, candidate_factor;
-	int time, metrics, once;
+	int time, metrics, once, probe;
 };
 
 struct replay {
@@ -105,7 +105,8 @@ rt_ok(cudaError_t e, const char *what, struct ks_buf *err)
 static void
 usage(void)
 {
-	fputs("usage: ks-replay --capture DIR --original ORIG.so [--candidate CAND.so]\n"
+	fputs("usage: ks-replay --probe\n"
+	      "       ks-replay --capture DIR --original ORIG.so [--candidate CAND.so]\n"
 	      "                 [--random K] [--seed S] [--time] [--reps N]\n"
 	      "                 [--min-ms MS] [--max-seconds S] [--metrics]\n"
 	      "                 [--tol DTYPE=ATOL,RTOL]... [--once] [--json FILE]\n"
@@ -149,6 +150,8 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 			o->metrics = 1;
 		} else if (!strcmp(a, "--once")) {
 			o->once = 1;
+		} else if (!strcmp(a, "--probe")) {
+			o->probe = 1;
 		} else if (!v) {
 			return ks_error(err, "'%s' needs a value or is unknown", a);
 		} else if (!strcmp(a, "--capture")) {
@@ -202,6 +205,8 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 			return ks_error(err, "unknown option '%s'", a);
 		}
 	}
+	if (o->probe)
+		return 0;
 	if (!o->capture || (!o->original && !(o->once && o->candidate)))
 		return ks_error(err, "--capture and --original are required");
 	return 0;
@@ -1397,6 +1402,20 @@ ks_replay_main(int argc, char **argv)
 		usage();
 		ks_buf_release(&err);
 		return 2;
+	}
+	if (r.o.probe) {
+		/* Is there a device to replay on? (ks capture asks first.) */
+		int count = 0;
+		cudaError_t e = cudaGetDeviceCount(&count);
+
+		if (e != cudaSuccess || !count) {
+			fprintf(stderr, "no GPU: %s\n",
+				e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device");
+			return 4;
+		}
+		if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
+			printf("%s\n", prop.name);
+		return 0;
 	}
 	r.orig.path = r.o.original;
 	r.cand.path = r.o.candidate;
