@@ -6,6 +6,9 @@
 //               capture taken without globals cannot restore it)
 //   gather      reads through an array of device pointers (the addresses
 //               are the capture run's and dangle on replay)
+//   take        reads through 32-bit indices (poisoned by the search for
+//               output-only buffers, they send it 16 GB astray: replay
+//               must still reproduce it)
 // Prints PASS when every result is right.
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -62,6 +65,15 @@ gather(float *const *ptrs, float *out, int n)
 		out[i] = ptrs[i][0] * 2.0f;
 }
 
+__global__ void
+take(const unsigned *idx, const float *src, float *dst, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+		dst[i] = src[idx[i]];
+}
+
 int
 main()
 {
@@ -110,6 +122,25 @@ main()
 	CK(cudaMemcpy(h, out, sizeof(h), cudaMemcpyDeviceToHost));
 	for (int i = 0; i < n; i++)
 		bad += h[i] != 2.0f * i;
+	{
+		const int m = 1 << 12;
+		unsigned hi[m], *d_idx;
+		float hsrc[m], hdst[m], *d_src, *d_dst;
+
+		for (int i = 0; i < m; i++) {
+			hi[i] = (unsigned)((i * 37) % m);
+			hsrc[i] = (float)i;
+		}
+		CK(cudaMalloc(&d_idx, sizeof(hi)));
+		CK(cudaMalloc(&d_src, sizeof(hsrc)));
+		CK(cudaMalloc(&d_dst, sizeof(hdst)));
+		CK(cudaMemcpy(d_idx, hi, sizeof(hi), cudaMemcpyHostToDevice));
+		CK(cudaMemcpy(d_src, hsrc, sizeof(hsrc), cudaMemcpyHostToDevice));
+		take<<<m / 128, 128>>>(d_idx, d_src, d_dst, m);
+		CK(cudaMemcpy(hdst, d_dst, sizeof(hdst), cudaMemcpyDeviceToHost));
+		for (int i = 0; i < m; i++)
+			bad += hdst[i] != hsrc[hi[i]];
+	}
 	CK(cudaGetLastError());
 	std::printf(bad ? "FAIL %d results\n" : "PASS\n", bad);
 	return bad != 0;
