@@ -373,6 +373,12 @@ ks_cmd_capture(int argc, char **argv, struct ks_conf *conf)
 	setenv("KS_CAPTURE_GLOBALS", globals.buf, 1);
 
 	rc = run_program(o.cmd);
+	/* What runs next (the eligibility check's replays) is not captured. */
+	unsetenv("CUDA_INJECTION64_PATH");
+	unsetenv("KS_CAPTURE_DIR");
+	unsetenv("KS_CAPTURE_REPORT");
+	unsetenv("KS_CAPTURE_KERNEL");
+	unsetenv("KS_CAPTURE_GLOBALS");
 
 	rep.max = 16 << 20;
 	ks_fs_read(report, &rep, &err);

@@ -61,6 +61,8 @@ for a in "$@"; do
 	prev=$a
 done
 echo "start $cap" >>"$log"
+# The replays must not run under the capture library.
+[ -z "${CUDA_INJECTION64_PATH:-}${KS_CAPTURE_DIR:-}" ] || echo "injected $cap" >>"$log"
 sleep 0.3
 echo "end $cap" >>"$log"
 if [ -f "$cap/fake-verdict" ]; then
@@ -115,6 +117,7 @@ test_capture_ends_with_the_table() {
 		"$KS_DIR/captures/_Z4histPf/1/eligibility.json")
 	expect_eq "ineligible False" "$v"
 	expect_eq 3 "$(grep -c '^start ' replay.log)"
+	expect_eq 0 "$(grep -c '^injected ' replay.log)"
 	# `ks captures` shows the table again, without replaying.
 	out=$("$KS_BIN" captures)
 	expect_contains "$out" "scale(float*)  2         32 B   yes"
@@ -137,6 +140,7 @@ test_gpu_runs_one_at_a_time() {
 	python3 - replay.log <<'PY'
 import sys
 lines = open(sys.argv[1]).read().split("\n")[:-1]
+lines = [l for l in lines if not l.startswith("injected ")]
 assert len(lines) == 6, lines
 for i in range(0, 6, 2):
     a, b = lines[i].split(" ", 1), lines[i + 1].split(" ", 1)
