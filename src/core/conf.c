@@ -118,6 +118,8 @@ static const struct item {
 					     offsetof(struct ks_conf, candidate_bound_factor),
 					     "20", "a run of a candidate is stopped past this "
 					     "many times the original's time on replay" },
+	[KS_CONF_REPLAY] = { "replay", "KS_REPLAY", T_STR, offsetof(struct ks_conf, replay),
+			     "", "ks-replay (unset: beside ks, ../lib/ks-nvcc, PATH)" },
 };
 
 static char *

@@ -53,6 +53,7 @@ enum ks_conf_item {
 	KS_CONF_REPLAY_BOUND_MIN,
 	KS_CONF_REPLAY_BOUND_FACTOR,
 	KS_CONF_CANDIDATE_BOUND_FACTOR,
+	KS_CONF_REPLAY,
 	KS_CONF_NITEMS
 };
 
@@ -90,6 +91,7 @@ struct ks_conf {
 	int replay_bound_min_ms;	/* KS_REPLAY_BOUND_MIN: floor of a run's bound */
 	int replay_bound_factor;	/* KS_REPLAY_BOUND_FACTOR: x the captured time */
 	int candidate_bound_factor;	/* KS_CANDIDATE_BOUND_FACTOR: x the original's */
+	char *replay;		/* KS_REPLAY: the ks-replay program */
 	char *config_path;	/* the config file consulted (may not exist) */
 	enum ks_conf_origin origin[KS_CONF_NITEMS];
 };

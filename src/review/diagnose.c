@@ -71,27 +71,30 @@ ks_diagnose_unrestored(const struct ks_capture *c, const unsigned char *const *i
 	size_t n = 0, i, k;
 
 	for (i = 0; in && i < c->nbuffers; i++) {
-		size_t count = 0, first = 0;
-		long into = -1;
+		size_t inside = 0, outside = 0, first = 0;
 
 		for (k = 0; k + 8 <= c->buffers[i].size; k += 8) {
-			uint64_t v;
-			long b;
+			uint64_t v, dist;
 
 			memcpy(&v, in[i] + k, 8);
-			if (!v || (b = buffer_at(c, v)) < 0)
+			if (!v)
 				continue;
-			if (!count++) {
+			if (buffer_at(c, v) >= 0)
+				inside++;
+			else if (nearest(c, v, &dist) >= 0 && dist <= KS_DIAGNOSE_NEAR)
+				outside++;
+			else
+				continue;
+			if (inside + outside == 1)
 				first = k;
-				into = b;
-			}
 		}
-		if (count) {
+		if (inside + outside) {
 			sep(out, n++);
 			ks_buf_addf(out, "buffer %zu holds %zu device address%s of the capture "
-					 "run (first at byte %zu, into buffer %ld), which "
-					 "dangle on replay", i, count, count == 1 ? "" : "es",
-				    first, into);
+					 "run (first at byte %zu; %zu into captured buffers, %zu "
+					 "into memory the capture did not hold), which dangle "
+					 "on replay", i, inside + outside,
+				    inside + outside == 1 ? "" : "es", first, inside, outside);
 		}
 	}
 	for (k = 0; k + 8 <= c->param_size; k += 8) {

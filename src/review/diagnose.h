@@ -27,9 +27,10 @@ struct ks_capture;
 /*
  * Pure: the ways the kernel may reach memory replay does not restore,
  * one clause each, "; "-separated, appended to `out`:
- *  - a buffer whose before-state holds device addresses inside captured
- *    buffers (an array of pointers, a struct with a pointer field): those
- *    addresses are the capture run's and dangle on replay;
+ *  - a buffer whose before-state holds device addresses (8-byte words
+ *    inside a captured buffer or within KS_DIAGNOSE_NEAR of one: an array
+ *    of pointers, a struct with a pointer field): those addresses are the
+ *    capture run's and dangle on replay;
  *  - a parameter word (8 bytes, aligned) that is not a known pointer but
  *    lies within KS_DIAGNOSE_NEAR of a captured buffer without being in
  *    one: a pointer to an allocation the capture did not hold;

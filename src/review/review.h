@@ -36,6 +36,8 @@ struct ks_review_opts {
 	 * ks-replay's defaults. */
 	int bounds;
 	unsigned long bound_min_ms, bound_factor, candidate_factor;
+	int written_only;	/* --written-only: poison only written buffers
+				 * when finding the output-only ones */
 };
 
 /*

@@ -518,7 +518,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 				   (long)getpid());
 	if (ks_fs_mkdirs(rc->workdir, &err))
 		goto fail;
-	replay = ks_toolkit_companion("ks-replay", NULL);
+	replay = ks_toolkit_companion("ks-replay", conf->replay);
 	if (!replay) {
 		ks_error(&err, "ks-replay not found beside ks or on PATH (built only "
 			       "with the CUDA toolkit)");
@@ -593,8 +593,19 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 		goto fail;
 	if (ks_review_replay(&o, &result, &err))
 		goto fail;
-	o.metrics = rq->metrics || rq->ncu;
 	res = cJSON_Parse(result.buf);
+	if (res && ks_json_str(res, "error") && ks_json_str(res, "stage") &&
+	    !strcmp(ks_json_str(res, "stage"), "output-only")) {
+		/* A poisoned buffer the kernel reads (indices) made it fault:
+		 * again, poisoning only the buffers the launch wrote. */
+		cJSON_Delete(res);
+		ks_buf_reset(&result);
+		o.written_only = 1;
+		if (ks_review_replay(&o, &result, &err))
+			goto fail;
+		res = cJSON_Parse(result.buf);
+	}
+	o.metrics = rq->metrics || rq->ncu;
 	if (!res) {
 		ks_error(&err, "ks-replay wrote no JSON");
 		goto fail;

@@ -166,13 +166,17 @@ TEST(diagnose_stored_and_stray_pointers)
 	memcpy(in0 + 16, &v, 8);
 	v = b[1].base + 16;
 	memcpy(in0 + 24, &v, 8);
+	/* and one to an allocation the capture did not hold */
+	v = b[1].base + (1ull << 30);
+	memcpy(in0 + 40, &v, 8);
 	/* Parameter 2: 0x200 past buffer 0's end, an allocation not captured. */
 	v = b[0].base + b[0].size + 0x200;
 	memcpy(params + 16, &v, 8);
 	c.note = note;
 	CHECK_INT_EQ(3, ks_diagnose_unrestored(&c, in, &out));
-	CHECK(strstr(out.buf, "buffer 0 holds 2 device addresses of the capture run "
-			      "(first at byte 16, into buffer 1)") == out.buf);
+	CHECK(strstr(out.buf, "buffer 0 holds 3 device addresses of the capture run "
+			      "(first at byte 16; 2 into captured buffers, 1 into memory "
+			      "the capture did not hold), which dangle on replay") == out.buf);
 	CHECK(strstr(out.buf, "; parameter 2 holds 0x7f0000000240, 513 bytes past the "
 			      "end of buffer 0: a pointer into memory the capture did "
 			      "not hold") != NULL);

@@ -62,7 +62,8 @@ struct opts {
 	unsigned long random, seed, reps;
 	double min_ms, max_seconds;
 	double bound_min_ms, bound_factor, candidate_factor;
-	int time, metrics, once;
+	int time, metrics, once, probe;
+	int written_only;	/* output-only detection poisons written buffers only */
 };
 
 struct replay {
@@ -105,13 +106,14 @@ rt_ok(cudaError_t e, const char *what, struct ks_buf *err)
 static void
 usage(void)
 {
-	fputs("usage: ks-replay --capture DIR --original ORIG.so [--candidate CAND.so]\n"
+	fputs("usage: ks-replay --probe\n"
+	      "       ks-replay --capture DIR --original ORIG.so [--candidate CAND.so]\n"
 	      "                 [--random K] [--seed S] [--time] [--reps N]\n"
 	      "                 [--min-ms MS] [--max-seconds S] [--metrics]\n"
 	      "                 [--tol DTYPE=ATOL,RTOL]... [--once] [--json FILE]\n"
 	      "                 [--original-globals MAP] [--candidate-globals MAP]\n"
 	      "                 [--bound-min-ms MS] [--bound-factor F]\n"
-	      "                 [--candidate-factor F]\n",
+	      "                 [--candidate-factor F] [--written-only]\n",
 	      stderr);
 }
 
@@ -149,6 +151,10 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 			o->metrics = 1;
 		} else if (!strcmp(a, "--once")) {
 			o->once = 1;
+		} else if (!strcmp(a, "--probe")) {
+			o->probe = 1;
+		} else if (!strcmp(a, "--written-only")) {
+			o->written_only = 1;
 		} else if (!v) {
 			return ks_error(err, "'%s' needs a value or is unknown", a);
 		} else if (!strcmp(a, "--capture")) {
@@ -202,6 +208,8 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 			return ks_error(err, "unknown option '%s'", a);
 		}
 	}
+	if (o->probe)
+		return 0;
 	if (!o->capture || (!o->original && !(o->once && o->candidate)))
 		return ks_error(err, "--capture and --original are required");
 	return 0;
@@ -741,6 +749,9 @@ check_run(struct replay *r, const struct side *s, unsigned char **before,
  * there. Every allocation is tried, one at a time, written or not: a launch
  * that rewrites the values a buffer already held (the second run of the
  * same kernel) writes it all the same. Globals are tried only when written.
+ * A poisoned buffer the kernel reads as indices can make it fault, which
+ * ends the context: this runs as stage "output-only", and ks runs the
+ * review again with --written-only, where only written buffers are tried.
  */
 static int
 find_output_only(struct replay *r, struct ks_buf *err)
@@ -752,8 +763,8 @@ find_output_only(struct replay *r, struct ks_buf *err)
 	int rc = -1;
 
 	for (i = 0; i < n; i++) {
-		if ((r->cap.buffers[i].mem == KS_MEM_GLOBAL && !r->written[i]) ||
-		    skipped(&r->orig, i))
+		if (((r->cap.buffers[i].mem == KS_MEM_GLOBAL || r->o.written_only) &&
+		     !r->written[i]) || skipped(&r->orig, i))
 			continue;
 		for (j = 0; j < n; j++)
 			mask[j] = j == i;
@@ -1277,8 +1288,10 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 	ks_buf_adds(j, "null");
 
 	/* 2. Output-only buffers. */
+	r->stage = "output-only";
 	if (find_output_only(r, err))
 		goto out;
+	r->stage = "original";
 	ks_buf_adds(j, ", \"output_only\": [");
 	{
 		size_t i, first = 1;
@@ -1397,6 +1410,20 @@ ks_replay_main(int argc, char **argv)
 		usage();
 		ks_buf_release(&err);
 		return 2;
+	}
+	if (r.o.probe) {
+		/* Is there a device to replay on? (ks capture asks first.) */
+		int count = 0;
+		cudaError_t e = cudaGetDeviceCount(&count);
+
+		if (e != cudaSuccess || !count) {
+			fprintf(stderr, "no GPU: %s\n",
+				e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device");
+			return 4;
+		}
+		if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
+			printf("%s\n", prop.name);
+		return 0;
 	}
 	r.orig.path = r.o.original;
 	r.cand.path = r.o.candidate;
