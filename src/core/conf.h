@@ -44,6 +44,14 @@ enum ks_conf_item {
 	KS_CONF_CAPTURE_LIB,
 	KS_CONF_LIBCLANG,
 	KS_CONF_SKILLS,
+	KS_CONF_LLM_URL,
+	KS_CONF_LLM_API,
+	KS_CONF_LLM_MODEL,
+	KS_CONF_LLM_KEY,
+	KS_CONF_LLM_TIMEOUT,
+	KS_CONF_LLM_RETRIES,
+	KS_CONF_LLM_TOKENS,
+	KS_CONF_MIN_GAIN,
 	KS_CONF_NITEMS
 };
 
@@ -71,6 +79,15 @@ struct ks_conf {
 	char *capture_lib;	/* KS_CAPTURE_LIB: libks-capture.so */
 	char *libclang;		/* KS_LIBCLANG */
 	char *skills;		/* KS_SKILLS: the skills folder ("" = beside ks) */
+	/* The optimize loop's LLM (src/llm) and its base rule. */
+	char *llm_url;		/* KS_LLM_URL: "" = rules only */
+	char *llm_api;		/* KS_LLM_API: openai, anthropic, "" = from the URL */
+	char *llm_model;	/* KS_LLM_MODEL */
+	char *llm_key;		/* KS_LLM_KEY: never printed */
+	int llm_timeout_ms;	/* KS_LLM_TIMEOUT: one request */
+	int llm_retries;	/* KS_LLM_RETRIES: on 429, 5xx, timeouts */
+	int llm_tokens;		/* KS_LLM_TOKENS: per task, 0 = no limit */
+	char *min_gain;		/* KS_MIN_GAIN: the ratio that moves the base */
 	char *config_path;	/* the config file consulted (may not exist) */
 	enum ks_conf_origin origin[KS_CONF_NITEMS];
 };
