@@ -130,6 +130,10 @@ struct ks_task {
 	const char *dir;	/* KS_DIR/tasks/<id> */
 	const char *ks_dir;	/* KS_DIR (the statistics live under it) */
 	const char *kernel;	/* mangled name */
+	/* What the task is made of (a hash of the source and the captures):
+	 * a trajectory whose seed says otherwise is of an older program and
+	 * is set aside, not resumed. NULL: not checked. */
+	const char *signature;
 	const char *const *captures;
 	size_t ncaptures;
 	const struct ks_inventory *inv;	/* the original TU's, or NULL */

@@ -188,6 +188,7 @@ ks_agent_seed(struct ks_task *t, struct ks_buf *err)
 		return -1;
 	round_new(t, &r, "seed");
 	r.parent = -1;
+	r.task = t->signature ? ks_xstrdup(t->signature) : NULL;
 	take_review(&r, &rv);
 	/* The original alone has no candidate time: its own is the base's. */
 	if (!r.cand.have && r.orig.have)
@@ -747,6 +748,31 @@ ks_agent_step(struct ks_task *t, struct ks_buf *err)
 
 /* ---- the loop -------------------------------------------------------------- */
 
+/* The trajectory of an older program: kept as trajectory.<n>.jsonl. */
+static int
+set_aside(struct ks_task *t, const char *path, struct ks_buf *err)
+{
+	char *old = NULL;
+	int n;
+
+	for (n = 1; n < 10000; n++) {
+		free(old);
+		old = ks_xasprintf("%s/trajectory.%d.jsonl", t->dir, n);
+		if (!ks_fs_exists(old))
+			break;
+	}
+	if (rename(path, old)) {
+		ks_error_errno(err, "cannot set %s aside", path);
+		free(old);
+		return -1;
+	}
+	ks_log("optimize: %s: the source or the captures changed; the old "
+	       "trajectory is %s", t->id, old);
+	free(old);
+	ks_traj_release(&t->traj);
+	return 0;
+}
+
 int
 ks_agents_run(struct ks_task *t, struct ks_buf *err)
 {
@@ -762,6 +788,12 @@ ks_agents_run(struct ks_task *t, struct ks_buf *err)
 		path = ks_traj_path(t->dir);
 		if (t->short_term) {
 			if (ks_traj_load(path, &t->traj, err)) {
+				free(path);
+				return -1;
+			}
+			if (t->traj.n && t->signature &&
+			    (!t->traj.v[0].task || strcmp(t->traj.v[0].task, t->signature)) &&
+			    set_aside(t, path, err)) {
 				free(path);
 				return -1;
 			}

@@ -34,6 +34,7 @@
 #include "../core/buf.h"
 #include "../core/conf.h"
 #include "../core/fs.h"
+#include "../core/hash.h"
 #include "../core/log.h"
 #include "../core/strv.h"
 #include "../core/util.h"
@@ -255,6 +256,7 @@ struct ctx {
 	size_t nsim;
 	char **sim_names;
 	double *sim_values;
+	char sig[33];		/* the task's signature */
 };
 
 static void
@@ -459,6 +461,30 @@ review_op(void *vctx, const struct ks_task *t, const char *candidate,
 	return ks_agent_review_real(&c->rv, t, candidate, out, err);
 }
 
+/* The source and every capture's launch: another program, another task. */
+static void
+signature(struct ctx *c, const struct job *j)
+{
+	struct ks_hash h;
+
+	ks_hash_init(&h);
+	ks_hash_str(&h, c->k->mangled ? c->k->mangled : "");
+	ks_hash_bytes(&h, c->text.buf, c->text.len);
+	for (size_t i = 0; i < j->caps.n; i++) {
+		struct ks_buf lt = KS_BUF_INIT;
+		char *lp = ks_fs_join(j->caps.v[i], "launch.json");
+
+		lt.max = 1 << 24;
+		ks_hash_str(&h, j->caps.v[i]);
+		if (!ks_fs_read(lp, &lt, NULL))
+			ks_hash_bytes(&h, lt.buf, lt.len);
+		ks_buf_release(&lt);
+		free(lp);
+	}
+	ks_hash_hex128(&h, c->sig);
+	ks_hash_release(&h);
+}
+
 /* Everything a task needs before its loop starts. */
 static int
 prepare(struct ctx *c, const struct job *j, const struct opts *o, struct ks_buf *err)
@@ -497,6 +523,7 @@ prepare(struct ctx *c, const struct job *j, const struct opts *o, struct ks_buf 
 	if (ks_fs_read(c->inv.source, &c->text, err))
 		goto out;
 	c->fast = has_fast_math(&c->rec.argv);
+	signature(c, j);
 	lp = ks_fs_join(j->caps.v[0], "launch.json");
 	lt.max = 1 << 24;
 	if (!ks_fs_read(lp, &lt, NULL))
@@ -900,6 +927,7 @@ ks_cli_optimize(int argc, char **argv, struct ks_conf *conf, int need_gpu)
 		t.dir = dir;
 		t.ks_dir = conf->dir;
 		t.kernel = j->kernel;
+		t.signature = c.sig;
 		t.captures = (const char *const *)j->caps.v;
 		t.ncaptures = j->caps.n;
 		t.inv = &c.inv;

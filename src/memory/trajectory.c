@@ -60,6 +60,7 @@ ks_traj_round_release(struct ks_traj_round *r)
 	diag_release(&r->diag);
 	free(r->model);
 	free(r->time);
+	free(r->task);
 	ks_traj_round_init(r);
 }
 
@@ -152,6 +153,8 @@ ks_traj_round_json(const struct ks_traj_round *r, struct ks_buf *out)
 	ks_buf_addf(out, ", \"gpu_ms\": %.3f, \"tokens\": %ld", r->gpu_ms, r->tokens);
 	add_str(out, "model", r->model);
 	add_str(out, "time", r->time);
+	if (r->task)
+		add_str(out, "task", r->task);
 	ks_buf_adds(out, "}\n");
 }
 
@@ -227,6 +230,7 @@ read_round(const cJSON *o, struct ks_traj_round *r)
 	r->tokens = (long)ks_json_num(o, "tokens");
 	r->model = ks_json_dup(o, "model");
 	r->time = ks_json_dup(o, "time");
+	r->task = ks_json_dup(o, "task");
 	return 0;
 }
 

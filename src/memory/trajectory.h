@@ -83,6 +83,8 @@ struct ks_traj_round {
 	long tokens;		/* LLM tokens this step spent */
 	char *model;		/* "none" or the LLM's model */
 	char *time;		/* UTC */
+	char *task;		/* the seed's: what the task was made of (a hash
+				 * of the kernel's source and captures), or NULL */
 };
 
 struct ks_traj {

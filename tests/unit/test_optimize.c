@@ -233,6 +233,27 @@ TEST(optimize_end_to_end_with_a_fake_ks_replay)
 	CHECK(ks_traj_load(traj, &t, &err) == 0);
 	CHECK_INT_EQ((int)n1, (int)t.n);
 
+	/* the source changed: the old trajectory is set aside, a new task
+	 * starts from its seed */
+	{
+		char *src = ks_xasprintf("%s/k.cu", dir), *old;
+		struct ks_buf text = KS_BUF_INIT;
+
+		ks_buf_adds(&text, kernel_src);
+		ks_buf_adds(&text, "/* edited */\n");
+		CHECK(ks_fs_write_atomic(src, text.buf, text.len, &err) == 0);
+		ks_traj_release(&t);
+		CHECK_INT_EQ(0, optimize(&conf, args, &out));
+		old = ks_xasprintf("%s/tasks/_Z5scalePKfPfi/trajectory.1.jsonl", dir);
+		CHECK(ks_fs_exists(old));
+		CHECK(ks_traj_load(traj, &t, &err) == 0);
+		CHECK_STR_EQ("seed", t.v[0].phase);
+		CHECK(t.v[0].task != NULL);
+		free(old);
+		free(src);
+		ks_buf_release(&text);
+	}
+
 	/* a selector that names nothing is an error */
 	{
 		static const char *const none[] = { "^no_such_kernel$", NULL };
