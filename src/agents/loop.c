@@ -405,8 +405,14 @@ static int
 skill_done(const struct ks_task *t, const char *skill, const char **why)
 {
 	size_t i, fails = 0;
-	int base = t->state.base;
+	int base = t->state.base, b;
 
+	/* A skill the base already holds: applying it again repeats it. */
+	for (b = base; b > 0 && (size_t)b < t->traj.n; b = t->traj.v[b].parent)
+		if (t->traj.v[b].skill && !strcmp(t->traj.v[b].skill, skill)) {
+			*why = "the base already holds it";
+			return 1;
+		}
 	for (i = 0; i < t->traj.n; i++) {
 		const struct ks_traj_round *r = &t->traj.v[i];
 
@@ -669,7 +675,9 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int repairs,
 			goto next;
 		}
 		free(vname);
-		ks_hash_once_hex64(tu.buf, tu.len, hash);
+		/* The variant names the candidate: its TU differs only in the
+		 * #line names of its round. */
+		ks_hash_once_hex64(variant.buf, variant.len, hash);
 		r.hash = ks_xstrdup(hash);
 		seen = t->short_term ? ks_traj_seen(&t->traj, hash) : -1;
 		if (seen >= 0) {

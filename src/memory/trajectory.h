@@ -64,7 +64,7 @@ struct ks_traj_round {
 	char *params;		/* "block=256 vec=4", "" (none), or NULL */
 	char *plan;		/* an LLM's plan, or NULL */
 	char *source;		/* what the transform read: "original", "base" */
-	char *hash;		/* of the candidate TU (16 hex), or NULL */
+	char *hash;		/* of the candidate's variant file (16 hex), or NULL */
 	char *file;		/* the candidate TU, relative to the task */
 	char *variant;		/* the variant file, relative to the task */
 	char *compile;		/* "ok", "failed", or NULL: not compiled */

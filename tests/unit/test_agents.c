@@ -6,7 +6,7 @@
  *   "alpha p=1" -> does not compile (an nvcc error in the log)
  *   "alpha p=2" -> correct, 8 ms against the original's 10 (a real gain)
  *   "alpha p=3" -> correct, 7.9 ms; "alpha p=4" -> 9 ms
- *   "beta q=N"  -> correct, 9.5 + N/10 ms
+ *   "beta q=1"  -> correct, 9.6 ms (beta gives the same variant for q=2)
  */
 #include <signal.h>
 #include <stdio.h>
@@ -49,8 +49,12 @@ static enum ks_xf_result
 beta(const struct ks_xf_input *in, const struct ks_xf_point *p, struct ks_buf *v,
      struct ks_buf *r)
 {
+	struct ks_xf_point one = *p;
+
 	(void)in, (void)r;
-	return emit("beta", &xf_beta, p, v);
+	/* q has no effect on this kernel: q=2 gives q=1's variant */
+	one.v[0] = 1;
+	return emit("beta", &xf_beta, &one, v);
 }
 
 static enum ks_xf_result
@@ -300,9 +304,9 @@ TEST(loop_repairs_rejects_and_never_repeats)
 		fprintf(stderr, "%s\nend %s %s\n", d.buf, ks_task_end_name(t.end), err.buf);
 		ks_buf_release(&d);
 	}
-	CHECK_INT_EQ(KS_TASK_ROUNDS, t.end);
-	CHECK_INT_EQ(6, (int)t.state.reviews);
-	CHECK_INT_EQ(7, f.calls);	/* the seed and six candidates */
+	CHECK_INT_EQ(KS_TASK_NO_SKILL, t.end);
+	CHECK_INT_EQ(4, (int)t.state.reviews);
+	CHECK_INT_EQ(5, f.calls);	/* the seed and four candidates */
 	/* r1: the wrong candidate is rejected and its skill dropped */
 	CHECK_STR_EQ("wrong", tr->v[1].skill);
 	CHECK_STR_EQ("rejected", tr->v[1].verdict);
@@ -318,26 +322,22 @@ TEST(loop_repairs_rejects_and_never_repeats)
 	CHECK(tr->v[3].gain);
 	CHECK_INT_EQ(3, t.state.base);
 	CHECK_INT_EQ(3, ks_task_best(&t));
-	/* on the new base, alpha's first points give seen candidates: not
-	 * reviewed again */
-	CHECK_STR_EQ("seen", tr->v[4].verdict);
+	/* on the new base: alpha is in it, so not applied again; the skill
+	 * that declines is recorded once; beta's second point gives its first
+	 * variant again: seen, not reviewed */
+	CHECK_STR_EQ("gamma", tr->v[4].skill);
+	CHECK_STR_EQ("declined", tr->v[4].verdict);
 	CHECK_INT_EQ(3, tr->v[4].parent);
+	CHECK_STR_EQ("q=1", tr->v[5].params);
+	CHECK_STR_EQ("correct", tr->v[5].verdict);
+	CHECK_STR_EQ("q=2", tr->v[6].params);
+	CHECK_STR_EQ("seen", tr->v[6].verdict);
+	CHECK_INT_EQ(7, (int)tr->n);
 	CHECK(!f.seen_twice);
 	CHECK(no_repeats(tr));
-	/* the skill that declines is recorded once, and the loop moves on */
-	{
-		size_t i, gam = 0, bet = 0;
-
-		for (i = 0; i < tr->n; i++) {
-			gam += tr->v[i].skill && !strcmp(tr->v[i].skill, "gamma");
-			bet += tr->v[i].skill && !strcmp(tr->v[i].skill, "beta");
-		}
-		CHECK_INT_EQ(1, (int)gam);
-		CHECK(bet >= 1);
-	}
 	/* every reviewed outcome went to the statistics */
 	CHECK(ks_knowledge_load(dir, &k, &err) == 0);
-	CHECK_INT_EQ(6, (int)k.n);
+	CHECK_INT_EQ(4, (int)k.n);
 	CHECK_STR_EQ("incorrect", k.v[0].result);
 	CHECK_STR_EQ("failed", k.v[1].result);
 	CHECK_STR_EQ("faster", k.v[2].result);
