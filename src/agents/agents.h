@@ -15,7 +15,8 @@
  *   Planner     the policy's ranked allowed skills for the base (its
  *               metrics, the kernel's features and evidence), re-planned
  *               after every verified gain; only skills with a builtin
- *               transform are kept, unless an LLM writes the edit.
+ *               transform are kept. An LLM, when configured, may move
+ *               one of them to the front with a plan.
  *   Optimizer   the next point of the top skill's parameter space
  *               (transforms/search.h order) not tried on the base, applied
  *               to the base's source where the analysis can read it, else
