@@ -225,6 +225,7 @@ struct ks_agent_reviewer {
 	const char *record;	/* the build record, or NULL: the capture's */
 	int metrics;
 	int sanitize;		/* the sanitizer on correct candidates */
+	const char *gpu_lock;	/* held around the GPU runs, or NULL */
 };
 
 int ks_agent_review_real(void *ctx, const struct ks_task *t, const char *candidate,

@@ -78,6 +78,7 @@ ks_agent_review_real(void *ctx, const struct ks_task *t, const char *candidate,
 	rq.time = 1;
 	rq.metrics = rv->metrics;
 	rq.sanitize = rv->sanitize && candidate;
+	rq.gpu_lock = rv->gpu_lock;
 	if (ks_review_run(&rq, &res, err))
 		return -1;
 	out->gpu_ms = now_ms() - t0;

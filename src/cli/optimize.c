@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../agents/agents.h"
@@ -35,6 +36,7 @@
 #include "../core/conf.h"
 #include "../core/fs.h"
 #include "../core/hash.h"
+#include "../core/json.h"
 #include "../core/log.h"
 #include "../core/strv.h"
 #include "../core/util.h"
@@ -741,6 +743,8 @@ print_table(const struct row *rows, size_t n)
 	}
 }
 
+static void row_json(const struct row *r, struct ks_buf *j);
+
 static void
 print_json(const struct row *rows, size_t n)
 {
@@ -748,25 +752,8 @@ print_json(const struct row *rows, size_t n)
 
 	ks_buf_adds(&j, "[");
 	for (size_t i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
-
-		ks_buf_adds(&j, i ? ",\n {\"kernel\": " : "{\"kernel\": ");
-		ks_buf_add_json_str(&j, r->kernel);
-		ks_buf_adds(&j, ", \"task\": ");
-		ks_buf_add_json_str(&j, r->task);
-		ks_buf_addf(&j, ", \"original_us\": %.4f, \"best_us\": %.4f, \"speedup\": %.4f, "
-			    "\"floor_pct\": ", r->orig_us, r->best_us, r->speedup);
-		if (r->sol >= 0)
-			ks_buf_addf(&j, "%.2f", r->sol);
-		else
-			ks_buf_adds(&j, "null");
-		ks_buf_addf(&j, ", \"rounds\": %zu, \"skills\": ", r->rounds);
-		ks_buf_add_json_str(&j, r->skills ? r->skills : "");
-		ks_buf_adds(&j, ", \"end\": ");
-		ks_buf_add_json_str(&j, r->end);
-		ks_buf_adds(&j, ", \"cache\": ");
-		ks_buf_add_json_str_or_null(&j, r->cached);
-		ks_buf_adds(&j, "}");
+		ks_buf_adds(&j, i ? ",\n " : "");
+		row_json(&rows[i], &j);
 	}
 	ks_buf_adds(&j, "]\n");
 	fputs(j.buf, stdout);
@@ -774,6 +761,216 @@ print_json(const struct row *rows, size_t n)
 }
 
 /* ---- the command ------------------------------------------------------------ */
+
+/* What every task of one run shares. */
+struct env {
+	struct ks_conf *conf;
+	const struct opts *o;
+	const struct ks_policy *pol;
+	const struct ks_knowledge *know;
+	struct ks_llm *llm;
+	double min_gain;
+	int live;
+};
+
+/* One task, start to end, into its row. */
+static void
+run_task(const struct env *env, const struct job *j, struct row *row)
+{
+	const struct opts *o = env->o;
+	struct ctx c;
+	struct ks_task t;
+	struct live live;
+	struct ks_buf e = KS_BUF_INIT;
+	char *dir = ks_traj_task_dir(env->conf->dir, j->kdir);
+	char *lock = ks_fs_join(env->conf->dir, "gpu");
+	const char *name = j->demangled ? j->demangled : j->kernel;
+
+	memset(&c, 0, sizeof(c));
+	c.text = (struct ks_buf)KS_BUF_INIT;
+	c.conf = env->conf;
+	c.pol = env->pol;
+	c.know = env->know;
+	/* GPU runs of this and any other ks on the machine, one at a time. */
+	c.rv.gpu_lock = lock;
+	ks_task_init(&t);
+	row->task = ks_xstrdup(j->kdir);
+	row->sol = -1;
+	if (prepare(&c, j, o, &e)) {
+		/* One kernel that cannot be read is that kernel's end. */
+		row->kernel = ks_xstrdup(name);
+		row->end = ks_xasprintf("ineligible: %s", e.buf);
+		goto out;
+	}
+	t.id = j->kdir;
+	t.dir = dir;
+	t.ks_dir = env->conf->dir;
+	t.kernel = j->kernel;
+	t.signature = c.sig;
+	t.captures = (const char *const *)j->caps.v;
+	t.ncaptures = j->caps.n;
+	t.inv = &c.inv;
+	t.k = c.k;
+	t.source = c.inv.source;
+	t.text = c.text.buf;
+	t.len = c.text.len;
+	t.arch = arch_number(c.arch);
+	t.fast_math = c.fast;
+	t.rounds = o->rounds;
+	t.gpu_ms = o->budget_min * 60e3;
+	t.tokens = env->llm ? env->conf->llm_tokens : 0;
+	t.min_gain = env->min_gain;
+	t.short_term = o->stm;
+	t.long_term = o->ltm;
+	t.lock_timeout_ms = env->conf->lock_timeout_ms;
+	t.nfeatures = c.nsim;
+	t.fnames = c.sim_names;
+	t.fvalues = c.sim_values;
+	t.ops.ctx = &c;
+	t.ops.review = review_op;
+	t.ops.plan = plan_op;
+	t.ops.base_kernel = base_kernel_op;
+	t.llm = env->llm;
+	live.on = env->live;
+	live.name = name;
+	live.rounds = o->rounds;
+	t.progress = progress;
+	t.progress_ctx = &live;
+	if (ks_agents_run(&t, &e)) {
+		row->kernel = ks_xstrdup(name);
+		row->end = ks_xasprintf("error: %s", e.buf);
+	} else {
+		fill_row(row, &t, name);
+		if (ks_task_best(&t)) {
+			struct ks_buf se = KS_BUF_INIT;
+
+			if (save_best(&c, j, &t, ks_task_best(&t), &se))
+				row->cached = ks_xasprintf("not cached: %s", se.buf);
+			else
+				row->cached = ks_xstrdup("cached");
+			ks_buf_release(&se);
+		}
+	}
+	if (live.on)
+		fputs("\r\033[K", stderr);
+out:
+	ks_task_release(&t);
+	ctx_release(&c);
+	ks_buf_release(&e);
+	free(dir);
+	free(lock);
+}
+
+/* A row as one JSON object (print_json's), and back. */
+static void
+row_json(const struct row *r, struct ks_buf *j)
+{
+	ks_buf_adds(j, "{\"kernel\": ");
+	ks_buf_add_json_str(j, r->kernel ? r->kernel : "");
+	ks_buf_adds(j, ", \"task\": ");
+	ks_buf_add_json_str(j, r->task ? r->task : "");
+	ks_buf_addf(j, ", \"original_us\": %.4f, \"best_us\": %.4f, \"speedup\": %.4f, "
+		    "\"floor_pct\": ", r->orig_us, r->best_us, r->speedup);
+	if (r->sol >= 0)
+		ks_buf_addf(j, "%.2f", r->sol);
+	else
+		ks_buf_adds(j, "null");
+	ks_buf_addf(j, ", \"rounds\": %zu, \"skills\": ", r->rounds);
+	ks_buf_add_json_str(j, r->skills ? r->skills : "");
+	ks_buf_adds(j, ", \"end\": ");
+	ks_buf_add_json_str(j, r->end ? r->end : "");
+	ks_buf_adds(j, ", \"cache\": ");
+	ks_buf_add_json_str_or_null(j, r->cached);
+	ks_buf_adds(j, "}");
+}
+
+static int
+row_parse(const char *text, struct row *r)
+{
+	cJSON *o = cJSON_Parse(text);
+	const cJSON *f;
+
+	if (!cJSON_IsObject(o)) {
+		cJSON_Delete(o);
+		return -1;
+	}
+	r->kernel = ks_json_dup(o, "kernel");
+	r->end = ks_json_dup(o, "end");
+	r->skills = ks_json_dup(o, "skills");
+	r->cached = ks_json_dup(o, "cache");
+	r->orig_us = ks_json_num(o, "original_us");
+	r->best_us = ks_json_num(o, "best_us");
+	r->speedup = ks_json_num(o, "speedup");
+	f = cJSON_GetObjectItemCaseSensitive(o, "floor_pct");
+	r->sol = cJSON_IsNumber(f) ? f->valuedouble : -1;
+	r->rounds = (size_t)ks_json_num(o, "rounds");
+	cJSON_Delete(o);
+	return 0;
+}
+
+/*
+ * Several tasks at once, one worker process per slot: analysis,
+ * transforms and the Reviewer's builds run side by side, while the
+ * Reviewer's GPU lock keeps the GPU runs one at a time. Each worker
+ * writes its rows beside the tasks' trajectories.
+ */
+static void
+run_workers(const struct env *env, const struct jobs *jobs, struct row *rows,
+	    size_t nworkers)
+{
+	pid_t *pids = ks_xcalloc(nworkers, sizeof(*pids));
+	size_t w, i;
+
+	if (nworkers > jobs->n)
+		nworkers = jobs->n;
+	fflush(stdout);
+	fflush(stderr);
+	for (w = 0; w < nworkers; w++) {
+		pids[w] = fork();
+		if (pids[w] == 0) {
+			for (i = w; i < jobs->n; i += nworkers) {
+				struct row r;
+				struct ks_buf j = KS_BUF_INIT;
+				char *dir = ks_traj_task_dir(env->conf->dir, jobs->v[i].kdir);
+				char *path = ks_fs_join(dir, "row.json");
+
+				memset(&r, 0, sizeof(r));
+				run_task(env, &jobs->v[i], &r);
+				row_json(&r, &j);
+				ks_fs_mkdirs(dir, NULL);
+				ks_fs_write_atomic(path, j.buf, j.len, NULL);
+				row_release(&r);
+				ks_buf_release(&j);
+				free(dir);
+				free(path);
+			}
+			_exit(0);
+		}
+	}
+	for (w = 0; w < nworkers; w++)
+		if (pids[w] > 0)
+			waitpid(pids[w], NULL, 0);
+	for (i = 0; i < jobs->n; i++) {
+		char *dir = ks_traj_task_dir(env->conf->dir, jobs->v[i].kdir);
+		char *path = ks_fs_join(dir, "row.json");
+		struct ks_buf text = KS_BUF_INIT;
+
+		text.max = 1 << 20;
+		if (ks_fs_read(path, &text, NULL) || row_parse(text.buf, &rows[i])) {
+			rows[i].kernel = ks_xstrdup(jobs->v[i].demangled ? jobs->v[i].demangled :
+						    jobs->v[i].kernel);
+			rows[i].end = ks_xstrdup("error: its worker ended without a result");
+			rows[i].sol = -1;
+		}
+		rows[i].task = ks_xstrdup(jobs->v[i].kdir);
+		remove(path);
+		ks_buf_release(&text);
+		free(dir);
+		free(path);
+	}
+	free(pids);
+}
+
 
 static int
 parse(int argc, char **argv, struct opts *o)
@@ -857,6 +1054,7 @@ ks_cli_optimize(int argc, char **argv, struct ks_conf *conf, int need_gpu)
 	struct ks_knowledge know = { 0 };
 	struct ks_llm llm;
 	struct row *rows = NULL;
+	struct env env;
 	double min_gain;
 	char *end = NULL;
 	int rc = KS_EXIT_FAILED, have_llm = 0, any_best = 0;
@@ -900,87 +1098,21 @@ ks_cli_optimize(int argc, char **argv, struct ks_conf *conf, int need_gpu)
 			goto fail;
 	}
 	rows = ks_xcalloc(jobs.n, sizeof(*rows));
-	for (i = 0; i < jobs.n; i++) {
-		const struct job *j = &jobs.v[i];
-		struct ctx c;
-		struct ks_task t;
-		struct live live;
-		struct ks_buf e = KS_BUF_INIT;
-		char *dir = ks_traj_task_dir(conf->dir, j->kdir);
-		const char *name = j->demangled ? j->demangled : j->kernel;
-
-		memset(&c, 0, sizeof(c));
-		c.text = (struct ks_buf)KS_BUF_INIT;
-		c.conf = conf;
-		c.pol = o.ltm ? &pol : NULL;
-		c.know = o.ltm ? &know : NULL;
-		ks_task_init(&t);
-		rows[i].task = ks_xstrdup(j->kdir);
-		if (prepare(&c, j, &o, &e)) {
-			/* One kernel that cannot be read is that kernel's end. */
-			rows[i].kernel = ks_xstrdup(name);
-			rows[i].end = ks_xasprintf("ineligible: %s", e.buf);
-			rows[i].sol = -1;
-			goto next;
-		}
-		t.id = j->kdir;
-		t.dir = dir;
-		t.ks_dir = conf->dir;
-		t.kernel = j->kernel;
-		t.signature = c.sig;
-		t.captures = (const char *const *)j->caps.v;
-		t.ncaptures = j->caps.n;
-		t.inv = &c.inv;
-		t.k = c.k;
-		t.source = c.inv.source;
-		t.text = c.text.buf;
-		t.len = c.text.len;
-		t.arch = arch_number(c.arch);
-		t.fast_math = c.fast;
-		t.rounds = o.rounds;
-		t.gpu_ms = o.budget_min * 60e3;
-		t.tokens = have_llm ? conf->llm_tokens : 0;
-		t.min_gain = min_gain;
-		t.short_term = o.stm;
-		t.long_term = o.ltm;
-		t.lock_timeout_ms = conf->lock_timeout_ms;
-		t.nfeatures = c.nsim;
-		t.fnames = c.sim_names;
-		t.fvalues = c.sim_values;
-		t.ops.ctx = &c;
-		t.ops.review = review_op;
-		t.ops.plan = plan_op;
-		t.ops.base_kernel = base_kernel_op;
-		t.llm = have_llm ? &llm : NULL;
-		live.on = !o.json && isatty(STDERR_FILENO);
-		live.name = name;
-		live.rounds = o.rounds;
-		t.progress = progress;
-		t.progress_ctx = &live;
-		if (ks_agents_run(&t, &e)) {
-			rows[i].kernel = ks_xstrdup(name);
-			rows[i].end = ks_xasprintf("error: %s", e.buf);
-			rows[i].sol = -1;
-		} else {
-			fill_row(&rows[i], &t, name);
-			if (ks_task_best(&t)) {
-				struct ks_buf se = KS_BUF_INIT;
-
-				if (save_best(&c, j, &t, ks_task_best(&t), &se))
-					rows[i].cached = ks_xasprintf("not cached: %s", se.buf);
-				else
-					rows[i].cached = ks_xstrdup("cached"), any_best = 1;
-				ks_buf_release(&se);
-			}
-		}
-		if (live.on)
-			fputs("\r\033[K", stderr);
-next:
-		ks_task_release(&t);
-		ctx_release(&c);
-		ks_buf_release(&e);
-		free(dir);
+	env.conf = conf;
+	env.o = &o;
+	env.pol = o.ltm ? &pol : NULL;
+	env.know = o.ltm ? &know : NULL;
+	env.llm = have_llm ? &llm : NULL;
+	env.min_gain = min_gain;
+	env.live = !o.json && isatty(STDERR_FILENO) && (o.jobs < 2 || jobs.n < 2);
+	if (o.jobs > 1 && jobs.n > 1) {
+		run_workers(&env, &jobs, rows, (size_t)o.jobs);
+	} else {
+		for (i = 0; i < jobs.n; i++)
+			run_task(&env, &jobs.v[i], &rows[i]);
 	}
+	for (i = 0; i < jobs.n; i++)
+		any_best |= rows[i].cached && !strcmp(rows[i].cached, "cached");
 	if (o.json)
 		print_json(rows, jobs.n);
 	else

@@ -43,10 +43,18 @@ static const char kernel_src[] =
 	"\t\ty[i] = 2.0f * x[i];\n"
 	"}\n"
 	"\n"
+	"__global__ void shift(const float *x, float *y, int n)\n"
+	"{\n"
+	"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	"\tif (i < n)\n"
+	"\t\ty[i] = x[i] + 1.0f;\n"
+	"}\n"
+	"\n"
 	"int main()\n"
 	"{\n"
 	"\tfloat *x = 0, *y = 0;\n"
 	"\tscale<<<4, 256>>>(x, y, 1000);\n"
+	"\tshift<<<4, 256>>>(x, y, 1000);\n"
 	"\treturn 0;\n"
 	"}\n";
 
@@ -62,16 +70,54 @@ script(const char *dir, const char *name, const char *text)
 	free(p);
 }
 
+/* A capture of kernel `mangled` at launch 1, of the fixture's build. */
+static int
+capture(const char *dir, const char *mangled, const char *pretty, struct ks_buf *err)
+{
+	char api[] = "cuLaunchKernel", t0[] = "const float *", t1[] = "float *", t2[] = "int";
+	char *kernel = ks_xstrdup(mangled), *demangled = ks_xstrdup(pretty);
+	char *capdir = ks_xasprintf("%s/captures/%s/1", dir, kernel);
+	char *record = ks_xasprintf("%s/builds/k.json", dir);
+	unsigned char bytes[20] = { 0 };
+	struct ks_capture c;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	c.kernel = kernel;
+	c.demangled = demangled;
+	c.api = api;
+	c.grid[0] = 4, c.grid[1] = c.grid[2] = 1;
+	c.block[0] = 256, c.block[1] = c.block[2] = 1;
+	c.launch = 1;
+	c.cc_major = 9;
+	c.cc_minor = 0;
+	c.param_size = 20;
+	c.param_bytes = bytes;
+	c.nparams = 3;
+	c.params = ks_xcalloc(3, sizeof(*c.params));
+	c.params[0].size = 8;
+	c.params[0].type = t0;
+	c.params[1].offset = 8;
+	c.params[1].size = 8;
+	c.params[1].type = t1;
+	c.params[2].offset = 16;
+	c.params[2].size = 4;
+	c.params[2].type = t2;
+	c.record = record;
+	rc = ks_fs_mkdirs(capdir, err) || ks_capture_save(capdir, &c, err);
+	free(c.params);
+	free(kernel);
+	free(demangled);
+	free(capdir);
+	free(record);
+	return rc;
+}
+
 static int
 fixture(const char *dir, struct ks_conf *conf, struct ks_buf *err)
 {
-	char kernel[] = "_Z5scalePKfPfi", demangled[] = "scale(float const*, float*, int)";
-	char api[] = "cuLaunchKernel", t0[] = "const float *", t1[] = "float *", t2[] = "int";
-	unsigned char bytes[20] = { 0 };
-	struct ks_capture c;
 	struct ks_buf rec = KS_BUF_INIT;
-	char *capdir = ks_xasprintf("%s/captures/%s/1", dir, kernel);
-	char *builds = ks_xasprintf("%s/builds", dir), *record, *path;
+	char *builds = ks_xasprintf("%s/builds", dir), *path;
 	int rc;
 
 	test_write(dir, "k.cu", kernel_src);
@@ -107,35 +153,9 @@ fixture(const char *dir, struct ks_conf *conf, struct ks_buf *err)
 		    "\"argv\": [\"-O3\", \"-arch=sm_90\", \"-c\", \"k.cu\", \"-o\", \"k.o\"]}\n",
 		    dir, dir, dir, dir);
 	test_write(builds, "k.json", rec.buf);
-	record = ks_xasprintf("%s/k.json", builds);
 	ks_buf_release(&rec);
-	memset(&c, 0, sizeof(c));
-	c.kernel = kernel;
-	c.demangled = demangled;
-	c.api = api;
-	c.grid[0] = 4, c.grid[1] = c.grid[2] = 1;
-	c.block[0] = 256, c.block[1] = c.block[2] = 1;
-	c.launch = 1;
-	c.cc_major = 9;
-	c.cc_minor = 0;
-	c.param_size = 20;
-	c.param_bytes = bytes;
-	c.nparams = 3;
-	c.params = ks_xcalloc(3, sizeof(*c.params));
-	c.params[0].size = 8;
-	c.params[0].type = t0;
-	c.params[1].offset = 8;
-	c.params[1].size = 8;
-	c.params[1].type = t1;
-	c.params[2].offset = 16;
-	c.params[2].size = 4;
-	c.params[2].type = t2;
-	c.record = record;
-	rc = ks_fs_mkdirs(capdir, err) || ks_capture_save(capdir, &c, err);
-	free(c.params);
-	free(capdir);
+	rc = capture(dir, "_Z5scalePKfPfi", "scale(float const*, float*, int)", err);
 	free(builds);
-	free(record);
 	setenv("KS_DIR", dir, 1);
 	unsetenv("KS_CONFIG");
 	ks_conf_init(conf);
@@ -268,8 +288,37 @@ TEST(optimize_end_to_end_with_a_fake_ks_replay)
 	free(cache);
 }
 
+TEST(optimize_two_kernels_in_two_workers)
+{
+	const char *dir = test_tmpdir();
+	static const char *const args[] = { "--no-long-term-memory", "--rounds", "2",
+					    "--jobs", "2", "--json", NULL };
+	struct ks_conf conf;
+	struct ks_buf err = KS_BUF_INIT, out = KS_BUF_INIT;
+	char *cache = ks_xasprintf("%s/cache/*/*/variant.cu", dir);
+	char *t1 = ks_xasprintf("%s/tasks/_Z5scalePKfPfi/trajectory.jsonl", dir);
+	char *t2 = ks_xasprintf("%s/tasks/_Z5shiftPKfPfi/trajectory.jsonl", dir);
+
+	if (ks_libclang_load(&err))
+		SKIP("no libclang: %s", err.buf);
+	CHECK(fixture(dir, &conf, &err) == 0);
+	CHECK(capture(dir, "_Z5shiftPKfPfi", "shift(float const*, float*, int)", &err) == 0);
+	CHECK_INT_EQ(0, optimize(&conf, args, &out));
+	CHECK(strstr(out.buf, "\"kernel\": \"scale(float const*, float*, int)\"") != NULL);
+	CHECK(strstr(out.buf, "\"kernel\": \"shift(float const*, float*, int)\"") != NULL);
+	CHECK(ks_fs_exists(t1) && ks_fs_exists(t2));
+	CHECK_INT_EQ(2, (int)count_files(cache));
+	ks_conf_release(&conf);
+	ks_buf_release(&err);
+	ks_buf_release(&out);
+	free(cache);
+	free(t1);
+	free(t2);
+}
+
 void
 ks_suite_optimize(void)
 {
 	RUN(optimize_end_to_end_with_a_fake_ks_replay);
+	RUN(optimize_two_kernels_in_two_workers);
 }
