@@ -355,6 +355,41 @@ plan_add(struct ks_agent_plan *p, const char *id, const char *why, const char *b
 	p->n++;
 }
 
+/* Is `id` in the plan already? */
+static int
+planned(const struct ks_agent_plan *p, const char *id)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->v[i].id, id))
+			return 1;
+	return 0;
+}
+
+/*
+ * The policy could not judge every case (some need counters it does not
+ * have): after the skills it allowed, every other builtin transform it
+ * does not forbid, in their fixed order. Each declines where its pattern
+ * is absent, and the Reviewer verifies the rest; with the counters
+ * measured, the policy's word is final.
+ */
+static void
+plan_unjudged(const struct ks_plan *pl, struct ks_agent_plan *out)
+{
+	size_t n, i, f;
+	const struct ks_transform *const *all = ks_xf_all(&n);
+
+	for (i = 0; i < n; i++) {
+		for (f = 0; f < pl->nforbidden; f++)
+			if (!strcmp(pl->forbidden[f].skill, all[i]->id))
+				break;
+		if (f < pl->nforbidden || planned(out, all[i]->id))
+			continue;
+		plan_add(out, all[i]->id, "not allowed by a case, but cases the policy "
+			 "could not judge (no counters) might: tried after the allowed "
+			 "ones, not forbidden", NULL, NULL);
+	}
+}
+
 /* ops.plan: the policy over the base's metrics and the kernel's facts. */
 static int
 plan_op(void *vctx, const struct ks_task *t, size_t n, char *const *names,
@@ -387,6 +422,8 @@ plan_op(void *vctx, const struct ks_task *t, size_t n, char *const *names,
 	for (i = 0; i < pl.nallowed; i++)
 		plan_add(out, pl.allowed[i].skill, pl.allowed[i].why, pl.allowed[i].bucket,
 			 pl.allowed[i].case_id);
+	if (!pl.counters || pl.nskipped)
+		plan_unjudged(&pl, out);
 	ks_log("optimize: plan for %s: %zu allowed, %zu forbidden, %zu skipped",
 	       t->kernel, pl.nallowed, pl.nforbidden, pl.nskipped);
 	ks_plan_release(&pl);
