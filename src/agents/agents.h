@@ -225,6 +225,7 @@ struct ks_agent_reviewer {
 	const char *record;	/* the build record, or NULL: the capture's */
 	int metrics;
 	int sanitize;		/* the sanitizer on correct candidates */
+	int untimed;		/* no timing (the final sanitizer pass) */
 	const char *gpu_lock;	/* held around the GPU runs, or NULL */
 };
 

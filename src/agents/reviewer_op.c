@@ -75,7 +75,7 @@ ks_agent_review_real(void *ctx, const struct ks_task *t, const char *candidate,
 	rq.ncaptures = t->ncaptures;
 	rq.candidate = candidate;
 	rq.record = rv->record;
-	rq.time = 1;
+	rq.time = !rv->untimed;
 	rq.metrics = rv->metrics;
 	rq.sanitize = rv->sanitize && candidate;
 	rq.gpu_lock = rv->gpu_lock;

@@ -663,6 +663,34 @@ out:
 	return rc;
 }
 
+/*
+ * The last check before the cache: the best variant once more on every
+ * capture, with compute-sanitizer's memcheck and racecheck.
+ */
+static int
+sanitize_best(struct ctx *c, const struct ks_task *t, int best, struct ks_buf *err)
+{
+	struct ks_agent_review rv;
+	struct ks_agent_reviewer s = c->rv;
+	char *path = ks_fs_join(t->dir, t->traj.v[best].file);
+	int rc;
+
+	memset(&rv, 0, sizeof(rv));
+	s.sanitize = 1;
+	s.untimed = 1;
+	s.metrics = 0;
+	rc = ks_agent_review_real(&s, t, path, &rv, err);
+	if (!rc && (!rv.verdict || strcmp(rv.verdict, "correct")))
+		rc = ks_error(err, "the final check with compute-sanitizer: %s: %s",
+			      rv.verdict ? rv.verdict : "no verdict",
+			      rv.why ? rv.why : "no reason given");
+	ks_log("optimize: %s: the final sanitizer check took %.1f s", t->id,
+	       rv.gpu_ms / 1e3);
+	ks_agent_review_release(&rv);
+	free(path);
+	return rc;
+}
+
 /* ---- progress and the report ------------------------------------------------ */
 
 struct live {
@@ -881,7 +909,9 @@ run_task(const struct env *env, const struct job *j, struct row *row)
 		if (ks_task_best(&t)) {
 			struct ks_buf se = KS_BUF_INIT;
 
-			if (save_best(&c, j, &t, ks_task_best(&t), &se))
+			if (sanitize_best(&c, &t, ks_task_best(&t), &se))
+				row->cached = ks_xasprintf("not cached: %s", se.buf);
+			else if (save_best(&c, j, &t, ks_task_best(&t), &se))
 				row->cached = ks_xasprintf("not cached: %s", se.buf);
 			else
 				row->cached = ks_xstrdup("cached");

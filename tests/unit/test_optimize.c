@@ -141,6 +141,12 @@ fixture(const char *dir, struct ks_conf *conf, struct ks_buf *err)
 	       "for a; do [ \"$prev\" = --json ] && j=$a; [ \"$a\" = --candidate ] && "
 	       "r=$FAKE_DIR/correct.json; prev=$a; done\n"
 	       "echo x >>\"$FAKE_DIR/replays\"\ncp \"$r\" \"$j\"\n");
+	/* compute-sanitizer (found under CUDA_HOME): clean, unless told */
+	script(dir, "compute-sanitizer",
+	       "#!/bin/sh\nif [ -n \"$FAKE_SANITIZER_FAILS\" ]; then\n"
+	       "echo '========= Invalid __global__ read of size 4'; exit 99; fi\n"
+	       "echo '========= ERROR SUMMARY: 0 errors'\nexit 0\n");
+	setenv("CUDA_HOME", dir, 1);
 	path = ks_xasprintf("%s/bin:/usr/bin:/bin", dir);
 	setenv("PATH", path, 1);
 	free(path);
@@ -316,9 +322,32 @@ TEST(optimize_two_kernels_in_two_workers)
 	free(t2);
 }
 
+TEST(optimize_caches_nothing_the_sanitizer_rejects)
+{
+	const char *dir = test_tmpdir();
+	static const char *const args[] = { "--no-long-term-memory", "--rounds", "1",
+					    "--json", NULL };
+	struct ks_conf conf;
+	struct ks_buf err = KS_BUF_INIT, out = KS_BUF_INIT;
+	char *cache = ks_xasprintf("%s/cache/*/*/variant.cu", dir);
+
+	if (ks_libclang_load(&err))
+		SKIP("no libclang: %s", err.buf);
+	CHECK(fixture(dir, &conf, &err) == 0);
+	setenv("FAKE_SANITIZER_FAILS", "1", 1);
+	CHECK_INT_EQ(1, optimize(&conf, args, &out));
+	CHECK(strstr(out.buf, "not cached: the final check with compute-sanitizer") != NULL);
+	CHECK_INT_EQ(0, (int)count_files(cache));
+	ks_conf_release(&conf);
+	ks_buf_release(&err);
+	ks_buf_release(&out);
+	free(cache);
+}
+
 void
 ks_suite_optimize(void)
 {
+	RUN(optimize_caches_nothing_the_sanitizer_rejects);
 	RUN(optimize_end_to_end_with_a_fake_ks_replay);
 	RUN(optimize_two_kernels_in_two_workers);
 }
