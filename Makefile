@@ -57,6 +57,8 @@ KS_LIBS = -lcjson -ldl
 # The skill files and the policy table are YAML (src/memory/yaml.c): only ks
 # and the unit tests link libyaml.
 KS_LIBS += -lyaml
+# The LLM client (src/llm) is the one user of libcurl.
+KS_LIBS += -lcurl
 
 # --- analysis: libclang headers (src/analysis) -------------------------------
 # ks dlopens libclang (src/analysis/libclang.c) and never links it; only
