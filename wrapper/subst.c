@@ -550,21 +550,29 @@ out:
 	return rc;
 }
 
-/* Write `text` to a private directory under the source's basename. */
+/*
+ * Write `text` to a private directory under KS_DIR/tmp, under the
+ * source's basename (nvcc names -keep files and default outputs after
+ * it).
+ */
 static int
 write_tmp(struct run *r, const char *text, size_t len)
 {
-	const char *t = getenv("TMPDIR");
 	struct ks_buf err = KS_BUF_INIT;
-	char *tmpl = ks_xasprintf("%s/ks-nvcc.XXXXXX", t && *t ? t : "/tmp");
+	char *base = ks_fs_join(r->conf->dir, "tmp");
+	char *tmpl = ks_xasprintf("%s/ks-nvcc.XXXXXX", base);
 	int rc = -1;
 
-	if (!mkdtemp(tmpl)) {
-		ks_log("substitution: cannot create a temporary directory:");
+	if (ks_fs_mkdirs(base, &err) || !mkdtemp(tmpl)) {
+		ks_log("substitution: cannot create a temporary directory in %s:",
+		       base);
 		free(tmpl);
+		free(base);
+		ks_buf_release(&err);
 		r->fail = "tmp";
 		return -1;
 	}
+	free(base);
 	r->tmpdir = tmpl;
 	r->tmpsrc = ks_fs_join(tmpl, ks_basename(r->s->a.inputs[0].path));
 	if (ks_fs_write_atomic(r->tmpsrc, text, len, &err)) {
