@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "../src/core/buf.h"
 #include "../src/core/conf.h"
 #include "../src/core/fs.h"
+#include "../src/core/hash.h"
 #include "../src/core/log.h"
 #include "../src/core/proc.h"
 #include "../src/core/stats.h"
@@ -230,6 +232,7 @@ ks_subst_fix_depfile(const char *text, const struct ks_strv *from,
 	while (*p) {
 		const char *start = p, *end;
 		long i;
+		int colon;
 
 		if (*p == ' ' || *p == '\t' || *p == '\n') {
 			ks_buf_addch(out, *p++);
@@ -245,6 +248,10 @@ ks_subst_fix_depfile(const char *text, const struct ks_strv *from,
 			ks_buf_addch(out, *p++);
 			continue;
 		}
+		/* A phony target of -MP carries its colon. */
+		colon = word.len > 1 && word.buf[word.len - 1] == ':';
+		if (colon)
+			ks_buf_truncate(&word, word.len - 1);
 		i = ks_strv_find(from, word.buf);
 		if (i >= 0) {
 			const char *s;
@@ -254,6 +261,8 @@ ks_subst_fix_depfile(const char *text, const struct ks_strv *from,
 					ks_buf_addch(out, '\\');
 				ks_buf_addch(out, *s);
 			}
+			if (colon)
+				ks_buf_addch(out, ':');
 		} else {
 			ks_buf_add(out, start, (size_t)(end - start));
 		}
@@ -551,36 +560,72 @@ out:
 }
 
 /*
- * Write `text` to a private directory under KS_DIR/tmp, under the
- * source's basename (nvcc names -keep files and default outputs after
- * it).
+ * Write `text` under KS_DIR/tmp/<digest>/<the source's basename>: nvcc
+ * names -keep files and default outputs after the basename, and a path
+ * that is a function of the content (the rewritten TU, the cwd, the
+ * source's path) lets a compiler cache behind ks-nvcc hit on it (ccache
+ * hashes the input's path). The file is written atomically, so
+ * concurrent compiles of the same TU share it; the directory is kept
+ * (touched on each use) and swept when unused for KS_TMP_KEEP_SECONDS.
  */
+#define KS_TMP_KEEP_SECONDS (7 * 24 * 3600)
+
+static void
+sweep_tmp(const char *base, long long now)
+{
+	char *mark = ks_fs_join(base, KS_FS_SWEEP_MARK);
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+
+	if (!stat(mark, &st) && (long long)st.st_mtime > now - 3600)
+		goto out;
+	ks_fs_write_atomic(mark, "", 0, NULL);
+	d = opendir(base);
+	while (d && (de = readdir(d))) {
+		char *p;
+
+		if (!ks_starts_with(de->d_name, "ks-nvcc."))
+			continue;
+		p = ks_fs_join(base, de->d_name);
+		if (!lstat(p, &st) && S_ISDIR(st.st_mode) &&
+		    (long long)st.st_mtime < now - KS_TMP_KEEP_SECONDS)
+			ks_fs_remove_tree(p, NULL);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+out:
+	free(mark);
+}
+
 static int
 write_tmp(struct run *r, const char *text, size_t len)
 {
 	struct ks_buf err = KS_BUF_INIT;
-	char *base = ks_fs_join(r->conf->dir, "tmp");
-	char *tmpl = ks_xasprintf("%s/ks-nvcc.XXXXXX", base);
+	struct ks_hash h = KS_HASH_INIT;
+	char *base = ks_fs_join(r->conf->dir, "tmp"), digest[33];
 	int rc = -1;
 
-	if (ks_fs_mkdirs(base, &err) || !mkdtemp(tmpl)) {
-		ks_log("substitution: cannot create a temporary directory in %s:",
-		       base);
-		free(tmpl);
-		free(base);
-		ks_buf_release(&err);
-		r->fail = "tmp";
-		return -1;
-	}
-	free(base);
-	r->tmpdir = tmpl;
-	r->tmpsrc = ks_fs_join(tmpl, ks_basename(r->s->a.inputs[0].path));
-	if (ks_fs_write_atomic(r->tmpsrc, text, len, &err)) {
-		ks_log("substitution: %s", err.buf);
+	ks_hash_init(&h);
+	ks_hash_str(&h, "ks-nvcc subst tmp 1");
+	ks_hash_str(&h, r->s->cwd);
+	ks_hash_str(&h, r->s->a.inputs[0].path);
+	ks_hash_bytes(&h, text, len);
+	ks_hash_hex128(&h, digest);
+	ks_hash_release(&h);
+	r->tmpdir = ks_xasprintf("%s/ks-nvcc.%.16s", base, digest);
+	r->tmpsrc = ks_fs_join(r->tmpdir, ks_basename(r->s->a.inputs[0].path));
+	if (ks_fs_mkdirs(r->tmpdir, &err) ||
+	    ks_fs_write_atomic(r->tmpsrc, text, len, &err)) {
+		ks_log("substitution: cannot write the rewritten TU: %s", err.buf);
 		r->fail = "tmp";
 	} else {
+		utimensat(AT_FDCWD, r->tmpdir, NULL, 0);
+		sweep_tmp(base, (long long)time(NULL));
 		rc = 0;
 	}
+	free(base);
 	ks_buf_release(&err);
 	return rc;
 }
@@ -710,8 +755,6 @@ run_release(struct run *r)
 		ks_rewrite_kernel_release(&j->k);
 	}
 	free(r->jobs);
-	if (r->tmpdir)
-		ks_fs_remove_tree(r->tmpdir, NULL);
 	free(r->tmpdir);
 	free(r->tmpsrc);
 	ks_strv_release(&r->dirs);

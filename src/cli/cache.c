@@ -110,6 +110,12 @@ cmd_list(const struct ks_conf *conf, int json)
 				cJSON_AddStringToObject(o, "kernel", kernel ? kernel : "");
 				cJSON_AddNumberToObject(o, "arch", arch);
 				cJSON_AddNumberToObject(o, "speedup", sp);
+				cJSON_AddNumberToObject(o, "orig_ms", j ? ks_json_num(j, "orig_ms") : 0);
+				cJSON_AddNumberToObject(o, "orig_lo_ms", j ? ks_json_num(j, "orig_lo_ms") : 0);
+				cJSON_AddNumberToObject(o, "orig_hi_ms", j ? ks_json_num(j, "orig_hi_ms") : 0);
+				cJSON_AddNumberToObject(o, "variant_ms", j ? ks_json_num(j, "variant_ms") : 0);
+				cJSON_AddNumberToObject(o, "variant_lo_ms", j ? ks_json_num(j, "variant_lo_ms") : 0);
+				cJSON_AddNumberToObject(o, "variant_hi_ms", j ? ks_json_num(j, "variant_hi_ms") : 0);
 				cJSON_AddNumberToObject(o, "bytes", (double)items[i].bytes);
 				cJSON_AddItemToArray(arr, o);
 			} else {
