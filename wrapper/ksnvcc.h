@@ -5,10 +5,12 @@
  *   launcher or compiler form -> find the real nvcc (or die, exit 100)
  *   -> KS_DISABLE -> nested below another ks-nvcc -> config error
  *   -> classify argv -> not a single-source CUDA compile
- *   -> record the compile -> exec the real nvcc with the argv unchanged.
+ *   -> record the compile -> substitute verified variants (subst.h: it
+ *   exits with nvcc's status when it compiled a rewritten TU)
+ *   -> exec the real nvcc with the argv unchanged.
  * Each outcome adds to one stats counter. Nothing is printed on the way.
  * May include: libc, core/, nvcc/ (passthru.h, args.h, record.h, nvccver.h),
- * cache/.
+ * cache/, subst.h.
  */
 #ifndef KS_WRAPPER_KSNVCC_H
 #define KS_WRAPPER_KSNVCC_H
