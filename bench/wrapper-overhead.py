@@ -80,6 +80,23 @@ __global__ void scale(float *x, float a, int n)
 """
 
 
+def counter(env, name):
+    try:
+        for line in open(os.path.join(env["KS_DIR"], "stats")):
+            k, v = line.split()
+            if k == name:
+                return int(v)
+    except OSError:
+        pass
+    return 0
+
+
+def expect(env, name, what):
+    """The case measured what it says, or the run stops."""
+    if counter(env, name) == 0:
+        sys.exit("%s: counter %s stayed 0" % (what, name))
+
+
 def subst_cases(root, work, env, nvcc, noop, ks, comp, pairs):
     """The direct-mode lookup, a substitution and a manifest miss, over
     the do-nothing compiler (its version is the real nvcc's, so the
@@ -116,9 +133,13 @@ def subst_cases(root, work, env, nvcc, noop, ks, comp, pairs):
     subprocess.run([seed, cache, "0" * 31 + "1", "_Z5scalePffi", "900",
                     os.path.join(work, "variant.cu")], check=True)
     paired("hit", [noop] + comp, [ks, noop] + comp, env, work, max(pairs, 50))
+    expect(env, "subst-manifest-hit", "hit")
+    if counter(env, "subst-manifest-miss"):
+        sys.exit("hit: a manifest miss")
     subprocess.run([seed, cache, key, "_Z5scalePffi", "900",
                     os.path.join(work, "variant.cu")], check=True)
     paired("subst", [noop] + comp, [ks, noop] + comp, env, work, max(pairs, 30))
+    expect(env, "subst-compiled", "subst")
     subprocess.run([ksbin, "cache", "rm", key], env=env, check=True,
                    stdout=subprocess.DEVNULL)
     menv = dict(env, KS_SUBST_TIMEOUT="60000")
@@ -129,6 +150,10 @@ def subst_cases(root, work, env, nvcc, noop, ks, comp, pairs):
     # The child ks-nvcc starts does this very analysis (its nvcc -M is the
     # do-nothing compiler's here too).
     nenv = dict(env, KS_NVCC=noop)
+    builds = os.path.join(env["KS_DIR"], "builds")
+    rec = max((os.path.join(builds, f) for f in os.listdir(builds)),
+              key=os.path.getmtime)
+    analyze = [ksbin, "analyze", "--record", rec, "--manifest"]
     a, b, c = [], [], []
     for _ in range(max(pairs, 10)):
         a.append(timed([noop] + comp, env, work))
@@ -136,6 +161,9 @@ def subst_cases(root, work, env, nvcc, noop, ks, comp, pairs):
         b.append(timed([ks, noop] + comp, menv, work))
         fresh()
         c.append(timed(analyze, nenv, work))
+    expect(env, "subst-ks-asked", "miss")
+    if counter(env, "subst-fallback-ks-failed") or counter(env, "subst-fallback-ks-timeout"):
+        sys.exit("miss: ks did not answer")
     ms = lambda v: 1e3 * statistics.median(v)
     print("miss     nvcc median %8.2f ms | ks-nvcc median %8.2f ms | "
           "analyze alone %8.2f ms | added beyond the analysis: %6.2f ms, n=%d"

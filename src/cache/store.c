@@ -830,8 +830,14 @@ ks_store_remove(const char *cache_dir, const char *key, struct ks_buf *err)
 		char *lockp = ks_xasprintf("%s.lock", final);
 		/* The lock file goes too; a racing writer that holds it just
 		 * re-creates it on its next put. */
-		if (!rc)
+		if (!rc) {
+			char *parent = ks_xasprintf("%s/%.2s", cache_dir, key);
+
 			unlink(lockp);
+			/* So that an emptied cache reads as empty (subst.h). */
+			rmdir(parent);
+			free(parent);
+		}
 		free(lockp);
 	}
 out:

@@ -271,6 +271,12 @@ TEST(replace_and_remove)
 	ks_store_items_release(items, n);
 	CHECK_INT_EQ(0, ks_store_remove(cache, KEY1, &err));
 	CHECK_INT_EQ(0, get1(cache, KEY1, &e, NULL));
+	{
+		/* Its folder goes with the last entry, lock and all. */
+		char *sub = ks_fs_join(cache, "01");
+		CHECK(!ks_fs_exists(sub));
+		free(sub);
+	}
 	CHECK_INT_EQ(-1, ks_store_remove(cache, KEY1, &err));
 	CHECK(strstr(err.buf, "no entry"));
 	CHECK_INT_EQ(0, ks_store_list(cache, &items, &n, &err));
