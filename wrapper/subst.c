@@ -788,13 +788,6 @@ any_nonempty(const struct ks_strv *dirs)
 	return 0;
 }
 
-/* Does the fallback `reason` fail the build under strict? */
-static int
-strict_fails(const char *reason)
-{
-	return reason != NULL;
-}
-
 static void
 fall_back(struct run *r)
 {
@@ -805,7 +798,7 @@ fall_back(struct run *r)
 	snprintf(name, sizeof(name), "subst-fallback-%s", r->fail);
 	count(r, name);
 	flush_counters(r);
-	if (r->conf->strict && strict_fails(r->fail)) {
+	if (r->conf->strict) {
 		const char *why = r->fail;
 
 		run_release(r);
