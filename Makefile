@@ -124,6 +124,8 @@ DEB_PACKAGES = gcc make cmake binutils python3 libcurl4-openssl-dev \
 	libcjson-dev libxxhash-dev libclang-19-dev libyaml-dev
 # clang with libFuzzer: `make fuzz`, and the short fuzz run of `make test`.
 DEB_PACKAGES += clang-19 libclang-rt-19-dev
+# ccache: the compiler-cache stacking suite (tests/suites/ccache.sh).
+DEB_PACKAGES += ccache
 deps:
 	$(Q)missing=""; for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || \

@@ -3,12 +3,21 @@
 
 Runs the same command directly with nvcc and through ks-nvcc, alternating
 A B A B so that drift of the machine hits both alike, and prints the median
-of the paired differences. Three cases:
+of the paired differences. The cases:
 
   compile    a small .cu, `-c -arch=sm_90`, the real nvcc (ks-nvcc records it)
   version    `--version`, the real nvcc
   floor      a do-nothing compiler in place of nvcc: what is left is the
-             wrapper's own cost (classify, record, stats, exec)
+             wrapper's own cost (classify, record, stats, exec), with an
+             empty variant cache
+  hit        the same with a non-empty cache and the TU's manifest present
+             but no variant for its kernel: the direct-mode lookup (read
+             and hash the TU and its headers, look the keys up)
+  subst      the same with a variant for the kernel: lookup, rewrite,
+             the rewritten TU written, the compiler run as a child
+  miss       a non-empty cache and no manifest: `ks analyze --manifest`
+             runs (the libclang parse) before the compile; compared with
+             the parse alone (`analyze`)
 
 Usage: bench/wrapper-overhead.py [--pairs N] [--ks-nvcc PATH]
 The state directory is a fresh temporary one (an empty cache).
@@ -59,6 +68,108 @@ def paired(name, direct, wrapped, env, cwd, pairs):
     return statistics.median(diffs)
 
 
+VARIANT = r"""// ks-nvcc: definition
+__global__ void scale(float *x, float a, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (n == 0x5eed5eed)
+		return;
+	if (i < n)
+		x[i] *= a;
+}
+"""
+
+
+def counter(env, name):
+    try:
+        for line in open(os.path.join(env["KS_DIR"], "stats")):
+            k, v = line.split()
+            if k == name:
+                return int(v)
+    except OSError:
+        pass
+    return 0
+
+
+def expect(env, name, what):
+    """The case measured what it says, or the run stops."""
+    if counter(env, name) == 0:
+        sys.exit("%s: counter %s stayed 0" % (what, name))
+
+
+def subst_cases(root, work, env, nvcc, noop, ks, comp, pairs):
+    """The direct-mode lookup, a substitution and a manifest miss, over
+    the do-nothing compiler (its version is the real nvcc's, so the
+    manifest `ks analyze` writes for the real build is the one ks-nvcc
+    looks up)."""
+    build = os.path.join(root, os.environ.get("BUILD", "build"))
+    seed = os.path.join(work, "seed-tool")
+    objs = [os.path.join(d, f) for sub in ("src/cache", "src/core")
+            for d in [os.path.join(build, sub)] for f in sorted(os.listdir(d))
+            if f.endswith(".o")]
+    subprocess.run(["cc", "-std=c11", "-D_GNU_SOURCE", "-o", seed,
+                    os.path.join(root, "tests/data/subst/seed-tool.c")] + objs,
+                   check=True)
+    ksbin = os.path.join(root, "ks")
+    cache = os.path.join(env["KS_DIR"], "cache")
+    with open(os.path.join(work, "variant.cu"), "w") as f:
+        f.write(VARIANT)
+    aenv = dict(env, KS_NVCC=nvcc)
+    analyze = [ksbin, "analyze", "k.cu", "--manifest", "--"] + comp
+    subprocess.run(analyze, env=aenv, cwd=work, check=True,
+                   stdout=subprocess.DEVNULL)
+    mdir = os.path.join(env["KS_DIR"], "manifests")
+    key = None
+    for d, _, files in os.walk(mdir):
+        for fn in files:
+            if fn.endswith(".lock"):
+                continue
+            for line in open(os.path.join(d, fn)):
+                if line.startswith("kernel "):
+                    key = line.split()[1]
+    if not key:
+        sys.exit("no kernel key in the manifest")
+    # Not this kernel's key: the cache is not empty, nothing applies.
+    subprocess.run([seed, cache, "0" * 31 + "1", "_Z5scalePffi", "900",
+                    os.path.join(work, "variant.cu")], check=True)
+    paired("hit", [noop] + comp, [ks, noop] + comp, env, work, max(pairs, 50))
+    expect(env, "subst-manifest-hit", "hit")
+    if counter(env, "subst-manifest-miss"):
+        sys.exit("hit: a manifest miss")
+    subprocess.run([seed, cache, key, "_Z5scalePffi", "900",
+                    os.path.join(work, "variant.cu")], check=True)
+    paired("subst", [noop] + comp, [ks, noop] + comp, env, work, max(pairs, 30))
+    expect(env, "subst-compiled", "subst")
+    subprocess.run([ksbin, "cache", "rm", key], env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    menv = dict(env, KS_SUBST_TIMEOUT="60000")
+
+    def fresh():
+        shutil.rmtree(mdir, ignore_errors=True)
+
+    # The child ks-nvcc starts does this very analysis (its nvcc -M is the
+    # do-nothing compiler's here too).
+    nenv = dict(env, KS_NVCC=noop)
+    builds = os.path.join(env["KS_DIR"], "builds")
+    rec = max((os.path.join(builds, f) for f in os.listdir(builds)),
+              key=os.path.getmtime)
+    analyze = [ksbin, "analyze", "--record", rec, "--manifest"]
+    a, b, c = [], [], []
+    for _ in range(max(pairs, 10)):
+        a.append(timed([noop] + comp, env, work))
+        fresh()
+        b.append(timed([ks, noop] + comp, menv, work))
+        fresh()
+        c.append(timed(analyze, nenv, work))
+    expect(env, "subst-ks-asked", "miss")
+    if counter(env, "subst-fallback-ks-failed") or counter(env, "subst-fallback-ks-timeout"):
+        sys.exit("miss: ks did not answer")
+    ms = lambda v: 1e3 * statistics.median(v)
+    print("miss     nvcc median %8.2f ms | ks-nvcc median %8.2f ms | "
+          "analyze alone %8.2f ms | added beyond the analysis: %6.2f ms, n=%d"
+          % (ms(a), ms(b), ms(c), ms(b) - ms(a) - ms(c), len(a)))
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser()
@@ -89,6 +200,7 @@ def main():
                work, max(args.pairs, 30))
         paired("floor", [noop] + comp, [ks, noop] + comp, env, work,
                max(args.pairs, 50))
+        subst_cases(root, work, env, nvcc, noop, ks, comp, args.pairs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

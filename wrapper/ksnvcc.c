@@ -17,6 +17,7 @@
 #include "../src/nvcc/onecmd.h"
 #include "../src/nvcc/passthru.h"
 #include "../src/nvcc/record.h"
+#include "subst.h"
 
 int
 ks_nvcc_is_launcher_form(const char *arg1, int is_exec)
@@ -174,7 +175,7 @@ record_command(struct cmd *c, const struct ks_args *a,
  */
 static const char *
 act(const struct ks_conf *conf, const char *real, int argc, char **argv,
-    const char *conf_err)
+    const char *conf_err, struct ks_subst *sub)
 {
 	struct ks_strv raw = KS_STRV_INIT, full = KS_STRV_INIT;
 	struct cmd c;
@@ -252,7 +253,22 @@ act(const struct ks_conf *conf, const char *real, int argc, char **argv,
 		ks_log("no record: %s", err.buf);
 		reason = "record-failed";
 	} else {
+		char *name = ks_record_name(&a, cwd);
+
 		ks_log("recorded %s", a.inputs[0].path);
+		sub->record = ks_xasprintf("%s/builds/%s", conf->dir, name);
+		free(name);
+	}
+	/* Substitution (subst.h) takes the classification over. */
+	if (conf->subst && cwd && ver.len &&
+	    (!strcmp(reason, "compile") || !strcmp(reason, "record-failed"))) {
+		sub->a = a;
+		ks_args_init(&a);
+		ks_strv_pushv(&sub->argv, (const char *const *)c.expanded.v, c.expanded.n);
+		sub->cwd = cwd;
+		cwd = NULL;
+		sub->nvcc_version = ks_buf_detach(&ver, NULL);
+		sub->ready = 1;
 	}
 out:
 	/* Logged before `err` is released: the message is the reason. */
@@ -278,6 +294,7 @@ ks_nvcc_main(int argc, char **argv)
 	char *self, *real;
 	char **args;
 	const char *reason, *names[2];
+	struct ks_subst sub;
 	int nargs, conf_failed;
 
 	ks_progname = "ks-nvcc";
@@ -311,14 +328,18 @@ ks_nvcc_main(int argc, char **argv)
 	nargs = (int)(argc - (args - argv));
 	ks_log("real nvcc %s, %d arguments", real, nargs - 1);
 
+	ks_subst_init(&sub);
 	reason = act(&conf, real, nargs - 1, args + 1,
-		     conf_failed ? err.buf : NULL);
+		     conf_failed ? err.buf : NULL, &sub);
 	if (!conf.disable) {
 		names[0] = "invocations";
 		names[1] = reason;
 		if (ks_stats_add(conf.dir, names, 2, 1, conf.lock_timeout_ms, &serr))
 			ks_log("stats not updated: %s", serr.buf);
 	}
+	/* Returns when the original is to be compiled. */
+	ks_subst_run(&conf, real, &sub);
+	ks_subst_release(&sub);
 	ks_passthru_exec(real, args);
 	ks_die(KS_EXIT_EXEC, "cannot execute '%s'", real);
 }

@@ -7,10 +7,13 @@
  *   -> classify argv -> neither a single-source CUDA compile nor a
  *      one-command build (compile and link, or -lib) with CUDA sources
  *   -> record the compile (a one-command build: each CUDA source's compile
- *      alone, nvcc/onecmd.h) -> exec the real nvcc with the argv unchanged.
+ *      alone, nvcc/onecmd.h) -> for a single-source compile, substitute
+ *      verified variants (subst.h: it exits with nvcc's status when it
+ *      compiled a rewritten TU)
+ *   -> exec the real nvcc with the argv unchanged.
  * Each outcome adds to one stats counter. Nothing is printed on the way.
  * May include: libc, core/, nvcc/ (passthru.h, args.h, record.h, nvccver.h,
- * onecmd.h), cache/.
+ * onecmd.h), cache/, subst.h.
  */
 #ifndef KS_WRAPPER_KSNVCC_H
 #define KS_WRAPPER_KSNVCC_H

@@ -416,11 +416,14 @@ install(const char *cache_dir, const char *key, const char *variant,
 	static unsigned seq;
 	int rc = -1;
 
-	if (ks_fs_mkdirs(parent, err))
-		goto out;
 	tmp = ks_xasprintf("%s.new.tmp.%ld.%u.%ld", final, (long)getpid(),
 			   seq++, (long)time(NULL));
-	if (mkdir(tmp, 0777)) {
+	/* Twice: a removal of the folder's last entry may rmdir it between
+	 * our mkdirs and our mkdir. */
+	if (ks_fs_mkdirs(parent, err))
+		goto out;
+	if (mkdir(tmp, 0777) && (errno != ENOENT || ks_fs_mkdirs(parent, err) ||
+				 mkdir(tmp, 0777))) {
 		ks_error_errno(err, "cannot create '%s'", tmp);
 		goto out;
 	}
@@ -814,6 +817,10 @@ ks_store_remove(const char *cache_dir, const char *key, struct ks_buf *err)
 	final = ks_store_entry_path(cache_dir, key);
 	gone = ks_xasprintf("%s.rm.tmp.%ld.%u.%ld", final, (long)getpid(), seq++,
 			    (long)time(NULL));
+	if (!ks_fs_exists(final)) {
+		ks_error(err, "no entry %s", key);
+		goto out;
+	}
 	if (ks_lock_acquire(&lock, final, STORE_LOCK_MS, err))
 		goto out;
 	/* Renamed away first, so a reader never sees half an entry. */
@@ -830,8 +837,14 @@ ks_store_remove(const char *cache_dir, const char *key, struct ks_buf *err)
 		char *lockp = ks_xasprintf("%s.lock", final);
 		/* The lock file goes too; a racing writer that holds it just
 		 * re-creates it on its next put. */
-		if (!rc)
+		if (!rc) {
+			char *parent = ks_xasprintf("%s/%.2s", cache_dir, key);
+
 			unlink(lockp);
+			/* So that an emptied cache reads as empty (subst.h). */
+			rmdir(parent);
+			free(parent);
+		}
 		free(lockp);
 	}
 out:

@@ -26,6 +26,8 @@ static const struct command {
 	  "kernels, launches, static features and keys of a CUDA file" },
 	{ "builds", ks_cmd_builds, "builds [--json]",
 	  "list the recorded CUDA compiles" },
+	{ "cache", ks_cmd_cache, "cache stats|list|show K|verify|rm K|clear|export D|import D",
+	  "the verified variants ks-nvcc compiles" },
 	{ "capture", ks_cmd_capture, "capture [opts] -- CMD",
 	  "run CMD and record chosen kernel launches" },
 	{ "captures", ks_cmd_captures, "captures [--json]",

@@ -21,6 +21,7 @@ int ks_cmd_analyze(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_evidence(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_doctor(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_builds(int argc, char **argv, struct ks_conf *conf);
+int ks_cmd_cache(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_capture(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_captures(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_replay(int argc, char **argv, struct ks_conf *conf);

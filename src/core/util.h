@@ -21,6 +21,7 @@ enum ks_exit {
 	KS_EXIT_NOMEM = 103,	/* out of memory */
 	KS_EXIT_USAGE = 104,	/* ks: bad command line */
 	KS_EXIT_FAILED = 105,	/* ks: the command failed */
+	KS_EXIT_SUBST = 106,	/* ks-nvcc: a substitution failed under KS_STRICT */
 };
 
 #define KS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

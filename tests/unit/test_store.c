@@ -188,7 +188,13 @@ TEST(corrupt_entries_are_skipped_and_counted)
 	CHECK_INT_EQ(1, get1(cache, KEY1, &e, &corrupt));
 	ks_store_entry_release(&e);
 	/* A json that is not JSON, or that names another key. */
-	CHECK_INT_EQ(0, ks_fs_read(ks_fs_join(dir, "variant.json"), &text, &err));
+	{
+		char *jp = ks_fs_join(dir, "variant.json");
+		int r = ks_fs_read(jp, &text, &err);
+
+		free(jp);
+		CHECK_INT_EQ(0, r);
+	}
 	overwrite(dir, "variant.json", "{\"format\": 1, ");
 	CHECK_INT_EQ(0, get1(cache, KEY1, &e, &corrupt));
 	CHECK_INT_EQ(3, corrupt);
@@ -216,7 +222,7 @@ TEST(secondary_searched_after_primary)
 	struct ks_store_meta m;
 	struct ks_store_entry e = { 0 };
 	struct ks_buf err = KS_BUF_INIT;
-	char *cu;
+	char *cu, *edir;
 	unsigned corrupt = 0;
 
 	meta_init(&m, KEY1);
@@ -233,8 +239,10 @@ TEST(secondary_searched_after_primary)
 	CHECK_INT_EQ(900, e.arch);
 	ks_store_entry_release(&e);
 	/* A corrupt primary falls through to the secondary, counted. */
-	cu = ks_fs_join(ks_store_entry_path(prim, KEY1), "variant.cu");
-	overwrite(ks_store_entry_path(prim, KEY1), "variant.cu", "junk");
+	edir = ks_store_entry_path(prim, KEY1);
+	cu = ks_fs_join(edir, "variant.cu");
+	overwrite(edir, "variant.cu", "junk");
+	free(edir);
 	CHECK_INT_EQ(1, ks_store_get(dirs, 2, KEY1, &e, &corrupt, &err));
 	CHECK_INT_EQ(1, e.from);
 	CHECK_INT_EQ(1, corrupt);
@@ -271,6 +279,12 @@ TEST(replace_and_remove)
 	ks_store_items_release(items, n);
 	CHECK_INT_EQ(0, ks_store_remove(cache, KEY1, &err));
 	CHECK_INT_EQ(0, get1(cache, KEY1, &e, NULL));
+	{
+		/* Its folder goes with the last entry, lock and all. */
+		char *sub = ks_fs_join(cache, "01");
+		CHECK(!ks_fs_exists(sub));
+		free(sub);
+	}
 	CHECK_INT_EQ(-1, ks_store_remove(cache, KEY1, &err));
 	CHECK(strstr(err.buf, "no entry"));
 	CHECK_INT_EQ(0, ks_store_list(cache, &items, &n, &err));

@@ -1,0 +1,299 @@
+# subst: ks-nvcc compiles verified variants from the cache, with the real
+# nvcc. Each test seeds the cache with a variant that is verified by
+# construction (the original kernel plus a branch on the constant
+# 0x5eed5eed = 1592614637, which nothing else contains) and looks for
+# that constant in the per-arch PTX that a -keep build leaves: the real
+# nvcc is reached through a toolkit copy whose bin/nvcc adds -keep (the
+# user's command has none, so ks-nvcc acts on it as on any compile).
+
+suite_probe() {
+	have_real_nvcc || { echo "no nvcc"; return; }
+	[ -f "$BUILD/src/cache/store.o" ] || echo "no $BUILD/src/cache/store.o (run make test)"
+}
+
+MARK=1592614637
+
+# A toolkit whose nvcc keeps its temporaries in $KEEP_DIR; the seed tool;
+# the sources: src/app.cu (kernel scale, a quoted include of src/util.h)
+# and its variant.
+setup() {
+	local cuda f flags="" o
+	cuda=$(cd "$(dirname "$(real_nvcc)")/.." && pwd -P)
+	mkdir -p tk/bin kd src
+	for f in "$cuda"/*; do [ "${f##*/}" = bin ] || ln -s "$f" tk/; done
+	for f in "$cuda"/bin/*; do ln -s "$f" tk/bin/; done
+	rm tk/bin/nvcc
+	printf '#!/bin/sh\n[ -n "$KS_TEST_NVCC_SLEEP" ] && sleep "$KS_TEST_NVCC_SLEEP"\nexec %s/bin/nvcc -keep -keep-dir "$KEEP_DIR" "$@"\n' "$cuda" >tk/bin/nvcc
+	chmod +x tk/bin/nvcc
+	export KS_NVCC=$TEST_DIR/tk/bin/nvcc KEEP_DIR=$TEST_DIR/kd
+	o=$(nm "$BUILD/src/core/buf.o" 2>/dev/null)
+	case $o in *__asan*) flags="$flags -fsanitize=address" ;; esac
+	case $o in *__ubsan*) flags="$flags -fsanitize=undefined" ;; esac
+	# shellcheck disable=SC2086
+	${CC:-cc} -std=c11 -D_GNU_SOURCE $flags -o seed-tool \
+		"$ROOT/tests/data/subst/seed-tool.c" "$BUILD"/src/cache/*.o \
+		"$BUILD"/src/core/*.o
+	cat >src/util.h <<'EOF'
+#define SCALE_BLOCK 256
+EOF
+	cat >src/app.cu <<'EOF'
+#include <cstdio>
+#include "util.h"
+
+__global__ void scale(float *x, float a, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+		x[i] *= a;
+}
+
+void
+run(float *x, int n)
+{
+	scale<<<(n + SCALE_BLOCK - 1) / SCALE_BLOCK, SCALE_BLOCK>>>(x, 2.0f, n);
+}
+EOF
+	cat >variant.cu <<'EOF'
+// scale plus a marker, the same results (verified by construction)
+// ks-nvcc: definition
+__global__ void scale(float *__restrict__ x, float a, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (n == 0x5eed5eed)
+		return;
+	if (i < n)
+		x[i] *= a;
+}
+EOF
+}
+
+ARCHS2="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
+
+# The kernel key of scale for arch $1 in the build of the words after it:
+# built once through ks-nvcc (recorded), then `ks analyze --manifest`.
+key_for() {
+	local arch=$1 rec
+	shift
+	"$KS_NVCC_BIN" "$@" >/dev/null
+	rec=$(ls -t "$KS_DIR"/builds/*.json | head -n 1)
+	"$KS_BIN" analyze --record "$rec" --manifest >/dev/null
+	find "$KS_DIR/manifests" -type f ! -name '*.lock' -exec cat {} + |
+		awk -v a="$arch" '$1 == "kernel" && $3 == a { print $2; exit }'
+}
+
+seed() { # key arch [variant] [cache dir]
+	./seed-tool "${4:-$KS_DIR/cache}" "$1" _Z5scalePffi "$2" "${3:-variant.cu}"
+}
+
+# Lines of kd/$1 holding the marker.
+marks() {
+	grep -c -- "$MARK" "kd/$1" || true
+}
+
+test_a_seeded_variant_is_compiled_in() {
+	setup
+	k=$(key_for sm_90 -arch=sm_90 -c src/app.cu -o app.o)
+	expect_ne "" "$k" "key"
+	expect_eq 0 "$(marks app.ptx)" "marker before seeding"
+	seed "$k" 900
+	rm -rf kd/* app.o
+	"$KS_NVCC_BIN" -arch=sm_90 -MD -c src/app.cu -o app.o
+	expect_file app.o
+	expect_eq 1 "$(marks app.ptx)" "marker in the PTX"
+	expect_stat subst-compiled 1
+	expect_stat subst-manifest-hit 1
+	# The depfile names the user's files, as plain nvcc would.
+	expect_contains "$(cat app.d)" "app.o : src/app.cu"
+	expect_contains "$(cat app.d)" "src/util.h"
+	expect_not_contains "$(cat app.d)" "ks-nvcc."
+	expect_not_contains "$(cat app.d)" "$TEST_DIR/src"
+	# KS_LOG says what was used.
+	KS_LOG=$TEST_DIR/log "$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o
+	expect_contains "$(cat log)" "substitution: _Z5scalePffi for sm_90 from $KS_DIR/cache/"
+	# KS_SUBST=0 compiles the original.
+	rm -rf kd/*
+	KS_SUBST=0 "$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o
+	expect_eq 0 "$(marks app.ptx)" "marker with KS_SUBST=0"
+}
+
+test_messages_point_at_the_users_file() {
+	setup
+	k=$(key_for sm_90 -arch=sm_90 -c src/app.cu -o app.o)
+	seed "$k" 900
+	# A host-side warning, on line 3 of the user's file.
+	sed -i '3i #warning "look here"' src/app.cu
+	k=$(key_for sm_90 -arch=sm_90 -c src/app.cu -o app.o 2>/dev/null)
+	seed "$k" 900
+	rm -rf kd/*
+	"$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o 2>err.txt
+	expect_eq 1 "$(marks app.ptx)" "marker"
+	expect_contains "$(cat err.txt)" "src/app.cu:3"
+	expect_not_contains "$(cat err.txt)" "ks-nvcc."
+}
+
+test_a_corrupt_entry_is_ignored_and_counted() {
+	setup
+	k=$(key_for sm_90 -arch=sm_90 -c src/app.cu -o app.o)
+	seed "$k" 900
+	d=$KS_DIR/cache/${k:0:2}/$k
+	printf '\n// one more line\n' >>"$d/variant.cu"
+	rm -rf kd/*
+	"$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o
+	expect_file app.o
+	expect_eq 0 "$(marks app.ptx)" "marker from a corrupt entry"
+	expect_stat cache-corrupt 1
+	expect_stat subst-no-variant 1
+	# Truncated to nothing: the same.
+	: >"$d/variant.cu"
+	"$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o
+	expect_stat cache-corrupt 2
+	"$KS_BIN" cache verify >out.txt 2>&1 && fail "verify passed a corrupt entry"
+	expect_contains "$(cat out.txt)" "$k"
+}
+
+test_a_variant_for_another_arch_is_not_applied() {
+	setup
+	k80=$(key_for sm_80 -arch=sm_80 -c src/app.cu -o app.o)
+	seed "$k80" 800
+	rm -rf kd/*
+	"$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o
+	expect_eq 0 "$(marks app.ptx)" "sm_80 variant in an sm_90 build"
+	expect_stat subst-compiled 0
+	# An entry under the sm_90 key that says it was verified on sm_80.
+	k90=$(key_for sm_90 -arch=sm_90 -c src/app.cu -o app.o)
+	seed "$k90" 800
+	rm -rf kd/*
+	"$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o
+	expect_eq 0 "$(marks app.ptx)" "a mislabelled entry"
+	expect_stat subst-entry-mismatch 1
+}
+
+test_a_multi_arch_build_gets_the_variant_only_for_its_arch() {
+	setup
+	# shellcheck disable=SC2086
+	k=$(key_for sm_90 $ARCHS2 -c src/app.cu -o app.o)
+	seed "$k" 900
+	rm -rf kd/*
+	# shellcheck disable=SC2086
+	"$KS_NVCC_BIN" $ARCHS2 -c src/app.cu -o app.o
+	expect_eq 1 "$(marks app.compute_90.ptx)" "marker for sm_90"
+	expect_eq 0 "$(marks app.compute_80.ptx)" "marker for sm_80"
+	expect_eq 1 "$(grep -c '.entry _Z5scalePffi' kd/app.compute_80.ptx)" "sm_80 keeps the kernel"
+}
+
+test_secondary_cache_read_only() {
+	setup
+	k=$(key_for sm_90 -arch=sm_90 -c src/app.cu -o app.o)
+	seed "$k" 900 variant.cu "$TEST_DIR/team"
+	chmod -R a-w team
+	rm -rf kd/*
+	KS_CACHE_SECONDARY=/nonexistent:$TEST_DIR/team "$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o
+	expect_eq 1 "$(marks app.ptx)" "marker from the secondary cache"
+	expect_no_file "$KS_DIR/cache/${k:0:2}"
+	chmod -R u+w team
+}
+
+test_a_manifest_miss_asks_ks_once_then_hits() {
+	setup
+	k=$(key_for sm_90 -arch=sm_90 -c src/app.cu -o app.o)
+	seed "$k" 900
+	rm -rf "$KS_DIR/manifests" kd/*
+	"$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o
+	expect_eq 1 "$(marks app.ptx)" "marker after asking ks"
+	expect_stat subst-ks-asked 1
+	"$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o
+	expect_stat subst-ks-asked 1
+	expect_stat subst-manifest-hit 1
+}
+
+test_an_empty_cache_never_starts_ks() {
+	setup
+	printf '#!/bin/sh\ntouch %s/ks-ran\nexit 1\n' "$TEST_DIR" >fake-ks
+	chmod +x fake-ks
+	KS_KS=$TEST_DIR/fake-ks "$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o
+	expect_file app.o
+	expect_no_file ks-ran
+	expect_stat subst-manifest-miss 0
+	# With something in the cache, it is asked.
+	seed 0123456789abcdef0123456789abcdef 900
+	KS_KS=$TEST_DIR/fake-ks "$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o
+	expect_file ks-ran
+	expect_stat subst-fallback-ks-failed 1
+}
+
+# Every forced failure compiles the original: the build succeeds, with
+# the same stdout and stderr as plain nvcc, and a counter says why.
+test_forced_failures_fall_back_to_the_original() {
+	setup
+	k=$(key_for sm_90 -arch=sm_90 -c src/app.cu -o app.o)
+	"$(real_nvcc)" -arch=sm_90 -c src/app.cu -o plain.o 2>plain.err
+	# A variant that does not compile.
+	sed 's/return;/return/; s/x\[i\] \*= a;/x[i] *= a +;/' variant.cu >bad.cu
+	seed "$k" 900 bad.cu
+	"$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o 2>err.txt
+	expect_file app.o
+	expect_eq "$(cat plain.err)" "$(cat err.txt)" "stderr after a failed variant"
+	expect_stat subst-fallback-compile 1
+	seed "$k" 900
+	# No room for the rewritten TU (KS_DIR/tmp is a file).
+	rm -rf "$KS_DIR/tmp"
+	echo x >"$KS_DIR/tmp"
+	"$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o
+	expect_stat subst-fallback-tmp 1
+	rm "$KS_DIR/tmp"
+	# A kernel of the same name in a namespace: the lexical scan cannot
+	# tell which definition is the variant's.
+	cp src/app.cu keep.cu
+	printf 'namespace other {\n__global__ void scale(float *x, float a, int n) {}\n}\n' >>src/app.cu
+	# The new kernel is not in scale's closure: the key stays, so the
+	# build inside key_for already tried and fell back.
+	k2=$(key_for sm_90 -arch=sm_90 -c src/app.cu -o app.o)
+	expect_eq "$k" "$k2" "key of scale"
+	"$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o
+	expect_file app.o
+	expect_stat subst-fallback-scan 2
+	cp keep.cu src/app.cu
+	# `ks` past its time bound, on a manifest miss.
+	rm -rf "$KS_DIR/manifests"
+	printf '#!/bin/sh\nsleep 5\n' >slow-ks
+	chmod +x slow-ks
+	KS_KS=$TEST_DIR/slow-ks KS_SUBST_TIMEOUT=300 "$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o
+	expect_stat subst-fallback-ks-timeout 1
+	# Under KS_STRICT=1 a fallback is an error.
+	rm -rf "$KS_DIR/manifests"
+	set +e
+	KS_STRICT=1 KS_KS=$TEST_DIR/slow-ks KS_SUBST_TIMEOUT=300 "$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o app.o 2>err.txt
+	rc=$?
+	set -e
+	expect_eq 106 "$rc" "exit status under KS_STRICT"
+	expect_contains "$(cat err.txt)" "substitution failed (ks-timeout)"
+}
+
+# Builds and ks cache commands at once: every build succeeds and every
+# object holds the original or the variant, whole; the cache verifies.
+test_concurrent_builds_and_cache_commands() {
+	setup
+	# The plain nvcc: parallel -keep builds would share their keep dir.
+	KS_NVCC=$(real_nvcc)
+	k=$(key_for sm_90 -arch=sm_90 -c src/app.cu -o app.o)
+	seed "$k" 900
+	pids=""
+	for i in 1 2 3; do
+		(trap - EXIT; for j in 1 2; do "$KS_NVCC_BIN" -arch=sm_90 -c src/app.cu -o "o$i$j.o" || exit 1; done) &
+		pids="$pids $!"
+	done
+	(trap - EXIT; for j in 1 2 3 4 5 6; do
+		"$KS_BIN" cache rm "$k" >/dev/null 2>&1 || true
+		seed "$k" 900
+		"$KS_BIN" cache list >/dev/null
+		"$KS_BIN" cache verify >/dev/null || exit 1
+	done) &
+	pids="$pids $!"
+	for p in $pids; do wait "$p" || fail "a concurrent job failed"; done
+	for i in 1 2 3; do for j in 1 2; do expect_file "o$i$j.o"; done; done
+	"$KS_BIN" cache verify
+	expect_stat cache-corrupt 0
+	expect_eq 0 "$(find "$KS_DIR/cache" -name '*.tmp.*' | wc -l)" "temporaries left"
+}
