@@ -202,7 +202,7 @@ read_var(const char *p, const char *end, struct ks_globals_ptx *out, struct scan
 		}
 		q++;
 	}
-	q = memchr(q, '=', (size_t)(semi - q));
+	q = q < semi ? memchr(q, '=', (size_t)(semi - q)) : NULL;
 	if (q) {
 		init.p = q + 1;
 		init.n = (size_t)(semi - init.p);
