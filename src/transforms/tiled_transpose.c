@@ -25,51 +25,6 @@
 #include "transform.h"
 #include "xfbody.h"
 
-static const char common[] =
-	"#ifndef KS_XF_TILE_HELPERS\n"
-	"#define KS_XF_TILE_HELPERS\n"
-	"/* The load of the permuted array: in the load phase it reads memory\n"
-	"   and keeps the value in the tile, in the store phase it reads the\n"
-	"   tile. */\n"
-	"template <class T> struct ks_tile_in {\n"
-	"\tconst T *p;\n"
-	"\tT *cell;\n"
-	"\tint load;\n"
-	"\t__device__ __forceinline__ T operator[](long long i) const\n"
-	"\t{\n"
-	"\t\tif (load) {\n"
-	"\t\t\tconst T v = p[i];\n"
-	"\n"
-	"\t\t\t*cell = v;\n"
-	"\t\t\treturn v;\n"
-	"\t\t}\n"
-	"\t\treturn *cell;\n"
-	"\t}\n"
-	"};\n"
-	"/* The store: done in the store phase only. */\n"
-	"template <class T> struct ks_tile_ref {\n"
-	"\tT *a;\n"
-	"\tint store;\n"
-	"\t__device__ __forceinline__ void operator=(const T &v) const\n"
-	"\t{\n"
-	"\t\tif (store)\n"
-	"\t\t\t*a = v;\n"
-	"\t}\n"
-	"};\n"
-	"template <class T> struct ks_tile_out {\n"
-	"\tT *p;\n"
-	"\tint store;\n"
-	"\t__device__ __forceinline__ ks_tile_ref<T> operator[](long long i) const\n"
-	"\t{\n"
-	"\t\tks_tile_ref<T> r;\n"
-	"\n"
-	"\t\tr.a = p + i;\n"
-	"\t\tr.store = store;\n"
-	"\t\treturn r;\n"
-	"\t}\n"
-	"};\n"
-	"#endif\n"
-	"\n";
 
 static void
 poly_clear(struct ks_poly *p)
@@ -375,7 +330,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		    "shared tile, %lldx%lld threads (smem_tiled_transpose)\n",
 		    k->name, tile, tile, tile, rows);
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
-	ks_buf_adds(variant, common);
+	ks_buf_adds(variant, ks_xfbody_tile_helpers);
 	ks_buf_addf(variant,
 		    "/* The body of %s at thread ks_tid of block ks_bid. */\n"
 		    "__device__ __forceinline__ static void\n"
