@@ -49,8 +49,12 @@ pure_text(const char *t, size_t b, size_t e)
 		if (i + 1 < e && ((t[i] == '+' && t[i + 1] == '+') ||
 				  (t[i] == '-' && t[i + 1] == '-')))
 			return 0;
+		/* an '=' that is not part of ==, !=, <= or >= (but <<=, >>=
+		 * assign) */
 		if (t[i] == '=' && !(i + 1 < e && t[i + 1] == '=') &&
-		    !(i > b && strchr("=!<>", t[i - 1])))
+		    !(i > b && strchr("=!<>", t[i - 1]) &&
+		      !(i > b + 1 && strchr("<>", t[i - 1]) &&
+			t[i - 2] == t[i - 1])))
 			return 0;
 	}
 	return 1;
@@ -210,7 +214,8 @@ tile_phase(struct ks_buf *o, int m, int fx, const char *ox, int mv,
 		"\t\t\tconst unsigned long long ks_f = %s + threadIdx.x;\n"
 		"\t\t\tconst unsigned long long ks_m = %s + threadIdx.y;\n"
 		"\t\t\tconst unsigned long long ks_gs = %lldull * ks_gstep%d;\n"
-		"\t\t\tconst unsigned ks_sq = (unsigned)(ks_gs / ks_ob.x), ks_sr = (unsigned)(ks_gs %% ks_ob.x);\n"
+		"\t\t\tconst unsigned long long ks_sq = ks_gs / ks_ob.x;\n"
+		"\t\t\tconst unsigned ks_sr = (unsigned)(ks_gs %% ks_ob.x);\n"
 		"\t\t\tunsigned long long ks_g = ks_f * ks_gstep%d + ks_m * ks_gstep%d%s;\n"
 		"\t\t\tunsigned long long ks_bm = ks_g / ks_ob.x;\n"
 		"\t\t\tunsigned ks_tm = (unsigned)(ks_g - ks_bm * ks_ob.x);\n",
