@@ -41,6 +41,7 @@ ks_facts_release(struct ks_facts *f)
 	free(f->products);
 	free(f->fp64);
 	free(f->divmods);
+	free(f->dquots);
 	free(f->syms);
 	memset(f, 0, sizeof(*f));
 }
@@ -122,8 +123,18 @@ ks_facts_add_divmod(struct ks_facts *f, int rem, int loop, unsigned line)
 	d.rem = rem;
 	d.loop = loop;
 	d.line = line;
+	d.dquot = -1;
+	d.begin = d.end = 0;
+	d.in_main = 0;
 	GROW(f, divmods, ndivmods, d);
 	return (int)f->ndivmods++;
+}
+
+int
+ks_facts_add_dquot(struct ks_facts *f, const struct ks_dquot *d)
+{
+	GROW(f, dquots, ndquots, *d);
+	return (int)f->ndquots++;
 }
 
 unsigned

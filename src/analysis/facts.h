@@ -30,6 +30,7 @@
 #include <stddef.h>
 
 struct ks_buf;
+struct ks_facts;
 
 /* Loops nested deeper than this share the deepest source (imprecise). */
 #define KS_MAX_LOOP_DEPTH 8
@@ -78,11 +79,41 @@ struct ks_poly {
 	struct ks_mono m[KS_POLY_MAX];
 };
 
+/*
+ * Derived coordinates. A flat index decomposed by division and remainder
+ * by uniform values (`w = i % n; t = i / n; h = t % m; c = t / m`) is
+ * nonlinear in the thread indices, but affine in the derived coordinates:
+ * each distinct num / den with num exact and thread-dependent and den
+ * uniform is a derived quotient Q_k of the facts (ks_facts.dquots), and
+ * num % den its digit D_k (num = D_k + den * Q_k). Every form carries,
+ * next to its nonlinear view (which the rest of the analysis reads,
+ * unchanged), an exact view over the thread indices, loop inductions,
+ * quotients and digits: ks_form_exact() gives it when the value is
+ * exactly such an affine form.
+ */
+#define KS_DER_N 4
+
+/* sum over s of x[s] * s + sum over k of (q[k] * Q_k + d[k] * D_k);
+ * x[KS_SRC_ONE] is the constant term. */
+struct ks_xform {
+	struct ks_poly x[KS_SRC_N];
+	struct ks_poly q[KS_DER_N];
+	struct ks_poly d[KS_DER_N];
+};
+
+enum {
+	KS_XV_SAME,	/* the exact view is c[] (when nothing is nonlinear) */
+	KS_XV_OWN,	/* the exact view is xf */
+	KS_XV_NONE,	/* not exactly affine in any of these */
+};
+
 struct ks_form {
 	struct ks_poly c[KS_SRC_N];
 	unsigned nonlinear;	/* KS_SRC_BIT(s): s appears non-linearly */
 	unsigned char data;	/* depends on memory or unknown calls */
 	unsigned char rem;	/* uses % of, or rounds, a uniform value */
+	unsigned char xv;	/* KS_XV_*: where the exact view is */
+	struct ks_xform xf;	/* the exact view when xv is KS_XV_OWN */
 };
 
 /* Form algebra (pure). Results are written to `out`, which may alias. */
@@ -101,6 +132,35 @@ void ks_form_scale(struct ks_form *out, const struct ks_form *a, long long k);
  * every coefficient stays affine, anything else is nonlinear. */
 void ks_form_div(struct ks_form *out, const struct ks_form *a,
 		 const struct ks_form *b, int rem);
+/* ks_form_div, and in the exact view: a division or remainder of an
+ * exact, thread-dependent, loop-invariant value by a uniform one is a
+ * derived quotient of `f` (added when new; at most KS_DER_N, beyond them
+ * the exact view is lost). Returns the quotient's index, or -1. Q_k and
+ * D_k are num / den and num % den as C computes them: a consumer that
+ * relies on num = D_k + den * Q_k with 0 <= D_k < den checks that num >= 0
+ * and den > 0 at run time. */
+int ks_form_div_derived(struct ks_facts *f, struct ks_form *out,
+			const struct ks_form *a, const struct ks_form *b,
+			int rem);
+/* The exact view: 1 and *out when the value is exactly affine (no data,
+ * nothing nonlinear left), else 0. */
+int ks_form_exact(const struct ks_form *f, struct ks_xform *out);
+/*
+ * The derived quotients of `f` as a chain over the flat 1-D index g =
+ * blockIdx.x * blockDim.x + threadIdx.x: Q0 = g / den0, Q1 = Q0 / den1,
+ * ...; returns their number m (0: none, or not such a chain). Then g has
+ * the digits D0 .. D(m-1) and the top Q(m-1): coordinate c < m is D_c,
+ * coordinate m the top.
+ */
+int ks_facts_derived_chain(const struct ks_facts *f);
+/*
+ * How much `v` (an exact view over g, the chain's quotients and digits
+ * and constants) grows when coordinate `c` of the chain of `f` (m
+ * quotients) grows by one, the others fixed: 1 and *k when that is a
+ * constant, else 0 (a symbol, another source).
+ */
+int ks_facts_derived_step(const struct ks_facts *f, int m,
+			  const struct ks_xform *v, int c, long long *k);
 /* Any other combination: every source of either operand becomes
  * nonlinear, data and rem are merged. */
 void ks_form_mix(struct ks_form *out, const struct ks_form *a,
@@ -289,6 +349,18 @@ struct ks_divmod {
 	int rem;
 	int loop;
 	unsigned line;
+	/* The derived quotient it computes (Q_dquot, or its remainder), or
+	 * -1; the expression's bytes [begin, end) in the main file when
+	 * in_main (a binary `a / b`, `a % b`; not a compound assignment). */
+	int dquot;
+	unsigned long begin, end;
+	int in_main;
+};
+
+/* A derived quotient: floor(num / den), num's exact view, den uniform. */
+struct ks_dquot {
+	struct ks_xform num;
+	struct ks_poly den;
 };
 
 struct ks_facts {
@@ -308,6 +380,8 @@ struct ks_facts {
 	size_t nfp64;
 	struct ks_divmod *divmods;
 	size_t ndivmods;
+	struct ks_dquot *dquots;	/* derived quotients (at most KS_DER_N) */
+	size_t ndquots;
 	char **syms;		/* user symbols' names, from KS_SYM_USER */
 	size_t nsyms;
 	int float_code;		/* float, half or bfloat16 data */
@@ -335,6 +409,7 @@ int ks_facts_add_product(struct ks_facts *f, const struct ks_product *p);
 int ks_facts_add_fp64(struct ks_facts *f, enum ks_fp64_kind kind, int loop,
 		      unsigned line);
 int ks_facts_add_divmod(struct ks_facts *f, int rem, int loop, unsigned line);
+int ks_facts_add_dquot(struct ks_facts *f, const struct ks_dquot *d);
 /* A user symbol's number (KS_SYM_USER + i), added when new. */
 unsigned ks_facts_sym(struct ks_facts *f, const char *name);
 

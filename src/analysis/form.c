@@ -177,6 +177,126 @@ poly_multiple_of(const struct ks_poly *p, long long k)
 	return 1;
 }
 
+/* ---- exact views (derived coordinates) ----------------------------------- */
+
+/* The exact view of `f` into *v; 0 when it has none. */
+static int
+xview(const struct ks_form *f, struct ks_xform *v)
+{
+	if (f->data)
+		return 0;
+	if (f->xv == KS_XV_OWN) {
+		*v = f->xf;
+		return 1;
+	}
+	if (f->xv == KS_XV_NONE || f->nonlinear)
+		return 0;
+	memcpy(v->x, f->c, sizeof(v->x));
+	memset(v->q, 0, sizeof(v->q));
+	memset(v->d, 0, sizeof(v->d));
+	return 1;
+}
+
+/* Give `out` (whose nonlinear view is computed) its exact view: its own
+ * when that is exact, else `v` when `ok`, else none. */
+static void
+xset(struct ks_form *out, int ok, const struct ks_xform *v)
+{
+	if (!out->nonlinear && !out->data) {
+		out->xv = KS_XV_SAME;
+		return;
+	}
+	if (!ok) {
+		out->xv = KS_XV_NONE;
+		return;
+	}
+	out->xv = KS_XV_OWN;
+	out->xf = *v;
+}
+
+/* Only a constant term (and *u is it): the view is uniform. */
+static int
+xuniform(const struct ks_xform *v, struct ks_poly *u)
+{
+	int s;
+
+	for (s = 0; s < KS_SRC_N; s++)
+		if (s != KS_SRC_ONE && !poly_zero(&v->x[s]))
+			return 0;
+	for (s = 0; s < KS_DER_N; s++)
+		if (!poly_zero(&v->q[s]) || !poly_zero(&v->d[s]))
+			return 0;
+	*u = v->x[KS_SRC_ONE];
+	return 1;
+}
+
+static void
+xadd(struct ks_xform *out, const struct ks_xform *a, const struct ks_xform *b,
+     long long bsign)
+{
+	int s;
+
+	for (s = 0; s < KS_SRC_N; s++)
+		poly_add(&out->x[s], &a->x[s], &b->x[s], bsign);
+	for (s = 0; s < KS_DER_N; s++) {
+		poly_add(&out->q[s], &a->q[s], &b->q[s], bsign);
+		poly_add(&out->d[s], &a->d[s], &b->d[s], bsign);
+	}
+}
+
+static void
+xscale(struct ks_xform *out, const struct ks_xform *a, const struct ks_poly *u)
+{
+	int s;
+
+	for (s = 0; s < KS_SRC_N; s++)
+		poly_mul(&out->x[s], &a->x[s], u);
+	for (s = 0; s < KS_DER_N; s++) {
+		poly_mul(&out->q[s], &a->q[s], u);
+		poly_mul(&out->d[s], &a->d[s], u);
+	}
+}
+
+static int
+poly_same(const struct ks_poly *a, const struct ks_poly *b)
+{
+	return poly_equal(a, b) || (poly_zero(a) && poly_zero(b));
+}
+
+static int
+xequal(const struct ks_xform *a, const struct ks_xform *b)
+{
+	int s;
+
+	for (s = 0; s < KS_SRC_N; s++)
+		if (!poly_same(&a->x[s], &b->x[s]))
+			return 0;
+	for (s = 0; s < KS_DER_N; s++)
+		if (!poly_same(&a->q[s], &b->q[s]) ||
+		    !poly_same(&a->d[s], &b->d[s]))
+			return 0;
+	return 1;
+}
+
+/* The exact view of a + bsign * b into out (computed already in the
+ * nonlinear view). */
+static void
+xsum(struct ks_form *out, const struct ks_form *a, const struct ks_form *b,
+     long long bsign)
+{
+	struct ks_xform va, vb, vr;
+	int ok;
+
+	if (!out->nonlinear && !out->data) {
+		out->xv = KS_XV_SAME;
+		return;
+	}
+	ok = xview(a, &va) && xview(b, &vb);
+	if (ok)
+		xadd(&vr, &va, &vb, bsign);
+	xset(out, ok, &vr);
+}
+
 /* ---- forms --------------------------------------------------------------- */
 
 void
@@ -248,6 +368,7 @@ ks_form_add(struct ks_form *out, const struct ks_form *a,
 	r.nonlinear = a->nonlinear | b->nonlinear;
 	r.data = a->data | b->data;
 	r.rem = (a->rem | b->rem) & 1;
+	xsum(&r, a, b, 1);
 	*out = r;
 }
 
@@ -263,6 +384,7 @@ ks_form_sub(struct ks_form *out, const struct ks_form *a,
 	r.nonlinear = a->nonlinear | b->nonlinear;
 	r.data = a->data | b->data;
 	r.rem = (a->rem | b->rem) & 1;
+	xsum(&r, a, b, -1);
 	*out = r;
 }
 
@@ -284,6 +406,7 @@ ks_form_mix(struct ks_form *out, const struct ks_form *a,
 	}
 	r.data = a->data | b->data;
 	r.rem = (a->rem | b->rem) & 1;
+	xset(&r, 0, NULL);
 	*out = r;
 }
 
@@ -327,7 +450,19 @@ ks_form_mul(struct ks_form *out, const struct ks_form *a,
 	    const struct ks_form *b)
 {
 	unsigned rem = (a->rem | b->rem) & 1;
+	struct ks_xform va, vb, vr;
+	struct ks_poly xu;
+	int ok;
 	long long k;
+
+	/* the exact view first: `out` may alias a or b */
+	ok = xview(a, &va) && xview(b, &vb);
+	if (ok && xuniform(&vb, &xu))
+		xscale(&vr, &va, &xu);
+	else if (ok && xuniform(&va, &xu))
+		xscale(&vr, &vb, &xu);
+	else
+		ok = 0;
 
 	/* (x / c) * c rounds x down to a multiple of c: a remainder split. */
 	if (((a->rem & 2) && ks_form_is_const(b, &k)) ||
@@ -347,6 +482,7 @@ ks_form_mul(struct ks_form *out, const struct ks_form *a,
 		ks_form_mix(out, a, b);
 	}
 	out->rem = (unsigned char)rem;
+	xset(out, ok, &vr);
 }
 
 void
@@ -372,6 +508,7 @@ ks_form_div(struct ks_form *out, const struct ks_form *a,
 			for (s = 0; s < KS_SRC_N; s++)
 				for (i = 0; i < r.c[s].n; i++)
 					r.c[s].m[i].k /= k;
+			xset(&r, 0, NULL);
 			*out = r;
 			return;
 		}
@@ -386,6 +523,168 @@ ks_form_div(struct ks_form *out, const struct ks_form *a,
 		}
 	}
 	ks_form_mix(out, a, b);
+}
+
+/* Which derived quotient floor(num / den) is, added when new; -1 when
+ * the table is full. */
+static int
+dquot_slot(struct ks_facts *f, const struct ks_xform *num,
+	   const struct ks_poly *den)
+{
+	struct ks_dquot d;
+	size_t i;
+
+	for (i = 0; i < f->ndquots; i++)
+		if (xequal(&f->dquots[i].num, num) &&
+		    poly_equal(&f->dquots[i].den, den))
+			return (int)i;
+	if (f->ndquots == KS_DER_N)
+		return -1;
+	d.num = *num;
+	d.den = *den;
+	return ks_facts_add_dquot(f, &d);
+}
+
+int
+ks_form_div_derived(struct ks_facts *f, struct ks_form *out,
+		    const struct ks_form *a, const struct ks_form *b, int rem)
+{
+	struct ks_xform va, vr;
+	struct ks_poly den;
+	struct ks_mono one = { 1, { 0, 0 } };
+	int s, dep = 0, k;
+
+	if (!xview(a, &va) || !ks_form_is_uniform(b) ||
+	    b->c[KS_SRC_ONE].opaque || poly_zero(&b->c[KS_SRC_ONE])) {
+		ks_form_div(out, a, b, rem);
+		return -1;
+	}
+	den = b->c[KS_SRC_ONE];
+	for (s = 0; s < KS_SRC_N; s++) {
+		int loop = s >= KS_SRC_LOOP0 && s < KS_SRC_ONE;
+
+		if (va.x[s].opaque || (loop && !poly_zero(&va.x[s])))
+			dep = -1;
+		else if (s != KS_SRC_ONE && !poly_zero(&va.x[s]) && dep >= 0)
+			dep = 1;
+	}
+	for (s = 0; s < KS_DER_N; s++) {
+		if (va.q[s].opaque || va.d[s].opaque)
+			dep = -1;
+		else if ((!poly_zero(&va.q[s]) || !poly_zero(&va.d[s])) &&
+			 dep >= 0)
+			dep = 1;
+	}
+	ks_form_div(out, a, b, rem);
+	if (dep <= 0 || !(out->nonlinear || out->data) ||
+	    (k = dquot_slot(f, &va, &den)) < 0)
+		return -1;
+	memset(&vr, 0, sizeof(vr));
+	poly_addmono(rem ? &vr.d[k] : &vr.q[k], &one);
+	xset(out, 1, &vr);
+	return k;
+}
+
+int
+ks_form_exact(const struct ks_form *f, struct ks_xform *out)
+{
+	return xview(f, out);
+}
+
+/* A polynomial that is exactly k * sym (sym 0: the constant k). */
+static int
+poly_is(const struct ks_poly *p, long long k, unsigned short sym)
+{
+	/* monomials keep their symbols sorted: a single one is sym[1] */
+	return !p->opaque && p->n == 1 && p->m[0].k == k &&
+	       p->m[0].sym[0] == 0 && p->m[0].sym[1] == sym;
+}
+
+/* The view is c * g + uniform (*c its coefficient) plus quotient and
+ * digit terms: the thread indices only as the flat index. */
+static int
+flat_part(const struct ks_xform *v, struct ks_poly *c)
+{
+	struct ks_poly want;
+	struct ks_mono m = { 1, { 0, KS_SYM_BDIM_X } };
+	int s;
+
+	for (s = 0; s < KS_SRC_N; s++)
+		if (s != KS_SRC_TID_X && s != KS_SRC_BID_X && s != KS_SRC_ONE &&
+		    !poly_zero(&v->x[s]))
+			return 0;
+	memset(&want, 0, sizeof(want));
+	poly_addmono(&want, &m);
+	poly_mul(&want, &want, &v->x[KS_SRC_TID_X]);
+	if (v->x[KS_SRC_TID_X].opaque || !poly_same(&want, &v->x[KS_SRC_BID_X]))
+		return 0;
+	*c = v->x[KS_SRC_TID_X];
+	return 1;
+}
+
+int
+ks_facts_derived_chain(const struct ks_facts *f)
+{
+	size_t k;
+	int s;
+
+	for (k = 0; k < f->ndquots; k++) {
+		const struct ks_xform *v = &f->dquots[k].num;
+		struct ks_poly c;
+
+		for (s = 0; s < KS_DER_N; s++)
+			if (!poly_zero(&v->d[s]) ||
+			    !(s == (int)k - 1 ? poly_is(&v->q[s], 1, 0)
+					      : poly_zero(&v->q[s])))
+				return 0;
+		if (!flat_part(v, &c) || !poly_zero(&v->x[KS_SRC_ONE]))
+			return 0;
+		if (k == 0 ? !poly_is(&c, 1, 0) : !poly_zero(&c))
+			return 0;
+	}
+	return (int)f->ndquots;
+}
+
+int
+ks_facts_derived_step(const struct ks_facts *f, int m,
+		      const struct ks_xform *v, int c, long long *k)
+{
+	/* g = D0 + den0 * Q0, Q_j = D(j+1) + den(j+1) * Q(j+1): the step of
+	 * g, then of each Q_j, along coordinate c; the digit's own term */
+	struct ks_poly gstep, qstep[KS_DER_N], r, t;
+	struct ks_mono one = { 1, { 0, 0 } };
+	int j;
+
+	if (c < 0 || c > m || m > KS_DER_N || !flat_part(v, &r))
+		return 0;
+	memset(qstep, 0, sizeof(qstep));
+	/* Q_j grows with coordinate c > j: by prod den(j+1 .. c-1) */
+	for (j = m - 1; j >= 0; j--) {
+		if (c <= j)
+			continue;
+		if (c == j + 1) {
+			poly_addmono(&qstep[j], &one);
+		} else {
+			poly_mul(&qstep[j], &f->dquots[j + 1].den, &qstep[j + 1]);
+		}
+	}
+	memset(&gstep, 0, sizeof(gstep));
+	if (c == 0)
+		poly_addmono(&gstep, &one);
+	else if (m > 0)
+		poly_mul(&gstep, &f->dquots[0].den, &qstep[0]);
+	/* the step: coef(g) * gstep + sum coef(Q_j) * qstep[j] + coef(D_c) */
+	poly_mul(&r, &r, &gstep);
+	for (j = 0; j < m; j++) {
+		poly_mul(&t, &v->q[j], &qstep[j]);
+		poly_add(&r, &r, &t, 1);
+	}
+	for (j = 0; j < KS_DER_N; j++)
+		if (j >= m && (!poly_zero(&v->q[j]) || !poly_zero(&v->d[j])))
+			return 0;
+	if (c < m)
+		poly_add(&r, &r, &v->d[c], 1);
+	return poly_const(&r, k);
 }
 
 int

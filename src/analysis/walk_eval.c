@@ -448,13 +448,15 @@ is_integer_type(CXType t)
 	return k >= CXType_Bool && k <= CXType_Int128 && k != CXType_Float;
 }
 
-/* a op b for an arithmetic operator; pointers keep their object. */
-static void
+/* a op b for an arithmetic operator; pointers keep their object. Returns
+ * the derived quotient a division or remainder computes, or -1. */
+static int
 arith(struct walk *w, int op, CXCursor c, const struct val *a,
       const struct val *b, struct val *out)
 {
 	struct ks_form r;
 	long long k;
+	int dq = -1;
 
 	if ((op == KS_CXBO_ADD || op == KS_CXBO_SUB) && (a->ptr || b->ptr)) {
 		/* pointer arithmetic: scale the integer by the pointee size */
@@ -466,7 +468,7 @@ arith(struct walk *w, int op, CXCursor c, const struct val *a,
 		if (a->ptr && b->ptr) {	/* difference of pointers */
 			ks_form_mix(&r, &a->f, &b->f);
 			ks_walk_val_scalar(out, &r);
-			return;
+			return -1;
 		}
 		ks_form_scale(&scaled, &i->f, size > 0 ? size : 4);
 		*out = *p;
@@ -475,7 +477,7 @@ arith(struct walk *w, int op, CXCursor c, const struct val *a,
 		else
 			ks_form_sub(&out->f, &p->f, &scaled);
 		out->load = -1;
-		return;
+		return -1;
 	}
 	switch (op) {
 	case KS_CXBO_ADD:
@@ -489,7 +491,8 @@ arith(struct walk *w, int op, CXCursor c, const struct val *a,
 		break;
 	case KS_CXBO_DIV:
 	case KS_CXBO_REM:
-		ks_form_div(&r, &a->f, &b->f, op == KS_CXBO_REM);
+		dq = ks_form_div_derived(w->f, &r, &a->f, &b->f,
+					 op == KS_CXBO_REM);
 		break;
 	case KS_CXBO_SHL:
 		if (ks_form_is_const(&b->f, &k) && k >= 0 && k < 62)
@@ -512,7 +515,7 @@ arith(struct walk *w, int op, CXCursor c, const struct val *a,
 		break;
 	}
 	ks_walk_val_scalar(out, &r);
-	(void)w;
+	return dq;
 }
 
 void
@@ -520,7 +523,7 @@ ks_walk_eval_binary(struct walk *w, CXCursor c, struct val *out)
 {
 	struct kids ch;
 	struct val a, b;
-	int op;
+	int op, dm = -1, dq;
 
 	ks_walk_kids_of(c, &ch);
 	if (ch.n != 2) {
@@ -581,12 +584,18 @@ ks_walk_eval_binary(struct walk *w, CXCursor c, struct val *out)
 	if ((op == KS_CXBO_DIV || op == KS_CXBO_REM) &&
 	    is_integer_type(ks_cx.getCursorType(c)) &&
 	    !ks_form_is_const(&b.f, &(long long){0}))
-		ks_facts_add_divmod(w->f, op == KS_CXBO_REM, w->loop,
-				    ks_cx_line(c));
+		dm = ks_facts_add_divmod(w->f, op == KS_CXBO_REM, w->loop,
+					 ks_cx_line(c));
 	if (op >= KS_CXBO_MUL && op <= KS_CXBO_SUB &&
 	    ks_walk_type_is_double(ks_cx.getCursorType(c)) && !a.ptr && !b.ptr)
 		record_fp64(w, c, ch.v[0], ch.v[1]);
-	arith(w, op, c, &a, &b, out);
+	dq = arith(w, op, c, &a, &b, out);
+	if (dm >= 0 && dq >= 0) {	/* the derived coordinate it computes */
+		struct ks_divmod *d = &w->f->divmods[dm];
+
+		d->dquot = dq;
+		ks_cx_range(c, &d->begin, &d->end, &d->in_main);
+	}
 	if (op == KS_CXBO_MUL && a.load >= 0 && b.load >= 0) {
 		struct ks_product p;
 

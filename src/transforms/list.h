@@ -23,6 +23,7 @@ KS_XF(coop_rows)
 KS_XF(atomic_hierarchical_reduce)
 KS_XF(smem_histogram)
 KS_XF(smem_tiled_transpose)
+KS_XF(derived_grid)
 
 
 /* GEMM, GEMV, convolution, stencils */

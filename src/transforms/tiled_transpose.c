@@ -25,51 +25,6 @@
 #include "transform.h"
 #include "xfbody.h"
 
-static const char common[] =
-	"#ifndef KS_XF_TILE_HELPERS\n"
-	"#define KS_XF_TILE_HELPERS\n"
-	"/* The load of the permuted array: in the load phase it reads memory\n"
-	"   and keeps the value in the tile, in the store phase it reads the\n"
-	"   tile. */\n"
-	"template <class T> struct ks_tile_in {\n"
-	"\tconst T *p;\n"
-	"\tT *cell;\n"
-	"\tint load;\n"
-	"\t__device__ __forceinline__ T operator[](long long i) const\n"
-	"\t{\n"
-	"\t\tif (load) {\n"
-	"\t\t\tconst T v = p[i];\n"
-	"\n"
-	"\t\t\t*cell = v;\n"
-	"\t\t\treturn v;\n"
-	"\t\t}\n"
-	"\t\treturn *cell;\n"
-	"\t}\n"
-	"};\n"
-	"/* The store: done in the store phase only. */\n"
-	"template <class T> struct ks_tile_ref {\n"
-	"\tT *a;\n"
-	"\tint store;\n"
-	"\t__device__ __forceinline__ void operator=(const T &v) const\n"
-	"\t{\n"
-	"\t\tif (store)\n"
-	"\t\t\t*a = v;\n"
-	"\t}\n"
-	"};\n"
-	"template <class T> struct ks_tile_out {\n"
-	"\tT *p;\n"
-	"\tint store;\n"
-	"\t__device__ __forceinline__ ks_tile_ref<T> operator[](long long i) const\n"
-	"\t{\n"
-	"\t\tks_tile_ref<T> r;\n"
-	"\n"
-	"\t\tr.a = p + i;\n"
-	"\t\tr.store = store;\n"
-	"\t\treturn r;\n"
-	"\t}\n"
-	"};\n"
-	"#endif\n"
-	"\n";
 
 static void
 poly_clear(struct ks_poly *p)
@@ -128,44 +83,74 @@ contiguous_along(const struct ks_access *a, int *both)
 }
 
 /* One phase of the tile kernel: the body at the coordinates where the
- * access of phase `along` is contiguous along threadIdx.x. */
+ * access of phase `along` is contiguous along threadIdx.x. A thread
+ * handles tile/rows elements, in a fully unrolled loop of constant trip
+ * count: in the load phase every load goes to a register of its own
+ * (ks_v) and the registers go to the tile after the loop, so all of a
+ * thread's loads are in flight at once (a store to the tile between them
+ * would wait for each). The moving coordinate steps by `rows` threads of
+ * the original block: as a uniform number of whole blocks and a remainder
+ * with at most one carry, so the original coordinates need no division
+ * per element. */
 static void
 phase(struct ks_buf *o, int along, int load, const char *T, const char *kname,
-      const char *args, long long rows)
+      const char *args, long long tile, long long rows)
 {
 	/* fixed: the coordinate threadIdx.x walks; moving: threadIdx.y + j */
 	const char *fx = along == 0 ? "x" : "y", *mv = along == 0 ? "y" : "x";
+	struct ks_buf c = KS_BUF_INIT, v = KS_BUF_INIT;
 
+	/* the tile is indexed [gy - y0][gx - x0] in both phases */
+	if (load)
+		ks_buf_addf(&c, "&ks_v[ks_j / %lldu]", rows);
+	else
+		ks_buf_adds(&c, along == 0 ? "&ks_t[threadIdx.y + ks_j][threadIdx.x]"
+					   : "&ks_t[threadIdx.x][threadIdx.y + ks_j]");
+	if (load)
+		ks_buf_addf(&v, "\t\t\t%s ks_v[%lld] = {};\n", T, tile / rows);
 	ks_buf_addf(o,
 		"\t\t{\n"
 		"\t\t\t/* %s phase: threadIdx.x walks g%s */\n"
 		"\t\t\tconst unsigned ks_gf = ks_%s0 + threadIdx.x;\n"
 		"\t\t\tconst unsigned ks_tf = ks_gf %% ks_ob.%s, ks_bf = ks_gf / ks_ob.%s;\n"
-		"\t\t\tunsigned ks_gm = ks_%s0 + threadIdx.y;\n"
+		"\t\t\tconst unsigned ks_gm = ks_%s0 + threadIdx.y;\n"
+		"\t\t\tconst unsigned ks_sq = %lldu / ks_ob.%s, ks_sr = %lldu %% ks_ob.%s;\n"
 		"\t\t\tunsigned ks_tm = ks_gm %% ks_ob.%s, ks_bm = ks_gm / ks_ob.%s;\n"
+		"%s"
 		"\n"
-		"\t\t\tfor (unsigned ks_j = threadIdx.y; ks_j < 32u; ks_j += %lldu) {\n"
-		"\t\t\t\tif (ks_gf < ks_n%s && ks_gm < ks_n%s) {\n"
-		"\t\t\t\t\tks_tile_in<%s> ks_in = { %s, &ks_t[%s][%s], %d };\n"
+		"#pragma unroll\n"
+		"\t\t\tfor (unsigned ks_j = 0; ks_j < %lldu; ks_j += %lldu) {\n"
+		"\t\t\t\tif (ks_gf < ks_n%s && ks_gm + ks_j < ks_n%s) {\n"
+		"\t\t\t\t\tks_tile_in<%s> ks_in = { %s, %s, %d };\n"
 		"\t\t\t\t\tks_tile_out<%s> ks_out = { %s, %d };\n"
 		"\n"
 		"\t\t\t\t\tks_tile_body_%s(make_uint3(%s, %s, ks_tz),\n"
 		"\t\t\t\t\t\tmake_uint3(%s, %s, ks_bz), ks_ob, ks_og, %s);\n"
 		"\t\t\t\t}\n"
-		"\t\t\t\tks_gm += %lldu;\n"
-		"\t\t\t\tks_tm += %lldu;\n"
-		"\t\t\t\twhile (ks_tm >= ks_ob.%s) {\n"
+		"\t\t\t\tks_tm += ks_sr;\n"
+		"\t\t\t\tks_bm += ks_sq;\n"
+		"\t\t\t\tif (ks_tm >= ks_ob.%s) {\n"
 		"\t\t\t\t\tks_tm -= ks_ob.%s;\n"
 		"\t\t\t\t\tks_bm++;\n"
 		"\t\t\t\t}\n"
-		"\t\t\t}\n"
-		"\t\t}\n",
-		load ? "load" : "store", fx, fx, fx, fx, mv, mv, mv, rows, fx,
-		mv, T, "ks_L", along == 0 ? "ks_j" : "threadIdx.x",
-		along == 0 ? "threadIdx.x" : "ks_j", load, T, "ks_S", !load,
-		kname, along == 0 ? "ks_tf" : "ks_tm", along == 0 ? "ks_tm" : "ks_tf",
-		along == 0 ? "ks_bf" : "ks_bm", along == 0 ? "ks_bm" : "ks_bf", args,
-		rows, rows, mv, mv);
+		"\t\t\t}\n",
+		load ? "load" : "store", fx, fx, fx, fx, mv, rows, mv, rows, mv,
+		mv, mv, v.buf, tile, rows, fx, mv, T, "ks_L", c.buf, load, T, "ks_S",
+		!load, kname, along == 0 ? "ks_tf" : "ks_tm",
+		along == 0 ? "ks_tm" : "ks_tf", along == 0 ? "ks_bf" : "ks_bm",
+		along == 0 ? "ks_bm" : "ks_bf", args, mv, mv);
+	if (load)
+		ks_buf_addf(o,
+			"#pragma unroll\n"
+			"\t\t\tfor (unsigned ks_j = 0; ks_j < %lldu; ks_j += %lldu)\n"
+			"\t\t\t\t%s = ks_v[ks_j / %lldu];\n",
+			tile, rows,
+			along == 0 ? "ks_t[threadIdx.y + ks_j][threadIdx.x]"
+				   : "ks_t[threadIdx.x][threadIdx.y + ks_j]",
+			rows);
+	ks_buf_adds(o, "\t\t}\n");
+	ks_buf_release(&c);
+	ks_buf_release(&v);
 }
 
 static enum ks_xf_result
@@ -174,7 +159,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 {
 	const struct ks_kernel *k = in->kernel;
 	const struct ks_facts *f = &k->facts;
-	const long long rows = p->v[0];
+	const long long rows = p->v[0], tile = p->v[1];
 	int L = -1, S = -1, lalong, salong, lboth, sboth;
 	struct ks_xfbody_elem le, se;
 	struct ks_buf intype = KS_BUF_INIT, outtype = KS_BUF_INIT;
@@ -183,6 +168,11 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	enum ks_xf_result rc = KS_XF_DECLINED;
 	const char *lname, *sname;
 
+	if (tile * rows > 1024) {
+		ks_buf_addf(reason, "a %lldx%lld block has more than 1024 threads",
+			    tile, rows);
+		return KS_XF_DECLINED;
+	}
 	if (ks_xfbody_plain_kernel(k, 0, reason))
 		return KS_XF_DECLINED;
 	for (size_t i = 0; i < f->nacc; i++)
@@ -336,11 +326,11 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	}
 
 	ks_buf_addf(variant,
-		    "// %s: the permuted copy staged through a padded 32x32 "
-		    "shared tile, 32x%lld threads (smem_tiled_transpose)\n",
-		    k->name, rows);
+		    "// %s: the permuted copy staged through a padded %lldx%lld "
+		    "shared tile, %lldx%lld threads (smem_tiled_transpose)\n",
+		    k->name, tile, tile, tile, rows);
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
-	ks_buf_adds(variant, common);
+	ks_buf_adds(variant, ks_xfbody_tile_helpers);
 	ks_buf_addf(variant,
 		    "/* The body of %s at thread ks_tid of block ks_bid. */\n"
 		    "__device__ __forceinline__ static void\n"
@@ -350,30 +340,32 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	ks_buf_add(variant, body.buf, body.len);
 	ks_buf_adds(variant, "\n\n");
 	ks_buf_addf(variant,
-		"/* Each block moves a 32x32 tile of the original grid's global\n"
+		"/* Each block moves a %lldx%lld tile of the original grid's global\n"
 		"   indices (ks_og blocks of ks_ob threads). */\n"
 		"__global__ void __launch_bounds__(%lld)\n"
 		"ks_tile_%s(const dim3 ks_og, const dim3 ks_ob, %s)\n"
 		"{\n"
-		"\t__shared__ %s ks_t[32][33];\n"
+		"\t__shared__ %s ks_t[%lld][%lld];\n"
 		"\tconst %s *const ks_L = %s;\n"
 		"\t%s *const ks_S = %s;\n"
 		"\tconst unsigned ks_nx = ks_og.x * ks_ob.x, ks_ny = ks_og.y * ks_ob.y;\n"
 		"\tconst unsigned ks_nz = ks_og.z * ks_ob.z;\n"
-		"\tconst unsigned ks_x0 = blockIdx.x * 32u, ks_y0 = blockIdx.y * 32u;\n"
+		"\tconst unsigned ks_x0 = blockIdx.x * %lldu, ks_y0 = blockIdx.y * %lldu;\n"
 		"\n"
 		"\tfor (unsigned ks_z = blockIdx.z; ks_z < ks_nz; ks_z += gridDim.z) {\n"
 		"\t\tconst unsigned ks_tz = ks_z %% ks_ob.z, ks_bz = ks_z / ks_ob.z;\n"
 		"\n",
-		32 * rows, k->name, params.buf, le.ctype, le.ctype, lname,
-		le.ctype, sname);
+		tile, tile, tile * rows, k->name, params.buf, le.ctype, tile,
+		tile + 1, le.ctype, lname, le.ctype, sname, tile, tile);
 	{
 		struct ks_buf kn = KS_BUF_INIT;
 
 		ks_buf_adds(&kn, k->name);
-		phase(variant, lalong, 1, le.ctype, kn.buf, targs.buf, rows);
+		phase(variant, lalong, 1, le.ctype, kn.buf, targs.buf, tile,
+		      rows);
 		ks_buf_adds(variant, "\t\t__syncthreads();\n");
-		phase(variant, salong, 0, le.ctype, kn.buf, targs.buf, rows);
+		phase(variant, salong, 0, le.ctype, kn.buf, targs.buf, tile,
+		      rows);
 		ks_buf_adds(variant, "\t\t__syncthreads();\n");
 		ks_buf_release(&kn);
 	}
@@ -393,15 +385,16 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\n"
 		"\t/* sizes the tile grid cannot cover: the original */\n"
 		"\tif (!ks_nx || !ks_ny || !ks_nz || ks_nx > 0xffffff00ull ||\n"
-		"\t    ks_ny > 65535ull * 32 || ks_nz > 0xffffffffull) {\n"
+		"\t    ks_ny > 65535ull * %lld || ks_nz > 0xffffffffull) {\n"
 		"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
 		"\t\treturn;\n"
 		"\t}\n"
-		"\tks_tile_%s<<<dim3((unsigned)((ks_nx + 31) / 32), (unsigned)((ks_ny + 31) / 32),\n"
+		"\tks_tile_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld),\n"
 		"\t\t\t     (unsigned)(ks_nz < 65535 ? ks_nz : 65535)),\n"
-		"\t\t   dim3(32, %lld), 0, stream>>>(grid, block, %s);\n"
+		"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
 		"}\n",
-		k->name, params.buf, k->name, args.buf, k->name, rows, args.buf);
+		k->name, params.buf, tile, k->name, args.buf, k->name, tile - 1,
+		tile, tile - 1, tile, tile, rows, args.buf);
 	rc = KS_XF_APPLIED;
 out:
 	ks_buf_release(&intype);
@@ -417,15 +410,17 @@ out:
 const struct ks_transform ks_xf_smem_tiled_transpose = {
 	.id = "smem_tiled_transpose",
 	.summary = "a copy through a permutation of the thread coordinates, "
-		   "staged through a padded 32x32 shared tile",
+		   "staged through a padded 32x32 or 64x64 shared tile",
 	.precondition = "one thread-dependent load and one store, outside "
 			"loops, affine in the global x and y indices, one "
 			"contiguous along x and the other along y",
-	.nparams = 1,
+	.nparams = 2,
 	.params = {
-		{ "rows", "thread rows of the 32-wide block (32/rows elements "
-			  "per thread)",
+		{ "rows", "thread rows of the block (tile/rows elements per "
+			  "thread)",
 		  8, 3, { 8, 16, 4 } },
+		{ "tile", "the square tile's side: threads per block row",
+		  32, 2, { 32, 64 } },
 	},
 	.apply = apply,
 };

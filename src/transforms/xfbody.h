@@ -165,4 +165,13 @@ int ks_xfbody_definition(const char *text, size_t len,
 int ks_xfbody_plain_kernel(const struct ks_kernel *k, int allow_coop,
 			   struct ks_buf *reason);
 
+/*
+ * The proxies of a copy staged through a shared tile (device code,
+ * guarded against a second definition): ks_tile_in<T> { p, cell, load }
+ * reads p[i] into *cell when `load`, else returns *cell; ks_tile_out<T>
+ * { p, store } assigns p[i] only when `store`. A body whose load and
+ * store arrays are replaced by them runs once per phase of the tile.
+ */
+extern const char ks_xfbody_tile_helpers[];
+
 #endif

@@ -1,0 +1,668 @@
+/*
+ * derived_grid: a 1-D kernel that decomposes its flat thread index by
+ * division and remainder (`ow = i % wo; t = i / wo; oh = t % ho; nc = t /
+ * ho`) gets those coordinates from a 2-D or 3-D grid instead, so that no
+ * thread divides.
+ *
+ * Recognized in the facts (facts.h, derived coordinates): the derived
+ * quotients form a chain Q0 = g / r0, Q1 = Q0 / r1 (at most two) over
+ * the flat global index g = blockIdx.x * blockDim.x + threadIdx.x, each
+ * divisor a kernel parameter, a product of them or a constant; and the
+ * divisions by a run-time value that compute them (the divmod facts with
+ * their quotient and text range). The digits are D0 = g - r0 Q0 in
+ * [0, r0), D1 = Q0 - r1 Q1 in [0, r1) and the top Q1 (Q0 for one level).
+ *
+ * The variant walks the digits directly: threadIdx.x and blockIdx.x give
+ * D0, y gives D1, z (grid-stride) the top; each thread rebuilds g and the
+ * quotients by multiplication, gives the body its original thread and
+ * block coordinates exactly (a division by the block size the compiler
+ * drops when the body only uses the global index), and the body, copied,
+ * reads each replaced division as the digit, cast to the type of the
+ * expression it replaces (`decltype`, so size_t arithmetic stays size_t).
+ * The launcher checks what the decomposition assumes (a 1-D launch of
+ * fewer than 2^31 threads, divisors between 1 and 2^31) and launches the
+ * original otherwise.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analysis/inventory.h"
+#include "../core/buf.h"
+#include "transform.h"
+#include "xfbody.h"
+#include "xfkit.h"
+
+static const struct ks_xfbody_rename renames[] = {
+	{ "threadIdx", "ks_tid" },
+	{ "blockIdx", "ks_bid" },
+	{ "blockDim", "ks_bdim" },
+	{ "gridDim", "ks_gdim" },
+	{ NULL, NULL },
+};
+
+/* The expression's text changes nothing (no ++, --, assignment): it can
+ * be left unevaluated inside decltype. */
+static int
+pure_text(const char *t, size_t b, size_t e)
+{
+	for (size_t i = b; i < e; i++) {
+		if (i + 1 < e && ((t[i] == '+' && t[i + 1] == '+') ||
+				  (t[i] == '-' && t[i + 1] == '-')))
+			return 0;
+		/* an '=' that is not part of ==, !=, <= or >= (but <<=, >>=
+		 * assign) */
+		if (t[i] == '=' && !(i + 1 < e && t[i + 1] == '=') &&
+		    !(i > b && strchr("=!<>", t[i - 1]) &&
+		      !(i > b + 1 && strchr("<>", t[i - 1]) &&
+			t[i - 2] == t[i - 1])))
+			return 0;
+	}
+	return 1;
+}
+
+static int
+edit_cmp(const void *a, const void *b)
+{
+	const struct ks_xfbody_edit *x = a, *y = b;
+
+	if (x->begin != y->begin)
+		return x->begin < y->begin ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end;
+}
+
+/* A copy through a permutation of the derived coordinates: the only
+ * thread-dependent global load (of L) and the only global store (of S)
+ * sit outside loops at offsets exact in the chain's coordinates, S moves
+ * by one element along coordinate cs and L along another, cl; other loads
+ * are the same for every thread; L and S are pointer parameters of one
+ * element type, used only as L[...] and S[...]. */
+struct tile {
+	int L, S;		/* the accesses */
+	int cs, cl;		/* the coordinates they are contiguous along */
+	struct ks_xfbody_elem e;
+};
+
+static int
+contiguous_coord(const struct ks_facts *f, int m, const struct ks_access *a)
+{
+	struct ks_xform v;
+	long long step;
+
+	if (!ks_form_exact(&a->offset, &v))
+		return -1;
+	for (int c = 0; c <= m; c++)
+		if (ks_facts_derived_step(f, m, &v, c, &step) &&
+		    step == (long long)a->bytes)
+			return c;
+	return -1;
+}
+
+static int
+tile_copy(const struct ks_xf_input *in, int m, struct tile *t)
+{
+	const struct ks_kernel *k = in->kernel;
+	const struct ks_facts *f = &k->facts;
+	struct ks_xfbody_elem le;
+	struct ks_buf r = KS_BUF_INIT;
+	int ok = 0;
+
+	t->L = t->S = -1;
+	for (size_t i = 0; i < f->nacc; i++) {
+		const struct ks_access *a = &f->acc[i];
+		const struct ks_array *arr = &f->arrays[a->array];
+
+		if (a->flags & KS_ACC_ATOMIC)
+			return 0;
+		if (arr->space != KS_SPACE_GLOBAL && arr->space != KS_SPACE_UNKNOWN)
+			continue;
+		if (a->flags & KS_ACC_STORE) {
+			if (t->S >= 0)
+				return 0;
+			t->S = (int)i;
+		} else if (ks_form_sources(&a->offset) & KS_SRC_THREAD_MASK) {
+			if (t->L >= 0)
+				return 0;
+			t->L = (int)i;
+		} else if (a->offset.data ||
+			   (ks_form_sources(&a->offset) & KS_SRC_LOOP_MASK)) {
+			return 0;
+		}
+	}
+	if (t->L < 0 || t->S < 0)
+		return 0;
+	for (int s = 0; s < 2; s++) {
+		const struct ks_access *a = &f->acc[s ? t->S : t->L];
+		const struct ks_array *arr = &f->arrays[a->array];
+
+		if (a->loop >= 0 || (a->flags & KS_ACC_VECTOR) ||
+		    arr->space != KS_SPACE_GLOBAL || arr->param < 0)
+			return 0;
+	}
+	if (f->acc[t->L].array == f->acc[t->S].array)
+		return 0;
+	for (size_t i = 0; i < f->nacc; i++)
+		if ((f->acc[i].array == f->acc[t->L].array ||
+		     f->acc[i].array == f->acc[t->S].array) &&
+		    (int)i != t->L && (int)i != t->S)
+			return 0;
+	t->cs = contiguous_coord(f, m, &f->acc[t->S]);
+	t->cl = contiguous_coord(f, m, &f->acc[t->L]);
+	if (t->cs < 0 || t->cl < 0 || t->cs == t->cl)
+		return 0;
+	if (ks_xfbody_elem(k, f->arrays[f->acc[t->L].array].param, &le, &r) ||
+	    ks_xfbody_elem(k, f->arrays[f->acc[t->S].array].param, &t->e, &r) ||
+	    strcmp(le.ctype, t->e.ctype) || le.bytes != f->acc[t->L].bytes ||
+	    t->e.bytes != f->acc[t->S].bytes)
+		goto out;
+	if (!ks_xfbody_only_subscripted(
+		    in->text, in->len, k,
+		    k->params[f->arrays[f->acc[t->L].array].param].name, &r) ||
+	    !ks_xfbody_only_subscripted(
+		    in->text, in->len, k,
+		    k->params[f->arrays[f->acc[t->S].array].param].name, &r))
+		goto out;
+	ok = 1;
+out:
+	ks_buf_release(&r);
+	return ok;
+}
+
+/* The chain's values from the coordinates ks_e0 .. ks_e<m>, then the body
+ * at the original thread of g (tid and bid stepped, not divided). */
+static void
+tile_call(struct ks_buf *o, int m, const char *kname, const char *targs,
+	  const char *cell, int load, const char *T)
+{
+	if (m == 2)
+		ks_buf_adds(o,
+			"\t\t\t\t\tconst unsigned long long ks_q1 = ks_e2, ks_d1 = ks_e1;\n"
+			"\t\t\t\t\tconst unsigned long long ks_q0 = ks_e1 + ks_r1 * ks_q1;\n");
+	else
+		ks_buf_adds(o,
+			"\t\t\t\t\tconst unsigned long long ks_q0 = ks_e1;\n");
+	ks_buf_addf(o,
+		"\t\t\t\t\tconst unsigned long long ks_d0 = ks_e0;\n"
+		"\n"
+		"\t\t\t\t\tif (ks_g < ks_n) {\n"
+		"\t\t\t\t\t\tks_tile_in<%s> ks_in = { ks_L, %s, %d };\n"
+		"\t\t\t\t\t\tks_tile_out<%s> ks_out = { ks_S, %d };\n"
+		"\n"
+		"\t\t\t\t\t\tks_dg_body_%s(make_uint3(ks_tm, 0, 0), make_uint3((unsigned)ks_bm, 0, 0),\n"
+		"\t\t\t\t\t\t\tks_ob, ks_og, ks_d0, ks_q0, %s%s);\n"
+		"\t\t\t\t\t}\n",
+		T, cell, load, T, !load, kname, m == 2 ? "ks_d1, ks_q1, " : "",
+		targs);
+}
+
+/* One phase: threadIdx.x walks coordinate `fx` (from tile origin ox),
+ * the rows coordinate `mv` (from om), `rows` apart; gs: g's step per row
+ * step. */
+static void
+tile_phase(struct ks_buf *o, int m, int fx, const char *ox, int mv,
+	   const char *om, int w, long long rows, int load, const char *T,
+	   const char *kname, const char *targs)
+{
+	struct ks_buf cell = KS_BUF_INIT;
+
+	if (load)
+		ks_buf_addf(&cell, "&ks_v[ks_j / %lldu]", rows);
+	else
+		ks_buf_adds(&cell, "&ks_t[threadIdx.x][threadIdx.y + ks_j]");
+	ks_buf_addf(o,
+		"\t\t{\n"
+		"\t\t\t/* %s phase: threadIdx.x walks coordinate %d */\n"
+		"\t\t\tconst unsigned long long ks_f = %s + threadIdx.x;\n"
+		"\t\t\tconst unsigned long long ks_m = %s + threadIdx.y;\n"
+		"\t\t\tconst unsigned long long ks_gs = %lldull * ks_gstep%d;\n"
+		"\t\t\tconst unsigned long long ks_sq = ks_gs / ks_ob.x;\n"
+		"\t\t\tconst unsigned ks_sr = (unsigned)(ks_gs %% ks_ob.x);\n"
+		"\t\t\tunsigned long long ks_g = ks_f * ks_gstep%d + ks_m * ks_gstep%d%s;\n"
+		"\t\t\tunsigned long long ks_bm = ks_g / ks_ob.x;\n"
+		"\t\t\tunsigned ks_tm = (unsigned)(ks_g - ks_bm * ks_ob.x);\n",
+		load ? "load" : "store", fx, ox, om, rows, mv, fx, mv,
+		w >= 0 ? (w == 0 ? " + ks_w * ks_gstep0"
+				 : w == 1 ? " + ks_w * ks_gstep1"
+					  : " + ks_w * ks_gstep2")
+		       : "");
+	if (load)
+		ks_buf_addf(o, "\t\t\t%s ks_v[%lld] = {};\n", T, 32 / rows);
+	ks_buf_addf(o,
+		"\n"
+		"#pragma unroll\n"
+		"\t\t\tfor (unsigned ks_j = 0; ks_j < 32u; ks_j += %lldu) {\n"
+		"\t\t\t\tconst unsigned long long ks_e%d = ks_f, ks_e%d = ks_m + ks_j;\n",
+		rows, fx, mv);
+	if (w >= 0)
+		ks_buf_addf(o, "\t\t\t\tconst unsigned long long ks_e%d = ks_w;\n", w);
+	ks_buf_addf(o,
+		"\n"
+		"\t\t\t\tif (ks_e%d < ks_R%d && ks_e%d < ks_R%d) {\n",
+		fx, fx, mv, mv);
+	tile_call(o, m, kname, targs, cell.buf, load, T);
+	ks_buf_adds(o,
+		"\t\t\t\t}\n"
+		"\t\t\t\tks_g += ks_gs;\n"
+		"\t\t\t\tks_tm += ks_sr;\n"
+		"\t\t\t\tks_bm += ks_sq;\n"
+		"\t\t\t\tif (ks_tm >= ks_ob.x) {\n"
+		"\t\t\t\t\tks_tm -= ks_ob.x;\n"
+		"\t\t\t\t\tks_bm++;\n"
+		"\t\t\t\t}\n"
+		"\t\t\t}\n");
+	if (load)
+		ks_buf_addf(o,
+			"#pragma unroll\n"
+			"\t\t\tfor (unsigned ks_j = 0; ks_j < 32u; ks_j += %lldu)\n"
+			"\t\t\t\tks_t[threadIdx.y + ks_j][threadIdx.x] = ks_v[ks_j / %lldu];\n",
+			rows, rows);
+	ks_buf_adds(o, "\t\t}\n");
+	ks_buf_release(&cell);
+}
+
+/* The tiled variant: a 32x32 tile of coordinates (cs, cl) per block,
+ * the third coordinate (if any) along z. */
+static int
+emit_tiled(const struct ks_xf_input *in, const struct tile *t, int m,
+	   long long rows, const struct ks_buf *rc, const char *dparams,
+	   const char *body, const char *args, const char *params,
+	   struct ks_buf *variant, struct ks_buf *reason)
+{
+	const struct ks_kernel *k = in->kernel;
+	const struct ks_facts *f = &k->facts;
+	const int lp = f->arrays[f->acc[t->L].array].param;
+	const int sp = f->arrays[f->acc[t->S].array].param;
+	const int w = m == 2 ? 3 - t->cs - t->cl : -1;
+	const char *T = t->e.ctype;
+	struct ks_buf intype = KS_BUF_INIT, outtype = KS_BUF_INIT;
+	struct ks_buf bparams = KS_BUF_INIT, targs = KS_BUF_INIT;
+	int rc_ = -1;
+
+	ks_buf_addf(&intype, "ks_tile_in<%s>", T);
+	ks_buf_addf(&outtype, "ks_tile_out<%s>", T);
+	if (ks_xfbody_params(k, lp, intype.buf, sp, outtype.buf, &bparams,
+			     reason))
+		goto out;
+	for (size_t i = 0; i < k->nparams; i++)
+		ks_buf_addf(&targs, "%s%s", i ? ", " : "",
+			    (int)i == lp ? "ks_in"
+			    : (int)i == sp ? "ks_out" : k->params[i].name);
+	ks_buf_addf(variant,
+		    "// %s: a copy through a permutation of its flat index's "
+		    "derived coordinates, staged through a padded 32x32 "
+		    "shared tile, 32x%lld threads (derived_grid)\n",
+		    k->name, rows);
+	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
+	ks_buf_adds(variant, ks_xfbody_tile_helpers);
+	ks_buf_addf(variant,
+		    "/* The body of %s at thread ks_tid of block ks_bid, its "
+		    "divisions read from the digits. */\n"
+		    "__device__ __forceinline__ static void\n"
+		    "ks_dg_body_%s(const uint3 ks_tid, const uint3 ks_bid, "
+		    "const dim3 ks_bdim, const dim3 ks_gdim, %s%s)\n",
+		    k->name, k->name, dparams, bparams.buf);
+	ks_buf_adds(variant, body);
+	ks_buf_adds(variant, "\n\n");
+	ks_buf_addf(variant,
+		"/* Coordinate %d (the store's) from x, %d (the load's) from y%s;\n"
+		"   the original grid is ks_og blocks of ks_ob. */\n"
+		"__global__ void __launch_bounds__(%lld)\n"
+		"ks_dg_%s(const dim3 ks_og, const dim3 ks_ob, "
+		"const unsigned long long ks_top, %s)\n"
+		"{\n"
+		"\t__shared__ %s ks_t[32][33];\n"
+		"\tconst %s *const ks_L = %s;\n"
+		"\t%s *const ks_S = %s;\n"
+		"\tconst unsigned long long ks_n = (unsigned long long)ks_og.x * ks_ob.x;\n"
+		"\tconst unsigned long long ks_r0 = (unsigned long long)%s;\n",
+		t->cs, t->cl, w >= 0 ? ", the third from z" : "", 32 * rows,
+		k->name, params, T, T, k->params[lp].name, T,
+		k->params[sp].name, rc[0].buf);
+	if (m == 2)
+		ks_buf_addf(variant,
+			"\tconst unsigned long long ks_r1 = (unsigned long long)%s;\n"
+			"\tconst unsigned long long ks_R0 = ks_r0, ks_R1 = ks_r1, ks_R2 = ks_top;\n"
+			"\tconst unsigned long long ks_gstep0 = 1, ks_gstep1 = ks_r0, "
+			"ks_gstep2 = ks_r0 * ks_r1;\n",
+			rc[1].buf);
+	else
+		ks_buf_adds(variant,
+			"\tconst unsigned long long ks_R0 = ks_r0, ks_R1 = ks_top;\n"
+			"\tconst unsigned long long ks_gstep0 = 1, ks_gstep1 = ks_r0;\n");
+	ks_buf_addf(variant,
+		"\tconst unsigned long long ks_u0 = (unsigned long long)blockIdx.x * 32u;\n"
+		"\tconst unsigned long long ks_v0 = (unsigned long long)blockIdx.y * 32u;\n"
+		"\n"
+		"\tfor (unsigned long long ks_w = blockIdx.z; ks_w < %s; ks_w += gridDim.z) {\n",
+		w == 0 ? "ks_R0" : w == 1 ? "ks_R1" : w == 2 ? "ks_R2" : "1");
+	if (w < 0)
+		ks_buf_adds(variant, "\t\t(void)ks_w;\n");
+	tile_phase(variant, m, t->cl, "ks_v0", t->cs, "ks_u0", w, rows, 1, T,
+		   k->name, targs.buf);
+	ks_buf_adds(variant, "\t\t__syncthreads();\n");
+	tile_phase(variant, m, t->cs, "ks_u0", t->cl, "ks_v0", w, rows, 0, T,
+		   k->name, targs.buf);
+	ks_buf_adds(variant, "\t\t__syncthreads();\n\t}\n}\n");
+	ks_buf_adds(variant, "// ks-nvcc: definition\n");
+	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
+		goto out;
+	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
+	ks_buf_addf(variant,
+		"static void\n"
+		"ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
+		"\t\t%s)\n"
+		"{\n"
+		"\tconst dim3 ks_ob = block, ks_og = grid;\n"
+		"\tconst unsigned long long ks_n = (unsigned long long)grid.x * block.x;\n"
+		"\tconst long long ks_r0 = %s;\n"
+		"\tconst long long ks_r1 = %s;\n"
+		"\tunsigned long long ks_top, ks_R[3];\n"
+		"\n"
+		"\t(void)ks_ob;\n"
+		"\t(void)ks_og;\n"
+		"\t/* what the decomposition assumes, else the original */\n"
+		"\tif (grid.y != 1 || grid.z != 1 || block.y != 1 || block.z != 1 || shmem ||\n"
+		"\t    ks_n == 0 || ks_n > 0x7fffffffull || ks_r0 <= 0 || ks_r0 > 0x7fffffffLL ||\n"
+		"\t    ks_r1 <= 0 || ks_r1 > 0x7fffffffLL) {\n"
+		"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+		"\t\treturn;\n"
+		"\t}\n"
+		"\tks_top = (ks_n + (unsigned long long)(ks_r0 * ks_r1) - 1) /\n"
+		"\t\t(unsigned long long)(ks_r0 * ks_r1);\n"
+		"\tks_R[0] = (unsigned long long)ks_r0;\n"
+		"\tks_R[1] = %s;\n"
+		"\tks_R[2] = ks_top;\n"
+		"\tif ((ks_R[%d] + 31) / 32 > 65535) {\n"
+		"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+		"\t\treturn;\n"
+		"\t}\n"
+		"\tks_dg_%s<<<dim3((unsigned)((ks_R[%d] + 31) / 32), (unsigned)((ks_R[%d] + 31) / 32),\n"
+		"\t\t\t   (unsigned)%s),\n"
+		"\t\t   dim3(32, %lld), 0, stream>>>(grid, block, ks_top, %s);\n"
+		"}\n",
+		k->name, params, rc[0].buf, m == 2 ? rc[1].buf : "1LL", k->name,
+		args, m == 2 ? "(unsigned long long)ks_r1" : "ks_top", t->cl,
+		k->name, args, k->name, t->cs, t->cl,
+		w >= 0 ? (w == 0 ? "(ks_R[0] < 65535 ? ks_R[0] : 65535)"
+			 : w == 1 ? "(ks_R[1] < 65535 ? ks_R[1] : 65535)"
+				  : "(ks_R[2] < 65535 ? ks_R[2] : 65535)")
+		       : "1",
+		rows, args);
+	rc_ = 0;
+out:
+	ks_buf_release(&intype);
+	ks_buf_release(&outtype);
+	ks_buf_release(&bparams);
+	ks_buf_release(&targs);
+	return rc_;
+}
+
+static enum ks_xf_result
+apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
+      struct ks_buf *variant, struct ks_buf *reason)
+{
+	const struct ks_kernel *k = in->kernel;
+	const struct ks_facts *f = &k->facts;
+	const long long bx = p->v[0], by = p->v[1];
+	struct ks_xfk x;
+	struct ks_buf rc[2] = { KS_BUF_INIT, KS_BUF_INIT };
+	struct ks_buf params = KS_BUF_INIT, args = KS_BUF_INIT;
+	struct ks_buf body = KS_BUF_INIT, dparams = KS_BUF_INIT;
+	struct ks_xfbody_edit *edits = NULL;
+	char **withs = NULL;
+	size_t nedits = 0, nwith = 0, m = f->ndquots;
+	struct tile t;
+	enum ks_xf_result res = KS_XF_DECLINED;
+
+	memset(&x, 0, sizeof(x));
+	if (bx * by > 1024) {
+		ks_buf_addf(reason, "a %lldx%lld block has more than 1024 threads",
+			    bx, by);
+		return KS_XF_DECLINED;
+	}
+	if (ks_xfbody_plain_kernel(k, 0, reason) || ks_xfk_init(&x, in, reason))
+		goto out;
+	if (m == 0) {
+		ks_buf_addf(reason,
+			    "%s does not divide its flat thread index by a "
+			    "uniform value (no derived coordinates)",
+			    k->name);
+		goto out;
+	}
+	if (m > 2) {
+		ks_buf_addf(reason,
+			    "%s derives more than three coordinates from its "
+			    "thread index (%zu quotients; at most two)",
+			    k->name, m);
+		goto out;
+	}
+	if (ks_facts_derived_chain(f) != (int)m) {
+		ks_buf_addf(reason,
+			    "%s's divisions do not decompose the flat index "
+			    "blockIdx.x * blockDim.x + threadIdx.x step by step "
+			    "(each quotient divided again, by a uniform value)",
+			    k->name);
+		goto out;
+	}
+	for (size_t q = 0; q < m; q++) {
+		const struct ks_dquot *d = &f->dquots[q];
+		struct ks_form den;
+
+		ks_form_zero(&den);
+		den.c[KS_SRC_ONE] = d->den;
+		if (ks_xfk_form_c(&x, &den, NULL, NULL, "ks_o", &rc[q])) {
+			ks_buf_addf(reason,
+				    "the divisor of quotient %zu is not a product "
+				    "of kernel parameters and constants",
+				    q);
+			goto out;
+		}
+	}
+	/* the divisions to replace: those computing a quotient or digit */
+	edits = calloc(f->ndivmods + 1, sizeof(*edits));
+	withs = calloc(f->ndivmods + 1, sizeof(*withs));
+	if (!edits || !withs)
+		goto out;
+	for (size_t i = 0; i < f->ndivmods; i++) {
+		const struct ks_divmod *d = &f->divmods[i];
+		struct ks_buf w = KS_BUF_INIT;
+		int q = d->dquot;
+
+		if (q < 0 || !d->in_main || d->begin < k->body.begin ||
+		    d->end > k->body.end || d->end <= d->begin ||
+		    d->end > in->len || !pure_text(in->text, d->begin, d->end))
+			continue;
+		/* a remainder is the digit, a division the quotient; the
+		 * expression's value is discarded (the compiler drops it) so
+		 * that its operands stay used */
+		ks_buf_adds(&w, "((decltype(");
+		ks_buf_add(&w, in->text + d->begin, d->end - d->begin);
+		ks_buf_adds(&w, "))((void)(");
+		ks_buf_add(&w, in->text + d->begin, d->end - d->begin);
+		ks_buf_addf(&w, "), ks_%c%d))", d->rem ? 'd' : 'q', q);
+		edits[nedits].begin = d->begin;
+		edits[nedits].end = d->end;
+		withs[nwith] = ks_buf_detach(&w, NULL);
+		edits[nedits].with = withs[nwith++];
+		nedits++;
+	}
+	qsort(edits, nedits, sizeof(*edits), edit_cmp);
+	{
+		/* a division inside a replaced one goes with it */
+		size_t o = 0;
+
+		for (size_t i = 0; i < nedits; i++)
+			if (!o || edits[i].begin >= edits[o - 1].end)
+				edits[o++] = edits[i];
+		nedits = o;
+	}
+	if (!nedits) {
+		ks_buf_addf(reason,
+			    "%s has no division by a run-time value that "
+			    "computes a derived coordinate (nothing to save)",
+			    k->name);
+		goto out;
+	}
+	if (ks_xfbody_params(k, -1, NULL, -1, NULL, &params, reason) ||
+	    ks_xfbody_copy(in->text, in->len, k, edits, nedits, renames, &body,
+			   reason))
+		goto out;
+	ks_xfbody_args(k, &args);
+	for (size_t q = 0; q < m; q++)
+		ks_buf_addf(&dparams,
+			    "const unsigned long long ks_d%zu, "
+			    "const unsigned long long ks_q%zu, ",
+			    q, q);
+	if (tile_copy(in, (int)m, &t)) {
+		if (bx != 32) {
+			ks_buf_addf(reason,
+				    "the permuted copy is staged through a tile "
+				    "32 wide (bx=32 only)");
+			goto out;
+		}
+		if (emit_tiled(in, &t, (int)m, by, rc, dparams.buf, body.buf,
+			       args.buf, params.buf, variant, reason))
+			goto out;
+		res = KS_XF_APPLIED;
+		goto out;
+	}
+
+	ks_buf_addf(variant,
+		    "// %s: its flat index's derived coordinates from a %dD "
+		    "grid of %lldx%lld blocks, no division (derived_grid)\n",
+		    k->name, (int)m + 1, bx, by);
+	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
+	ks_buf_addf(variant,
+		    "/* The body of %s at thread ks_tid of block ks_bid, its "
+		    "divisions read from the digits. */\n"
+		    "__device__ __forceinline__ static void\n"
+		    "ks_dg_body_%s(const uint3 ks_tid, const uint3 ks_bid, "
+		    "const dim3 ks_bdim, const dim3 ks_gdim, %s%s)\n",
+		    k->name, k->name, dparams.buf, params.buf);
+	ks_buf_add(variant, body.buf, body.len);
+	ks_buf_adds(variant, "\n\n");
+	ks_buf_addf(variant,
+		"/* D0 from x, %s; the original grid is ks_og blocks of ks_ob. */\n"
+		"__global__ void __launch_bounds__(%lld)\n"
+		"ks_dg_%s(const dim3 ks_og, const dim3 ks_ob, "
+		"const unsigned long long ks_top, const unsigned ks_mg, const unsigned ks_s1,\n"
+		"\tconst unsigned ks_s2, %s)\n"
+		"{\n"
+		"\tconst unsigned long long ks_n = (unsigned long long)ks_og.x * ks_ob.x;\n"
+		"\tconst unsigned long long ks_r0 = (unsigned long long)%s;\n"
+		"\tconst unsigned long long ks_d0 = (unsigned long long)blockIdx.x * %lldu + threadIdx.x;\n",
+		m == 2 ? "D1 from y, the top from z" : "the top from y",
+		bx * by, k->name, params.buf, rc[0].buf, bx);
+	if (m == 2)
+		ks_buf_addf(variant,
+			"\tconst unsigned long long ks_r1 = (unsigned long long)%s;\n"
+			"\tconst unsigned long long ks_d1 = (unsigned long long)blockIdx.y * %lldu + threadIdx.y;\n"
+			"\n"
+			"\tif (ks_d0 >= ks_r0 || ks_d1 >= ks_r1)\n"
+			"\t\treturn;\n"
+			"\tfor (unsigned long long ks_q1 = blockIdx.z; ks_q1 < ks_top; ks_q1 += gridDim.z) {\n"
+			"\t\tconst unsigned long long ks_q0 = ks_d1 + ks_r1 * ks_q1;\n",
+			rc[1].buf, by);
+	else
+		ks_buf_addf(variant,
+			"\n"
+			"\tif (ks_d0 >= ks_r0)\n"
+			"\t\treturn;\n"
+			"\tfor (unsigned long long ks_q0 = (unsigned long long)blockIdx.y * %lldu + threadIdx.y;\n"
+			"\t     ks_q0 < ks_top; ks_q0 += (unsigned long long)gridDim.y * %lldu) {\n",
+			by, by);
+	ks_buf_addf(variant,
+		"\t\tconst unsigned long long ks_g = ks_d0 + ks_r0 * ks_q0;\n"
+		"\t\t/* ks_g / ks_ob.x by its multiplier (Granlund-Montgomery) */\n"
+		"\t\tconst unsigned ks_h = __umulhi((unsigned)ks_g, ks_mg);\n"
+		"\t\tconst unsigned ks_b = (ks_h + (((unsigned)ks_g - ks_h) >> ks_s1)) >> ks_s2;\n"
+		"\n"
+		"\t\tif (ks_g >= ks_n)\n"
+		"\t\t\treturn;\n"
+		"\t\tks_dg_body_%s(make_uint3((unsigned)ks_g - ks_b * ks_ob.x, 0, 0),\n"
+		"\t\t\tmake_uint3(ks_b, 0, 0), ks_ob, ks_og, ks_d0, ks_q0, %s%s);\n"
+		"\t}\n"
+		"}\n",
+		k->name, m == 2 ? "ks_d1, ks_q1, " : "", args.buf);
+	ks_buf_adds(variant, "// ks-nvcc: definition\n");
+	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
+		goto out;
+	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
+	ks_buf_addf(variant,
+		"static void\n"
+		"ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
+		"\t\t%s)\n"
+		"{\n"
+		"\tconst dim3 ks_ob = block, ks_og = grid;\n"
+		"\tconst unsigned long long ks_n = (unsigned long long)grid.x * block.x;\n"
+		"\tconst long long ks_r0 = %s;\n"
+		"\tconst long long ks_r1 = %s;\n"
+		"\tunsigned long long ks_top;\n"
+		"\tunsigned ks_l = 0, ks_mg, ks_s1, ks_s2;\n"
+		"\n"
+		"\t(void)ks_ob;\n"
+		"\t(void)ks_og;\n"
+		"\t/* what the decomposition assumes, else the original */\n"
+		"\tif (grid.y != 1 || grid.z != 1 || block.y != 1 || block.z != 1 ||\n"
+		"\t    ks_n == 0 || ks_n > 0x7fffffffull || ks_r0 <= 0 || ks_r0 > 0x7fffffffLL ||\n"
+		"\t    ks_r1 <= 0 || ks_r1 > 65535LL * %lld) {\n"
+		"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+		"\t\treturn;\n"
+		"\t}\n"
+		"\tks_top = (ks_n + (unsigned long long)(ks_r0 * ks_r1) - 1) /\n"
+		"\t\t(unsigned long long)(ks_r0 * ks_r1);\n"
+		"\t/* the multiplier that divides 32-bit values by block.x */\n"
+		"\twhile ((1ull << ks_l) < block.x)\n"
+		"\t\tks_l++;\n"
+		"\tks_mg = (unsigned)(((1ull << 32) * ((1ull << ks_l) - block.x)) / block.x + 1);\n"
+		"\tks_s1 = ks_l < 1 ? ks_l : 1;\n"
+		"\tks_s2 = ks_l > 1 ? ks_l - 1 : 0;\n",
+		k->name, params.buf, rc[0].buf, m == 2 ? rc[1].buf : "1LL",
+		m == 2 ? by : 1, k->name, args.buf);
+	if (m == 2)
+		ks_buf_addf(variant,
+			"\tks_dg_%s<<<dim3((unsigned)((ks_r0 + %lld) / %lld),\n"
+			"\t\t\t   (unsigned)((ks_r1 + %lld) / %lld),\n"
+			"\t\t\t   (unsigned)(ks_top < 65535 ? ks_top : 65535)),\n"
+			"\t\t   dim3(%lld, %lld), shmem, stream>>>(grid, block, ks_top, ks_mg, ks_s1, ks_s2, %s);\n"
+			"}\n",
+			k->name, bx - 1, bx, by - 1, by, bx, by, args.buf);
+	else
+		ks_buf_addf(variant,
+			"\tks_dg_%s<<<dim3((unsigned)((ks_r0 + %lld) / %lld),\n"
+			"\t\t\t   (unsigned)((ks_top + %lld) / %lld < 65535 ? (ks_top + %lld) / %lld : 65535)),\n"
+			"\t\t   dim3(%lld, %lld), shmem, stream>>>(grid, block, ks_top, ks_mg, ks_s1, ks_s2, %s);\n"
+			"}\n",
+			k->name, bx - 1, bx, by - 1, by, by - 1, by, bx, by,
+			args.buf);
+	res = KS_XF_APPLIED;
+out:
+	for (size_t i = 0; withs && i < nwith; i++)
+		free(withs[i]);
+	free(withs);
+	free(edits);
+	ks_buf_release(&rc[0]);
+	ks_buf_release(&rc[1]);
+	ks_buf_release(&params);
+	ks_buf_release(&args);
+	ks_buf_release(&body);
+	ks_buf_release(&dparams);
+	ks_xfk_release(&x);
+	return res;
+}
+
+const struct ks_transform ks_xf_derived_grid = {
+	.id = "derived_grid",
+	.summary = "a 1-D kernel's coordinates derived by division and "
+		   "remainder come from a 2-D or 3-D grid instead",
+	.precondition = "a 1-D kernel that divides its flat thread index by "
+			"uniform values step by step (at most two quotients), "
+			"with threads independent of each other",
+	.nparams = 2,
+	.params = {
+		{ "bx", "threads per block along the fastest coordinate", 32, 4,
+		  { 32, 16, 64, 128 } },
+		{ "by", "threads per block along the second coordinate (one "
+			"level: along the top)", 8, 4, { 8, 4, 16, 1 } },
+	},
+	.apply = apply,
+};
