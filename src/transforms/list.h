@@ -26,4 +26,6 @@ KS_XF(smem_tiled_transpose)
 
 
 /* GEMM, GEMV, convolution, stencils */
+KS_XF(gemm_register_blocking)
+KS_XF(gemv_warp_per_row)
 
