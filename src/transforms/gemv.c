@@ -4,16 +4,21 @@
  * loop and a vector operand indexed by the loop only) becomes a
  * cooperative one.
  *
- *   - The matrix read along the loop (row-major y = A x): a warp per
- *     output; lane j reads float4 j, j+32, ... of the row (`unroll` of
- *     them in flight), and the vector likewise where it is contiguous,
- *     when the row and the vector are 16-byte aligned (checked per row
- *     at run time); the rest element by element. The partial sums are
- *     combined by butterfly shuffles.
- *   - The matrix read along gx (y = A^T x, already coalesced across
- *     threads): column blocks; a block of 32 outputs x `warps` slices of
- *     the loop, each slice summing its share, the slices combined in
- *     shared memory.
+ *   - The matrix read along the loop (row-major y = A x): a block of
+ *     32*warps threads owns as many rows, one per thread; slices of
+ *     128/warps columns of those rows are read coalesced (float4 where
+ *     the rows are 16-byte aligned, checked at run time) into one of two
+ *     shared buffers while the other is summed, each thread walking its
+ *     own row in the kernel's order, so the sums are the original's bit
+ *     for bit (the Reviewer's f32 tolerance is relative to each output:
+ *     a reassociated dot product with cancellation fails it).
+ *   - Where the precision setting allows reassociation (fast math): a
+ *     warp per output, lane j reading float4 j, j+32, ... of the row
+ *     (`unroll` of them in flight) and of the vector where contiguous,
+ *     combined by butterfly shuffles; and the matrix read along gx (y =
+ *     A^T x, already coalesced across threads) as column blocks: 32
+ *     outputs x `warps` slices of the loop, combined in shared memory.
+ *     Without it the transposed case is declined.
  *
  * Then the kernel's own body runs once per output with the k-loop
  * replaced by the sum, so the epilogue and the store are the kernel's.
@@ -74,6 +79,122 @@ emit_common(struct ks_buf *o, const struct ks_kloop *kl,
 		    v->ck, v->name, v->c0, v->cz);
 }
 
+/* Registers ks_q / ks_xq <- the slice of the block's rows starting at
+ * iteration `l0` (a C expression). */
+static void
+emit_ordered_load(struct ks_buf *o, const char *l0)
+{
+	ks_buf_addf(o,
+		    "\t\t#pragma unroll\n"
+		    "\t\tfor (int ks_i = 0; ks_i < ks_SL; ks_i++) {\n"
+		    "\t\t\tconst int ks_s = (int)threadIdx.x + ks_i * ks_R;\n"
+		    "\t\t\tconst int ks_r = ks_s / (ks_TK / 4), ks_kq = ks_s %% (ks_TK / 4) * 4;\n"
+		    "\t\t\tconst long long ks_g = ks_gx0 + ks_r, ks_l = (%s) + ks_kq;\n"
+		    "\t\t\tconst float *const ks_p = ks_mP + ks_mx * ks_g + ks_l;\n"
+		    "\n"
+		    "\t\t\tks_q[ks_i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);\n"
+		    "\t\t\tif (ks_g < ks_limx) {\n"
+		    "\t\t\t\tif (ks_av && ks_l + 3 < ks_T) {\n"
+		    "\t\t\t\t\tks_q[ks_i] = *(const float4 *)ks_p;\n"
+		    "\t\t\t\t} else {\n"
+		    "\t\t\t\t\tif (ks_l < ks_T) ks_q[ks_i].x = ks_p[0];\n"
+		    "\t\t\t\t\tif (ks_l + 1 < ks_T) ks_q[ks_i].y = ks_p[1];\n"
+		    "\t\t\t\t\tif (ks_l + 2 < ks_T) ks_q[ks_i].z = ks_p[2];\n"
+		    "\t\t\t\t\tif (ks_l + 3 < ks_T) ks_q[ks_i].w = ks_p[3];\n"
+		    "\t\t\t\t}\n"
+		    "\t\t\t}\n"
+		    "\t\t}\n"
+		    "\t\tks_xq = 0.0f;\n"
+		    "\t\tif ((int)threadIdx.x < ks_TK && (%s) + threadIdx.x < ks_T)\n"
+		    "\t\t\tks_xq = ks_vp[ks_vk * ((%s) + threadIdx.x)];\n",
+		    l0, l0, l0);
+}
+
+/* Registers -> buffer `b`. */
+static void
+emit_ordered_store(struct ks_buf *o, const char *b)
+{
+	ks_buf_addf(o,
+		    "\t\t#pragma unroll\n"
+		    "\t\tfor (int ks_i = 0; ks_i < ks_SL; ks_i++) {\n"
+		    "\t\t\tconst int ks_s = (int)threadIdx.x + ks_i * ks_R;\n"
+		    "\t\t\tconst int ks_r = ks_s / (ks_TK / 4), ks_kq = ks_s %% (ks_TK / 4) * 4;\n"
+		    "\n"
+		    "\t\t\tks_As[%s][ks_r][ks_kq] = ks_q[ks_i].x;\n"
+		    "\t\t\tks_As[%s][ks_r][ks_kq + 1] = ks_q[ks_i].y;\n"
+		    "\t\t\tks_As[%s][ks_r][ks_kq + 2] = ks_q[ks_i].z;\n"
+		    "\t\t\tks_As[%s][ks_r][ks_kq + 3] = ks_q[ks_i].w;\n"
+		    "\t\t}\n"
+		    "\t\tif ((int)threadIdx.x < ks_TK)\n"
+		    "\t\t\tks_xs[%s][threadIdx.x] = ks_xq;\n",
+		    b, b, b, b, b);
+}
+
+/*
+ * The row-major case with the sum in the kernel's order: a block of R =
+ * 32*warps threads owns R rows (one each); slices of TK = 128/warps
+ * columns of those rows are read coalesced (float4 where aligned) into
+ * one of two shared buffers while the other is summed, each thread
+ * walking its own row in order, so every output is the original's sum
+ * bit for bit.
+ */
+static void
+emit_ordered(struct ks_buf *o, long long warps, const char *kname,
+	     const char *args)
+{
+	ks_buf_addf(o,
+		    "\tenum { ks_R = %lld, ks_TK = %lld, ks_SL = ks_TK / 4 };\n"
+		    "\t__shared__ float ks_As[2][ks_R][ks_TK + 1];\n"
+		    "\t__shared__ float ks_xs[2][ks_TK];\n"
+		    "\tconst long long ks_gx0 = (long long)blockIdx.x * ks_R;\n"
+		    "\tconst long long ks_gx = ks_gx0 + threadIdx.x;\n"
+		    "\tconst bool ks_av = ((unsigned long long)ks_mP & 15) == 0 && ks_mx %% 4 == 0;\n"
+		    "\tconst long long ks_nk = (ks_T + ks_TK - 1) / ks_TK;\n"
+		    "\tfloat4 ks_q[ks_SL];\n"
+		    "\tfloat ks_xq, ks_acc = 0.0f;\n"
+		    "\n"
+		    "\tif (ks_nk > 0) {\n",
+		    32 * warps, 128 / warps);
+	emit_ordered_load(o, "0LL");
+	emit_ordered_store(o, "0");
+	ks_buf_adds(o,
+		    "\t}\n"
+		    "\t__syncthreads();\n"
+		    "\tfor (long long ks_t = 0; ks_t < ks_nk; ks_t++) {\n"
+		    "\t\tconst int ks_cb = (int)(ks_t & 1);\n"
+		    "\t\tconst bool ks_more = ks_t + 1 < ks_nk;\n"
+		    "\t\tconst long long ks_kn = ks_min_ll(ks_TK, ks_T - ks_t * ks_TK);\n"
+		    "\n"
+		    "\t\tif (ks_more) {\n");
+	emit_ordered_load(o, "(ks_t + 1) * ks_TK");
+	ks_buf_adds(o,
+		    "\t\t}\n"
+		    "\t\t/* the thread's own row, in the kernel's order */\n"
+		    "\t\tif (ks_kn == ks_TK) {\n"
+		    "\t\t\t#pragma unroll\n"
+		    "\t\t\tfor (int ks_k = 0; ks_k < ks_TK; ks_k++)\n"
+		    "\t\t\t\tks_acc += ks_As[ks_cb][threadIdx.x][ks_k] * ks_xs[ks_cb][ks_k];\n"
+		    "\t\t} else {\n"
+		    "\t\t\tfor (int ks_k = 0; ks_k < (int)ks_kn; ks_k++)\n"
+		    "\t\t\t\tks_acc += ks_As[ks_cb][threadIdx.x][ks_k] * ks_xs[ks_cb][ks_k];\n"
+		    "\t\t}\n"
+		    "\t\tif (ks_more) {\n");
+	emit_ordered_store(o, "ks_cb ^ 1");
+	ks_buf_addf(o,
+		    "\t\t}\n"
+		    "\t\t__syncthreads();\n"
+		    "\t}\n"
+		    "\tif (ks_gx < ks_nx) {\n"
+		    "\t\tconst unsigned ks_ux = (unsigned)ks_gx;\n"
+		    "\n"
+		    "\t\tks_gemv_body_%s(make_uint3(ks_ux %% ks_ob.x, 0u, 0u),\n"
+		    "\t\t\tmake_uint3(ks_ux / ks_ob.x, 0u, blockIdx.z), ks_ob, ks_og,\n"
+		    "\t\t\t%s, ks_acc);\n"
+		    "\t}\n"
+		    "}\n",
+		    kname, args);
+}
+
 static enum ks_xf_result
 apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
       struct ks_buf *variant, struct ks_buf *reason)
@@ -120,10 +241,30 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 			    m->name, m->line);
 		goto out;
 	}
+	/* splitting a row among lanes or slices reassociates its sum: only
+	 * where the precision setting allows it */
+	if (rows && !in->opts.fast_math)
+		rows = 2;
+	if (!rows && !in->opts.fast_math) {
+		ks_buf_addf(reason,
+			    "%s (line %u) is read along gx, already coalesced "
+			    "across threads; splitting the loop into slices "
+			    "reassociates each sum (allowed with the fast-math "
+			    "precision setting)",
+			    m->name, m->line);
+		goto out;
+	}
 	if (ks_xfbody_params(k, -1, NULL, -1, NULL, &params, reason))
 		goto out;
 	ks_xfbody_args(k, &args);
-	if (rows)
+	if (rows == 2)
+		ks_buf_addf(variant,
+			    "// %s: %lld rows per block, one per thread, slices of "
+			    "%lld columns read coalesced into double-buffered "
+			    "shared memory, each row summed in order "
+			    "(gemv_warp_per_row)\n",
+			    k->name, 32 * warps, 128 / warps);
+	else if (rows)
 		ks_buf_addf(variant,
 			    "// %s: a warp per output, %lld per block, %lld float4 "
 			    "of the row in flight per lane (gemv_warp_per_row)\n",
@@ -143,7 +284,9 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    "{\n",
 		    warps * 32, k->name, params.buf);
 	emit_common(variant, &kl, m, v);
-	if (rows) {
+	if (rows == 2) {
+		emit_ordered(variant, warps, k->name, args.buf);
+	} else if (rows) {
 		ks_buf_addf(variant,
 			    "\tconst unsigned ks_lane = threadIdx.x & 31u;\n"
 			    "\tconst long long ks_gx = (long long)blockIdx.x * %lld + "
@@ -259,7 +402,13 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    "\t\treturn;\n"
 		    "\t}\n",
 		    k->name, params.buf, k->name, args.buf);
-	if (rows)
+	if (rows == 2)
+		ks_buf_addf(variant,
+			    "\tks_gemv_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), 1, "
+			    "grid.z), dim3(%lld), 0, stream>>>(grid, block, %s);\n"
+			    "}\n",
+			    k->name, 32 * warps - 1, 32 * warps, 32 * warps, args.buf);
+	else if (rows)
 		ks_buf_addf(variant,
 			    "\tks_gemv_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), 1, "
 			    "grid.z), dim3(%lld), 0, stream>>>(grid, block, %s);\n"
@@ -281,19 +430,22 @@ out:
 
 const struct ks_transform ks_xf_gemv_warp_per_row = {
 	.id = "gemv_warp_per_row",
-	.summary = "a matrix-vector product as a warp per output with float4 "
-		   "row reads (row-major), or column blocks whose slices of the "
-		   "loop are combined in shared memory (transposed)",
+	.summary = "a matrix-vector product with coalesced float4 row reads "
+		   "staged in shared memory, each row summed in order; with "
+		   "fast math a warp per row (shuffles) or column blocks whose "
+		   "slices are combined in shared memory (transposed)",
 	.precondition = "one loop accumulating the product of a float matrix "
 			"indexed by gx and the loop, contiguous along one of "
 			"them, and a vector indexed by the loop only, under "
 			"bounds checks of gx",
 	.nparams = 2,
 	.params = {
-		{ "warps", "outputs (warps) per block; for the transposed case "
-			   "the slices of the loop per block", 4, 3, { 4, 8, 2 } },
-		{ "unroll", "float4 per lane in flight (elements per slice "
-			    "step when transposed)", 4, 3, { 4, 2, 8 } },
+		{ "warps", "warps per block: 32*warps rows of 128/warps-column "
+			   "slices (with fast math: outputs per block, or slices "
+			   "of the loop when transposed)", 2, 3, { 2, 4, 8 } },
+		{ "unroll", "with fast math only: float4 per lane in flight "
+			    "(elements per slice step when transposed)", 4, 3,
+		  { 4, 2, 8 } },
 	},
 	.apply = apply,
 };

@@ -19,8 +19,11 @@
 #      point with `ks replay --candidate --time` (captured and one fresh
 #      input set, original and candidate interleaved);
 # and prints a table. Everything is logged under OUT.
+# With ONLY_REVIEW=1, steps 2 and 3 are skipped and the point `d` (the
+# default) is reviewed.
 #   bash tests/data/transforms/gpu-gemm.sh OUT CANDS [SECONDS]
 set -u
+only_review=${ONLY_REVIEW:-0}
 out=${1:?usage: gpu-gemm.sh OUT CANDS [SECONDS]}
 cands=$(cd "${2:?usage: gpu-gemm.sh OUT CANDS [SECONDS]}" && pwd)
 budget=${3:-400}
@@ -50,11 +53,13 @@ for p in $progs; do
 		[ -e "$c" ] || continue
 		t=$(basename "$c" .cu)
 		cp "$c" "bench/$p/cand-$t.cu"
+		[ "$only_review" = 1 ] && continue
 		jobs+=("cd bench/$p && nvcc -O3 -arch=sm_90 -I../common -o cand-$t cand-$t.cu -lcublas >cand-$t.build 2>&1")
 	done
 	jobs+=("cd bench/$p && ../../ks-nvcc -O3 -arch=sm_90 -I../common -c main.cu -o main.o >orig.build 2>&1 && nvcc -O3 -arch=sm_90 -o $p main.o -lcublas >>orig.build 2>&1")
 done
 for c in "$cands"/odd/*.cu; do
+	[ "$only_review" = 1 ] && break
 	t=$(basename "$c" .cu)
 	jobs+=("cd $cands/odd && nvcc -O3 -arch=sm_90 -o $t.bin $t.cu >$t.build 2>&1")
 done
@@ -62,11 +67,13 @@ printf '%s\n' "${jobs[@]}" | xargs -P 16 -I{} bash -c '{}'
 stamp "built ${#jobs[@]} programs"
 # 2. odd sizes
 for b in "$cands"/odd/*.bin; do
+	[ "$only_review" = 1 ] && break
 	t=$(basename "$b" .bin)
 	timeout 60 "$b" >"$out/odd-$t.txt" 2>&1
 	echo "odd $t rc=$? pass=$(grep -c '^PASS' "$out/odd-$t.txt") fail=$(grep -c '^FAIL' "$out/odd-$t.txt")" >>"$out/odd.txt"
 done
 for c in "$cands"/odd/*.cu; do
+	[ "$only_review" = 1 ] && break
 	t=$(basename "$c" .cu)
 	[ -e "$cands/odd/$t.bin" ] || echo "odd $t BUILD FAILED: $(head -c 300 "$cands/odd/$t.build")" >>"$out/odd.txt"
 done
@@ -75,6 +82,7 @@ stamp "odd done"
 # 3. bench candidates, small then full
 for p in $progs; do
 	for c in "$cands/$p"/*.cu; do
+		[ "$only_review" = 1 ] && break
 		t=$(basename "$c" .cu)
 		b=bench/$p/cand-$t
 		if [ ! -x "$b" ]; then
@@ -109,10 +117,13 @@ for f in glob.glob(f"{out}/{p}-*-full.txt"):
 print(best[1] if best else "")
 PY
 )
+	[ "$only_review" = 1 ] && best=d
 	[ -n "$best" ] || { stamp "no passing point for $p"; continue; }
 	timeout 60 ./ks capture --kernel "^$k" -- "./bench/$p/$p" >"$out/$p-capture.txt" 2>&1
 	stamp "captured $p rc=$?"
-	timeout $(($(left) - 10)) ./ks replay "$k" --candidate "$top/bench/$p/cand-$best.cu" --time --json \
+	capdir=$(sed -n 's/^ks: captured //p' "$out/$p-capture.txt" | head -1)
+	[ -n "$capdir" ] || { stamp "no capture of $p"; continue; }
+	timeout $(($(left) - 10)) ./ks replay "$capdir" --candidate "$top/bench/$p/cand-$best.cu" --time --json \
 		>"$out/$p-replay.json" 2>"$out/$p-replay.err"
 	stamp "replay $p $best rc=$?"
 	echo "$best" >"$out/$p-best.txt"
