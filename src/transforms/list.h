@@ -27,4 +27,6 @@ KS_XF(derived_grid)
 
 
 /* GEMM, GEMV, convolution, stencils */
+KS_XF(gemm_register_blocking)
+KS_XF(gemv_warp_per_row)
 

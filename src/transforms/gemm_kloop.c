@@ -1,0 +1,672 @@
+/*
+ * gemm_kloop: recognition of a k-loop accumulating a product of two
+ * operands (gemm_kloop.h).
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analysis/facts.h"
+#include "../analysis/inventory.h"
+#include "../core/buf.h"
+#include "../core/util.h"
+#include "gemm_kloop.h"
+#include "xfbody.h"
+
+void
+ks_kloop_release(struct ks_kloop *kl)
+{
+	for (int i = 0; i < 2; i++) {
+		struct ks_kl_operand *o = &kl->op[i];
+
+		free(o->c0);
+		free(o->cz);
+		free(o->cx);
+		free(o->cy);
+		free(o->ck);
+	}
+	free(kl->trip);
+	free(kl->limx);
+	free(kl->limy);
+	free(kl->limz);
+	free(kl->acc);
+	free(kl->replacement);
+	ks_xfk_release(&kl->x);
+	memset(kl, 0, sizeof(*kl));
+}
+
+static int
+decline(struct ks_buf *reason, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int
+decline(struct ks_buf *reason, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ks_buf_vaddf(reason, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A uniform polynomial as a C expression (long long), divided by `div`
+ * (every factor a multiple of it); NULL when it has a part that is not a
+ * parameter or launch size. */
+static char *
+poly_c(const struct ks_xfk *x, const struct ks_poly *p, long long div)
+{
+	struct ks_form g;
+	struct ks_buf b = KS_BUF_INIT;
+
+	ks_form_zero(&g);
+	g.c[KS_SRC_ONE] = *p;
+	for (unsigned i = 0; i < g.c[KS_SRC_ONE].n; i++) {
+		if (g.c[KS_SRC_ONE].m[i].k % div)
+			return NULL;
+		g.c[KS_SRC_ONE].m[i].k /= div;
+	}
+	if (ks_xfk_form_c(x, &g, NULL, NULL, "ks_o", &b)) {
+		ks_buf_release(&b);
+		return NULL;
+	}
+	return ks_buf_detach(&b, NULL);
+}
+
+/* A uniform form (a bound, a limit) as a C expression. */
+static char *
+uniform_c(const struct ks_xfk *x, const struct ks_form *f)
+{
+	if (!ks_form_is_uniform(f) || f->rem)
+		return NULL;
+	return poly_c(x, &f->c[KS_SRC_ONE], 1);
+}
+
+/* The form of the global index of dimension d (0 x, 1 y). */
+static void
+global_index(struct ks_form *out, int d)
+{
+	struct ks_form b, dim;
+
+	ks_form_src(out, (enum ks_src)(KS_SRC_TID_X + d));
+	ks_form_src(&b, (enum ks_src)(KS_SRC_BID_X + d));
+	ks_form_sym(&dim, (unsigned)(KS_SYM_BDIM_X + d));
+	ks_form_mul(&b, &b, &dim);
+	ks_form_add(out, out, &b);
+}
+
+static int
+poly_nonzero(const struct ks_poly *p)
+{
+	return p->n || p->opaque;
+}
+
+/* The operand's element index, as coefficients. */
+static int
+operand(struct ks_kloop *kl, int which, int acc_i, struct ks_buf *reason)
+{
+	const struct ks_facts *f = kl->x.f;
+	const struct ks_kernel *k = kl->x.k;
+	const struct ks_access *a = &f->acc[acc_i];
+	const struct ks_array *arr = &f->arrays[a->array];
+	const int lsrc = KS_SRC_LOOP0 + f->loops[kl->loop].depth;
+	struct ks_kl_operand *o = &kl->op[which];
+	struct ks_form g = a->offset;
+	unsigned src = ks_form_sources(&a->offset), allowed;
+	long long one;
+
+	o->access = acc_i;
+	o->line = a->line;
+	if (arr->space != KS_SPACE_GLOBAL || arr->param < 0)
+		return decline(reason, "the operand %s on line %u is not read "
+				       "through a pointer parameter",
+			       arr->name, a->line);
+	o->param = arr->param;
+	o->name = k->params[arr->param].name;
+	if (a->scalar != KS_T_FLOAT || a->bytes != 4 || a->lanes != 1 ||
+	    (a->flags & (KS_ACC_VECTOR | KS_ACC_SIZE_GUESSED)))
+		return decline(reason, "the operand %s on line %u is not a "
+				       "float (the template is for fp32)",
+			       o->name, a->line);
+	if (a->offset.data)
+		return decline(reason, "the index of %s on line %u depends on "
+				       "data read from memory",
+			       o->name, a->line);
+	if (a->offset.rem || a->offset.nonlinear)
+		return decline(reason, "the index of %s on line %u is not affine "
+				       "in the thread indices and the loop (a "
+				       "product, division or remainder of them)",
+			       o->name, a->line);
+	allowed = KS_SRC_THREAD_MASK | KS_SRC_BIT(lsrc) | KS_SRC_BIT(KS_SRC_ONE);
+	if (src & ~allowed)
+		return decline(reason, "the index of %s on line %u depends on "
+				       "another loop",
+			       o->name, a->line);
+	if (!(src & KS_SRC_BIT(lsrc)))
+		return decline(reason, "the index of %s on line %u does not "
+				       "move with the loop",
+			       o->name, a->line);
+	/* x and y only as the global indices (z: blockIdx.z, the batch) */
+	memset(&g.c[KS_SRC_TID_Z], 0, sizeof(g.c[0]));
+	memset(&g.c[KS_SRC_BID_Z], 0, sizeof(g.c[0]));
+	if (!ks_form_global_index_only(&g))
+		return decline(reason, "the index of %s on line %u uses "
+				       "threadIdx or blockIdx other than as "
+				       "blockIdx*blockDim + threadIdx",
+			       o->name, a->line);
+	if (!ks_form_multiple_of(&a->offset, 4))
+		return decline(reason, "the index of %s on line %u is not a "
+				       "whole number of elements",
+			       o->name, a->line);
+	if (poly_nonzero(&a->offset.c[KS_SRC_TID_X]))
+		o->dep |= KS_KL_DEP_X;
+	if (poly_nonzero(&a->offset.c[KS_SRC_TID_Y]))
+		o->dep |= KS_KL_DEP_Y;
+	o->c0 = poly_c(&kl->x, &a->offset.c[KS_SRC_ONE], 4);
+	o->cz = poly_c(&kl->x, &a->offset.c[KS_SRC_BID_Z], 4);
+	o->cx = poly_c(&kl->x, &a->offset.c[KS_SRC_TID_X], 4);
+	o->cy = poly_c(&kl->x, &a->offset.c[KS_SRC_TID_Y], 4);
+	o->ck = poly_c(&kl->x, &a->offset.c[lsrc], 4);
+	if (!o->c0 || !o->cz || !o->cx || !o->cy || !o->ck)
+		return decline(reason, "the index of %s on line %u has a "
+				       "coefficient that is not an expression "
+				       "of the kernel's parameters",
+			       o->name, a->line);
+	o->unit_x = ks_form_coef_const(&a->offset, KS_SRC_TID_X, &one) && one == 4;
+	o->unit_y = ks_form_coef_const(&a->offset, KS_SRC_TID_Y, &one) && one == 4;
+	o->unit_k = ks_form_coef_const(&a->offset, (enum ks_src)lsrc, &one) &&
+		    one == 4;
+	for (size_t i = 0; i < f->nacc; i++)
+		if (f->acc[i].array == a->array &&
+		    (f->acc[i].flags & (KS_ACC_STORE | KS_ACC_ATOMIC)))
+			return decline(reason, "the operand %s is written on "
+					       "line %u",
+				       o->name, f->acc[i].line);
+	return 0;
+}
+
+/* The bounds checks in front of the loop: gx < limx, gy < limy,
+ * blockIdx.z < limz. Anything else that decides whether the loop runs
+ * declines. */
+static int
+limits(struct ks_kloop *kl, struct ks_buf *reason)
+{
+	const struct ks_facts *f = kl->x.f;
+	unsigned kline = f->loops[kl->loop].line;
+	struct ks_form gx, gy, bz;
+
+	global_index(&gx, 0);
+	global_index(&gy, 1);
+	ks_form_src(&bz, KS_SRC_BID_Z);
+	for (size_t i = 0; i < f->nbranches; i++) {
+		const struct ks_branch *b = &f->branches[i];
+		char **slot = NULL, *lim;
+		int plus1;
+
+		if (b->kind == KS_BR_UNIFORM || b->stmt == KS_BRS_LOOP ||
+		    b->line > kline)
+			continue;
+		if (b->loop >= 0)
+			return decline(reason, "a condition inside a loop "
+					       "(line %u) decides whether the "
+					       "k-loop runs",
+				       b->line);
+		if (b->kind == KS_BR_BOUNDS && ks_form_equal(&b->subject, &gx))
+			slot = &kl->limx;
+		else if (b->kind == KS_BR_BOUNDS && ks_form_equal(&b->subject, &gy))
+			slot = &kl->limy;
+		else if (b->kind == KS_BR_BOUNDS && ks_form_equal(&b->subject, &bz))
+			slot = &kl->limz;
+		if (!slot)
+			return decline(reason, "the condition on line %u is not a "
+					       "bounds check of a global thread "
+					       "index (gx, gy) or blockIdx.z",
+				       b->line);
+		if (!b->early_exit && (b->cmp == KS_CMP_LT || b->cmp == KS_CMP_LE))
+			plus1 = b->cmp == KS_CMP_LE;
+		else if (b->early_exit && (b->cmp == KS_CMP_GE || b->cmp == KS_CMP_GT))
+			plus1 = b->cmp == KS_CMP_GT;
+		else
+			return decline(reason, "the bounds check on line %u does "
+					       "not keep the indices below a limit",
+				       b->line);
+		lim = uniform_c(&kl->x, &b->limit);
+		if (!lim)
+			return decline(reason, "the limit of the bounds check on "
+					       "line %u is not an expression of "
+					       "the kernel's parameters",
+				       b->line);
+		if (*slot) {
+			/* two checks of one index: the smaller limit */
+			struct ks_buf m = KS_BUF_INIT;
+
+			ks_buf_addf(&m, "ks_min_ll(%s, %s%s)", *slot, lim,
+				    plus1 ? " + 1" : "");
+			free(*slot);
+			free(lim);
+			*slot = ks_buf_detach(&m, NULL);
+		} else if (plus1) {
+			struct ks_buf m = KS_BUF_INIT;
+
+			ks_buf_addf(&m, "(%s + 1)", lim);
+			free(lim);
+			*slot = ks_buf_detach(&m, NULL);
+		} else {
+			*slot = lim;
+		}
+	}
+	return 0;
+}
+
+/* The tokens of the kernel's body. */
+struct toks {
+	struct ks_xfk_tok *t;
+	size_t n, cap;
+};
+
+static int
+collect(const char *text, const struct ks_xfk_tok *t, void *ctx)
+{
+	struct toks *ts = ctx;
+
+	(void)text;
+	if (ts->n == ts->cap) {
+		ts->cap = ts->cap ? 2 * ts->cap : 256;
+		ts->t = ks_xrealloc(ts->t, ts->cap * sizeof(*ts->t));
+	}
+	ts->t[ts->n++] = *t;
+	return 0;
+}
+
+static int
+is(const char *text, const struct ks_xfk_tok *t, const char *s)
+{
+	size_t n = strlen(s);
+
+	return t->end - t->begin == n && !memcmp(text + t->begin, s, n);
+}
+
+/* The matching closer of the opener at token i, or n. */
+static size_t
+match(const char *text, const struct toks *ts, size_t i)
+{
+	const char open = text[ts->t[i].begin];
+	const char close = open == '(' ? ')' : open == '{' ? '}' : ']';
+	int depth = 0;
+
+	for (size_t j = i; j < ts->n; j++) {
+		if (ts->t[j].kind != 'p')
+			continue;
+		if (text[ts->t[j].begin] == open)
+			depth++;
+		else if (text[ts->t[j].begin] == close && --depth == 0)
+			return j;
+	}
+	return ts->n;
+}
+
+/* Tokens [i, ..) spell access `a` then `sep`: the index after `sep`, or
+ * 0. */
+static size_t
+spell_access(const char *text, const struct toks *ts, size_t i, size_t to,
+	     const struct ks_access *a, const char *sep)
+{
+	size_t j;
+
+	if (!a->in_main || i >= to || ts->t[i].begin != a->begin)
+		return 0;
+	for (j = i; j < to && ts->t[j].end <= a->end; j++)
+		;
+	if (j == i || ts->t[j - 1].end != a->end || j >= to ||
+	    !is(text, &ts->t[j], sep))
+		return 0;
+	return j + 1;
+}
+
+/* Tokens [i, ..) are "P * Q" followed by `sep` (the product's two loads
+ * in either order): the index after `sep`, or 0. */
+static size_t
+spell_product(const char *text, const struct toks *ts, size_t i, size_t to,
+	      const struct ks_access *p, const struct ks_access *q,
+	      const char *sep)
+{
+	for (int r = 0; r < 2; r++) {
+		const struct ks_access *a = r ? q : p, *b = r ? p : q;
+		size_t j = spell_access(text, ts, i, to, a, "*");
+
+		if (j && (j = spell_access(text, ts, j, to, b, sep)))
+			return j;
+	}
+	return 0;
+}
+
+/* "P , Q ," in either order: the index after the second comma, or 0. */
+static size_t
+spell_args(const char *text, const struct toks *ts, size_t i, size_t to,
+	   const struct ks_access *p, const struct ks_access *q)
+{
+	for (int r = 0; r < 2; r++) {
+		const struct ks_access *a = r ? q : p, *b = r ? p : q;
+		size_t j = spell_access(text, ts, i, to, a, ",");
+
+		if (j && (j = spell_access(text, ts, j, to, b, ",")))
+			return j;
+	}
+	return 0;
+}
+
+/* The loop statement on the k-loop's line, its condition's comparison,
+ * and the accumulation. */
+static int
+loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
+	  const struct ks_product *pr, struct ks_buf *reason)
+{
+	const struct ks_kernel *k = kl->x.k;
+	const struct ks_facts *f = kl->x.f;
+	const struct ks_loop *l = &f->loops[kl->loop];
+	const char *t = in->text;
+	struct toks ts = { NULL, 0, 0 };
+	size_t fo = 0, nfor = 0, op, cp, s1 = 0, s2 = 0, b, e, i;
+	const struct ks_access *pa = &f->acc[pr->a], *pb = &f->acc[pr->b];
+	struct ks_buf rep = KS_BUF_INIT;
+	int rc = -1, lt = 0;
+	long long step;
+
+	ks_xfk_scan(t, k->body.begin, k->body.end, k->body.line, collect, &ts);
+	for (i = 0; i < ts.n; i++)
+		if (ts.t[i].line == l->line && ts.t[i].kind == 'i' &&
+		    is(t, &ts.t[i], "for")) {
+			fo = i;
+			nfor++;
+		}
+	if (nfor != 1) {
+		decline(reason, "%s for loops on line %u, where the k-loop is",
+			nfor ? "several" : "no", l->line);
+		goto out;
+	}
+	op = fo + 1;
+	if (op >= ts.n || !is(t, &ts.t[op], "(") || (cp = match(t, &ts, op)) >= ts.n) {
+		decline(reason, "the k-loop on line %u is not a for statement",
+			l->line);
+		goto out;
+	}
+	for (i = op + 1; i < cp; i++)
+		if (is(t, &ts.t[i], ";")) {
+			if (!s1)
+				s1 = i;
+			else if (!s2)
+				s2 = i;
+		}
+	/* the condition: `var < bound`, `var <= bound` or `var != bound`,
+	 * the variable the increment steps */
+	if (!s1 || !s2 || s2 < s1 + 3 || ts.t[s1 + 1].kind != 'i') {
+		decline(reason, "the k-loop's condition (line %u) is not "
+				"`k < bound`",
+			l->line);
+		goto out;
+	}
+	{
+		const struct ks_xfk_tok *c = &ts.t[s1 + 2], *c2 = &ts.t[s1 + 3];
+		int found = 0;
+
+		if (is(t, c, "<") && !is(t, c2, "=") && !is(t, c2, "<"))
+			lt = 1;
+		else if (is(t, c, "<") && is(t, c2, "="))
+			lt = 2;
+		else if (is(t, c, "!") && is(t, c2, "="))
+			lt = 3;
+		for (i = s2 + 1; i < cp && !found; i++)
+			found = ts.t[i].kind == 'i' &&
+				ts.t[i].end - ts.t[i].begin ==
+					ts.t[s1 + 1].end - ts.t[s1 + 1].begin &&
+				!memcmp(t + ts.t[i].begin, t + ts.t[s1 + 1].begin,
+					ts.t[i].end - ts.t[i].begin);
+		if (!lt || !found) {
+			decline(reason, "the k-loop's condition (line %u) is not "
+					"`k < bound` or `k <= bound` on the "
+					"variable it steps",
+				l->line);
+			goto out;
+		}
+	}
+	/* a variable declared before the loop would keep the value the
+	 * loop left in it, which the replacement does not give it */
+	if ((ts.t[op + 1].end - ts.t[op + 1].begin ==
+		     ts.t[s1 + 1].end - ts.t[s1 + 1].begin &&
+	     !memcmp(t + ts.t[op + 1].begin, t + ts.t[s1 + 1].begin,
+		     ts.t[s1 + 1].end - ts.t[s1 + 1].begin))) {
+		decline(reason, "the k-loop's variable (line %u) is declared "
+				"before the loop and outlives it",
+			l->line);
+		goto out;
+	}
+	if (!ks_form_is_const(&l->step, &step) || step <= 0 ||
+	    (lt == 3 && step != 1)) {
+		decline(reason, "the k-loop (line %u) does not count up by a "
+				"constant step",
+			l->line);
+		goto out;
+	}
+	{
+		char *init = uniform_c(&kl->x, &l->init);
+		char *bound = uniform_c(&kl->x, &l->bound);
+		struct ks_buf tr = KS_BUF_INIT;
+
+		if (!init || !bound) {
+			free(init);
+			free(bound);
+			decline(reason, "the k-loop's start or bound (line %u) is "
+					"not an expression of the kernel's "
+					"parameters",
+				l->line);
+			goto out;
+		}
+		/* iterations of for (k = init; k < bound; k += step) */
+		ks_buf_addf(&tr, "ks_trip(%s, %s%s, %lldLL)", init, bound,
+			    lt == 2 ? " + 1LL" : "", step);
+		free(init);
+		free(bound);
+		kl->trip = ks_buf_detach(&tr, NULL);
+	}
+	/* the body: one statement, braced or not */
+	b = cp + 1;
+	if (b < ts.n && is(t, &ts.t[b], "{")) {
+		size_t cb = match(t, &ts, b);
+
+		if (cb >= ts.n)
+			goto bad_body;
+		kl->loop_end = ts.t[cb].end;
+		e = cb;
+		b++;
+	} else {
+		for (e = b; e < ts.n && !is(t, &ts.t[e], ";"); e++)
+			if (is(t, &ts.t[e], "(") || is(t, &ts.t[e], "{"))
+				e = match(t, &ts, e);
+		if (e >= ts.n)
+			goto bad_body;
+		kl->loop_end = ts.t[e].end;
+		e++;
+	}
+	kl->loop_begin = ts.t[fo].begin;
+	/* acc += P * Q;  acc = acc + P * Q;  acc = P * Q + acc;
+	 * acc = fmaf(P, Q, acc); */
+	if (b + 2 >= e || ts.t[b].kind != 'i')
+		goto bad_body;
+	{
+		const struct ks_xfk_tok *id = &ts.t[b];
+		size_t n = id->end - id->begin, j = 0;
+
+#define SAME_ID(x) (ts.t[x].kind == 'i' && ts.t[x].end - ts.t[x].begin == n && \
+		    !memcmp(t + ts.t[x].begin, t + id->begin, n))
+		if (is(t, &ts.t[b + 1], "+") && is(t, &ts.t[b + 2], "=")) {
+			j = spell_product(t, &ts, b + 3, e, pa, pb, ";");
+		} else if (is(t, &ts.t[b + 1], "=") && b + 3 < e) {
+			size_t m = b + 2;
+
+			if (SAME_ID(m) && is(t, &ts.t[m + 1], "+"))
+				j = spell_product(t, &ts, m + 2, e, pa, pb, ";");
+			else if ((j = spell_product(t, &ts, m, e, pa, pb, "+")) &&
+				 j + 1 < e && SAME_ID(j) && is(t, &ts.t[j + 1], ";"))
+				j += 2;
+			else if ((is(t, &ts.t[m], "fmaf") || is(t, &ts.t[m], "__fmaf_rn")) &&
+				 is(t, &ts.t[m + 1], "(") &&
+				 (j = spell_args(t, &ts, m + 2, e, pa, pb)) &&
+				 j + 2 < e && SAME_ID(j) && is(t, &ts.t[j + 1], ")") &&
+				 is(t, &ts.t[j + 2], ";"))
+				j += 3;
+			else
+				j = 0;
+		}
+#undef SAME_ID
+		if (!j || j != e) {
+			decline(reason, "the k-loop's body (line %u) is not just "
+					"`acc += %s[..] * %s[..]`",
+				l->line, kl->op[0].name, kl->op[1].name);
+			goto out;
+		}
+		kl->acc = ks_xstrndup(t + id->begin, n);
+		ks_buf_addf(&rep, "%s += ks_gemm_v;", kl->acc);
+		kl->replacement = ks_buf_detach(&rep, NULL);
+	}
+	rc = 0;
+	goto out;
+bad_body:
+	decline(reason, "the k-loop's body (line %u) is not one accumulating "
+			"statement",
+		l->line);
+out:
+	free(ts.t);
+	ks_buf_release(&rep);
+	return rc;
+}
+
+int
+ks_kloop_init(struct ks_kloop *kl, const struct ks_xf_input *in,
+	      struct ks_buf *reason)
+{
+	const struct ks_kernel *k = in->kernel;
+	const struct ks_facts *f = &k->facts;
+	const struct ks_product *pr = NULL;
+	const struct ks_loop *l;
+	int np = 0;
+
+	memset(kl, 0, sizeof(*kl));
+	kl->loop = -1;
+	if (ks_xfbody_plain_kernel(k, 0, reason) || ks_xfk_init(&kl->x, in, reason))
+		return -1;
+	for (size_t i = 0; i < f->nacc; i++)
+		if (f->acc[i].flags & KS_ACC_ATOMIC)
+			return decline(reason, "%s has atomics (line %u)", k->name,
+				       f->acc[i].line);
+	for (size_t i = 0; i < f->nproducts; i++)
+		if (f->products[i].accumulate && f->products[i].loop >= 0) {
+			if (pr)
+				return decline(reason, "%s accumulates more than "
+						       "one product in loops "
+						       "(lines %u, %u)",
+					       k->name, pr->line,
+					       f->products[i].line);
+			pr = &f->products[i];
+			np++;
+		}
+	if (!pr)
+		return decline(reason, "%s has no loop accumulating a product "
+				       "of two loaded values",
+			       k->name);
+	kl->loop = pr->loop;
+	l = &f->loops[kl->loop];
+	if (f->declares_double || f->nfp64)
+		return decline(reason, "%s computes in double: the template "
+				       "accumulates in float",
+			       k->name);
+	if (l->parent >= 0)
+		return decline(reason, "the k-loop (line %u) is inside another "
+				       "loop (line %u)",
+			       l->line, f->loops[l->parent].line);
+	for (size_t i = 0; i < f->nloops; i++)
+		if (f->loops[i].parent == kl->loop)
+			return decline(reason, "the k-loop (line %u) has a loop "
+					       "inside (line %u)",
+				       l->line, f->loops[i].line);
+	if (l->step_kind != KS_STEP_ADD)
+		return decline(reason, "the k-loop (line %u) does not step by "
+				       "addition",
+			       l->line);
+	if (pr->loop != kl->loop || f->acc[pr->a].loop != kl->loop ||
+	    f->acc[pr->b].loop != kl->loop)
+		return decline(reason, "the product on line %u is not in the "
+				       "k-loop's body",
+			       pr->line);
+	for (size_t i = 0; i < f->nacc; i++) {
+		const struct ks_access *a = &f->acc[i];
+
+		if (!ks_facts_loop_within(f, a->loop, kl->loop))
+			continue;
+		if ((int)i != pr->a && (int)i != pr->b)
+			return decline(reason, "the k-loop (line %u) also %s %s "
+					       "on line %u",
+				       l->line,
+				       (a->flags & KS_ACC_STORE) ? "stores"
+								 : "reads",
+				       f->arrays[a->array].name, a->line);
+	}
+	for (size_t i = 0; i < f->ncalls; i++)
+		if (ks_facts_loop_within(f, f->calls[i].loop, kl->loop) &&
+		    strcmp(f->calls[i].name, "fmaf") &&
+		    strcmp(f->calls[i].name, "__fmaf_rn"))
+			return decline(reason, "the k-loop calls %s (line %u)",
+				       f->calls[i].name, f->calls[i].line);
+	for (size_t i = 0; i < f->nbranches; i++)
+		if (ks_facts_loop_within(f, f->branches[i].loop, kl->loop))
+			return decline(reason, "the k-loop has a condition "
+					       "inside (line %u)",
+				       f->branches[i].line);
+	if (operand(kl, 0, pr->a, reason) || operand(kl, 1, pr->b, reason))
+		return -1;
+	if (limits(kl, reason) || loop_text(kl, in, pr, reason))
+		return -1;
+	(void)np;
+	return 0;
+}
+
+static const struct ks_xfbody_rename renames[] = {
+	{ "threadIdx", "ks_tid" },
+	{ "blockIdx", "ks_bid" },
+	{ "blockDim", "ks_bdim" },
+	{ "gridDim", "ks_gdim" },
+	{ NULL, NULL },
+};
+
+int
+ks_kloop_body(const struct ks_kloop *kl, const struct ks_xf_input *in,
+	      const char *prefix, struct ks_buf *out, struct ks_buf *reason)
+{
+	const struct ks_kernel *k = kl->x.k;
+	struct ks_xfbody_edit ed = { kl->loop_begin, kl->loop_end, kl->replacement };
+	struct ks_buf params = KS_BUF_INIT, body = KS_BUF_INIT;
+	int rc = -1;
+
+	if (ks_xfbody_params(k, -1, NULL, -1, NULL, &params, reason) ||
+	    ks_xfbody_copy(in->text, in->len, k, &ed, 1, renames, &body, reason))
+		goto out;
+	ks_buf_adds(out, "#pragma nv_diagnostic push\n"
+			 "#pragma nv_diag_suppress 177\n"
+			 "#pragma nv_diag_suppress 550\n");
+	ks_buf_addf(out,
+		    "/* The body of %s at thread ks_tid of block ks_bid, its "
+		    "k-loop's sum given\n   as ks_gemm_v. */\n"
+		    "__device__ __forceinline__ static void\n"
+		    "%s_body_%s(const uint3 ks_tid, const uint3 ks_bid, "
+		    "const dim3 ks_bdim,\n\tconst dim3 ks_gdim, %s, "
+		    "const float ks_gemm_v)\n",
+		    k->name, prefix, k->name, params.buf);
+	ks_buf_add(out, body.buf, body.len);
+	ks_buf_adds(out, "\n");
+	/* the loop's operands may leave locals of the body unused */
+	ks_buf_adds(out, "#pragma nv_diagnostic pop\n\n");
+	rc = 0;
+out:
+	ks_buf_release(&params);
+	ks_buf_release(&body);
+	return rc;
+}

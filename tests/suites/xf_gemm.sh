@@ -1,0 +1,158 @@
+# xf_gemm: gemm_register_blocking and gemv_warp_per_row through
+# `ks transform`. Matrix products in other forms (tests/data/transforms/
+# gemm.cu: strides as parameters, transposed operands, the row along x, a
+# batch in z, alpha/beta, bias and ReLU, fmaf, early exits) and the bench
+# kernels are recognized; their TUs compile with the real nvcc for sm_80
+# and sm_90 with warnings as errors; the tiled kernel is in the PTX of the
+# variant's arch only, with cp.async where the arch has it; look-alikes
+# (tests/data/transforms/gemm_neg.cu) are declined with their reason.
+# Needs libclang (16-19) and nvcc.
+
+DATA=$ROOT/tests/data/transforms
+ARCHS="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
+STRICT="-Werror all-warnings -Xcompiler -Wall,-Wextra,-Wshadow,-Werror"
+
+suite_probe() {
+	have_real_nvcc || { echo "no nvcc"; return; }
+	"$KS_BIN" transform "$DATA/gemm.cu:tn_fma" --skill gemm_register_blocking \
+		>/dev/null 2>probe.err ||
+		echo "ks transform cannot parse here: $(head -c 200 probe.err)"
+	rm -f probe.err
+}
+
+# Transform kernel $2 of $1 (in the current directory) with skill $3 for
+# arch $4 (more --param k=v after) and compile the TU for both archs,
+# keeping the PTX in kd/.
+tu() {
+	local src=$1 k=$2 skill=$3 arch=$4 p args=()
+	shift 4
+	for p in "$@"; do
+		case $p in
+		--*) args+=("$p") ;;
+		*) args+=(--param "$p") ;;
+		esac
+	done
+	"$KS_BIN" transform "$src:$k" --skill "$skill" --arch "$arch" "${args[@]}" \
+		--tu -o "tu-$k.cu"
+	rm -rf kd
+	mkdir kd
+	# shellcheck disable=SC2086
+	"$(real_nvcc)" $ARCHS $STRICT -I. -keep -keep-dir kd -c "tu-$k.cu" -o "tu-$k.o"
+}
+
+# Lines of PTX file $1 matching $3 between the entry of kernel $2 and the
+# next entry.
+entry_count() {
+	awk -v k="$2" -v pat="$3" '/\.entry / { on = index($0, k) > 0 } on && $0 ~ pat { n++ }
+		END { print n + 0 }' "$1"
+}
+
+test_products_in_other_forms_compile_for_both_archs() {
+	cp "$DATA/gemm.cu" .
+	for k in nn_strided tn_fma nt_bias_relu tt_swapped batched_strided any_strides; do
+		tu gemm.cu $k gemm_register_blocking sm_90
+		expect_ne 0 "$(entry_count kd/tu-$k.compute_90.ptx ks_gemm_$k 'fma.rn.f32')" \
+			"$k: FMAs of the tiled kernel in the sm_90 PTX"
+		expect_eq 0 "$(entry_count kd/tu-$k.compute_80.ptx ks_gemm_$k 'ld.global')" \
+			"$k: no tiled kernel in the sm_80 PTX"
+		expect_ne 0 "$(entry_count kd/tu-$k.compute_90.ptx ks_gemm_$k 'bar.sync')" \
+			"$k: barriers"
+		expect_eq 1 "$(grep -c "ks_variant_active_$k() ?" "tu-$k.cu")" \
+			"$k: launched through the launcher"
+	done
+}
+
+test_operand_reads_follow_the_strides() {
+	cp "$DATA/gemm.cu" .
+	local spec k want
+	for spec in "nn_strided:A read float4 along k, B float4 along its thread index" \
+		    "tn_fma:A read float4 along its thread index, B float4 along its thread index" \
+		    "nt_bias_relu:A read float4 along k, Bt float4 along k" \
+		    "tt_swapped:Bt read float4 along k, At float4 along its thread index" \
+		    "any_strides:A read one element at a time, B one element at a time"; do
+		k=${spec%%:*}
+		want=${spec#*:}
+		expect_contains "$("$KS_BIN" transform "gemm.cu:$k" --skill gemm_register_blocking | head -1)" \
+			"$want"
+	done
+}
+
+test_cp_async_only_where_the_arch_has_it() {
+	cp "$DATA/gemm.cu" .
+	tu gemm.cu tn_fma gemm_register_blocking sm_80 bm=64 bn=64 tm=4 tn=4 bk=16
+	expect_ne 0 "$(entry_count kd/tu-tn_fma.compute_80.ptx ks_gemm_tn_fma 'cp.async')" \
+		"cp.async in the sm_80 variant"
+	tu gemm.cu nn_strided gemm_register_blocking sm_90 bk=16
+	expect_ne 0 "$(entry_count kd/tu-nn_strided.compute_90.ptx ks_gemm_nn_strided 'cp.async')" \
+		"cp.async for B in the sm_90 variant"
+	expect_ne 0 "$(entry_count kd/tu-nn_strided.compute_90.ptx ks_gemm_nn_strided 'ld.global.v4.f32')" \
+		"float4 reads of A in the sm_90 variant"
+}
+
+test_matrix_vector_products_compile_for_both_archs() {
+	cp "$DATA/gemm.cu" .
+	for k in gemv_rows gemv_incx; do
+		tu gemm.cu $k gemv_warp_per_row sm_90
+		expect_ne 0 "$(entry_count kd/tu-$k.compute_90.ptx ks_gemv_$k 'bar.sync')" \
+			"$k: slices staged in shared memory"
+		expect_eq 0 "$(entry_count kd/tu-$k.compute_90.ptx ks_gemv_$k 'shfl.sync')" \
+			"$k: no shuffles (each row summed in order)"
+		expect_ne 0 "$(entry_count kd/tu-$k.compute_90.ptx ks_gemv_$k 'ld.global.v4.f32')" \
+			"$k: float4 row reads"
+	done
+	# splitting a row reassociates its sum: only with fast math
+	tu gemm.cu gemv_rows gemv_warp_per_row sm_90 warps=4 --fast-math
+	expect_ne 0 "$(entry_count kd/tu-gemv_rows.compute_90.ptx ks_gemv_gemv_rows 'shfl.sync')" \
+		"gemv_rows with fast math: a warp per row"
+	out=$("$KS_BIN" transform gemm.cu:gemv_cols --skill gemv_warp_per_row 2>&1) &&
+		fail "gemv_cols was split without fast math"
+	expect_contains "$out" "reassociates each sum"
+	tu gemm.cu gemv_cols gemv_warp_per_row sm_90 warps=8 --fast-math
+	expect_ne 0 "$(entry_count kd/tu-gemv_cols.compute_90.ptx ks_gemv_gemv_cols 'bar.sync')" \
+		"gemv_cols: slices combined in shared memory"
+}
+
+test_bench_kernels_compile() {
+	local spec p k skill
+	for spec in gemm_transposed:gemm_tn_naive:gemm_register_blocking \
+		    gemm_batched:gemm_batched_naive:gemm_register_blocking \
+		    gemv:gemv_naive:gemv_warp_per_row; do
+		IFS=: read -r p k skill <<<"$spec"
+		mkdir "$p"
+		cp "$ROOT/bench/$p/main.cu" "$ROOT/bench/$p/ref.h" "$ROOT/bench/common/bench.h" "$p/"
+		(cd "$p" && tu main.cu "$k" "$skill" sm_90) || fail "$p did not compile"
+	done
+}
+
+test_look_alikes_are_declined_with_their_reason() {
+	cp "$DATA/gemm_neg.cu" "$DATA/gemm.cu" .
+	local spec k skill want out
+	for spec in "not_product:gemm_register_blocking:no loop accumulating a product" \
+		    "data_index:gemm_register_blocking:also reads idx" \
+		    "outer_batch:gemm_register_blocking:inside another loop" \
+		    "scaled_product:gemm_register_blocking:no loop accumulating a product" \
+		    "same_dim:gemm_register_blocking:vary with the same thread index" \
+		    "double_acc:gemm_register_blocking:computes in double" \
+		    "flat_index:gemm_register_blocking:not affine in the thread indices" \
+		    "data_guard:gemm_register_blocking:not a bounds check" \
+		    "kept_index:gemm_register_blocking:outlives it" \
+		    "gemv_strided:gemv_warp_per_row:contiguous neither along the loop nor along gx"; do
+		IFS=: read -r k skill want <<<"$spec"
+		out=$("$KS_BIN" transform "gemm_neg.cu:$k" --skill "$skill" 2>&1) &&
+			fail "$k was transformed"
+		expect_contains "$out" "$want"
+	done
+	out=$("$KS_BIN" transform gemm.cu:gemv_rows --skill gemm_register_blocking 2>&1) &&
+		fail "gemv_rows was tiled as a matrix product"
+	expect_contains "$out" "matrix-vector product (gemv_warp_per_row)"
+	out=$("$KS_BIN" transform gemm.cu:nn_strided --skill gemv_warp_per_row 2>&1) &&
+		fail "nn_strided was taken for a matrix-vector product"
+	expect_contains "$out" "a matrix product (gemm_register_blocking)"
+}
+
+test_variants_are_deterministic() {
+	cp "$DATA/gemm.cu" .
+	"$KS_BIN" transform gemm.cu:batched_strided --skill gemm_register_blocking >a.cu
+	"$KS_BIN" transform gemm.cu:batched_strided --skill gemm_register_blocking >b.cu
+	cmp -s a.cu b.cu || fail "two runs gave different variants"
+}
