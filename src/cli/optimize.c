@@ -78,14 +78,19 @@ struct jobs {
 };
 
 static void
+job_release(struct job *j)
+{
+	free(j->kdir);
+	free(j->kernel);
+	free(j->demangled);
+	ks_strv_release(&j->caps);
+}
+
+static void
 jobs_release(struct jobs *j)
 {
-	for (size_t i = 0; i < j->n; i++) {
-		free(j->v[i].kdir);
-		free(j->v[i].kernel);
-		free(j->v[i].demangled);
-		ks_strv_release(&j->v[i].caps);
-	}
+	for (size_t i = 0; i < j->n; i++)
+		job_release(&j->v[i]);
 	free(j->v);
 	memset(j, 0, sizeof(*j));
 }
@@ -173,9 +178,7 @@ list_jobs(const char *dir, struct jobs *out)
 			closedir(k);
 		free(kd);
 		if (!j.caps.n) {
-			free(j.kernel);
-			free(j.demangled);
-			ks_strv_release(&j.caps);
+			job_release(&j);
 			continue;
 		}
 		qsort(j.caps.v, j.caps.n, sizeof(*j.caps.v), by_launch);
@@ -226,14 +229,10 @@ select_jobs(const char *dir, const struct ks_strv *sel, struct jobs *all,
 				      sel->v[i]);
 	}
 	for (i = 0; i < all->n; i++) {
-		if (keep[i]) {
+		if (keep[i])
 			all->v[n++] = all->v[i];
-		} else {
-			free(all->v[i].kdir);
-			free(all->v[i].kernel);
-			free(all->v[i].demangled);
-			ks_strv_release(&all->v[i].caps);
-		}
+		else
+			job_release(&all->v[i]);
 	}
 	all->n = n;
 	free(keep);
@@ -808,7 +807,52 @@ print_table(const struct row *rows, size_t n)
 	}
 }
 
-static void row_json(const struct row *r, struct ks_buf *j);
+/* A row as one JSON object (print_json's), and back. */
+static void
+row_json(const struct row *r, struct ks_buf *j)
+{
+	ks_buf_adds(j, "{\"kernel\": ");
+	ks_buf_add_json_str(j, r->kernel ? r->kernel : "");
+	ks_buf_adds(j, ", \"task\": ");
+	ks_buf_add_json_str(j, r->task ? r->task : "");
+	ks_buf_addf(j, ", \"original_us\": %.4f, \"best_us\": %.4f, \"speedup\": %.4f, "
+		    "\"floor_pct\": ", r->orig_us, r->best_us, r->speedup);
+	if (r->sol >= 0)
+		ks_buf_addf(j, "%.2f", r->sol);
+	else
+		ks_buf_adds(j, "null");
+	ks_buf_addf(j, ", \"rounds\": %zu, \"skills\": ", r->rounds);
+	ks_buf_add_json_str(j, r->skills ? r->skills : "");
+	ks_buf_adds(j, ", \"end\": ");
+	ks_buf_add_json_str(j, r->end ? r->end : "");
+	ks_buf_adds(j, ", \"cache\": ");
+	ks_buf_add_json_str_or_null(j, r->cached);
+	ks_buf_adds(j, "}");
+}
+
+static int
+row_parse(const char *text, struct row *r)
+{
+	cJSON *o = cJSON_Parse(text);
+	const cJSON *f;
+
+	if (!cJSON_IsObject(o)) {
+		cJSON_Delete(o);
+		return -1;
+	}
+	r->kernel = ks_json_dup(o, "kernel");
+	r->end = ks_json_dup(o, "end");
+	r->skills = ks_json_dup(o, "skills");
+	r->cached = ks_json_dup(o, "cache");
+	r->orig_us = ks_json_num(o, "original_us");
+	r->best_us = ks_json_num(o, "best_us");
+	r->speedup = ks_json_num(o, "speedup");
+	f = cJSON_GetObjectItemCaseSensitive(o, "floor_pct");
+	r->sol = cJSON_IsNumber(f) ? f->valuedouble : -1;
+	r->rounds = (size_t)ks_json_num(o, "rounds");
+	cJSON_Delete(o);
+	return 0;
+}
 
 static void
 print_json(const struct row *rows, size_t n)
@@ -928,53 +972,6 @@ out:
 	free(lock);
 }
 
-/* A row as one JSON object (print_json's), and back. */
-static void
-row_json(const struct row *r, struct ks_buf *j)
-{
-	ks_buf_adds(j, "{\"kernel\": ");
-	ks_buf_add_json_str(j, r->kernel ? r->kernel : "");
-	ks_buf_adds(j, ", \"task\": ");
-	ks_buf_add_json_str(j, r->task ? r->task : "");
-	ks_buf_addf(j, ", \"original_us\": %.4f, \"best_us\": %.4f, \"speedup\": %.4f, "
-		    "\"floor_pct\": ", r->orig_us, r->best_us, r->speedup);
-	if (r->sol >= 0)
-		ks_buf_addf(j, "%.2f", r->sol);
-	else
-		ks_buf_adds(j, "null");
-	ks_buf_addf(j, ", \"rounds\": %zu, \"skills\": ", r->rounds);
-	ks_buf_add_json_str(j, r->skills ? r->skills : "");
-	ks_buf_adds(j, ", \"end\": ");
-	ks_buf_add_json_str(j, r->end ? r->end : "");
-	ks_buf_adds(j, ", \"cache\": ");
-	ks_buf_add_json_str_or_null(j, r->cached);
-	ks_buf_adds(j, "}");
-}
-
-static int
-row_parse(const char *text, struct row *r)
-{
-	cJSON *o = cJSON_Parse(text);
-	const cJSON *f;
-
-	if (!cJSON_IsObject(o)) {
-		cJSON_Delete(o);
-		return -1;
-	}
-	r->kernel = ks_json_dup(o, "kernel");
-	r->end = ks_json_dup(o, "end");
-	r->skills = ks_json_dup(o, "skills");
-	r->cached = ks_json_dup(o, "cache");
-	r->orig_us = ks_json_num(o, "original_us");
-	r->best_us = ks_json_num(o, "best_us");
-	r->speedup = ks_json_num(o, "speedup");
-	f = cJSON_GetObjectItemCaseSensitive(o, "floor_pct");
-	r->sol = cJSON_IsNumber(f) ? f->valuedouble : -1;
-	r->rounds = (size_t)ks_json_num(o, "rounds");
-	cJSON_Delete(o);
-	return 0;
-}
-
 /*
  * Several tasks at once, one worker process per slot: analysis,
  * transforms and the Reviewer's builds run side by side, while the
@@ -1046,26 +1043,18 @@ parse(int argc, char **argv, struct opts *o)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		char *end = NULL;
 
-		if (!strcmp(a, "--rounds") && v) {
-			long n = strtol(v, &end, 10);
+		long n = v ? strtol(v, &end, 10) : 0;
 
-			if (*end || n < 1)
-				return -1;
-			o->rounds = (unsigned)n;
-			i++;
-		} else if (!strcmp(a, "--budget") && v) {
-			o->budget_min = strtod(v, &end);
-			if (*end || o->budget_min <= 0)
-				return -1;
-			i++;
-		} else if (!strcmp(a, "--jobs") && v) {
-			o->jobs = strtol(v, &end, 10);
-			if (*end || o->jobs < 1)
-				return -1;
+		/* Each option with a value takes the next argument. */
+		if (!strcmp(a, "--rounds") && v && !*end && n >= 1) {
+			o->rounds = (unsigned)n, i++;
+		} else if (!strcmp(a, "--jobs") && v && !*end && n >= 1) {
+			o->jobs = n, i++;
+		} else if (!strcmp(a, "--budget") && v && (o->budget_min = strtod(v, &end)) > 0 &&
+			   !*end) {
 			i++;
 		} else if (!strcmp(a, "--llm") && v) {
-			o->llm = v;
-			i++;
+			o->llm = v, i++;
 		} else if (!strcmp(a, "--no-long-term-memory")) {
 			o->ltm = 0;
 		} else if (!strcmp(a, "--no-short-term-memory")) {
