@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/buf.h"
 #include "../core/fs.h"
@@ -18,6 +19,8 @@ static const char *const mem_names[] = {
 	[KS_MEM_DEVICE] = "device",
 	[KS_MEM_MANAGED] = "managed",
 	[KS_MEM_GLOBAL] = "global",
+	[KS_MEM_POOL] = "pool",
+	[KS_MEM_HOST] = "host",
 };
 
 void
@@ -34,8 +37,11 @@ ks_capture_release(struct ks_capture *c)
 		free(c->params[i].ptrs);
 	}
 	free(c->params);
-	for (i = 0; i < c->nbuffers; i++)
+	for (i = 0; i < c->nbuffers; i++) {
 		free(c->buffers[i].name);
+		free(c->buffers[i].parts);
+		free(c->buffers[i].ptrs);
+	}
 	free(c->buffers);
 	free(c->device);
 	free(c->program);
@@ -45,6 +51,15 @@ ks_capture_release(struct ks_capture *c)
 	memset(c, 0, sizeof(*c));
 }
 
+void
+ks_capture_note_add(struct ks_capture *c, const char *text)
+{
+	char *n = c->note ? ks_xasprintf("%s; %s", c->note, text) : ks_xstrdup(text);
+
+	free(c->note);
+	c->note = n;
+}
+
 static void
 json_dim3(struct ks_buf *out, const char *key, const unsigned *d)
 {
@@ -52,21 +67,29 @@ json_dim3(struct ks_buf *out, const char *key, const unsigned *d)
 }
 
 static void
-json_param(struct ks_buf *out, const struct ks_capture_param *p)
+json_ptrs(struct ks_buf *out, const struct ks_capture_ptr *ptrs, size_t n)
 {
 	size_t j;
+
+	ks_buf_adds(out, "\"pointers\": [");
+	for (j = 0; j < n; j++)
+		ks_buf_addf(out, "%s{\"at\": %zu, \"buffer\": %zu, \"offset\": %llu}",
+			    j ? ", " : "", ptrs[j].at, ptrs[j].buffer, ptrs[j].offset);
+	ks_buf_adds(out, "]");
+}
+
+static void
+json_param(struct ks_buf *out, const struct ks_capture_param *p)
+{
 	int pointer = p->size == 8 && p->nptrs == 1 && p->ptrs[0].at == 0;
 
 	ks_buf_addf(out, "{\"offset\": %zu, \"size\": %zu, \"kind\": \"%s\", "
 			 "\"type\": ",
 		    p->offset, p->size, pointer ? "pointer" : "value");
 	ks_buf_add_json_str_or_null(out, p->type);
-	ks_buf_adds(out, ", \"pointers\": [");
-	for (j = 0; j < p->nptrs; j++)
-		ks_buf_addf(out, "%s{\"at\": %zu, \"buffer\": %zu, \"offset\": %llu}",
-			    j ? ", " : "", p->ptrs[j].at, p->ptrs[j].buffer,
-			    p->ptrs[j].offset);
-	ks_buf_adds(out, "]}");
+	ks_buf_adds(out, ", ");
+	json_ptrs(out, p->ptrs, p->nptrs);
+	ks_buf_adds(out, "}");
 }
 
 static void
@@ -77,9 +100,23 @@ json_buffer(struct ks_buf *out, const struct ks_capture_buffer *b, size_t i)
 	ks_buf_add_json_str_or_null(out, b->name);
 	ks_buf_addf(out, ", \"base\": \"0x%llx\", \"size\": %llu, "
 			 "\"dtype\": \"%s\", \"written\": %s, "
-			 "\"in\": \"b%zu.in\", \"out\": \"b%zu.out\"}",
+			 "\"in\": \"b%zu.in\", \"out\": \"b%zu.out\"",
 		    b->base, b->size, ks_dtype_name(b->dtype),
 		    b->written < 0 ? "null" : b->written ? "true" : "false", i, i);
+	if (b->nparts) {
+		size_t j;
+
+		ks_buf_adds(out, ", \"parts\": [");
+		for (j = 0; j < b->nparts; j++)
+			ks_buf_addf(out, "%s{\"offset\": %llu, \"size\": %llu}",
+				    j ? ", " : "", b->parts[j].offset, b->parts[j].size);
+		ks_buf_adds(out, "]");
+	}
+	if (b->nptrs) {
+		ks_buf_adds(out, ", ");
+		json_ptrs(out, b->ptrs, b->nptrs);
+	}
+	ks_buf_adds(out, "}");
 }
 
 void
@@ -111,6 +148,10 @@ ks_capture_format_json(const struct ks_capture *c, struct ks_buf *out)
 	ks_buf_add_json_str_or_null(out, c->record);
 	ks_buf_adds(out, ", \"note\": ");
 	ks_buf_add_json_str_or_null(out, c->note);
+	if (c->duration_ns)
+		ks_buf_addf(out, ",\n \"duration_ns\": %llu", c->duration_ns);
+	else
+		ks_buf_adds(out, ",\n \"duration_ns\": null");
 	ks_buf_addf(out, ",\n \"param_size\": %zu, \"param_bytes\": \"", c->param_size);
 	for (i = 0; i < c->param_size; i++) {
 		ks_buf_addch(out, hex[c->param_bytes[i] >> 4]);
@@ -190,6 +231,7 @@ void
 ks_capture_apply_types(struct ks_capture *c, const char *const *types, size_t n)
 {
 	size_t i;
+	int *mixed;
 
 	for (i = 0; i < c->nparams && i < n; i++) {
 		free(c->params[i].type);
@@ -199,7 +241,9 @@ ks_capture_apply_types(struct ks_capture *c, const char *const *types, size_t n)
 		if (c->buffers[i].mem != KS_MEM_GLOBAL)
 			c->buffers[i].dtype = KS_DTYPE_BYTES;
 	/* The first typed pointer parameter decides; a pointer inside a struct
-	 * says nothing about its pointee. */
+	 * says nothing about its pointee. A packed buffer that typed pointers
+	 * of different dtypes point into holds several arrays: bytes. */
+	mixed = ks_xcalloc(c->nbuffers + 1, sizeof(*mixed));
 	for (i = 0; i < c->nparams; i++) {
 		const struct ks_capture_param *p = &c->params[i];
 		struct ks_capture_buffer *b;
@@ -209,9 +253,16 @@ ks_capture_apply_types(struct ks_capture *c, const char *const *types, size_t n)
 			continue;
 		b = &c->buffers[p->ptrs[0].buffer];
 		d = ks_dtype_of_pointer(p->type);
-		if (b->dtype == KS_DTYPE_BYTES && d != KS_DTYPE_BYTES)
+		if (b->dtype == KS_DTYPE_BYTES && d != KS_DTYPE_BYTES &&
+		    !mixed[p->ptrs[0].buffer])
 			b->dtype = d;
+		else if (b->nparts && b->dtype != d)
+			mixed[p->ptrs[0].buffer] = 1;
 	}
+	for (i = 0; i < c->nbuffers; i++)
+		if (mixed[i])
+			c->buffers[i].dtype = KS_DTYPE_BYTES;
+	free(mixed);
 	for (i = 0; i < c->nbuffers; i++) {
 		struct ks_capture_buffer *b = &c->buffers[i];
 
@@ -365,4 +416,264 @@ ks_capture_parse_symbols(const char *text, struct ks_strv *out)
 		}
 		line += len + (nl ? 1 : 0);
 	}
+}
+
+int
+ks_capture_parse_launch_mode(const char *s, struct ks_capture_policy *p,
+			     struct ks_buf *err)
+{
+	char *end;
+	unsigned long n;
+
+	if (!strncmp(s, "distinct", 8) && (!s[8] || s[8] == ':')) {
+		n = 3;
+		if (s[8]) {
+			errno = 0;
+			n = strtoul(s + 9, &end, 10);
+			if (errno || end == s + 9 || *end || n == 0 || s[9] == '-')
+				return ks_error(err, "'%s': distinct:N needs a number "
+						"from 1", s);
+		}
+		p->distinct = n;
+		p->launch = 0;
+		return 0;
+	}
+	p->distinct = 0;
+	return ks_capture_parse_launch(s, &p->launch, err);
+}
+
+/* FNV-1a, 64 bits: a pure, allocation-free key for a launch's shape. */
+static unsigned long long
+fnv(unsigned long long h, const void *data, size_t n)
+{
+	const unsigned char *b = data;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+unsigned long long
+ks_capture_launch_key(const struct ks_capture *c)
+{
+	unsigned long long h = 14695981039346656037ull;
+	unsigned char *bytes = ks_xmalloc(c->param_size + 1);
+	size_t i, j;
+
+	h = fnv(h, c->grid, sizeof(c->grid));
+	h = fnv(h, c->block, sizeof(c->block));
+	h = fnv(h, &c->shmem, sizeof(c->shmem));
+	memcpy(bytes, c->param_bytes, c->param_size);
+	/* Where the buffers lie says nothing about the shape. */
+	for (i = 0; i < c->nparams; i++) {
+		const struct ks_capture_param *p = &c->params[i];
+
+		for (j = 0; j < p->nptrs; j++)
+			if (p->offset + p->ptrs[j].at + 8 <= c->param_size)
+				memset(bytes + p->offset + p->ptrs[j].at, 0, 8);
+	}
+	h = fnv(h, &c->param_size, sizeof(c->param_size));
+	h = fnv(h, bytes, c->param_size);
+	free(bytes);
+	return h;
+}
+
+int
+ks_capture_policy_wants_key(const struct ks_capture_policy *p,
+			    unsigned long captured, const unsigned long long *seen,
+			    size_t nseen, unsigned long long key)
+{
+	size_t i;
+
+	if (captured >= p->max_launches || nseen >= p->distinct)
+		return 0;
+	for (i = 0; i < nseen; i++)
+		if (seen[i] == key)
+			return 0;
+	return 1;
+}
+
+/* x before y: by memory kind, then base. */
+static int
+before(const struct ks_capture_buffer *x, const struct ks_capture_buffer *y)
+{
+	if (x->mem != y->mem)
+		return x->mem < y->mem;
+	return x->base < y->base;
+}
+
+void
+ks_capture_pack(struct ks_capture *c, unsigned long long gap)
+{
+	size_t n = c->nbuffers, i, j, k, nout = 0;
+	size_t *order, *group, *newidx;
+	struct ks_capture_buffer *out;
+	unsigned long long *shift;
+
+	if (n < 2)
+		return;
+	order = ks_xcalloc(n, sizeof(*order));
+	group = ks_xcalloc(n, sizeof(*group));
+	/* An insertion sort: a launch has few buffers, and qsort would need
+	 * state outside the call (the injection library is threaded). */
+	for (i = 0; i < n; i++) {
+		for (j = i; j > 0 && before(&c->buffers[i], &c->buffers[order[j - 1]]); j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	/* group[b]: the sorted position of the first member of b's cluster. */
+	for (i = 0; i < n; i++) {
+		const struct ks_capture_buffer *b = &c->buffers[order[i]];
+		unsigned long long end = b->base + b->size;
+
+		group[order[i]] = i;
+		for (j = i + 1; j < n; j++) {
+			const struct ks_capture_buffer *x = &c->buffers[order[j]];
+
+			/* Globals are the module's, host memory is copied by the
+			 * CPU: neither is packed. */
+			if (b->mem == KS_MEM_GLOBAL || b->mem == KS_MEM_HOST ||
+			    x->mem != b->mem || (x->base >= end && x->base - end >= gap))
+				break;
+			group[order[j]] = i;
+			if (x->base + x->size > end)
+				end = x->base + x->size;
+		}
+		i = j - 1;
+	}
+	/* New buffers in the order of their first member. */
+	newidx = ks_xcalloc(n, sizeof(*newidx));
+	shift = ks_xcalloc(n, sizeof(*shift));
+	out = ks_xcalloc(n, sizeof(*out));
+	for (i = 0; i < n; i++)
+		newidx[i] = (size_t)-1;
+	for (i = 0; i < n; i++) {
+		size_t lead = order[group[i]];
+		struct ks_capture_buffer *o;
+
+		if (newidx[lead] == (size_t)-1) {
+			newidx[lead] = nout;
+			out[nout] = c->buffers[lead];
+			out[nout].parts = NULL;
+			out[nout].nparts = 0;
+			nout++;
+		}
+		newidx[i] = newidx[lead];
+		o = &out[newidx[i]];
+		if (i != lead) {
+			unsigned long long end = c->buffers[i].base + c->buffers[i].size;
+
+			if (end > o->base + o->size)
+				o->size = end - o->base;
+			free(c->buffers[i].name);
+			free(c->buffers[i].ptrs);
+		}
+		shift[i] = c->buffers[i].base - o->base;
+	}
+	/* Each packed buffer's parts, in address order. */
+	for (k = 0; k < n; k++) {
+		size_t b = order[k];
+		struct ks_capture_buffer *o = &out[newidx[b]];
+		size_t members = 0;
+
+		for (j = 0; j < n; j++)
+			members += newidx[j] == newidx[b];
+		if (members < 2)
+			continue;
+		o->parts = ks_xrealloc(o->parts, (o->nparts + 1) * sizeof(*o->parts));
+		o->parts[o->nparts].offset = shift[b];
+		o->parts[o->nparts].size = c->buffers[b].size;
+		o->nparts++;
+		free(c->buffers[b].parts);
+	}
+	for (i = 0; i < c->nparams; i++) {
+		struct ks_capture_param *p = &c->params[i];
+
+		for (j = 0; j < p->nptrs; j++) {
+			p->ptrs[j].offset += shift[p->ptrs[j].buffer];
+			p->ptrs[j].buffer = newidx[p->ptrs[j].buffer];
+		}
+	}
+	free(c->buffers);
+	c->buffers = out;
+	c->nbuffers = nout;
+	free(order);
+	free(group);
+	free(newidx);
+	free(shift);
+}
+
+long
+ks_capture_buffer_at(const struct ks_capture *c, unsigned long long v,
+		     unsigned long long slack)
+{
+	size_t i;
+
+	for (i = 0; i < c->nbuffers; i++) {
+		const struct ks_capture_buffer *b = &c->buffers[i];
+
+		if (v >= b->base && v - b->base <= b->size + slack)
+			return (long)i;
+	}
+	return -1;
+}
+
+void
+ks_capture_relocate(const struct ks_capture *c, size_t i, unsigned char *data,
+		    const unsigned long long *bases)
+{
+	const struct ks_capture_buffer *b = &c->buffers[i];
+	size_t j;
+
+	for (j = 0; j < b->nptrs; j++) {
+		const struct ks_capture_ptr *q = &b->ptrs[j];
+		unsigned long long v;
+
+		if (q->buffer >= c->nbuffers || !bases[q->buffer] ||
+		    q->at + 8 > b->size)
+			continue;
+		v = bases[q->buffer] + q->offset;
+		memcpy(data + q->at, &v, 8);
+	}
+}
+
+unsigned long long
+ks_capture_auto_limit(unsigned long long host_bytes, unsigned long long dev_free)
+{
+	unsigned long long limit = ~0ull;
+
+	if (host_bytes)
+		limit = host_bytes / 4;
+	if (dev_free && dev_free / 10 * 9 < limit)
+		limit = dev_free / 10 * 9;
+	if (limit == ~0ull)
+		limit = 1ull << 30;	/* nothing known: the old fixed default */
+	limit &= ~((1ull << 20) - 1);
+	if (limit < (64ull << 20))
+		limit = 64ull << 20;
+	return limit;
+}
+
+unsigned long long
+ks_capture_host_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || size <= 0)
+		return 0;
+	return (unsigned long long)pages * (unsigned long long)size;
+}
+
+void
+ks_capture_describe_auto(struct ks_buf *out)
+{
+	unsigned long long host = ks_capture_host_memory();
+
+	ks_buf_addf(out, "capture_max_bytes (auto) = at most %llu MiB here (1/4 of %llu "
+			 "MiB of host memory) and 9/10 of the free device memory at "
+			 "each launch\n", ks_capture_auto_limit(host, 0) >> 20,
+		    host >> 20);
 }

@@ -249,6 +249,14 @@ setup(struct replay *r, struct ks_buf *err)
 		}
 		r->args[i] = r->params + p->offset;
 	}
+	/* Pointers stored in the buffers (arrays of pointers): relocated in
+	 * the inputs and in the reference alike. */
+	for (i = 0; i < c->nbuffers; i++) {
+		if (!c->buffers[i].nptrs)
+			continue;
+		ks_capture_relocate(c, i, r->in[i], (const unsigned long long *)r->dev);
+		ks_capture_relocate(c, i, r->ref[i], (const unsigned long long *)r->dev);
+	}
 	return 0;
 }
 
@@ -470,6 +478,9 @@ find_output_only(struct replay *r, struct ks_buf *err)
 
 	for (i = 0; i < n; i++) {
 		if (r->cap.buffers[i].mem == KS_MEM_GLOBAL && !r->written[i])
+			continue;
+		/* Poisoned pointers would send the original anywhere. */
+		if (r->cap.buffers[i].nptrs)
 			continue;
 		for (j = 0; j < n; j++)
 			mask[j] = j == i;
