@@ -394,10 +394,16 @@ static int
 resolve(unsigned long long v, unsigned long long *base, unsigned long long *size,
 	enum ks_capture_mem *mem, const char *what, struct ks_buf *why)
 {
-	unsigned int mt = 0, managed = 0;
+	CUpointer_attribute attrs[] = {
+		CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+		CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, CU_POINTER_ATTRIBUTE_RANGE_SIZE,
+		CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE,
+	};
+	unsigned int mt = 0, managed = 0, last_mapped = 1;
 	unsigned long long rbase = 0, mbase = 0;
 	size_t rsize = 0, msize = 0;
 	void *pool = NULL;
+	void *data[] = { &mt, &managed, &rbase, &rsize, &pool };
 	int have_map;
 
 	if (v < 65536)
@@ -406,26 +412,27 @@ resolve(unsigned long long v, unsigned long long *base, unsigned long long *size
 		*mem = KS_MEM_POOL;
 		return 1;
 	}
-	if (cuPointerGetAttribute(&mt, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-				  (CUdeviceptr)v) != CUDA_SUCCESS)
-		return 0;	/* not a pointer the driver knows */
-	cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, (CUdeviceptr)v);
-	if (cuPointerGetAttribute(&pool, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE,
-				  (CUdeviceptr)v) != CUDA_SUCCESS)
+	/* One call for every word: an address the driver does not know gets
+	 * memory type 0, not an error. */
+	if (cuPointerGetAttributes(KS_ARRAY_SIZE(attrs), attrs, data, (CUdeviceptr)v) !=
+	    CUDA_SUCCESS) {
+		mt = 0;
+		if (cuPointerGetAttribute(&mt, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+					  (CUdeviceptr)v) != CUDA_SUCCESS)
+			return 0;
+		cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+				      (CUdeviceptr)v);
+		if (cuPointerGetAttribute(&rbase, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+					  (CUdeviceptr)v) != CUDA_SUCCESS ||
+		    cuPointerGetAttribute(&rsize, CU_POINTER_ATTRIBUTE_RANGE_SIZE,
+					  (CUdeviceptr)v) != CUDA_SUCCESS)
+			rsize = 0;
 		pool = NULL;
-	have_map = cuPointerGetAttribute(&mbase, CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR,
-					 (CUdeviceptr)v) == CUDA_SUCCESS &&
-		   cuPointerGetAttribute(&msize, CU_POINTER_ATTRIBUTE_MAPPING_SIZE,
-					 (CUdeviceptr)v) == CUDA_SUCCESS &&
-		   msize && v >= mbase && v - mbase < msize;
-	if (cuPointerGetAttribute(&rbase, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
-				  (CUdeviceptr)v) != CUDA_SUCCESS ||
-	    cuPointerGetAttribute(&rsize, CU_POINTER_ATTRIBUTE_RANGE_SIZE,
-				  (CUdeviceptr)v) != CUDA_SUCCESS ||
-	    v < rbase || v - rbase >= rsize) {
-		rbase = 0;
-		rsize = 0;
 	}
+	if (!mt)
+		return 0;	/* not a pointer the driver knows */
+	if (v < rbase || v - rbase >= rsize)
+		rbase = 0, rsize = 0;
 	if (managed)
 		*mem = KS_MEM_MANAGED;
 	else if (pool)
@@ -434,9 +441,21 @@ resolve(unsigned long long v, unsigned long long *base, unsigned long long *size
 		*mem = KS_MEM_HOST;
 	else
 		*mem = KS_MEM_DEVICE;
+	/* The range is what was reserved (a whole pool, a cuMemAddressReserve);
+	 * the mapping is what holds memory. Asked only where the two may differ. */
+	have_map = 0;
+	if (pool || (rsize && *mem == KS_MEM_DEVICE &&
+		     cuPointerGetAttribute(&last_mapped, CU_POINTER_ATTRIBUTE_MAPPED,
+					   (CUdeviceptr)(rbase + rsize - 1)) ==
+			     CUDA_SUCCESS && !last_mapped))
+		have_map = cuPointerGetAttribute(&mbase, CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR,
+						 (CUdeviceptr)v) == CUDA_SUCCESS &&
+			   cuPointerGetAttribute(&msize, CU_POINTER_ATTRIBUTE_MAPPING_SIZE,
+						 (CUdeviceptr)v) == CUDA_SUCCESS &&
+			   msize && v >= mbase && v - mbase < msize;
 	if (pool) {
-		/* A pool allocation made before the callbacks saw it (a graph's
-		 * memory node): the mapping it lies in is the best extent known. */
+		/* A pool allocation the callbacks did not see (a graph's memory
+		 * node): the mapping it lies in is the best extent known. */
 		if (!have_map) {
 			ks_buf_addf(why, "%s points into a memory-pool allocation whose "
 					 "extent the driver does not report", what);
@@ -453,10 +472,8 @@ resolve(unsigned long long v, unsigned long long *base, unsigned long long *size
 			    "managed" : "device");
 		return -1;
 	}
-	/* A range reserved larger than what is mapped (cuMemAddressReserve and
-	 * cuMemMap): only the mapping holds memory. */
-	if (have_map && msize < rsize && mbase >= rbase &&
-	    mbase - rbase <= rsize - msize) {
+	if (have_map) {
+		/* A reservation mapped only in part. */
 		*base = mbase;
 		*size = msize;
 		return 1;
@@ -715,8 +732,14 @@ scan_chunk(struct ks_capture *c, size_t i, unsigned long long off,
 		r = resolve(v, &base, &size, &mem, what, why);
 		if (r < 0)
 			return -1;
-		if (r == 0)
+		if (r == 0) {
+			/* An end pointer in the padding after an allocation. */
+			b = ks_capture_buffer_at(c, v, END_SLACK);
+			if (b >= 0 && c->buffers[b].mem != KS_MEM_GLOBAL)
+				add_buffer_ptr(&c->buffers[i], off + at, (size_t)b,
+					       v - c->buffers[b].base);
 			continue;
+		}
 		if (*total + size > limit) {
 			ks_buf_addf(why, "buffer %zu holds a pointer to an allocation of "
 					 "%llu bytes, over the limit of %llu (--max-bytes)",
@@ -950,7 +973,6 @@ prepare(const struct launch *l, const char *name, int is_kernel,
 		goto fail;
 	}
 	c->kernel = ks_xstrdup(name);
-	c->demangled = demangle(name);
 	c->api = ks_xstrdup(l->api);
 	memcpy(c->grid, l->grid, sizeof(c->grid));
 	memcpy(c->block, l->block, sizeof(c->block));
@@ -998,9 +1020,11 @@ begin(struct pending *pd, const struct launch *l, int is_kernel, struct ks_buf *
 	struct ks_capture *c = &pd->cap;
 	struct statvfs vfs;
 	char *kdir, *parent;
+	void *stage = NULL;
 	CUresult r;
 	size_t i;
 
+	c->demangled = demangle(c->kernel);
 	find_globals(c, l->f, is_kernel);
 	ks_capture_pack(c, KS_CAPTURE_PACK_GAP);
 	for (i = 0; i < c->nbuffers; i++) {
@@ -1036,8 +1060,6 @@ begin(struct pending *pd, const struct launch *l, int is_kernel, struct ks_buf *
 	free(parent);
 	if (ks_fs_mkdirs(pd->tmp, why))
 		return -1;
-	void *stage = NULL;
-
 	if (cuMemAllocHost(&stage, STAGE_BYTES) == CUDA_SUCCESS) {
 		pd->stage = stage;
 		pd->pinned = 1;
