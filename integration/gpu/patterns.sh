@@ -82,11 +82,10 @@ except Exception:
 why = (r.get("original") or {}).get("why") or r.get("error") or ""
 size = sum(b["size"] for b in c["buffers"])
 kinds = ",".join(sorted(set(b["mem"] for b in c["buffers"])))
-packed = sum(1 for b in c["buffers"] if b.get("parts"))
 stored = sum(len(b.get("pointers") or []) for b in c["buffers"])
-print("%-9s %-16s %3s %12d %10s %-10s %-12s packed=%d stored-ptrs=%d %s" % (
+print("%-9s %-16s %3s %12d %10s %-10s %-12s stored-ptrs=%d %s" % (
     p, (c.get("demangled") or c["kernel"]).split("(")[0][-16:], c["launch"], size,
-    c.get("duration_ns"), r.get("verdict"), kinds, packed, stored, why))
+    c.get("duration_ns"), r.get("verdict"), kinds, stored, why))
 PY
 		[ "$status" = 0 ] || bad=$((bad + 1))
 	done

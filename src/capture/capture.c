@@ -39,7 +39,6 @@ ks_capture_release(struct ks_capture *c)
 	free(c->params);
 	for (i = 0; i < c->nbuffers; i++) {
 		free(c->buffers[i].name);
-		free(c->buffers[i].parts);
 		free(c->buffers[i].ptrs);
 	}
 	free(c->buffers);
@@ -103,15 +102,6 @@ json_buffer(struct ks_buf *out, const struct ks_capture_buffer *b, size_t i)
 			 "\"in\": \"b%zu.in\", \"out\": \"b%zu.out\"",
 		    b->base, b->size, ks_dtype_name(b->dtype),
 		    b->written < 0 ? "null" : b->written ? "true" : "false", i, i);
-	if (b->nparts) {
-		size_t j;
-
-		ks_buf_adds(out, ", \"parts\": [");
-		for (j = 0; j < b->nparts; j++)
-			ks_buf_addf(out, "%s{\"offset\": %llu, \"size\": %llu}",
-				    j ? ", " : "", b->parts[j].offset, b->parts[j].size);
-		ks_buf_adds(out, "]");
-	}
 	if (b->nptrs) {
 		ks_buf_adds(out, ", ");
 		json_ptrs(out, b->ptrs, b->nptrs);
@@ -231,7 +221,6 @@ void
 ks_capture_apply_types(struct ks_capture *c, const char *const *types, size_t n)
 {
 	size_t i;
-	int *mixed;
 
 	for (i = 0; i < c->nparams && i < n; i++) {
 		free(c->params[i].type);
@@ -241,9 +230,7 @@ ks_capture_apply_types(struct ks_capture *c, const char *const *types, size_t n)
 		if (c->buffers[i].mem != KS_MEM_GLOBAL)
 			c->buffers[i].dtype = KS_DTYPE_BYTES;
 	/* The first typed pointer parameter decides; a pointer inside a struct
-	 * says nothing about its pointee. A packed buffer that typed pointers
-	 * of different dtypes point into holds several arrays: bytes. */
-	mixed = ks_xcalloc(c->nbuffers + 1, sizeof(*mixed));
+	 * says nothing about its pointee. */
 	for (i = 0; i < c->nparams; i++) {
 		const struct ks_capture_param *p = &c->params[i];
 		struct ks_capture_buffer *b;
@@ -253,16 +240,9 @@ ks_capture_apply_types(struct ks_capture *c, const char *const *types, size_t n)
 			continue;
 		b = &c->buffers[p->ptrs[0].buffer];
 		d = ks_dtype_of_pointer(p->type);
-		if (b->dtype == KS_DTYPE_BYTES && d != KS_DTYPE_BYTES &&
-		    !mixed[p->ptrs[0].buffer])
+		if (b->dtype == KS_DTYPE_BYTES && d != KS_DTYPE_BYTES)
 			b->dtype = d;
-		else if (b->nparts && b->dtype != d)
-			mixed[p->ptrs[0].buffer] = 1;
 	}
-	for (i = 0; i < c->nbuffers; i++)
-		if (mixed[i])
-			c->buffers[i].dtype = KS_DTYPE_BYTES;
-	free(mixed);
 	for (i = 0; i < c->nbuffers; i++) {
 		struct ks_capture_buffer *b = &c->buffers[i];
 
@@ -496,114 +476,63 @@ ks_capture_policy_wants_key(const struct ks_capture_policy *p,
 	return 1;
 }
 
-/* x before y: by memory kind, then base. */
-static int
-before(const struct ks_capture_buffer *x, const struct ks_capture_buffer *y)
+size_t
+ks_capture_layout(const struct ks_capture *c, unsigned long long gap, size_t *group,
+		  unsigned long long *offset, unsigned long long *gsize)
 {
-	if (x->mem != y->mem)
-		return x->mem < y->mem;
-	return x->base < y->base;
-}
+	size_t n = c->nbuffers, m = 0, i, j, nruns = 0, ng = 0;
+	size_t *order = ks_xcalloc(n + 1, sizeof(*order));
+	size_t *run = ks_xcalloc(n + 1, sizeof(*run));
+	size_t *num = ks_xcalloc(n + 1, sizeof(*num));
+	unsigned long long *lo = ks_xcalloc(n + 1, sizeof(*lo));
+	unsigned long long *hi = ks_xcalloc(n + 1, sizeof(*hi));
 
-void
-ks_capture_pack(struct ks_capture *c, unsigned long long gap)
-{
-	size_t n = c->nbuffers, i, j, k, nout = 0;
-	size_t *order, *group, *newidx;
-	struct ks_capture_buffer *out;
-	unsigned long long *shift;
-
-	if (n < 2)
-		return;
-	order = ks_xcalloc(n, sizeof(*order));
-	group = ks_xcalloc(n, sizeof(*group));
-	/* An insertion sort: a launch has few buffers, and qsort would need
-	 * state outside the call (the injection library is threaded). */
+	/* The buffers other than globals by base: an insertion sort (few
+	 * buffers, and no state outside the call, which the threaded injection
+	 * library needs). */
 	for (i = 0; i < n; i++) {
-		for (j = i; j > 0 && before(&c->buffers[i], &c->buffers[order[j - 1]]); j--)
+		group[i] = (size_t)-1;
+		offset[i] = 0;
+		if (c->buffers[i].mem == KS_MEM_GLOBAL)
+			continue;
+		for (j = m; j > 0 && c->buffers[i].base < c->buffers[order[j - 1]].base; j--)
 			order[j] = order[j - 1];
 		order[j] = i;
+		m++;
 	}
-	/* group[b]: the sorted position of the first member of b's cluster. */
+	/* Runs of neighbors: each starts where the gap to the end so far is
+	 * `gap` or more. */
+	for (j = 0; j < m; j++) {
+		const struct ks_capture_buffer *b = &c->buffers[order[j]];
+
+		if (!nruns || (b->base >= hi[nruns - 1] && b->base - hi[nruns - 1] >= gap)) {
+			lo[nruns] = b->base;
+			hi[nruns] = b->base + b->size;
+			num[nruns++] = (size_t)-1;
+		} else if (b->base + b->size > hi[nruns - 1]) {
+			hi[nruns - 1] = b->base + b->size;
+		}
+		run[order[j]] = nruns - 1;
+	}
+	/* Groups numbered by their first member in buffer order. */
 	for (i = 0; i < n; i++) {
-		const struct ks_capture_buffer *b = &c->buffers[order[i]];
-		unsigned long long end = b->base + b->size;
+		size_t r = run[i];
 
-		group[order[i]] = i;
-		for (j = i + 1; j < n; j++) {
-			const struct ks_capture_buffer *x = &c->buffers[order[j]];
-
-			/* Globals are the module's, host memory is copied by the
-			 * CPU: neither is packed. */
-			if (b->mem == KS_MEM_GLOBAL || b->mem == KS_MEM_HOST ||
-			    x->mem != b->mem || (x->base >= end && x->base - end >= gap))
-				break;
-			group[order[j]] = i;
-			if (x->base + x->size > end)
-				end = x->base + x->size;
-		}
-		i = j - 1;
-	}
-	/* New buffers in the order of their first member. */
-	newidx = ks_xcalloc(n, sizeof(*newidx));
-	shift = ks_xcalloc(n, sizeof(*shift));
-	out = ks_xcalloc(n, sizeof(*out));
-	for (i = 0; i < n; i++)
-		newidx[i] = (size_t)-1;
-	for (i = 0; i < n; i++) {
-		size_t lead = order[group[i]];
-		struct ks_capture_buffer *o;
-
-		if (newidx[lead] == (size_t)-1) {
-			newidx[lead] = nout;
-			out[nout] = c->buffers[lead];
-			out[nout].parts = NULL;
-			out[nout].nparts = 0;
-			nout++;
-		}
-		newidx[i] = newidx[lead];
-		o = &out[newidx[i]];
-		if (i != lead) {
-			unsigned long long end = c->buffers[i].base + c->buffers[i].size;
-
-			if (end > o->base + o->size)
-				o->size = end - o->base;
-			free(c->buffers[i].name);
-			free(c->buffers[i].ptrs);
-		}
-		shift[i] = c->buffers[i].base - o->base;
-	}
-	/* Each packed buffer's parts, in address order. */
-	for (k = 0; k < n; k++) {
-		size_t b = order[k];
-		struct ks_capture_buffer *o = &out[newidx[b]];
-		size_t members = 0;
-
-		for (j = 0; j < n; j++)
-			members += newidx[j] == newidx[b];
-		if (members < 2)
+		if (c->buffers[i].mem == KS_MEM_GLOBAL)
 			continue;
-		o->parts = ks_xrealloc(o->parts, (o->nparts + 1) * sizeof(*o->parts));
-		o->parts[o->nparts].offset = shift[b];
-		o->parts[o->nparts].size = c->buffers[b].size;
-		o->nparts++;
-		free(c->buffers[b].parts);
-	}
-	for (i = 0; i < c->nparams; i++) {
-		struct ks_capture_param *p = &c->params[i];
-
-		for (j = 0; j < p->nptrs; j++) {
-			p->ptrs[j].offset += shift[p->ptrs[j].buffer];
-			p->ptrs[j].buffer = newidx[p->ptrs[j].buffer];
+		if (num[r] == (size_t)-1) {
+			num[r] = ng;
+			gsize[ng++] = hi[r] - lo[r];
 		}
+		group[i] = num[r];
+		offset[i] = c->buffers[i].base - lo[r];
 	}
-	free(c->buffers);
-	c->buffers = out;
-	c->nbuffers = nout;
 	free(order);
-	free(group);
-	free(newidx);
-	free(shift);
+	free(run);
+	free(num);
+	free(lo);
+	free(hi);
+	return ng;
 }
 
 long

@@ -53,12 +53,6 @@ enum ks_capture_mem {
 	KS_MEM_HOST,		/* mapped or registered host memory */
 };
 
-/* Where one allocation lies inside a packed buffer (see ks_capture_pack). */
-struct ks_capture_part {
-	unsigned long long offset;	/* from the buffer's base */
-	unsigned long long size;
-};
-
 struct ks_capture_buffer {
 	enum ks_capture_mem mem;
 	char *name;		/* the global's symbol, else NULL */
@@ -66,10 +60,6 @@ struct ks_capture_buffer {
 	unsigned long long size;	/* bytes */
 	enum ks_dtype dtype;
 	int written;		/* 1: in and out differ, 0: equal, -1: unknown */
-	/* The allocations a packed buffer spans (none: one allocation); the
-	 * bytes between them are zero in b<i>.in and b<i>.out. */
-	struct ks_capture_part *parts;
-	size_t nparts;
 	/* Device pointers stored in the buffer's bytes (`at`: the byte offset
 	 * inside this buffer): a replay relocates them (ks_capture_relocate). */
 	struct ks_capture_ptr *ptrs;
@@ -226,19 +216,25 @@ int ks_capture_policy_wants_key(const struct ks_capture_policy *p,
 				const unsigned long long *seen, size_t nseen,
 				unsigned long long key);
 
-/* Allocations closer than this are packed into one buffer. */
-#define KS_CAPTURE_PACK_GAP (64ull << 10)
+/* Allocations closer than this keep their layout on replay. */
+#define KS_CAPTURE_LAYOUT_GAP (64ull << 10)
 
 /*
- * Pure: pack the non-global buffers of one memory kind that lie less than
- * `gap` bytes apart (or overlap) into one buffer spanning them, with
- * parts[] naming the allocations, and rebase the parameters' pointers.
- * A replay then gives them one allocation in the same layout, so a pointer
- * one past the end of an allocation (which is the start of the next one
- * when they are packed) and a read past the end into the neighbor behave
- * as in the program. Packed buffers keep the order of their first member.
+ * Pure: the layout a replay gives the buffers. Buffers other than globals
+ * that lie less than `gap` bytes apart (or overlap) form one group, to be
+ * placed in one allocation of gsize[g] bytes at the offsets they had from
+ * the group's lowest base: group[i] and offset[i] for buffer i (group
+ * (size_t)-1 for a global). Small cudaMallocs lie 0x200 apart, so the end
+ * pointer `a + n` of one allocation is the start of the next; in separate
+ * fresh allocations it would point into an unrelated one, and a loop
+ * bounded by it would run wild. In one group every such pointer, and a
+ * read past an end into the neighbor, stays as it was. The arrays hold
+ * c->nbuffers entries; returns the number of groups, numbered by their
+ * first member.
  */
-void ks_capture_pack(struct ks_capture *c, unsigned long long gap);
+size_t ks_capture_layout(const struct ks_capture *c, unsigned long long gap,
+			 size_t *group, unsigned long long *offset,
+			 unsigned long long *gsize);
 
 /* Pure: the index of the buffer whose extent holds address `v` (its end
  * included, up to `slack` bytes past it), or -1. Globals included. */

@@ -121,35 +121,6 @@ parse_param(const cJSON *o, struct ks_capture_param *p, size_t nbuffers,
 	return parse_ptrs(o, &p->ptrs, &p->nptrs, p->size, nbuffers, err);
 }
 
-/* The optional "parts" of a packed buffer. */
-static int
-parse_parts(const cJSON *o, struct ks_capture_buffer *b, struct ks_buf *err)
-{
-	const cJSON *a = item(o, "parts"), *x;
-	unsigned long long v;
-	size_t j = 0;
-
-	if (!a)
-		return 0;
-	if (!cJSON_IsArray(a))
-		return ks_error(err, "'parts' is not an array");
-	b->nparts = (size_t)cJSON_GetArraySize(a);
-	b->parts = ks_xcalloc(b->nparts ? b->nparts : 1, sizeof(*b->parts));
-	cJSON_ArrayForEach(x, a) {
-		struct ks_capture_part *q = &b->parts[j++];
-
-		if (get_uint(x, "offset", &v, err))
-			return -1;
-		q->offset = v;
-		if (get_uint(x, "size", &v, err))
-			return -1;
-		q->size = v;
-		if (q->offset > b->size || q->size > b->size - q->offset)
-			return ks_error(err, "a part outside the buffer");
-	}
-	return 0;
-}
-
 static int
 parse_buffer(const cJSON *o, struct ks_capture_buffer *b, size_t nbuffers,
 	     struct ks_buf *err)
@@ -192,8 +163,7 @@ parse_buffer(const cJSON *o, struct ks_capture_buffer *b, size_t nbuffers,
 	b->dtype = ks_dtype_parse(dtype);
 	free(dtype);
 	b->written = cJSON_IsBool(w) ? cJSON_IsTrue(w) : -1;
-	if (parse_parts(o, b, err) ||
-	    parse_ptrs(o, &b->ptrs, &b->nptrs, b->size, nbuffers, err))
+	if (parse_ptrs(o, &b->ptrs, &b->nptrs, b->size, nbuffers, err))
 		goto out;
 	rc = 0;
 out:

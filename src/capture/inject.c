@@ -599,50 +599,30 @@ pending_free(struct pending *pd)
 	free(pd);
 }
 
-/*
- * Copy bytes [off, off + len) of buffer `i` into `dst`: the parts of a
- * packed buffer each from its allocation, zeros between them; host memory
- * by the CPU.
- */
+/* Copy bytes [off, off + len) of buffer `i` into `dst`; host memory by the
+ * CPU. */
 static int
 copy_range(const struct ks_capture *c, size_t i, unsigned long long off,
 	   size_t len, unsigned char *dst, struct ks_buf *why)
 {
 	const struct ks_capture_buffer *b = &c->buffers[i];
-	struct ks_capture_part whole = { 0, b->size };
-	const struct ks_capture_part *parts = b->nparts ? b->parts : &whole;
-	size_t n = b->nparts ? b->nparts : 1, k;
 	CUresult r;
 
-	if (b->nparts)
-		memset(dst, 0, len);
-	for (k = 0; k < n; k++) {
-		unsigned long long s = off > parts[k].offset ? off : parts[k].offset;
-		unsigned long long e = parts[k].offset + parts[k].size;
+	if (b->mem == KS_MEM_HOST) {
+		void *hp = NULL;
 
-		if (e > off + len)
-			e = off + len;
-		if (s >= e)
-			continue;
-		if (b->mem == KS_MEM_HOST) {
-			void *hp = NULL;
-
-			if (cuPointerGetAttribute(&hp, CU_POINTER_ATTRIBUTE_HOST_POINTER,
-						  (CUdeviceptr)(b->base + s)) != CUDA_SUCCESS ||
-			    !hp) {
-				ks_buf_addf(why, "buffer %zu is host memory without a host "
-						 "address", i);
-				return -1;
-			}
-			memcpy(dst + (s - off), hp, (size_t)(e - s));
-			continue;
-		}
-		r = cuMemcpyDtoH(dst + (s - off), (CUdeviceptr)(b->base + s),
-				 (size_t)(e - s));
-		if (r != CUDA_SUCCESS) {
-			ks_buf_addf(why, "copying buffer %zu: %s", i, cu_error(r));
+		if (cuPointerGetAttribute(&hp, CU_POINTER_ATTRIBUTE_HOST_POINTER,
+					  (CUdeviceptr)(b->base + off)) != CUDA_SUCCESS || !hp) {
+			ks_buf_addf(why, "buffer %zu is host memory without a host address", i);
 			return -1;
 		}
+		memcpy(dst, hp, len);
+		return 0;
+	}
+	r = cuMemcpyDtoH(dst, (CUdeviceptr)(b->base + off), len);
+	if (r != CUDA_SUCCESS) {
+		ks_buf_addf(why, "copying buffer %zu: %s", i, cu_error(r));
+		return -1;
 	}
 	return 0;
 }
@@ -1011,7 +991,7 @@ capture_limit(void)
 }
 
 /*
- * The rest of a capture before the launch: globals, packing, the limits,
+ * The rest of a capture before the launch: globals, the limits,
  * the before-state streamed to disk, the start event. 0, or -1 (why set).
  */
 static int
@@ -1026,7 +1006,6 @@ begin(struct pending *pd, const struct launch *l, int is_kernel, struct ks_buf *
 
 	c->demangled = demangle(c->kernel);
 	find_globals(c, l->f, is_kernel);
-	ks_capture_pack(c, KS_CAPTURE_PACK_GAP);
 	for (i = 0; i < c->nbuffers; i++) {
 		char note[160];
 

@@ -1,7 +1,7 @@
 /*
  * Unit tests of src/capture's pure decisions beyond the format: which
- * launches distinct:N records (the shape key), packing of neighboring
- * allocations, pointers stored in buffers, the automatic capture limit, and
+ * launches distinct:N records (the shape key), the replay layout of
+ * neighboring allocations, pointers stored in buffers, the automatic capture limit, and
  * the lookup of every capture of a kernel.
  */
 #include <stdio.h>
@@ -156,85 +156,44 @@ buffers(struct ks_capture *c, const unsigned long long *bases,
 	}
 }
 
-TEST(capture_pack)
+TEST(capture_layout)
 {
 	/* b0 and b2 are 0x200 apart, b1 far away, b3 right after b2 (b0's end
-	 * pointer resolved to b2's start), b4 a global beside b1. */
+	 * pointer resolved to b2's start), b4 a global beside b1, b5 farther
+	 * from b1 than the gap, b6 overlapping b1. */
 	static const unsigned long long bases[] = {
 		0x7f0000000000ull, 0x7f0040000000ull, 0x7f0000000200ull,
 		0x7f0000000400ull, 0x7f0040001000ull,
+		0x7f0040002800ull + KS_CAPTURE_LAYOUT_GAP, 0x7f0040000800ull,
 	};
-	static const unsigned long long sizes[] = { 0x200, 4096, 0x200, 100, 64 };
-	static const unsigned long long offs[] = { 16, 0, 0, 8, 0 };
+	static const unsigned long long sizes[] = { 0x200, 4096, 0x200, 100, 64,
+						    64, 8192 };
+	static const unsigned long long offs[] = { 0, 0, 0, 0, 0, 0, 0 };
+	size_t group[7];
+	unsigned long long off[7], gsize[7];
 	struct ks_capture c;
 
-	buffers(&c, bases, sizes, offs, 5);
+	buffers(&c, bases, sizes, offs, 7);
 	c.buffers[4].mem = KS_MEM_GLOBAL;
-	c.buffers[4].name = ks_xstrdup("g");
-	ks_capture_pack(&c, KS_CAPTURE_PACK_GAP);
-	CHECK_INT_EQ(3, c.nbuffers);
-	/* The packed buffer comes first (its first member was first). */
-	CHECK(c.buffers[0].base == 0x7f0000000000ull);
-	CHECK(c.buffers[0].size == 0x400 + 100);
-	CHECK_INT_EQ(3, c.buffers[0].nparts);
-	CHECK(c.buffers[0].parts[1].offset == 0x200);
-	CHECK(c.buffers[0].parts[2].offset == 0x400);
-	CHECK(c.buffers[0].parts[2].size == 100);
-	CHECK(c.buffers[1].base == 0x7f0040000000ull);
-	CHECK_INT_EQ(0, c.buffers[1].nparts);
-	CHECK_INT_EQ(KS_MEM_GLOBAL, c.buffers[2].mem);
-	CHECK_STR_EQ("g", c.buffers[2].name);
-	/* The pointers keep their addresses relative to the packed buffer. */
-	CHECK_INT_EQ(0, c.params[0].ptrs[0].buffer);
-	CHECK(c.params[0].ptrs[0].offset == 16);
-	CHECK_INT_EQ(1, c.params[1].ptrs[0].buffer);
-	CHECK_INT_EQ(0, c.params[2].ptrs[0].buffer);
-	CHECK(c.params[2].ptrs[0].offset == 0x200);
-	CHECK(c.params[3].ptrs[0].offset == 0x408);
-	CHECK_INT_EQ(2, c.params[4].ptrs[0].buffer);
-	ks_capture_release(&c);
-}
-
-TEST(capture_pack_keeps_apart)
-{
-	/* Farther apart than the gap, or of another kind: not packed. */
-	static const unsigned long long bases[] = {
-		0x7f0000000000ull, 0x7f0000000000ull + 4096 + KS_CAPTURE_PACK_GAP,
-		0x7f0000000000ull + 4096,
-	};
-	static const unsigned long long sizes[] = { 4096, 4096, 4096 };
-	static const unsigned long long offs[] = { 0, 0, 0 };
-	struct ks_capture c;
-
-	buffers(&c, bases, sizes, offs, 3);
-	c.buffers[2].mem = KS_MEM_MANAGED;
-	ks_capture_pack(&c, KS_CAPTURE_PACK_GAP);
-	CHECK_INT_EQ(3, c.nbuffers);
-	CHECK_INT_EQ(0, c.buffers[0].nparts);
-	CHECK_INT_EQ(0, c.buffers[1].nparts);
-	ks_capture_release(&c);
-}
-
-TEST(capture_pack_types)
-{
-	/* A packed buffer holding a float array and a 64-bit index array is
-	 * compared as bytes; one holding two float arrays stays f32. */
-	static const unsigned long long bases[] = {
-		0x7f0000000000ull, 0x7f0000000200ull, 0x7f0010000000ull,
-		0x7f0010000200ull,
-	};
-	static const unsigned long long sizes[] = { 0x200, 0x200, 0x200, 0x200 };
-	static const unsigned long long offs[] = { 0, 0, 0, 0 };
-	static const char *const types[] = { "const float *", "const long long *",
-					     "float *", "float *" };
-	struct ks_capture c;
-
-	buffers(&c, bases, sizes, offs, 4);
-	ks_capture_pack(&c, KS_CAPTURE_PACK_GAP);
-	CHECK_INT_EQ(2, c.nbuffers);
-	ks_capture_apply_types(&c, types, 4);
-	CHECK_INT_EQ(KS_DTYPE_BYTES, c.buffers[0].dtype);
-	CHECK_INT_EQ(KS_DTYPE_F32, c.buffers[1].dtype);
+	c.buffers[3].mem = KS_MEM_POOL;	/* neighbors, whatever the kind */
+	CHECK_INT_EQ(3, ks_capture_layout(&c, KS_CAPTURE_LAYOUT_GAP, group, off, gsize));
+	CHECK_INT_EQ(0, group[0]);
+	CHECK_INT_EQ(0, group[2]);
+	CHECK_INT_EQ(0, group[3]);
+	CHECK(off[0] == 0 && off[2] == 0x200 && off[3] == 0x400);
+	CHECK(gsize[0] == 0x400 + 100);
+	/* b1 and the overlapping b6: group 1, spanning both. */
+	CHECK_INT_EQ(1, group[1]);
+	CHECK_INT_EQ(1, group[6]);
+	CHECK(off[6] == 0x800);
+	CHECK(gsize[1] == 0x800 + 8192);
+	CHECK(group[4] == (size_t)-1);
+	CHECK_INT_EQ(2, group[5]);
+	CHECK(off[5] == 0 && gsize[2] == 64);
+	/* gap 0: only overlapping buffers share a group. */
+	CHECK_INT_EQ(5, ks_capture_layout(&c, 0, group, off, gsize));
+	CHECK_INT_EQ(group[1], group[6]);
+	CHECK(group[0] != group[2]);
 	ks_capture_release(&c);
 }
 
@@ -306,16 +265,11 @@ TEST(capture_json_new_fields)
 
 	buffers(&c, bases, sizes, offs, 2);
 	c.buffers[1].mem = KS_MEM_POOL;
-	ks_capture_pack(&c, 0);	/* 0: nothing packed */
-	CHECK_INT_EQ(2, c.nbuffers);
 	c.duration_ns = 123456789012ull;
 	c.buffers[0].mem = KS_MEM_HOST;
 	c.buffers[1].nptrs = 1;
 	c.buffers[1].ptrs = ks_xcalloc(1, sizeof(struct ks_capture_ptr));
 	c.buffers[1].ptrs[0].at = 8, c.buffers[1].ptrs[0].offset = 4;
-	c.buffers[0].nparts = 1;
-	c.buffers[0].parts = ks_xcalloc(1, sizeof(struct ks_capture_part));
-	c.buffers[0].parts[0].offset = 16, c.buffers[0].parts[0].size = 32;
 	ks_capture_note_add(&c, "one");
 	ks_capture_note_add(&c, "two");
 	CHECK_STR_EQ("one; two", c.note);
@@ -326,8 +280,6 @@ TEST(capture_json_new_fields)
 	CHECK(d.duration_ns == 123456789012ull);
 	CHECK_INT_EQ(KS_MEM_HOST, d.buffers[0].mem);
 	CHECK_INT_EQ(KS_MEM_POOL, d.buffers[1].mem);
-	CHECK_INT_EQ(1, d.buffers[0].nparts);
-	CHECK(d.buffers[0].parts[0].offset == 16);
 	CHECK_INT_EQ(1, d.buffers[1].nptrs);
 	CHECK_INT_EQ(8, d.buffers[1].ptrs[0].at);
 	ks_capture_format_json(&d, &b);
@@ -341,17 +293,18 @@ TEST(capture_json_new_fields)
 	CHECK_INT_EQ(0, ks_capture_parse_json(a.buf, &d, &err));
 	CHECK(d.duration_ns == 0);
 	ks_capture_release(&d);
-	/* A stored pointer outside its buffer, a part outside: rejected. */
+	/* A stored pointer outside its buffer, or to no buffer: rejected. */
 	c.buffers[1].ptrs[0].at = 60;
 	ks_buf_reset(&a);
 	ks_capture_format_json(&c, &a);
 	CHECK_INT_EQ(-1, ks_capture_parse_json(a.buf, &d, &err));
+	CHECK(strstr(err.buf, "outside 64 bytes") != NULL);
 	c.buffers[1].ptrs[0].at = 8;
-	c.buffers[0].parts[0].size = 0x200;
+	c.buffers[1].ptrs[0].buffer = 2;
 	ks_buf_reset(&a);
 	ks_capture_format_json(&c, &a);
 	CHECK_INT_EQ(-1, ks_capture_parse_json(a.buf, &d, &err));
-	CHECK(strstr(err.buf, "part outside") != NULL);
+	CHECK(strstr(err.buf, "pointer to buffer 2 of 2") != NULL);
 	ks_capture_release(&c);
 	ks_buf_release(&a);
 	ks_buf_release(&b);
@@ -419,9 +372,7 @@ ks_suite_capture_select(void)
 	RUN(capture_launch_mode);
 	RUN(capture_launch_key);
 	RUN(capture_distinct_policy);
-	RUN(capture_pack);
-	RUN(capture_pack_keeps_apart);
-	RUN(capture_pack_types);
+	RUN(capture_layout);
 	RUN(capture_buffer_at_and_relocate);
 	RUN(capture_auto_limit);
 	RUN(capture_json_new_fields);
