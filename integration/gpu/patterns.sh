@@ -60,20 +60,11 @@ capture() { # pattern ks-capture-args...
 	grep -q '^PASS$' "$WORK/$p.out"
 }
 
-# Replay every capture of the kernels matching GLOB; one table row each,
-# and one per launch the capture skipped. Prints the number not eligible.
-replay_all() { # pattern kernel-dir-glob
-	local p=$1 d bad=0 status
-	for d in "$KS_DIR"/captures/$2/*/; do
-		d=${d%/}
-		[ -f "$d/launch.json" ] || continue
-		set +e
-		"$KS" replay "$d" --json >"$d.replay.json" 2>"$d.replay.err"
-		status=$?
-		set -e
-		python3 - "$p" "$d" "$status" >>"$TABLE" <<'PY'
+# One table row for capture D from its replay's result.
+row() { # pattern dir
+	python3 - "$1" "$2" >>"$TABLE" <<'PY'
 import json, sys
-p, d, status = sys.argv[1:4]
+p, d = sys.argv[1:3]
 c = json.load(open(d + "/launch.json"))
 try:
     r = json.load(open(d + ".replay.json"))
@@ -87,7 +78,23 @@ print("%-9s %-16s %3s %12d %10s %-10s %-12s stored-ptrs=%d %s" % (
     p, (c.get("demangled") or c["kernel"]).split("(")[0][-16:], c["launch"], size,
     c.get("duration_ns"), r.get("verdict"), kinds, stored, why))
 PY
-		[ "$status" = 0 ] || bad=$((bad + 1))
+}
+
+# Replay every capture of the kernels matching GLOB (in parallel: each
+# replay is mostly an nvcc build); one table row each, and one per launch
+# the capture skipped. Prints the number not eligible.
+replay_all() { # pattern kernel-dir-glob
+	local p=$1 d bad=0 dirs=()
+	for d in "$KS_DIR"/captures/$2/*/; do
+		d=${d%/}
+		[ -f "$d/launch.json" ] || continue
+		dirs+=("$d")
+		("$KS" replay "$d" --json >"$d.replay.json" 2>"$d.replay.err"; echo $? >"$d.replay.rc") &
+	done
+	wait
+	for d in "${dirs[@]+"${dirs[@]}"}"; do
+		row "$p" "$d"
+		[ "$(cat "$d.replay.rc")" = 0 ] || bad=$((bad + 1))
 	done
 	grep '^ks: skipped' "$WORK/$p.err" | sed "s/^/$p skipped: /" >>"$TABLE" || true
 	echo "$bad"
@@ -96,7 +103,11 @@ PY
 p_build() {
 	local p
 	for p in packed big ptrarray mergepath memkinds shapes; do
-		build "$p"
+		build "$p" &
+	done
+	wait
+	for p in packed big ptrarray mergepath memkinds shapes; do
+		[ -x "$WORK/$p/$p" ]
 	done
 	detail "6 pattern programs built through ks-nvcc ($(ls "$KS_DIR"/builds/*.json | wc -l) build records)"
 }
@@ -173,30 +184,43 @@ p_memkinds() {
 }
 
 p_shapes() {
-	local n
+	local n d
 	capture shapes
 	n=$(ls -d "$KS_DIR"/captures/_Z5scalePfif/*/ | wc -l)
 	launches=$(for d in "$KS_DIR"/captures/_Z5scalePfif/*/; do
 		python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["launch"])' "$d/launch.json"; done | sort -n | tr '\n' ' ')
 	echo "default: $n captures, launches $launches"
 	[ "$n" = 3 ] && [ "$launches" = "1 3 4 " ]
+	# ks replay KERNEL: every capture of it, one result each.
 	set +e
-	"$KS" replay _Z5scalePfif >"$WORK/shapes.replay.txt" 2>&1
+	"$KS" replay _Z5scalePfif --json >"$WORK/shapes.replay.json" 2>"$WORK/shapes.replay.err"
 	status=$?
 	set -e
-	cat "$WORK/shapes.replay.txt"
-	replay_all shapes '_Z5scalePfif' >/dev/null
-	grep -q 'verdict over 3 captures: eligible' "$WORK/shapes.replay.txt"
+	cat "$WORK/shapes.replay.err"
+	python3 - "$WORK/shapes.replay.json" "$KS_DIR" <<'PY'
+import json, sys
+res = json.load(open(sys.argv[1]))
+assert isinstance(res, list) and len(res) == 3, res
+for r in res:
+    print(r["capture"], r["verdict"], (r.get("original") or {}).get("why"))
+    assert r["verdict"] == "eligible"
+    c = json.load(open(r["capture"] + "/launch.json"))
+    assert (c.get("duration_ns") or 0) > 0, c.get("duration_ns")
+PY
+	for d in "$KS_DIR"/captures/_Z5scalePfif/*/; do
+		d=${d%/}
+		python3 -c '
+import json, sys
+res = [r for r in json.load(open(sys.argv[1])) if r["capture"].rstrip("/").endswith(sys.argv[2])]
+json.dump(res[0], open(sys.argv[3], "w"))' "$WORK/shapes.replay.json" "${d#"$KS_DIR"}" "$d.replay.json" || true
+		row shapes "$d"
+	done
 	[ "$status" = 0 ]
-	python3 -c '
-import json, sys, glob
-for d in glob.glob(sys.argv[1] + "/captures/_Z5scalePfif/*/launch.json"):
-    assert (json.load(open(d)).get("duration_ns") or 0) > 0, d' "$KS_DIR"
 	# distinct:2 in a fresh state directory.
 	(export KS_DIR=$WORK/ksdir-2 && mkdir -p "$KS_DIR" && cp -R "$WORK/ksdir/builds" "$KS_DIR/" &&
 		cd "$WORK/shapes" && "$KS" capture --launch distinct:2 -- ./shapes >/dev/null 2>&1)
 	n2=$(ls -d "$WORK"/ksdir-2/captures/_Z5scalePfif/*/ | wc -l)
-	detail "6 launches at 4 shapes: $n captures by default (launches $launches), $n2 with distinct:2; ks replay KERNEL reviews all 3: eligible; duration_ns in each"
+	detail "6 launches at 4 shapes: $n captures by default (launches $launches), $n2 with distinct:2; ks replay KERNEL reviewed all 3: eligible; duration_ns in each"
 	[ "$n2" = 2 ]
 }
 
