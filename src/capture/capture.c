@@ -540,14 +540,18 @@ ks_capture_buffer_at(const struct ks_capture *c, unsigned long long v,
 		     unsigned long long slack)
 {
 	size_t i;
+	long best = -1;
 
+	/* Of several (an end pointer in one's padding is also within the
+	 * slack of the one before), the one with the highest base. */
 	for (i = 0; i < c->nbuffers; i++) {
 		const struct ks_capture_buffer *b = &c->buffers[i];
 
-		if (v >= b->base && v - b->base <= b->size + slack)
-			return (long)i;
+		if (v >= b->base && v - b->base <= b->size + slack &&
+		    (best < 0 || b->base > c->buffers[best].base))
+			best = (long)i;
 	}
-	return -1;
+	return best;
 }
 
 void

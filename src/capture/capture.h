@@ -237,7 +237,8 @@ size_t ks_capture_layout(const struct ks_capture *c, unsigned long long gap,
 			 unsigned long long *gsize);
 
 /* Pure: the index of the buffer whose extent holds address `v` (its end
- * included, up to `slack` bytes past it), or -1. Globals included. */
+ * included, up to `slack` bytes past it; of several, the one with the
+ * highest base), or -1. Globals included. */
 long ks_capture_buffer_at(const struct ks_capture *c, unsigned long long v,
 			  unsigned long long slack);
 

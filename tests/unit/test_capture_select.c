@@ -215,6 +215,12 @@ TEST(capture_buffer_at_and_relocate)
 	CHECK_INT_EQ(-1, ks_capture_buffer_at(&c, 0x7f0000000000ull + 100 + 513, 512));
 	CHECK_INT_EQ(1, ks_capture_buffer_at(&c, 0x7f0000100000ull, 0));
 	CHECK_INT_EQ(-1, ks_capture_buffer_at(&c, 0x1000, 512));
+	/* Seen on an H200: 100-float allocations 0x200 apart; the end pointer
+	 * of the second lies in the first's slack too, and is the second's. */
+	c.buffers[1].base = 0x7f0000000200ull;
+	CHECK_INT_EQ(1, ks_capture_buffer_at(&c, 0x7f0000000200ull + 100, 512));
+	CHECK_INT_EQ(0, ks_capture_buffer_at(&c, 0x7f0000000000ull + 100, 512));
+	c.buffers[1].base = 0x7f0000100000ull;
 	/* Buffer 1 is an array of two pointers: into buffer 0 and itself. */
 	c.buffers[1].nptrs = 2;
 	c.buffers[1].ptrs = ks_xcalloc(2, sizeof(struct ks_capture_ptr));
