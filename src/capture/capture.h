@@ -4,9 +4,10 @@
  * A capture is the directory <KS_DIR>/captures/<kernel>/<n>/: launch.json
  * (this struct) and, for buffer i, b<i>.in (its bytes just before the
  * launch) and b<i>.out (just after it, once the launch completed: the
- * reference output). A buffer is a whole device allocation that a pointer
- * in the parameters points into, or a __device__/__constant__ global the
- * kernel's module holds. launch.json is written last, so a directory
+ * reference output). A buffer is a whole allocation (device, pool, managed
+ * or mapped host memory) that a pointer in the parameters, or a pointer
+ * stored in another buffer, points into, or a __device__/__constant__
+ * global the kernel's module holds. launch.json is written last, so a directory
  * without it is an unfinished capture and is ignored. Format:
  * docs/CAPTURE.md.
  *

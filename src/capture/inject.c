@@ -7,11 +7,16 @@
  * (cuLaunchKernel, cuLaunchKernelEx, cuLaunchCooperativeKernel and their
  * per-thread-stream forms): <<<>>>, cudaLaunchKernel and cudaLaunchKernelEx
  * all reach one of them, with static and shared cudart alike. At API ENTER
- * of a chosen launch it reads the kernel's name and parameter layout,
- * finds every device allocation a parameter word points into and every
- * global named by `ks capture`, synchronizes the context and copies them to
- * host memory; at API EXIT it synchronizes again, copies the after-state
- * and writes the capture directory (capture.h). The program's own output
+ * of a launch it reads the kernel's name and parameter layout, finds every
+ * allocation a parameter word points into (device, pool, managed, mapped
+ * host memory) and every global named by `ks capture`, decides by the
+ * policy (distinct:N needs the shape first), synchronizes the context and
+ * streams the buffers to disk in chunks, following pointers stored in
+ * them; at API EXIT it times the launch by the events recorded around it,
+ * synchronizes again, streams the after-state and publishes the capture
+ * directory (capture.h). It also follows cuMemAllocAsync and
+ * cuMemFreeAsync, since the driver reports a pool pointer's range as the
+ * whole pool. The program's own output
  * and exit status are untouched: anything unexpected disables capture with
  * one warning line on stderr, and the program goes on.
  *
