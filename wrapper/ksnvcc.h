@@ -4,11 +4,13 @@
  * Order (every branch ends in ks_passthru_exec):
  *   launcher or compiler form -> find the real nvcc (or die, exit 100)
  *   -> KS_DISABLE -> nested below another ks-nvcc -> config error
- *   -> classify argv -> not a single-source CUDA compile
- *   -> record the compile -> exec the real nvcc with the argv unchanged.
+ *   -> classify argv -> neither a single-source CUDA compile nor a
+ *      one-command build (compile and link, or -lib) with CUDA sources
+ *   -> record the compile (a one-command build: each CUDA source's compile
+ *      alone, nvcc/onecmd.h) -> exec the real nvcc with the argv unchanged.
  * Each outcome adds to one stats counter. Nothing is printed on the way.
- * May include: libc, core/, nvcc/ (passthru.h, args.h, record.h, nvccver.h),
- * cache/.
+ * May include: libc, core/, nvcc/ (passthru.h, args.h, record.h, nvccver.h,
+ * onecmd.h), cache/.
  */
 #ifndef KS_WRAPPER_KSNVCC_H
 #define KS_WRAPPER_KSNVCC_H

@@ -63,6 +63,7 @@ struct ks_store_entry {
 	char *json;		/* variant.json, NUL-terminated */
 	unsigned arch;
 	char *kernel;
+	size_t from;		/* the index in `dirs` it was found in */
 };
 
 void ks_store_entry_release(struct ks_store_entry *e);
@@ -76,5 +77,106 @@ void ks_store_entry_release(struct ks_store_entry *e);
  */
 int ks_store_get(const char *const *dirs, size_t ndirs, const char *key,
 		 struct ks_store_entry *e, unsigned *corrupt, struct ks_buf *err);
+
+/* Pure: is `key` 32 lowercase hex digits? */
+int ks_store_key_valid(const char *key);
+
+/* <cache_dir>/<2 hex>/<key> (the caller frees it). */
+char *ks_store_entry_path(const char *cache_dir, const char *key);
+
+/* Pure: the XXH3-128 of `len` bytes as 32 hex digits (variant.json's
+ * "variant_xxh3_128"; `xxh128sum` prints the same). */
+void ks_store_hash(const char *data, size_t len, char out[33]);
+
+/*
+ * Pure: the text of variant.json for `m` and a variant of `len` bytes
+ * hashing to `hash`. Refuses a bad key, a missing kernel or arch, and
+ * evidence or a trail that is not JSON text.
+ */
+int ks_store_format_meta(const struct ks_store_meta *m, const char *hash,
+			 size_t len, long long created, struct ks_buf *out,
+			 struct ks_buf *err);
+
+/*
+ * Pure: the checks every read makes: `json` is variant.json of format
+ * KS_STORE_FORMAT for `key` (NULL: any key) and `variant` has the
+ * recorded hash. Fills *arch and `kernel` (either may be NULL); -1 with
+ * the reason in `why`.
+ */
+int ks_store_check_text(const char *key, const char *json, const char *variant,
+			size_t len, unsigned *arch, struct ks_buf *kernel,
+			struct ks_buf *why);
+
+/* Check the entry `key` of one cache: 0, or -1 with the reason. */
+int ks_store_check(const char *cache_dir, const char *key, struct ks_buf *why);
+
+/* Pure JSON helpers over variant.json (no cJSON in cache/): is `text`
+ * one JSON value; a top-level string member (decoded, appended); a
+ * top-level number member. -1 when absent or of another type. */
+int ks_store_json_valid(const char *text);
+int ks_store_json_str(const char *json, const char *key, struct ks_buf *out);
+int ks_store_json_num(const char *json, const char *key, double *v);
+
+/* An entry as a listing sees it. */
+struct ks_store_item {
+	char key[33];
+	char *dir;
+	long long bytes;	/* of its files */
+	long long used;		/* last use: the entry directory's mtime */
+};
+
+/*
+ * Every entry of one cache, sorted by key (a missing cache is empty).
+ * ks_store_items_release() frees the array.
+ */
+int ks_store_list(const char *cache_dir, struct ks_store_item **items,
+		  size_t *n, struct ks_buf *err);
+void ks_store_items_release(struct ks_store_item *items, size_t n);
+
+/* Remove the entry `key` under its lock (renamed away, then deleted). */
+int ks_store_remove(const char *cache_dir, const char *key, struct ks_buf *err);
+
+/*
+ * Mark an entry used now (its directory's mtime), for the
+ * least-recently-used cleanup. ks-nvcc calls it for entries of the
+ * primary cache only: secondary caches are read-only.
+ */
+void ks_store_touch(const struct ks_store_entry *e);
+
+/*
+ * Pure: with the cache over `max_bytes` (<= 0: no limit), reorder
+ * `items` so that the first *nremove are the least recently used ones
+ * whose removal brings it down to 90% of the limit, never `keep` (may be
+ * NULL). Returns 1 when something is to go, else 0.
+ */
+int ks_store_plan_trim(struct ks_store_item *items, size_t n,
+		       long long max_bytes, const char *keep, size_t *nremove);
+
+/*
+ * Apply the plan: remove least recently used entries until the cache
+ * holds at most `max_bytes` (one trimmer at a time: when another holds
+ * the trim lock, return 0 at once). *removed counts them.
+ */
+int ks_store_trim(const char *cache_dir, long long max_bytes, const char *keep,
+		  size_t *removed, struct ks_buf *err);
+
+/*
+ * ks_store_trim() with the limit of the cache_max_size setting
+ * (KS_CACHE_MAX_SIZE, core/conf.h); ks_store_put() calls it after each
+ * write, keeping the entry it wrote. Never fails: a cache over its
+ * limit still works.
+ */
+void ks_store_trim_setting(const char *cache_dir, const char *keep);
+
+/* Pure: "512", "64K", "10M", "1G", "1.5T" as bytes; -1 when not a size. */
+int ks_store_parse_size(const char *s, long long *bytes);
+
+/*
+ * Install an entry copied from elsewhere (`ks cache import`): checks
+ * `json` and `variant` as a read does, then puts them in place under
+ * <cache_dir> atomically, under the entry's lock.
+ */
+int ks_store_put_raw(const char *cache_dir, const char *key, const char *json,
+		     const char *variant, size_t len, struct ks_buf *err);
 
 #endif

@@ -8,6 +8,8 @@
 #ifndef KS_CLI_KS_H
 #define KS_CLI_KS_H
 
+#include <stddef.h>
+
 struct cJSON;
 struct ks_buf;
 struct ks_conf;
@@ -33,6 +35,15 @@ int ks_analyze_inventory(const char *record, const char *file, char **nvcc_argv,
 			 int nvcc_argc, const char *arch, struct ks_conf *conf,
 			 struct ks_inventory *inv, char **arch_used,
 			 struct ks_buf *err);
+
+/*
+ * captures.c: check the captures of `dirs` (their originals replayed, the
+ * verdicts kept beside them) unless `check` is 0, then append the
+ * eligibility table of `dirs` to `out`. Without a GPU it says so in `out`
+ * and checks nothing. Returns the number of captures that do not reproduce.
+ */
+size_t ks_captures_eligibility(const struct ks_conf *conf, const char *const *dirs,
+			       size_t n, int check, struct ks_buf *out);
 
 int ks_cmd_skills(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_plan(int argc, char **argv, struct ks_conf *conf);

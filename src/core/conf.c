@@ -85,6 +85,43 @@ static const struct item {
 			     offsetof(struct ks_conf, skills), "",
 			     "the skills folder (empty: skills/ beside ks, else "
 			     "../share/ks-nvcc/skills)" },
+	[KS_CONF_CACHE_MAX_SIZE] = { "cache_max_size", "KS_CACHE_MAX_SIZE", T_STR,
+				     offsetof(struct ks_conf, cache_max_size), "1G",
+				     "size limit of the variant cache, least recently "
+				     "used entries go first (0: none)" },
+	[KS_CONF_CACHE_SECONDARY] = { "cache_secondary", "KS_CACHE_SECONDARY", T_STR,
+				      offsetof(struct ks_conf, cache_secondary), "",
+				      "read-only variant caches searched after the "
+				      "primary, ':'-separated" },
+	[KS_CONF_SUBST] = { "subst", "KS_SUBST", T_BOOL,
+			    offsetof(struct ks_conf, subst), "1",
+			    "ks-nvcc compiles verified variants from the cache" },
+	[KS_CONF_STRICT] = { "strict", "KS_STRICT", T_BOOL,
+			     offsetof(struct ks_conf, strict), "0",
+			     "a substitution that fails fails the compile instead "
+			     "of compiling the original" },
+	[KS_CONF_SUBST_TIMEOUT] = { "subst_timeout", "KS_SUBST_TIMEOUT", T_INT,
+				    offsetof(struct ks_conf, subst_timeout_ms), "30000",
+				    "ms ks-nvcc waits for `ks` on a manifest miss, "
+				    "then compiles the original" },
+	[KS_CONF_KS] = { "ks", "KS_KS", T_STR, offsetof(struct ks_conf, ks), "",
+			 "the ks program ks-nvcc asks on a manifest miss (empty: "
+			 "beside ks-nvcc, then PATH)" },
+	[KS_CONF_REPLAY_BOUND_MIN] = { "replay_bound_min", "KS_REPLAY_BOUND_MIN", T_INT,
+				       offsetof(struct ks_conf, replay_bound_min_ms),
+				       "10000", "milliseconds any one replayed run may "
+				       "take, at least, before it is stopped" },
+	[KS_CONF_REPLAY_BOUND_FACTOR] = { "replay_bound_factor", "KS_REPLAY_BOUND_FACTOR",
+					  T_INT, offsetof(struct ks_conf, replay_bound_factor),
+					  "50", "a run of the original is stopped past this "
+					  "many times the captured launch's duration" },
+	[KS_CONF_CANDIDATE_BOUND_FACTOR] = { "candidate_bound_factor",
+					     "KS_CANDIDATE_BOUND_FACTOR", T_INT,
+					     offsetof(struct ks_conf, candidate_bound_factor),
+					     "20", "a run of a candidate is stopped past this "
+					     "many times the original's time on replay" },
+	[KS_CONF_REPLAY] = { "replay", "KS_REPLAY", T_STR, offsetof(struct ks_conf, replay),
+			     "", "ks-replay (unset: beside ks, ../lib/ks-nvcc, PATH)" },
 };
 
 static char *

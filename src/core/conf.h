@@ -44,6 +44,16 @@ enum ks_conf_item {
 	KS_CONF_CAPTURE_LIB,
 	KS_CONF_LIBCLANG,
 	KS_CONF_SKILLS,
+	KS_CONF_CACHE_MAX_SIZE,
+	KS_CONF_CACHE_SECONDARY,
+	KS_CONF_SUBST,
+	KS_CONF_STRICT,
+	KS_CONF_SUBST_TIMEOUT,
+	KS_CONF_KS,
+	KS_CONF_REPLAY_BOUND_MIN,
+	KS_CONF_REPLAY_BOUND_FACTOR,
+	KS_CONF_CANDIDATE_BOUND_FACTOR,
+	KS_CONF_REPLAY,
 	KS_CONF_NITEMS
 };
 
@@ -71,6 +81,17 @@ struct ks_conf {
 	char *capture_lib;	/* KS_CAPTURE_LIB: libks-capture.so */
 	char *libclang;		/* KS_LIBCLANG */
 	char *skills;		/* KS_SKILLS: the skills folder ("" = beside ks) */
+	char *cache_max_size;	/* KS_CACHE_MAX_SIZE: "1G" ("0" = no limit) */
+	char *cache_secondary;	/* KS_CACHE_SECONDARY: read-only caches, ':' list */
+	int subst;		/* KS_SUBST: ks-nvcc compiles verified variants */
+	int strict;		/* KS_STRICT: a failed substitution fails the build */
+	int subst_timeout_ms;	/* KS_SUBST_TIMEOUT: the `ks` child of a manifest miss */
+	char *ks;		/* KS_KS: the ks program ("" = beside ks-nvcc, PATH) */
+	/* Bounded replay time (review/timing.h). */
+	int replay_bound_min_ms;	/* KS_REPLAY_BOUND_MIN: floor of a run's bound */
+	int replay_bound_factor;	/* KS_REPLAY_BOUND_FACTOR: x the captured time */
+	int candidate_bound_factor;	/* KS_CANDIDATE_BOUND_FACTOR: x the original's */
+	char *replay;		/* KS_REPLAY: the ks-replay program */
 	char *config_path;	/* the config file consulted (may not exist) */
 	enum ks_conf_origin origin[KS_CONF_NITEMS];
 };
