@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/buf.h"
 #include "../core/fs.h"
@@ -18,6 +19,8 @@ static const char *const mem_names[] = {
 	[KS_MEM_DEVICE] = "device",
 	[KS_MEM_MANAGED] = "managed",
 	[KS_MEM_GLOBAL] = "global",
+	[KS_MEM_POOL] = "pool",
+	[KS_MEM_HOST] = "host",
 };
 
 void
@@ -34,8 +37,10 @@ ks_capture_release(struct ks_capture *c)
 		free(c->params[i].ptrs);
 	}
 	free(c->params);
-	for (i = 0; i < c->nbuffers; i++)
+	for (i = 0; i < c->nbuffers; i++) {
 		free(c->buffers[i].name);
+		free(c->buffers[i].ptrs);
+	}
 	free(c->buffers);
 	free(c->device);
 	free(c->program);
@@ -45,6 +50,15 @@ ks_capture_release(struct ks_capture *c)
 	memset(c, 0, sizeof(*c));
 }
 
+void
+ks_capture_note_add(struct ks_capture *c, const char *text)
+{
+	char *n = c->note ? ks_xasprintf("%s; %s", c->note, text) : ks_xstrdup(text);
+
+	free(c->note);
+	c->note = n;
+}
+
 static void
 json_dim3(struct ks_buf *out, const char *key, const unsigned *d)
 {
@@ -52,21 +66,29 @@ json_dim3(struct ks_buf *out, const char *key, const unsigned *d)
 }
 
 static void
-json_param(struct ks_buf *out, const struct ks_capture_param *p)
+json_ptrs(struct ks_buf *out, const struct ks_capture_ptr *ptrs, size_t n)
 {
 	size_t j;
+
+	ks_buf_adds(out, "\"pointers\": [");
+	for (j = 0; j < n; j++)
+		ks_buf_addf(out, "%s{\"at\": %zu, \"buffer\": %zu, \"offset\": %llu}",
+			    j ? ", " : "", ptrs[j].at, ptrs[j].buffer, ptrs[j].offset);
+	ks_buf_adds(out, "]");
+}
+
+static void
+json_param(struct ks_buf *out, const struct ks_capture_param *p)
+{
 	int pointer = p->size == 8 && p->nptrs == 1 && p->ptrs[0].at == 0;
 
 	ks_buf_addf(out, "{\"offset\": %zu, \"size\": %zu, \"kind\": \"%s\", "
 			 "\"type\": ",
 		    p->offset, p->size, pointer ? "pointer" : "value");
 	ks_buf_add_json_str_or_null(out, p->type);
-	ks_buf_adds(out, ", \"pointers\": [");
-	for (j = 0; j < p->nptrs; j++)
-		ks_buf_addf(out, "%s{\"at\": %zu, \"buffer\": %zu, \"offset\": %llu}",
-			    j ? ", " : "", p->ptrs[j].at, p->ptrs[j].buffer,
-			    p->ptrs[j].offset);
-	ks_buf_adds(out, "]}");
+	ks_buf_adds(out, ", ");
+	json_ptrs(out, p->ptrs, p->nptrs);
+	ks_buf_adds(out, "}");
 }
 
 static void
@@ -77,9 +99,14 @@ json_buffer(struct ks_buf *out, const struct ks_capture_buffer *b, size_t i)
 	ks_buf_add_json_str_or_null(out, b->name);
 	ks_buf_addf(out, ", \"base\": \"0x%llx\", \"size\": %llu, "
 			 "\"dtype\": \"%s\", \"written\": %s, "
-			 "\"in\": \"b%zu.in\", \"out\": \"b%zu.out\"}",
+			 "\"in\": \"b%zu.in\", \"out\": \"b%zu.out\"",
 		    b->base, b->size, ks_dtype_name(b->dtype),
 		    b->written < 0 ? "null" : b->written ? "true" : "false", i, i);
+	if (b->nptrs) {
+		ks_buf_adds(out, ", ");
+		json_ptrs(out, b->ptrs, b->nptrs);
+	}
+	ks_buf_adds(out, "}");
 }
 
 void
@@ -111,6 +138,10 @@ ks_capture_format_json(const struct ks_capture *c, struct ks_buf *out)
 	ks_buf_add_json_str_or_null(out, c->record);
 	ks_buf_adds(out, ", \"note\": ");
 	ks_buf_add_json_str_or_null(out, c->note);
+	if (c->duration_ns)
+		ks_buf_addf(out, ",\n \"duration_ns\": %llu", c->duration_ns);
+	else
+		ks_buf_adds(out, ",\n \"duration_ns\": null");
 	ks_buf_addf(out, ",\n \"param_size\": %zu, \"param_bytes\": \"", c->param_size);
 	for (i = 0; i < c->param_size; i++) {
 		ks_buf_addch(out, hex[c->param_bytes[i] >> 4]);
@@ -365,4 +396,217 @@ ks_capture_parse_symbols(const char *text, struct ks_strv *out)
 		}
 		line += len + (nl ? 1 : 0);
 	}
+}
+
+int
+ks_capture_parse_launch_mode(const char *s, struct ks_capture_policy *p,
+			     struct ks_buf *err)
+{
+	char *end;
+	unsigned long n;
+
+	if (!strncmp(s, "distinct", 8) && (!s[8] || s[8] == ':')) {
+		n = 3;
+		if (s[8]) {
+			errno = 0;
+			n = strtoul(s + 9, &end, 10);
+			if (errno || end == s + 9 || *end || n == 0 || s[9] == '-')
+				return ks_error(err, "'%s': distinct:N needs a number "
+						"from 1", s);
+		}
+		p->distinct = n;
+		p->launch = 0;
+		return 0;
+	}
+	p->distinct = 0;
+	return ks_capture_parse_launch(s, &p->launch, err);
+}
+
+/* FNV-1a, 64 bits: a pure, allocation-free key for a launch's shape. */
+static unsigned long long
+fnv(unsigned long long h, const void *data, size_t n)
+{
+	const unsigned char *b = data;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+unsigned long long
+ks_capture_launch_key(const struct ks_capture *c)
+{
+	unsigned long long h = 14695981039346656037ull;
+	unsigned char *bytes = ks_xmalloc(c->param_size + 1);
+	size_t i, j;
+
+	h = fnv(h, c->grid, sizeof(c->grid));
+	h = fnv(h, c->block, sizeof(c->block));
+	h = fnv(h, &c->shmem, sizeof(c->shmem));
+	memcpy(bytes, c->param_bytes, c->param_size);
+	/* Where the buffers lie says nothing about the shape. */
+	for (i = 0; i < c->nparams; i++) {
+		const struct ks_capture_param *p = &c->params[i];
+
+		for (j = 0; j < p->nptrs; j++)
+			if (p->offset + p->ptrs[j].at + 8 <= c->param_size)
+				memset(bytes + p->offset + p->ptrs[j].at, 0, 8);
+	}
+	h = fnv(h, &c->param_size, sizeof(c->param_size));
+	h = fnv(h, bytes, c->param_size);
+	free(bytes);
+	return h;
+}
+
+int
+ks_capture_policy_wants_key(const struct ks_capture_policy *p,
+			    unsigned long captured, const unsigned long long *seen,
+			    size_t nseen, unsigned long long key)
+{
+	size_t i;
+
+	if (captured >= p->max_launches || nseen >= p->distinct)
+		return 0;
+	for (i = 0; i < nseen; i++)
+		if (seen[i] == key)
+			return 0;
+	return 1;
+}
+
+size_t
+ks_capture_layout(const struct ks_capture *c, unsigned long long gap, size_t *group,
+		  unsigned long long *offset, unsigned long long *gsize)
+{
+	size_t n = c->nbuffers, m = 0, i, j, nruns = 0, ng = 0;
+	size_t *order = ks_xcalloc(n + 1, sizeof(*order));
+	size_t *run = ks_xcalloc(n + 1, sizeof(*run));
+	size_t *num = ks_xcalloc(n + 1, sizeof(*num));
+	unsigned long long *lo = ks_xcalloc(n + 1, sizeof(*lo));
+	unsigned long long *hi = ks_xcalloc(n + 1, sizeof(*hi));
+
+	/* The buffers other than globals by base: an insertion sort (few
+	 * buffers, and no state outside the call, which the threaded injection
+	 * library needs). */
+	for (i = 0; i < n; i++) {
+		group[i] = (size_t)-1;
+		offset[i] = 0;
+		if (c->buffers[i].mem == KS_MEM_GLOBAL)
+			continue;
+		for (j = m; j > 0 && c->buffers[i].base < c->buffers[order[j - 1]].base; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+		m++;
+	}
+	/* Runs of neighbors: each starts where the gap to the end so far is
+	 * `gap` or more. */
+	for (j = 0; j < m; j++) {
+		const struct ks_capture_buffer *b = &c->buffers[order[j]];
+
+		if (!nruns || (b->base >= hi[nruns - 1] && b->base - hi[nruns - 1] >= gap)) {
+			lo[nruns] = b->base;
+			hi[nruns] = b->base + b->size;
+			num[nruns++] = (size_t)-1;
+		} else if (b->base + b->size > hi[nruns - 1]) {
+			hi[nruns - 1] = b->base + b->size;
+		}
+		run[order[j]] = nruns - 1;
+	}
+	/* Groups numbered by their first member in buffer order. */
+	for (i = 0; i < n; i++) {
+		size_t r = run[i];
+
+		if (c->buffers[i].mem == KS_MEM_GLOBAL)
+			continue;
+		if (num[r] == (size_t)-1) {
+			num[r] = ng;
+			gsize[ng++] = hi[r] - lo[r];
+		}
+		group[i] = num[r];
+		offset[i] = c->buffers[i].base - lo[r];
+	}
+	free(order);
+	free(run);
+	free(num);
+	free(lo);
+	free(hi);
+	return ng;
+}
+
+long
+ks_capture_buffer_at(const struct ks_capture *c, unsigned long long v,
+		     unsigned long long slack)
+{
+	size_t i;
+	long best = -1;
+
+	/* Of several (an end pointer in one's padding is also within the
+	 * slack of the one before), the one with the highest base. */
+	for (i = 0; i < c->nbuffers; i++) {
+		const struct ks_capture_buffer *b = &c->buffers[i];
+
+		if (v >= b->base && v - b->base <= b->size + slack &&
+		    (best < 0 || b->base > c->buffers[best].base))
+			best = (long)i;
+	}
+	return best;
+}
+
+void
+ks_capture_relocate(const struct ks_capture *c, size_t i, unsigned char *data,
+		    const unsigned long long *bases)
+{
+	const struct ks_capture_buffer *b = &c->buffers[i];
+	size_t j;
+
+	for (j = 0; j < b->nptrs; j++) {
+		const struct ks_capture_ptr *q = &b->ptrs[j];
+		unsigned long long v;
+
+		if (q->buffer >= c->nbuffers || !bases[q->buffer] ||
+		    q->at + 8 > b->size)
+			continue;
+		v = bases[q->buffer] + q->offset;
+		memcpy(data + q->at, &v, 8);
+	}
+}
+
+unsigned long long
+ks_capture_auto_limit(unsigned long long host_bytes, unsigned long long dev_free)
+{
+	unsigned long long limit = ~0ull;
+
+	if (host_bytes)
+		limit = host_bytes / 4;
+	if (dev_free && dev_free / 10 * 9 < limit)
+		limit = dev_free / 10 * 9;
+	if (limit == ~0ull)
+		limit = 1ull << 30;	/* nothing known: the old fixed default */
+	limit &= ~((1ull << 20) - 1);
+	if (limit < (64ull << 20))
+		limit = 64ull << 20;
+	return limit;
+}
+
+unsigned long long
+ks_capture_host_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || size <= 0)
+		return 0;
+	return (unsigned long long)pages * (unsigned long long)size;
+}
+
+void
+ks_capture_describe_auto(struct ks_buf *out)
+{
+	unsigned long long host = ks_capture_host_memory();
+
+	ks_buf_addf(out, "capture_max_bytes (auto) = at most %llu MiB here (1/4 of %llu "
+			 "MiB of host memory) and 9/10 of the free device memory at "
+			 "each launch\n", ks_capture_auto_limit(host, 0) >> 20,
+		    host >> 20);
 }

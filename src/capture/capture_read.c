@@ -12,6 +12,7 @@
 #include "../core/buf.h"
 #include "../core/fs.h"
 #include "../core/json.h"
+#include "../core/strv.h"
 #include "../core/util.h"
 #include "capture.h"
 
@@ -69,27 +70,21 @@ hexval(int ch)
 	return -1;
 }
 
+/* A "pointers" list of an object `size` bytes long. */
 static int
-parse_param(const cJSON *o, struct ks_capture_param *p, size_t nbuffers,
-	    struct ks_buf *err)
+parse_ptrs(const cJSON *o, struct ks_capture_ptr **out, size_t *n,
+	   unsigned long long size, size_t nbuffers, struct ks_buf *err)
 {
 	unsigned long long v;
 	const cJSON *ptrs = item(o, "pointers"), *x;
 	size_t j = 0;
 
-	if (get_uint(o, "offset", &v, err))
-		return -1;
-	p->offset = (size_t)v;
-	if (get_uint(o, "size", &v, err))
-		return -1;
-	p->size = (size_t)v;
-	p->type = ks_json_dup(o, "type");
 	if (ptrs && !cJSON_IsArray(ptrs))
 		return ks_error(err, "'pointers' is not an array");
-	p->nptrs = ptrs ? (size_t)cJSON_GetArraySize(ptrs) : 0;
-	p->ptrs = ks_xcalloc(p->nptrs ? p->nptrs : 1, sizeof(*p->ptrs));
+	*n = ptrs ? (size_t)cJSON_GetArraySize(ptrs) : 0;
+	*out = ks_xcalloc(*n ? *n : 1, sizeof(**out));
 	cJSON_ArrayForEach(x, ptrs) {
-		struct ks_capture_ptr *q = &p->ptrs[j++];
+		struct ks_capture_ptr *q = &(*out)[j++];
 
 		if (get_uint(x, "at", &v, err))
 			return -1;
@@ -103,15 +98,32 @@ parse_param(const cJSON *o, struct ks_capture_param *p, size_t nbuffers,
 		if (q->buffer >= nbuffers)
 			return ks_error(err, "pointer to buffer %zu of %zu", q->buffer,
 					nbuffers);
-		if (q->at + 8 > p->size)
-			return ks_error(err, "pointer at %zu outside a %zu-byte parameter",
-					q->at, p->size);
+		if (q->at + 8 > size)
+			return ks_error(err, "pointer at %zu outside %llu bytes", q->at,
+					size);
 	}
 	return 0;
 }
 
 static int
-parse_buffer(const cJSON *o, struct ks_capture_buffer *b, struct ks_buf *err)
+parse_param(const cJSON *o, struct ks_capture_param *p, size_t nbuffers,
+	    struct ks_buf *err)
+{
+	unsigned long long v;
+
+	if (get_uint(o, "offset", &v, err))
+		return -1;
+	p->offset = (size_t)v;
+	if (get_uint(o, "size", &v, err))
+		return -1;
+	p->size = (size_t)v;
+	p->type = ks_json_dup(o, "type");
+	return parse_ptrs(o, &p->ptrs, &p->nptrs, p->size, nbuffers, err);
+}
+
+static int
+parse_buffer(const cJSON *o, struct ks_capture_buffer *b, size_t nbuffers,
+	     struct ks_buf *err)
 {
 	const cJSON *w = item(o, "written");
 	char *mem = ks_json_dup(o, "mem"), *base = ks_json_dup(o, "base"), *dtype;
@@ -125,6 +137,10 @@ parse_buffer(const cJSON *o, struct ks_capture_buffer *b, struct ks_buf *err)
 		b->mem = KS_MEM_MANAGED;
 	else if (!strcmp(mem, "global"))
 		b->mem = KS_MEM_GLOBAL;
+	else if (!strcmp(mem, "pool"))
+		b->mem = KS_MEM_POOL;
+	else if (!strcmp(mem, "host"))
+		b->mem = KS_MEM_HOST;
 	else {
 		ks_error(err, "unknown memory kind '%s'", mem);
 		goto out;
@@ -147,6 +163,8 @@ parse_buffer(const cJSON *o, struct ks_capture_buffer *b, struct ks_buf *err)
 	b->dtype = ks_dtype_parse(dtype);
 	free(dtype);
 	b->written = cJSON_IsBool(w) ? cJSON_IsTrue(w) : -1;
+	if (parse_ptrs(o, &b->ptrs, &b->nptrs, b->size, nbuffers, err))
+		goto out;
 	rc = 0;
 out:
 	free(mem);
@@ -199,6 +217,10 @@ ks_capture_parse_json(const char *text, struct ks_capture *c, struct ks_buf *err
 	}
 	if (cJSON_IsNumber(item(o, "cuda_version")))
 		c->cuda_version = item(o, "cuda_version")->valueint;
+	/* Older captures have none; null: not measured. */
+	if (cJSON_IsNumber(item(o, "duration_ns")) &&
+	    get_uint(o, "duration_ns", &c->duration_ns, err))
+		goto out;
 
 	hex = item(o, "param_bytes");
 	if (get_uint(o, "param_size", &v, err))
@@ -229,7 +251,7 @@ ks_capture_parse_json(const char *text, struct ks_capture *c, struct ks_buf *err
 	c->buffers = ks_xcalloc(c->nbuffers ? c->nbuffers : 1, sizeof(*c->buffers));
 	i = 0;
 	cJSON_ArrayForEach(x, a) {
-		if (parse_buffer(x, &c->buffers[i++], err)) {
+		if (parse_buffer(x, &c->buffers[i++], c->nbuffers, err)) {
 			ks_error(err, "in buffer %zu", i - 1);
 			goto out;
 		}
@@ -347,4 +369,78 @@ ks_capture_find(const char *ks_dir, const char *arg)
 	free(base);
 	free(kdir);
 	return best;
+}
+
+/* The numbered captures under `kdir`, oldest (lowest number) first. */
+static size_t
+numbered(const char *kdir, struct ks_strv *out)
+{
+	unsigned long *nums = NULL;
+	size_t n = 0, i, j;
+	struct dirent *de;
+	DIR *d = opendir(kdir);
+
+	while (d && (de = readdir(d))) {
+		char *end, *lj;
+		unsigned long v = strtoul(de->d_name, &end, 10);
+		int done;
+
+		if (*end || end == de->d_name || de->d_name[0] == '-')
+			continue;
+		/* Without launch.json a capture is unfinished. */
+		lj = ks_xasprintf("%s/%s/launch.json", kdir, de->d_name);
+		done = ks_fs_exists(lj);
+		free(lj);
+		if (!done)
+			continue;
+		nums = ks_xrealloc(nums, (n + 1) * sizeof(*nums));
+		for (j = n; j > 0 && nums[j - 1] > v; j--)
+			nums[j] = nums[j - 1];
+		nums[j] = v;
+		n++;
+	}
+	if (d)
+		closedir(d);
+	for (i = 0; i < n; i++)
+		ks_strv_push_owned(out, ks_xasprintf("%s/%lu", kdir, nums[i]));
+	free(nums);
+	return n;
+}
+
+size_t
+ks_capture_find_all(const char *ks_dir, const char *arg, struct ks_strv *out)
+{
+	char *p = ks_fs_join(arg, "launch.json"), *base, *kdir, *name;
+	size_t n = 0;
+
+	if (ks_fs_exists(p)) {
+		free(p);
+		p = ks_fs_realpath(arg);
+		if (p)
+			ks_strv_push_owned(out, p);
+		return p ? 1 : 0;
+	}
+	free(p);
+	base = ks_fs_join(ks_dir, "captures");
+	kdir = ks_fs_join(base, arg);
+	p = ks_fs_join(kdir, "launch.json");
+	if (ks_fs_exists(p)) {
+		ks_strv_push_owned(out, kdir);
+		kdir = NULL;
+		n = 1;
+	} else {
+		n = numbered(kdir, out);
+		if (!n && !strchr(arg, '/')) {
+			/* A mangled name: its directory name under captures/. */
+			name = ks_capture_kernel_dir(arg);
+			free(kdir);
+			kdir = ks_fs_join(base, name);
+			free(name);
+			n = numbered(kdir, out);
+		}
+	}
+	free(p);
+	free(kdir);
+	free(base);
+	return n;
 }

@@ -7,11 +7,16 @@
  * (cuLaunchKernel, cuLaunchKernelEx, cuLaunchCooperativeKernel and their
  * per-thread-stream forms): <<<>>>, cudaLaunchKernel and cudaLaunchKernelEx
  * all reach one of them, with static and shared cudart alike. At API ENTER
- * of a chosen launch it reads the kernel's name and parameter layout,
- * finds every device allocation a parameter word points into and every
- * global named by `ks capture`, synchronizes the context and copies them to
- * host memory; at API EXIT it synchronizes again, copies the after-state
- * and writes the capture directory (capture.h). The program's own output
+ * of a launch it reads the kernel's name and parameter layout, finds every
+ * allocation a parameter word points into (device, pool, managed, mapped
+ * host memory) and every global named by `ks capture`, decides by the
+ * policy (distinct:N needs the shape first), synchronizes the context and
+ * streams the buffers to disk in chunks, following pointers stored in
+ * them; at API EXIT it times the launch by the events recorded around it,
+ * synchronizes again, streams the after-state and publishes the capture
+ * directory (capture.h). It also follows cuMemAllocAsync and
+ * cuMemFreeAsync, since the driver reports a pool pointer's range as the
+ * whole pool. The program's own output
  * and exit status are untouched: anything unexpected disables capture with
  * one warning line on stderr, and the program goes on.
  *
@@ -38,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,7 +62,13 @@
 
 struct pending {
 	struct ks_capture cap;
-	unsigned char **in;	/* before-state of each buffer */
+	char *tmp;		/* the capture's directory until it is renamed */
+	int kept;		/* tmp was renamed: keep it */
+	unsigned char *stage;	/* STAGE_BYTES of host memory */
+	int pinned;		/* stage is page-locked (cuMemAllocHost) */
+	CUstream stream;	/* the launch's */
+	CUevent ev[2];		/* around the launch: its duration */
+	unsigned long long limit, total;	/* bytes: allowed, held */
 };
 
 static struct {
@@ -72,7 +84,10 @@ static struct {
 	unsigned long captured;
 	char *names[MAX_KERNELS];	/* launch counts per kernel name */
 	unsigned long counts[MAX_KERNELS];
+	unsigned long long *keys[MAX_KERNELS];	/* distinct: shapes seen */
+	size_t nkeys[MAX_KERNELS];
 	size_t nnames;
+	int auto_limit;		/* KS_CAPTURE_MAX_BYTES=auto (or unset) */
 	unsigned long seq;
 	CUpti_SubscriberHandle sub;
 } g = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -266,19 +281,25 @@ demangle(const char *name)
 	return out;
 }
 
-/* The launch number of this kernel in the run (from 1), 0 past MAX_KERNELS. */
+/* The launch number of this kernel in the run (from 1), 0 past
+ * MAX_KERNELS; *k: the kernel's slot. */
 static unsigned long
-count_launch(const char *name)
+count_launch(const char *name, long *k)
 {
 	size_t i;
 
-	for (i = 0; i < g.nnames; i++)
-		if (!strcmp(g.names[i], name))
+	*k = -1;
+	for (i = 0; i < g.nnames; i++) {
+		if (!strcmp(g.names[i], name)) {
+			*k = (long)i;
 			return ++g.counts[i];
+		}
+	}
 	if (g.nnames == MAX_KERNELS)
 		return 0;
 	g.names[g.nnames] = ks_xstrdup(name);
 	g.counts[g.nnames] = 1;
+	*k = (long)g.nnames;
 	return g.counts[g.nnames++];
 }
 
@@ -312,53 +333,224 @@ add_buffer(struct ks_capture *c, enum ks_capture_mem mem, const char *name,
 }
 
 /*
+ * Allocations from memory pools (cuMemAllocAsync, cuMemAllocFromPoolAsync),
+ * from their callbacks: the driver reports a pool pointer's range as the
+ * pool's whole reservation, not the allocation.
+ */
+static struct {
+	pthread_mutex_t lock;
+	unsigned long long *base, *size;
+	size_t n;
+} pools = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void
+pool_add(unsigned long long base, unsigned long long size)
+{
+	pthread_mutex_lock(&pools.lock);
+	pools.base = KS_GROW(pools.base, pools.n, NULL);
+	pools.size = KS_GROW(pools.size, pools.n, NULL);
+	pools.base[pools.n] = base;
+	pools.size[pools.n++] = size;
+	pthread_mutex_unlock(&pools.lock);
+}
+
+static void
+pool_remove(unsigned long long base)
+{
+	size_t i;
+
+	pthread_mutex_lock(&pools.lock);
+	for (i = pools.n; i-- > 0;) {
+		if (pools.base[i] != base)
+			continue;
+		pools.base[i] = pools.base[pools.n - 1];
+		pools.size[i] = pools.size[pools.n - 1];
+		pools.n--;
+		break;
+	}
+	pthread_mutex_unlock(&pools.lock);
+}
+
+static int
+pool_find(unsigned long long v, unsigned long long *base, unsigned long long *size)
+{
+	size_t i;
+	int found = 0;
+
+	pthread_mutex_lock(&pools.lock);
+	for (i = 0; i < pools.n && !found; i++) {
+		if (v >= pools.base[i] && v - pools.base[i] < pools.size[i]) {
+			*base = pools.base[i];
+			*size = pools.size[i];
+			found = 1;
+		}
+	}
+	pthread_mutex_unlock(&pools.lock);
+	return found;
+}
+
+/*
+ * The allocation address `v` lies in: 1 with its base, size and kind, 0
+ * when the driver does not know the address (not a pointer), -1 with the
+ * reason when it is memory whose extent cannot be told (`what` names the
+ * word for the reason).
+ */
+static int
+resolve(unsigned long long v, unsigned long long *base, unsigned long long *size,
+	enum ks_capture_mem *mem, const char *what, struct ks_buf *why)
+{
+	CUpointer_attribute attrs[] = {
+		CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+		CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, CU_POINTER_ATTRIBUTE_RANGE_SIZE,
+		CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE,
+	};
+	unsigned int mt = 0, managed = 0, last_mapped = 1;
+	unsigned long long rbase = 0, mbase = 0;
+	size_t rsize = 0, msize = 0;
+	void *pool = NULL;
+	void *data[] = { &mt, &managed, &rbase, &rsize, &pool };
+	int have_map;
+
+	if (v < 65536)
+		return 0;
+	if (pool_find(v, base, size)) {
+		*mem = KS_MEM_POOL;
+		return 1;
+	}
+	/* One call for every word: an address the driver does not know gets
+	 * memory type 0, not an error. */
+	if (cuPointerGetAttributes(KS_ARRAY_SIZE(attrs), attrs, data, (CUdeviceptr)v) !=
+	    CUDA_SUCCESS) {
+		mt = 0;
+		if (cuPointerGetAttribute(&mt, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+					  (CUdeviceptr)v) != CUDA_SUCCESS)
+			return 0;
+		cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+				      (CUdeviceptr)v);
+		if (cuPointerGetAttribute(&rbase, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+					  (CUdeviceptr)v) != CUDA_SUCCESS ||
+		    cuPointerGetAttribute(&rsize, CU_POINTER_ATTRIBUTE_RANGE_SIZE,
+					  (CUdeviceptr)v) != CUDA_SUCCESS)
+			rsize = 0;
+		pool = NULL;
+	}
+	if (!mt)
+		return 0;	/* not a pointer the driver knows */
+	if (v < rbase || v - rbase >= rsize)
+		rbase = 0, rsize = 0;
+	if (managed)
+		*mem = KS_MEM_MANAGED;
+	else if (pool)
+		*mem = KS_MEM_POOL;
+	else if (mt == CU_MEMORYTYPE_HOST)
+		*mem = KS_MEM_HOST;
+	else
+		*mem = KS_MEM_DEVICE;
+	/* The range is what was reserved (a whole pool, a cuMemAddressReserve);
+	 * the mapping is what holds memory. Asked only where the two may differ. */
+	have_map = 0;
+	if (pool || (rsize && *mem == KS_MEM_DEVICE &&
+		     cuPointerGetAttribute(&last_mapped, CU_POINTER_ATTRIBUTE_MAPPED,
+					   (CUdeviceptr)(rbase + rsize - 1)) ==
+			     CUDA_SUCCESS && !last_mapped))
+		have_map = cuPointerGetAttribute(&mbase, CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR,
+						 (CUdeviceptr)v) == CUDA_SUCCESS &&
+			   cuPointerGetAttribute(&msize, CU_POINTER_ATTRIBUTE_MAPPING_SIZE,
+						 (CUdeviceptr)v) == CUDA_SUCCESS &&
+			   msize && v >= mbase && v - mbase < msize;
+	if (pool) {
+		/* A pool allocation the callbacks did not see (a graph's memory
+		 * node): the mapping it lies in is the best extent known. */
+		if (!have_map) {
+			ks_buf_addf(why, "%s points into a memory-pool allocation whose "
+					 "extent the driver does not report", what);
+			return -1;
+		}
+		*base = mbase;
+		*size = msize;
+		return 1;
+	}
+	if (!rsize) {
+		ks_buf_addf(why, "%s points into %s memory whose extent the driver does "
+				 "not report (no allocation range)", what,
+			    *mem == KS_MEM_HOST ? "host" : *mem == KS_MEM_MANAGED ?
+			    "managed" : "device");
+		return -1;
+	}
+	if (have_map) {
+		/* A reservation mapped only in part. */
+		*base = mbase;
+		*size = msize;
+		return 1;
+	}
+	*base = rbase;
+	*size = rsize;
+	return 1;
+}
+
+static void
+add_param_ptr(struct ks_capture_param *p, size_t at, size_t buffer,
+	      unsigned long long offset)
+{
+	p->ptrs = KS_GROW(p->ptrs, p->nptrs, NULL);
+	p->ptrs[p->nptrs].at = at;
+	p->ptrs[p->nptrs].buffer = buffer;
+	p->ptrs[p->nptrs].offset = offset;
+	p->nptrs++;
+}
+
+/* A word just past the end of an allocation lies in its padding (the
+ * driver knows no allocation there): cudaMalloc hands out 512-byte slots. */
+#define END_SLACK 512
+
+/*
  * Find the device pointers in the parameter bytes: every 8-byte-aligned
- * word that the driver resolves to an allocation. Returns 0, or -1 with
- * the reason the launch cannot be captured.
+ * word that the driver resolves to an allocation, then every word that
+ * the driver does not know but that lies just past the end of one found
+ * (an end pointer). Returns 0, or -1 with the reason the launch cannot be
+ * captured.
  */
 static int
 find_pointers(struct ks_capture *c, struct ks_buf *why)
 {
 	size_t i, at, words = 0;
+	int pass;
 
-	for (i = 0; i < c->nparams; i++) {
-		struct ks_capture_param *p = &c->params[i];
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < c->nparams; i++) {
+			struct ks_capture_param *p = &c->params[i];
 
-		for (at = (8 - p->offset % 8) % 8; at + 8 <= p->size; at += 8) {
-			unsigned long long v, base = 0;
-			size_t range = 0;
-			unsigned int mt = 0, managed = 0;
-			size_t b;
+			for (at = (8 - p->offset % 8) % 8; at + 8 <= p->size; at += 8) {
+				unsigned long long v, base = 0, size = 0;
+				enum ks_capture_mem mem;
+				char what[48];
+				size_t j;
+				long b;
+				int r, known = 0;
 
-			if (++words > MAX_SCAN_WORDS)
-				return 0;
-			memcpy(&v, c->param_bytes + p->offset + at, 8);
-			if (v < 65536)
-				continue;
-			if (cuPointerGetAttribute(&mt, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-						  (CUdeviceptr)v) != CUDA_SUCCESS)
-				continue;	/* not a pointer the driver knows */
-			cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
-					      (CUdeviceptr)v);
-			if (mt == CU_MEMORYTYPE_HOST && !managed) {
-				ks_buf_addf(why, "parameter %zu points into host memory", i);
-				return -1;
+				if (pass == 0 && ++words > MAX_SCAN_WORDS)
+					return 0;
+				memcpy(&v, c->param_bytes + p->offset + at, 8);
+				for (j = 0; j < p->nptrs; j++)
+					known |= p->ptrs[j].at == at;
+				if (known || v < 65536)
+					continue;
+				if (pass == 1) {
+					b = ks_capture_buffer_at(c, v, END_SLACK);
+					if (b >= 0 && c->buffers[b].mem != KS_MEM_GLOBAL)
+						add_param_ptr(p, at, (size_t)b,
+							      v - c->buffers[b].base);
+					continue;
+				}
+				snprintf(what, sizeof(what), "parameter %zu", i);
+				r = resolve(v, &base, &size, &mem, what, why);
+				if (r < 0)
+					return -1;
+				if (r == 0)
+					continue;
+				add_param_ptr(p, at, add_buffer(c, mem, NULL, base, size),
+					      v - base);
 			}
-			if (cuPointerGetAttribute(&base, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
-						  (CUdeviceptr)v) != CUDA_SUCCESS ||
-			    cuPointerGetAttribute(&range, CU_POINTER_ATTRIBUTE_RANGE_SIZE,
-						  (CUdeviceptr)v) != CUDA_SUCCESS ||
-			    v < base || v - base > range) {
-				ks_buf_addf(why, "no allocation range for parameter %zu", i);
-				return -1;
-			}
-			b = add_buffer(c, managed ? KS_MEM_MANAGED : KS_MEM_DEVICE, NULL,
-				       base, range);
-			p->ptrs = KS_GROW(p->ptrs, p->nptrs, NULL);
-			p->ptrs[p->nptrs].at = at;
-			p->ptrs[p->nptrs].buffer = b;
-			p->ptrs[p->nptrs].offset = v - base;
-			p->nptrs++;
 		}
 	}
 	return 0;
@@ -391,44 +583,279 @@ find_globals(struct ks_capture *c, CUfunction f, int is_kernel)
 static void
 pending_free(struct pending *pd)
 {
-	size_t i;
-
 	if (!pd)
 		return;
-	for (i = 0; pd->in && i < pd->cap.nbuffers; i++)
-		free(pd->in[i]);
-	free(pd->in);
+	if (pd->tmp) {
+		if (!pd->kept)
+			ks_fs_remove_tree(pd->tmp, NULL);
+		free(pd->tmp);
+	}
+	if (pd->stage) {
+		if (pd->pinned)
+			cuMemFreeHost(pd->stage);
+		else
+			free(pd->stage);
+	}
+	if (pd->ev[0])
+		cuEventDestroy(pd->ev[0]);
+	if (pd->ev[1])
+		cuEventDestroy(pd->ev[1]);
 	ks_capture_release(&pd->cap);
 	free(pd);
 }
 
-/* Copy every buffer of `c` to fresh host memory; NULL on failure. */
-static unsigned char **
-snapshot(const struct ks_capture *c, struct ks_buf *why)
+/* Copy bytes [off, off + len) of buffer `i` into `dst`; host memory by the
+ * CPU. */
+static int
+copy_range(const struct ks_capture *c, size_t i, unsigned long long off,
+	   size_t len, unsigned char *dst, struct ks_buf *why)
 {
-	unsigned char **data = ks_xcalloc(c->nbuffers + 1, sizeof(*data));
-	size_t i;
+	const struct ks_capture_buffer *b = &c->buffers[i];
 	CUresult r;
 
-	for (i = 0; i < c->nbuffers; i++) {
-		data[i] = malloc(c->buffers[i].size ? c->buffers[i].size : 1);
-		if (!data[i]) {
-			ks_buf_addf(why, "no host memory for %llu bytes", c->buffers[i].size);
-			goto fail;
+	if (b->mem == KS_MEM_HOST) {
+		void *hp = NULL;
+
+		if (cuPointerGetAttribute(&hp, CU_POINTER_ATTRIBUTE_HOST_POINTER,
+					  (CUdeviceptr)(b->base + off)) != CUDA_SUCCESS || !hp) {
+			ks_buf_addf(why, "buffer %zu is host memory without a host address", i);
+			return -1;
 		}
-		r = cuMemcpyDtoH(data[i], (CUdeviceptr)c->buffers[i].base,
-				 c->buffers[i].size);
-		if (r != CUDA_SUCCESS) {
-			ks_buf_addf(why, "copying buffer %zu: %s", i, cu_error(r));
-			goto fail;
-		}
+		memcpy(dst, hp, len);
+		return 0;
 	}
-	return data;
-fail:
-	for (i = 0; i < c->nbuffers; i++)
-		free(data[i]);
-	free(data);
-	return NULL;
+	r = cuMemcpyDtoH(dst, (CUdeviceptr)(b->base + off), len);
+	if (r != CUDA_SUCCESS) {
+		ks_buf_addf(why, "copying buffer %zu: %s", i, cu_error(r));
+		return -1;
+	}
+	return 0;
+}
+
+/* Address windows (2^36 bytes) that device buffers lie in: a word outside
+ * them is not looked up as a pointer. */
+#define WINDOW_SHIFT 36
+#define MAX_WINDOWS 16
+/* Driver lookups of buffer words per capture. */
+#define MAX_INNER_LOOKUPS 65536
+
+struct scan {
+	unsigned long long win[MAX_WINDOWS];
+	size_t nwin;
+	size_t lookups;
+	int truncated;
+};
+
+static void
+scan_windows(const struct ks_capture *c, struct scan *sc)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->nbuffers; i++) {
+		unsigned long long w = c->buffers[i].base >> WINDOW_SHIFT;
+		int have = 0;
+
+		if (c->buffers[i].mem == KS_MEM_GLOBAL || c->buffers[i].mem == KS_MEM_HOST)
+			continue;
+		for (j = 0; j < sc->nwin; j++)
+			have |= sc->win[j] == w;
+		if (!have && sc->nwin < MAX_WINDOWS)
+			sc->win[sc->nwin++] = w;
+	}
+}
+
+static void
+add_buffer_ptr(struct ks_capture_buffer *b, unsigned long long at, size_t target,
+	       unsigned long long offset)
+{
+	b->ptrs = KS_GROW(b->ptrs, b->nptrs, NULL);
+	b->ptrs[b->nptrs].at = (size_t)at;
+	b->ptrs[b->nptrs].buffer = target;
+	b->ptrs[b->nptrs].offset = offset;
+	b->nptrs++;
+}
+
+/*
+ * The device pointers stored in bytes [off, off + len) of buffer `i`
+ * (8-byte aligned words): recorded in buffers[i].ptrs; an allocation one
+ * points to that is not a buffer yet becomes one (and is scanned in turn).
+ */
+static int
+scan_chunk(struct ks_capture *c, size_t i, unsigned long long off,
+	   const unsigned char *data, size_t len, struct scan *sc,
+	   unsigned long long *total, unsigned long long limit, struct ks_buf *why)
+{
+	size_t at, j;
+
+	for (at = (size_t)((8 - (c->buffers[i].base + off) % 8) % 8); at + 8 <= len;
+	     at += 8) {
+		unsigned long long v, base, size;
+		enum ks_capture_mem mem;
+		char what[64];
+		int inwin = 0, r;
+		long b;
+
+		memcpy(&v, data + at, 8);
+		if (v < 65536)
+			continue;
+		for (j = 0; j < sc->nwin; j++)
+			inwin |= sc->win[j] == v >> WINDOW_SHIFT;
+		if (!inwin)
+			continue;
+		b = ks_capture_buffer_at(c, v, 0);
+		if (b >= 0 && v - c->buffers[b].base < c->buffers[b].size) {
+			add_buffer_ptr(&c->buffers[i], off + at, (size_t)b,
+				       v - c->buffers[b].base);
+			continue;
+		}
+		if (sc->lookups >= MAX_INNER_LOOKUPS) {
+			sc->truncated = 1;
+			continue;
+		}
+		sc->lookups++;
+		snprintf(what, sizeof(what), "a pointer stored in buffer %zu", i);
+		r = resolve(v, &base, &size, &mem, what, why);
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			/* An end pointer in the padding after an allocation. */
+			b = ks_capture_buffer_at(c, v, END_SLACK);
+			if (b >= 0 && c->buffers[b].mem != KS_MEM_GLOBAL)
+				add_buffer_ptr(&c->buffers[i], off + at, (size_t)b,
+					       v - c->buffers[b].base);
+			continue;
+		}
+		if (*total + size > limit) {
+			ks_buf_addf(why, "buffer %zu holds a pointer to an allocation of "
+					 "%llu bytes, over the limit of %llu (--max-bytes)",
+				    i, size, limit);
+			return -1;
+		}
+		*total += size;
+		add_buffer_ptr(&c->buffers[i], off + at, add_buffer(c, mem, NULL, base, size),
+			       v - base);
+	}
+	return 0;
+}
+
+static int
+write_all_fd(int fd, const unsigned char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int
+read_all_fd(int fd, unsigned char *p, size_t n)
+{
+	while (n) {
+		ssize_t r = read(fd, p, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/* Host memory one capture streams through: buffers go to disk in chunks,
+ * so a capture needs no host memory of its size. */
+#define STAGE_BYTES (64u << 20)
+
+/*
+ * Stream every buffer to <tmp>/b<i>.in (`out` 0; pointers stored in them
+ * are found on the way) or to b<i>.out (`out` 1; `written` set by
+ * comparing with b<i>.in, read back chunk by chunk).
+ */
+static int
+stream_state(struct pending *pd, int out, struct ks_buf *why)
+{
+	struct ks_capture *c = &pd->cap;
+	unsigned char *cmp = NULL;
+	struct scan sc;
+	size_t i;
+	int rc = -1;
+
+	memset(&sc, 0, sizeof(sc));
+	scan_windows(c, &sc);
+	if (out)
+		cmp = ks_xmalloc(STAGE_BYTES);
+	for (i = 0; i < c->nbuffers; i++) {
+		struct ks_capture_buffer *b = &c->buffers[i];
+		char *path = ks_capture_buffer_path(pd->tmp, i, out), *inpath = NULL;
+		unsigned long long off;
+		int fd, in = -1, bad = 0, differ = 0;
+
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (out) {
+			inpath = ks_capture_buffer_path(pd->tmp, i, 0);
+			in = open(inpath, O_RDONLY | O_CLOEXEC);
+		}
+		if (fd < 0 || (out && in < 0)) {
+			ks_buf_addf(why, "cannot create '%s': %s", path, strerror(errno));
+			bad = 1;
+		}
+		for (off = 0; !bad && off < b->size; off += STAGE_BYTES) {
+			size_t len = b->size - off < STAGE_BYTES ? (size_t)(b->size - off)
+								   : STAGE_BYTES;
+
+			if (copy_range(c, i, off, len, pd->stage, why)) {
+				bad = 1;
+				break;
+			}
+			if (!out && scan_chunk(c, i, off, pd->stage, len, &sc, &pd->total,
+					       pd->limit, why)) {
+				bad = 1;
+				break;
+			}
+			/* scan_chunk may have grown c->buffers. */
+			b = &c->buffers[i];
+			if (out && !differ) {
+				if (read_all_fd(in, cmp, len)) {
+					ks_buf_addf(why, "cannot read back '%s'", inpath);
+					bad = 1;
+					break;
+				}
+				differ = memcmp(cmp, pd->stage, len) != 0;
+			}
+			if (write_all_fd(fd, pd->stage, len)) {
+				ks_buf_addf(why, "cannot write '%s': %s", path, strerror(errno));
+				bad = 1;
+			}
+		}
+		if (fd >= 0 && close(fd) && !bad) {
+			ks_buf_addf(why, "cannot write '%s': %s", path, strerror(errno));
+			bad = 1;
+		}
+		if (in >= 0)
+			close(in);
+		if (out)
+			b->written = differ;
+		free(path);
+		free(inpath);
+		if (bad)
+			goto done;
+	}
+	if (sc.truncated && !out)
+		ks_capture_note_add(c, "more words of the buffers looked like pointers "
+				       "than were looked up; some stored pointers may "
+				       "not be relocated");
+	rc = 0;
+done:
+	free(cmp);
+	return rc;
 }
 
 /* Copy the raw parameter bytes from kernelParams or from `extra`. */
@@ -508,25 +935,29 @@ program_name(void)
 	return ks_xstrdup(buf);
 }
 
-/* Build the pending capture for a chosen launch; NULL (why set) if none. */
+/*
+ * The first step of a capture: the launch's name, geometry, parameters and
+ * the buffers its parameters point into. Enough to tell its shape. NULL
+ * (why set) if the launch cannot be captured.
+ */
 static struct pending *
-begin(const struct launch *l, const char *name, int is_kernel,
-      unsigned long ordinal, struct ks_buf *why)
+prepare(const struct launch *l, const char *name, int is_kernel,
+	unsigned long ordinal, struct ks_buf *why)
 {
 	struct pending *pd = ks_xcalloc(1, sizeof(*pd));
 	struct ks_capture *c = &pd->cap;
 	CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
-	unsigned long long total = 0;
 	size_t i, off, size;
-	CUresult r;
 
-	if (cuStreamIsCapturing(l->stream, &cs) == CUDA_SUCCESS &&
+	pd->stream = l->stream;
+	if (!l->stream && strstr(l->api, "_ptsz"))
+		pd->stream = CU_STREAM_PER_THREAD;
+	if (cuStreamIsCapturing(pd->stream, &cs) == CUDA_SUCCESS &&
 	    cs != CU_STREAM_CAPTURE_STATUS_NONE) {
 		ks_buf_adds(why, "launched into a CUDA graph being captured");
 		goto fail;
 	}
 	c->kernel = ks_xstrdup(name);
-	c->demangled = demangle(name);
 	c->api = ks_xstrdup(l->api);
 	memcpy(c->grid, l->grid, sizeof(c->grid));
 	memcpy(c->block, l->block, sizeof(c->block));
@@ -545,81 +976,147 @@ begin(const struct launch *l, const char *name, int is_kernel,
 	}
 	if (param_bytes(c, l, why) || find_pointers(c, why))
 		goto fail;
-	find_globals(c, l->f, is_kernel);
-	for (i = 0; i < c->nbuffers; i++)
-		total += c->buffers[i].size;
-	if (total > g.policy.max_bytes) {
-		ks_buf_addf(why, "its buffers hold %llu bytes, over the limit of %llu "
-				 "(--max-bytes)", total, g.policy.max_bytes);
-		goto fail;
-	}
-	/* The before-state is what the kernel will see: let earlier work end. */
-	r = cuCtxSynchronize();
-	if (r != CUDA_SUCCESS) {
-		ks_buf_addf(why, "synchronizing before the launch: %s", cu_error(r));
-		goto fail;
-	}
-	pd->in = snapshot(c, why);
-	if (!pd->in)
-		goto fail;
 	return pd;
 fail:
 	pending_free(pd);
 	return NULL;
 }
 
-/* Write <dir>/<kernel>/<n>/: files into a temporary directory, renamed to
- * the first free number. */
+/* The limit of one capture: --max-bytes, or (auto) from the machine now. */
+static unsigned long long
+capture_limit(void)
+{
+	size_t dev_free = 0, dev_total = 0;
+
+	if (!g.auto_limit)
+		return g.policy.max_bytes;
+	if (cuMemGetInfo(&dev_free, &dev_total) != CUDA_SUCCESS)
+		dev_free = 0;
+	return ks_capture_auto_limit(ks_capture_host_memory(), dev_free);
+}
+
+/*
+ * The rest of a capture before the launch: globals, the limits,
+ * the before-state streamed to disk, the start event. 0, or -1 (why set).
+ */
 static int
-write_capture(struct pending *pd, unsigned char **out, char **where,
-	      struct ks_buf *err)
+begin(struct pending *pd, const struct launch *l, int is_kernel, struct ks_buf *why)
 {
 	struct ks_capture *c = &pd->cap;
-	char *kdir = ks_capture_kernel_dir(c->kernel), *parent, *tmp, *path;
-	unsigned long n;
+	struct statvfs vfs;
+	char *kdir, *parent;
+	void *stage = NULL;
+	CUresult r;
 	size_t i;
+
+	c->demangled = demangle(c->kernel);
+	find_globals(c, l->f, is_kernel);
+	for (i = 0; i < c->nbuffers; i++) {
+		char note[160];
+
+		if (c->buffers[i].mem != KS_MEM_HOST)
+			continue;
+		snprintf(note, sizeof(note), "buffer %zu is mapped host memory; a "
+			 "replay restores it into device memory", i);
+		ks_capture_note_add(c, note);
+	}
+	pd->limit = capture_limit();
+	for (i = 0; i < c->nbuffers; i++)
+		pd->total += c->buffers[i].size;
+	if (pd->total > pd->limit) {
+		ks_buf_addf(why, "its buffers hold %llu bytes, over the limit of %llu "
+				 "(%s)", pd->total, pd->limit,
+			    g.auto_limit ? "the automatic limit; --max-bytes" : "--max-bytes");
+		return -1;
+	}
+	if (!statvfs(g.dir, &vfs) &&
+	    (unsigned long long)vfs.f_bavail * vfs.f_frsize < 2 * pd->total + (64ull << 20)) {
+		ks_buf_addf(why, "not enough disk space under %s for 2 x %llu bytes",
+			    g.dir, pd->total);
+		return -1;
+	}
+	kdir = ks_capture_kernel_dir(c->kernel);
+	parent = ks_fs_join(g.dir, kdir);
+	pthread_mutex_lock(&g.lock);
+	pd->tmp = ks_xasprintf("%s/.tmp-%ld-%lu", parent, (long)getpid(), ++g.seq);
+	pthread_mutex_unlock(&g.lock);
+	free(kdir);
+	free(parent);
+	if (ks_fs_mkdirs(pd->tmp, why))
+		return -1;
+	if (cuMemAllocHost(&stage, STAGE_BYTES) == CUDA_SUCCESS) {
+		pd->stage = stage;
+		pd->pinned = 1;
+	} else {
+		pd->stage = malloc(STAGE_BYTES);
+		if (!pd->stage) {
+			ks_buf_addf(why, "no host memory for a %u-byte staging buffer",
+				    STAGE_BYTES);
+			return -1;
+		}
+	}
+	/* The before-state is what the kernel will see: let earlier work end. */
+	r = cuCtxSynchronize();
+	if (r != CUDA_SUCCESS) {
+		ks_buf_addf(why, "synchronizing before the launch: %s", cu_error(r));
+		return -1;
+	}
+	if (stream_state(pd, 0, why))
+		return -1;
+	/* The launch's duration: events on its stream around it, the device
+	 * idle before it. */
+	if (cuEventCreate(&pd->ev[0], CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
+	    cuEventCreate(&pd->ev[1], CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
+	    cuEventRecord(pd->ev[0], pd->stream) != CUDA_SUCCESS) {
+		if (pd->ev[0])
+			cuEventDestroy(pd->ev[0]);
+		if (pd->ev[1])
+			cuEventDestroy(pd->ev[1]);
+		pd->ev[0] = pd->ev[1] = NULL;
+	}
+	return 0;
+}
+
+/* Rename the finished temporary directory to the first free number. */
+static int
+publish(struct pending *pd, char **where, struct ks_buf *err)
+{
+	struct ks_capture *c = &pd->cap;
+	char *kdir = ks_capture_kernel_dir(c->kernel), *parent, *path;
+	unsigned long n;
 	int rc = -1;
 
 	parent = ks_fs_join(g.dir, kdir);
-	pthread_mutex_lock(&g.lock);
-	tmp = ks_xasprintf("%s/.tmp-%ld-%lu", parent, (long)getpid(), ++g.seq);
-	pthread_mutex_unlock(&g.lock);
-	if (ks_fs_mkdirs(tmp, err))
-		goto out;
-	for (i = 0; i < 2 * c->nbuffers; i++) {
-		int is_out = (int)(i & 1);
-		const unsigned char *data = is_out ? out[i / 2] : pd->in[i / 2];
-		int bad;
-
-		path = ks_capture_buffer_path(tmp, i / 2, is_out);
-		bad = ks_fs_write_atomic(path, data, c->buffers[i / 2].size, err);
-		free(path);
-		if (bad)
-			goto out;
-	}
 	/* launch.json last: a directory without it is unfinished. */
-	if (ks_capture_save(tmp, c, err))
+	if (ks_capture_save(pd->tmp, c, err))
 		goto out;
 	for (n = 1; n < 100000; n++) {
 		path = ks_xasprintf("%s/%lu", parent, n);
-		if (!rename(tmp, path)) {
+		if (!rename(pd->tmp, path)) {
 			*where = path;
+			pd->kept = 1;
 			rc = 0;
 			break;
 		}
 		free(path);
 		if (errno != EEXIST && errno != ENOTEMPTY) {
-			ks_error_errno(err, "cannot rename '%s'", tmp);
+			ks_error_errno(err, "cannot rename '%s'", pd->tmp);
 			break;
 		}
 	}
 out:
-	if (rc)
-		ks_fs_remove_tree(tmp, NULL);
-	free(tmp);
 	free(parent);
 	free(kdir);
 	return rc;
+}
+
+/* Give a reserved capture count back. */
+static void
+unreserve(void)
+{
+	pthread_mutex_lock(&g.lock);
+	g.captured--;
+	pthread_mutex_unlock(&g.lock);
 }
 
 static void
@@ -630,8 +1127,10 @@ on_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 	const char *name;
 	char *dem = NULL;
 	unsigned long ordinal;
+	unsigned long long key;
 	int is_kernel, want;
-	struct pending *pd;
+	long k;
+	struct pending *pd = NULL;
 
 	*cb->correlationData = 0;
 	if (read_launch(cbid, cb->functionParams, &l))
@@ -647,20 +1146,45 @@ on_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 			return;
 	}
 	pthread_mutex_lock(&g.lock);
-	ordinal = count_launch(name);
-	want = ordinal && !g.disabled &&
-	       ks_capture_policy_wants(&g.policy, ordinal, g.captured);
-	if (want)
+	ordinal = count_launch(name, &k);
+	if (g.policy.distinct)
+		want = ordinal && !g.disabled && g.captured < g.policy.max_launches &&
+		       g.nkeys[k] < g.policy.distinct;
+	else
+		want = ordinal && !g.disabled &&
+		       ks_capture_policy_wants(&g.policy, ordinal, g.captured);
+	if (want && !g.policy.distinct)
 		g.captured++;	/* reserved; given back if the capture fails */
 	pthread_mutex_unlock(&g.lock);
 	if (!want)
 		return;
-	pd = begin(&l, name, is_kernel, ordinal, &why);
+	pd = prepare(&l, name, is_kernel, ordinal, &why);
+	if (g.policy.distinct) {
+		/* A launch that cannot be captured counts as one shape seen, so
+		 * that it is reported once, not at every launch. */
+		key = pd ? ks_capture_launch_key(&pd->cap) : 0;
+		pthread_mutex_lock(&g.lock);
+		want = ks_capture_policy_wants_key(&g.policy, g.captured, g.keys[k],
+						   g.nkeys[k], key);
+		if (want) {
+			g.keys[k] = KS_GROW(g.keys[k], g.nkeys[k], NULL);
+			g.keys[k][g.nkeys[k]++] = key;
+			g.captured++;
+		}
+		pthread_mutex_unlock(&g.lock);
+		if (!want) {
+			pending_free(pd);
+			ks_buf_release(&why);
+			return;
+		}
+	}
+	if (pd && begin(pd, &l, is_kernel, &why)) {
+		pending_free(pd);
+		pd = NULL;
+	}
 	if (!pd) {
 		report("skipped %s launch %lu: %s", name, ordinal, why.buf);
-		pthread_mutex_lock(&g.lock);
-		g.captured--;
-		pthread_mutex_unlock(&g.lock);
+		unreserve();
 	}
 	*cb->correlationData = (uint64_t)(uintptr_t)pd;
 	ks_buf_release(&why);
@@ -671,10 +1195,9 @@ on_exit_(const CUpti_CallbackData *cb)
 {
 	struct pending *pd = (struct pending *)(uintptr_t)*cb->correlationData;
 	struct ks_buf why = KS_BUF_INIT;
-	unsigned char **out = NULL;
 	char *where = NULL;
+	float ms = 0;
 	CUresult r;
-	size_t i;
 
 	if (!pd)
 		return;
@@ -686,45 +1209,85 @@ on_exit_(const CUpti_CallbackData *cb)
 		       pd->cap.launch, cu_error(r));
 		goto out;
 	}
+	if (pd->ev[1] && cuEventRecord(pd->ev[1], pd->stream) == CUDA_SUCCESS &&
+	    cuEventSynchronize(pd->ev[1]) == CUDA_SUCCESS &&
+	    cuEventElapsedTime(&ms, pd->ev[0], pd->ev[1]) == CUDA_SUCCESS && ms > 0)
+		pd->cap.duration_ns = (unsigned long long)((double)ms * 1e6 + 0.5);
 	r = cuCtxSynchronize();
 	if (r != CUDA_SUCCESS) {
 		ks_buf_addf(&why, "kernel %s failed: %s", pd->cap.kernel, cu_error(r));
 		disable(why.buf);
 		goto out;
 	}
-	out = snapshot(&pd->cap, &why);
-	if (!out) {
+	if (stream_state(pd, 1, &why)) {
 		report("skipped %s launch %lu: %s", pd->cap.kernel, pd->cap.launch,
 		       why.buf);
 		goto out;
 	}
-	for (i = 0; i < pd->cap.nbuffers; i++)
-		pd->cap.buffers[i].written =
-			memcmp(pd->in[i], out[i], pd->cap.buffers[i].size) != 0;
 	device_info(&pd->cap);
 	pd->cap.time = now_iso();
 	pd->cap.program = program_name();
-	if (write_capture(pd, out, &where, &why)) {
+	if (publish(pd, &where, &why)) {
 		ks_buf_addf(&why, " (writing under %s)", g.dir);
 		disable(why.buf);
 		goto out;
 	}
 	report("captured %s", where);
 out:
-	if (out) {
-		for (i = 0; i < pd->cap.nbuffers; i++)
-			free(out[i]);
-		free(out);
-	}
-	if (!where) {
-		/* Not captured after all: give the reserved count back. */
-		pthread_mutex_lock(&g.lock);
-		g.captured--;
-		pthread_mutex_unlock(&g.lock);
-	}
+	if (!where)
+		unreserve();	/* not captured after all */
 	free(where);
 	pending_free(pd);
 	ks_buf_release(&why);
+}
+
+/* Pool allocations and frees, for resolve(). */
+static void
+on_memory(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+	const CUresult *rv = cb->functionReturnValue;
+
+	switch (cbid) {
+	case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync:
+	case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz: {
+		const cuMemAllocAsync_params *p = cb->functionParams;
+
+		if (cb->callbackSite == CUPTI_API_EXIT && rv && *rv == CUDA_SUCCESS &&
+		    p->dptr)
+			pool_add(*p->dptr, p->bytesize);
+		break;
+	}
+	case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync:
+	case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz: {
+		const cuMemAllocFromPoolAsync_params *p = cb->functionParams;
+
+		if (cb->callbackSite == CUPTI_API_EXIT && rv && *rv == CUDA_SUCCESS &&
+		    p->dptr)
+			pool_add(*p->dptr, p->bytesize);
+		break;
+	}
+	case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync:
+	case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz: {
+		const cuMemFreeAsync_params *p = cb->functionParams;
+
+		if (cb->callbackSite == CUPTI_API_ENTER)
+			pool_remove(p->dptr);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static int
+is_memory_cbid(CUpti_CallbackId cbid)
+{
+	return cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz;
 }
 
 static void CUPTIAPI
@@ -736,6 +1299,10 @@ on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
 	(void)userdata;
 	if (domain != CUPTI_CB_DOMAIN_DRIVER_API || in_callback)
 		return;
+	if (is_memory_cbid(cbid)) {
+		on_memory(cbid, cb);
+		return;
+	}
 	in_callback = 1;
 	if (cb->callbackSite == CUPTI_API_ENTER) {
 		if (!g.disabled)
@@ -764,13 +1331,12 @@ settings(struct ks_buf *err)
 				"through 'ks capture')");
 	g.dir = ks_xstrdup(dir);
 	g.report = rep && *rep ? ks_xstrdup(rep) : NULL;
-	g.policy.launch = 1;
 	g.policy.max_launches = 16;
-	g.policy.max_bytes = 1ull << 30;
-	if (launch && *launch &&
-	    ks_capture_parse_launch(launch, &g.policy.launch, err))
+	if (ks_capture_parse_launch_mode(launch && *launch ? launch
+					 : KS_CAPTURE_LAUNCH_DEFAULT, &g.policy, err))
 		return -1;
-	if (bytes && *bytes && ks_capture_parse_bytes(bytes, &g.policy.max_bytes, err))
+	g.auto_limit = !bytes || !*bytes || !strcmp(bytes, "auto");
+	if (!g.auto_limit && ks_capture_parse_bytes(bytes, &g.policy.max_bytes, err))
 		return -1;
 	if (launches && *launches) {
 		errno = 0;
@@ -809,6 +1375,12 @@ InitializeInjection(void)
 		CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
 		CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
 		CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+		CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync,
+		CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz,
+		CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync,
+		CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz,
+		CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync,
+		CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz,
 	};
 	struct ks_buf err = KS_BUF_INIT;
 	const char *msg = NULL;

@@ -5,7 +5,8 @@
  * spelled types (the hook into src/analysis: `ks analyze --record R
  * --json`, run as a child so that a missing libclang costs only the types).
  *
- *   ks capture [--kernel REGEX] [--launch N|first|all] [--max-bytes B]
+ *   ks capture [--kernel REGEX] [--launch N|first|all|distinct[:N]]
+ *              [--max-bytes B|auto]
  *              [--max-launches N] [--globals N1,N2|--no-globals]
  *              [--no-types] [--no-check] -- PROGRAM ARGS...
  *   ks captures [--check] [--json]
@@ -42,8 +43,9 @@
 #include "ks.h"
 
 #define USAGE                                                                 \
-	"usage: ks capture [--kernel REGEX] [--launch N|first|all] [--max-bytes B]\n" \
-	"                  [--max-launches N] [--globals N1,N2|--no-globals]\n"  \
+	"usage: ks capture [--kernel REGEX] [--launch N|first|all|distinct[:N]]\n" \
+	"                  [--max-bytes B|auto] [--max-launches N]\n"           \
+	"                  [--globals N1,N2|--no-globals]\n"                    \
 	"                  [--no-types] [--no-check] -- PROGRAM ARGS...\n"
 
 struct capture_opts {
@@ -267,7 +269,7 @@ parse_capture_args(int argc, char **argv, struct capture_opts *o,
 	memset(o, 0, sizeof(o[0]));
 	o->max_bytes = conf->capture_max_bytes;
 	o->max_launches = conf->capture_max_launches;
-	o->launch = "first";
+	o->launch = KS_CAPTURE_LAUNCH_DEFAULT;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
@@ -311,7 +313,7 @@ ks_cmd_capture(int argc, char **argv, struct ks_conf *conf)
 	struct ks_buf err = KS_BUF_INIT, globals = KS_BUF_INIT, rep = KS_BUF_INIT;
 	struct ks_strv captured = KS_STRV_INIT;
 	char *lib = NULL, *capdir = NULL, *report = NULL, *libreal = NULL;
-	unsigned long launch;
+	struct ks_capture_policy policy;
 	unsigned long long bytes;
 	const char *line;
 	int rc = KS_EXIT_USAGE, started = 0, ncaptured = 0;
@@ -321,8 +323,10 @@ ks_cmd_capture(int argc, char **argv, struct ks_conf *conf)
 		fputs(USAGE, stderr);
 		return KS_EXIT_USAGE;
 	}
-	if (ks_capture_parse_launch(o.launch, &launch, &err) ||
-	    ks_capture_parse_bytes(o.max_bytes, &bytes, &err)) {
+	memset(&policy, 0, sizeof(policy));
+	if (ks_capture_parse_launch_mode(o.launch, &policy, &err) ||
+	    (strcmp(o.max_bytes, "auto") &&
+	     ks_capture_parse_bytes(o.max_bytes, &bytes, &err))) {
 		fprintf(stderr, "ks: error: %s\n", err.buf);
 		goto out;
 	}

@@ -5,6 +5,7 @@
 
 #include "../analysis/libclang.h"
 #include "../core/buf.h"
+#include "../capture/capture.h"
 #include "../core/conf.h"
 #include "../core/log.h"
 #include "../core/stats.h"
@@ -99,6 +100,8 @@ cmd_config(int argc, char **argv, struct ks_conf *conf)
 		return KS_EXIT_USAGE;
 	}
 	ks_conf_describe(conf, &out);
+	if (!strcmp(conf->capture_max_bytes, "auto"))
+		ks_capture_describe_auto(&out);
 	fputs(out.buf, stdout);
 	ks_buf_release(&out);
 	return 0;

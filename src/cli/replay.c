@@ -9,8 +9,10 @@
  *   ks shim --capture CAPTURE [--include FILE] [--launcher]
  *   ks shim [--include FILE] [--launcher|--cooperative] KERNEL [SIZE[:TYPE]]...
  *
- * CAPTURE is a capture directory, or <kernel>/<n> or <kernel> (its newest
- * capture) under KS_DIR/captures. --types gives the parameters' spelled
+ * CAPTURE is a capture directory, or <kernel>/<n> under KS_DIR/captures, or
+ * <kernel> (its directory name or mangled name): every capture of it, so a
+ * candidate is verified on each shape captured (--json then prints an
+ * array, one result per capture). --types gives the parameters' spelled
  * types (';' between them) where the capture has none (no analysis).
  * --ncu takes the metrics from ncu even where the CUPTI Range Profiler
  * works (to compare the two).
@@ -27,6 +29,7 @@
 #include "../core/buf.h"
 #include "../core/conf.h"
 #include "../core/json.h"
+#include "../core/strv.h"
 #include "../core/util.h"
 #include "../review/reviewer.h"
 #include "../review/shim.h"
@@ -162,8 +165,9 @@ ks_cmd_replay(int argc, char **argv, struct ks_conf *conf)
 	struct ks_review_result res;
 	struct ks_buf err = KS_BUF_INIT;
 	const char *arg = NULL;
+	struct ks_strv dirs = KS_STRV_INIT;
 	int json = 0, i, rc = KS_EXIT_USAGE;
-	char *dir = NULL;
+	size_t k;
 
 	ks_review_request_init(&rq);
 	ks_review_result_init(&res);
@@ -214,23 +218,36 @@ ks_cmd_replay(int argc, char **argv, struct ks_conf *conf)
 		goto out;
 	}
 	rc = KS_EXIT_FAILED;
-	dir = ks_capture_find(conf->dir, arg);
-	if (!dir) {
+	if (!ks_capture_find_all(conf->dir, arg, &dirs)) {
 		fprintf(stderr, "ks: error: no capture '%s' (see 'ks captures')\n", arg);
 		goto out;
 	}
-	rq.captures = (const char *const *)&dir;
-	rq.ncaptures = 1;
+	rq.captures = (const char *const *)dirs.v;
+	rq.ncaptures = dirs.n;
 	if (ks_review_run(&rq, &res, &err)) {
 		fprintf(stderr, "ks: error: %s\n", err.buf);
 		goto out;
 	}
-	print_capture(&res.per[0], json);
+	if (res.n > 1 && json)
+		printf("[\n");
+	for (k = 0; k < res.n; k++) {
+		if (res.n > 1 && !json)
+			printf("%scapture %zu of %zu: %s\n", k ? "\n" : "", k + 1, res.n,
+			       dirs.v[k]);
+		print_capture(&res.per[k], json);
+		if (res.n > 1 && json && k + 1 < res.n)
+			printf(",\n");
+	}
+	if (res.n > 1 && !json)
+		printf("\nverdict over %zu captures: %s\n", res.n,
+		       ks_review_verdict_name(res.verdict));
+	if (res.n > 1 && json)
+		printf("]\n");
 	rc = ks_review_verdict_exit(res.verdict);
 out:
 	ks_review_result_release(&res);
 	ks_buf_release(&err);
-	free(dir);
+	ks_strv_release(&dirs);
 	return rc;
 }
 

@@ -40,7 +40,9 @@ static const struct item {
 				   "milliseconds to wait for a lock before giving up" },
 	[KS_CONF_CAPTURE_MAX_BYTES] = { "capture_max_bytes", "KS_CAPTURE_MAX_BYTES",
 					T_STR, offsetof(struct ks_conf, capture_max_bytes),
-					"1G", "buffer bytes one captured launch may hold" },
+					"auto", "buffer bytes one captured launch may hold "
+					"(auto: the smaller of 1/4 of host memory and 9/10 "
+					"of the free device memory at the launch)" },
 	[KS_CONF_CAPTURE_MAX_LAUNCHES] = { "capture_max_launches",
 					   "KS_CAPTURE_MAX_LAUNCHES", T_INT,
 					   offsetof(struct ks_conf, capture_max_launches),

@@ -73,7 +73,7 @@ struct ks_conf {
 	int debug;		/* KS_DEBUG: trace to stderr */
 	int record;		/* KS_RECORD: write build records */
 	int lock_timeout_ms;	/* KS_LOCK_TIMEOUT: ms to wait for a lock */
-	char *capture_max_bytes;	/* KS_CAPTURE_MAX_BYTES: "1G" */
+	char *capture_max_bytes;	/* KS_CAPTURE_MAX_BYTES: "auto" or "8G" */
 	int capture_max_launches;	/* KS_CAPTURE_MAX_LAUNCHES */
 	int replay_timeout_ms;	/* KS_REPLAY_TIMEOUT: one ks-replay run */
 	int review_random;	/* KS_REVIEW_RANDOM: fresh input sets */

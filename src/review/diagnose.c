@@ -34,6 +34,19 @@ known_pointer(const struct ks_capture *c, size_t at)
 	return 0;
 }
 
+/* Is byte `at` of buffer `i` a stored pointer the capture recorded (and a
+ * replay relocates)? */
+static int
+stored_pointer(const struct ks_capture *c, size_t i, size_t at)
+{
+	size_t j;
+
+	for (j = 0; j < c->buffers[i].nptrs; j++)
+		if (c->buffers[i].ptrs[j].at == at)
+			return 1;
+	return 0;
+}
+
 /* The nearest captured buffer to v, and the distance. */
 static long
 nearest(const struct ks_capture *c, uint64_t v, uint64_t *dist)
@@ -77,7 +90,7 @@ ks_diagnose_unrestored(const struct ks_capture *c, const unsigned char *const *i
 			uint64_t v, dist;
 
 			memcpy(&v, in[i] + k, 8);
-			if (!v)
+			if (!v || stored_pointer(c, i, k))
 				continue;
 			if (buffer_at(c, v) >= 0)
 				inside++;

@@ -79,6 +79,22 @@ test_program_output_and_status_unchanged() {
 	expect_no_file "$(ls "$KS_DIR"/captures/.report-* 2>/dev/null | head -n 1)"
 }
 
+test_default_launch_and_limit() {
+	write_program
+	"$KS_BIN" capture -- ./prog.sh >/dev/null 2>&1 || true
+	# Several shapes per kernel by default; the limit follows the machine.
+	expect_contains "$(cat env.txt)" "launch=distinct:3 max=auto"
+	"$KS_BIN" capture --launch distinct:5 --max-bytes 2G -- ./prog.sh >/dev/null 2>&1 || true
+	expect_contains "$(cat env.txt)" "launch=distinct:5 max=2G"
+	KS_CAPTURE_MAX_BYTES=3G "$KS_BIN" capture -- ./prog.sh >/dev/null 2>&1 || true
+	expect_contains "$(cat env.txt)" "max=3G"
+	out=$("$KS_BIN" config)
+	expect_contains "$out" "capture_max_bytes = auto  (default)"
+	expect_contains "$out" "capture_max_bytes (auto) = at most "
+	out=$(KS_CAPTURE_MAX_BYTES=8G "$KS_BIN" config)
+	expect_contains "$out" "capture_max_bytes = 8G  (environment: KS_CAPTURE_MAX_BYTES)"
+}
+
 test_capture_finds_the_build_record() {
 	write_program
 	write_record
@@ -110,6 +126,7 @@ test_signal_and_exec_failure() {
 
 test_bad_options_are_usage_errors() {
 	for args in "--launch 0 -- true" "--launch soon -- true" "--max-bytes 1T -- true" \
+		"--launch distinct:0 -- true" "--launch distinct:x -- true" \
 		"--kernel ( -- true" "--launch 1" "--frob -- true"; do
 		set +e
 		# shellcheck disable=SC2086

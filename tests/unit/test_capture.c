@@ -290,7 +290,7 @@ TEST(capture_symbols)
 
 TEST(capture_policy)
 {
-	struct ks_capture_policy p = { 1, 16, 1 << 30 };
+	struct ks_capture_policy p = { 1, 16, 1 << 30, 0 };
 	struct ks_buf err = KS_BUF_INIT;
 	unsigned long l;
 	unsigned long long b;

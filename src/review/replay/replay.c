@@ -283,23 +283,38 @@ static int
 setup(struct replay *r, struct ks_buf *err)
 {
 	struct ks_capture *c = &r->cap;
-	size_t i, j;
+	size_t i, j, ng, *group;
+	unsigned long long *goff, *gsize;
+	CUdeviceptr *gbase;
 
 	if (rt_ok(cudaSetDevice(0), "cudaSetDevice", err) ||
 	    rt_ok(cudaFree(NULL), "initializing CUDA", err) ||
 	    rt_ok(cudaGetDevice(&r->device), "cudaGetDevice", err))
 		return -1;
 	r->dev = ks_xcalloc(c->nbuffers + 1, sizeof(*r->dev));
-	for (i = 0; i < c->nbuffers; i++) {
+	/* Neighbors in the program stay neighbors (ks_capture_layout): one
+	 * allocation per group, each buffer at its old offset in it. */
+	group = ks_xcalloc(c->nbuffers + 1, sizeof(*group));
+	goff = ks_xcalloc(c->nbuffers + 1, sizeof(*goff));
+	gsize = ks_xcalloc(c->nbuffers + 1, sizeof(*gsize));
+	gbase = ks_xcalloc(c->nbuffers + 1, sizeof(*gbase));
+	ng = ks_capture_layout(c, KS_CAPTURE_LAYOUT_GAP, group, goff, gsize);
+	for (i = 0; i < ng; i++) {
 		void *p = NULL;
 
-		if (c->buffers[i].mem == KS_MEM_GLOBAL)
-			continue;
-		if (rt_ok(cudaMalloc(&p, c->buffers[i].size ? c->buffers[i].size : 1),
-			  "cudaMalloc", err))
-			return -1;
-		r->dev[i] = (CUdeviceptr)(uintptr_t)p;
+		if (rt_ok(cudaMalloc(&p, gsize[i] ? gsize[i] : 1), "cudaMalloc", err))
+			break;
+		gbase[i] = (CUdeviceptr)(uintptr_t)p;
 	}
+	for (j = 0; i == ng && j < c->nbuffers; j++)
+		if (group[j] != (size_t)-1)
+			r->dev[j] = gbase[group[j]] + goff[j];
+	free(group);
+	free(goff);
+	free(gsize);
+	free(gbase);
+	if (i < ng)
+		return -1;
 	r->params = ks_xcalloc(c->param_size + 8, 1);
 	memcpy(r->params, c->param_bytes, c->param_size);
 	r->args = ks_xcalloc(c->nparams + 1, sizeof(*r->args));
@@ -315,6 +330,14 @@ setup(struct replay *r, struct ks_buf *err)
 			memcpy(r->params + p->offset + p->ptrs[j].at, &v, 8);
 		}
 		r->args[i] = r->params + p->offset;
+	}
+	/* Pointers stored in the buffers (arrays of pointers): relocated in
+	 * the inputs and in the reference alike. */
+	for (i = 0; i < c->nbuffers; i++) {
+		if (!c->buffers[i].nptrs)
+			continue;
+		ks_capture_relocate(c, i, r->in[i], (const unsigned long long *)r->dev);
+		ks_capture_relocate(c, i, r->ref[i], (const unsigned long long *)r->dev);
 	}
 	return 0;
 }
@@ -765,6 +788,9 @@ find_output_only(struct replay *r, struct ks_buf *err)
 	for (i = 0; i < n; i++) {
 		if (((r->cap.buffers[i].mem == KS_MEM_GLOBAL || r->o.written_only) &&
 		     !r->written[i]) || skipped(&r->orig, i))
+			continue;
+		/* Poisoned pointers would send the original anywhere. */
+		if (r->cap.buffers[i].nptrs)
 			continue;
 		for (j = 0; j < n; j++)
 			mask[j] = j == i;
