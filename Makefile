@@ -57,6 +57,8 @@ KS_LIBS = -lcjson -ldl
 # The skill files and the policy table are YAML (src/memory/yaml.c): only ks
 # and the unit tests link libyaml.
 KS_LIBS += -lyaml
+# The LLM client (src/llm) is the one user of libcurl.
+KS_LIBS += -lcurl
 
 # --- analysis: libclang headers (src/analysis) -------------------------------
 # ks dlopens libclang (src/analysis/libclang.c) and never links it; only
@@ -221,6 +223,7 @@ REPLAY_SRC = src/review/replay/main.c src/review/replay/replay.c \
 	src/review/timing.c src/review/metricset.c src/review/occupancy.c \
 	src/core/buf.c src/core/fs.c src/core/hash.c src/core/strv.c \
 	src/core/util.c
+REPLAY_SRC += src/review/globals.c src/review/diagnose.c src/core/grow.c
 $(BUILD)/src/capture/%.o: ALL_CFLAGS += $(CUDA_CFLAGS)
 $(BUILD)/src/review/replay/%.o: ALL_CFLAGS += $(CUDA_CFLAGS)
 $(BUILD)/src/review/replay/metrics.o: ALL_CFLAGS += -Isrc/review/replay/compat

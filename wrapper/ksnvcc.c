@@ -14,6 +14,7 @@
 #include "../src/core/util.h"
 #include "../src/nvcc/args.h"
 #include "../src/nvcc/nvccver.h"
+#include "../src/nvcc/onecmd.h"
 #include "../src/nvcc/passthru.h"
 #include "../src/nvcc/record.h"
 #include "subst.h"
@@ -85,6 +86,89 @@ check_utf8(const char *cwd, const char *real, const struct ks_strv *argv,
 	return 0;
 }
 
+/* What every record of one nvcc command shares. */
+struct cmd {
+	const struct ks_conf *conf;
+	struct ks_strv pre, expanded, app;	/* the words nvcc reads */
+	struct ks_record_info ri;
+};
+
+/*
+ * Record the CUDA source a->inputs[k] of a one-command build: its compile
+ * alone (onecmd.h), classified again as a -c build would be. Returns 0,
+ * or -1 with the reason in `err`.
+ */
+static int
+record_source(struct cmd *c, const struct ks_args *a, const struct ks_strv *full,
+	      size_t k, struct ks_buf *err)
+{
+	struct ks_strv one = KS_STRV_INIT, onefull = KS_STRV_INIT;
+	struct ks_args s;
+	struct ks_record_info ri = c->ri;
+	const char *why = NULL;
+	long at = ks_onecmd_input_word((const char *const *)full->v, full->n, k);
+	size_t src;
+	int rc = -1;
+
+	ks_args_init(&s);
+	if (at < (long)c->pre.n || at >= (long)(c->pre.n + c->expanded.n)) {
+		ks_error(err, "source '%s' comes from NVCC_PREPEND_FLAGS or "
+			 "NVCC_APPEND_FLAGS", a->inputs[k].path);
+		goto out;
+	}
+	src = (size_t)at - c->pre.n;
+	if (ks_onecmd_compile_argv((const char *const *)c->expanded.v,
+				   c->expanded.n, src, &one, err))
+		goto out;
+	ks_strv_pushv(&onefull, (const char *const *)c->pre.v, c->pre.n);
+	ks_strv_pushv(&onefull, (const char *const *)one.v, one.n);
+	ks_strv_pushv(&onefull, (const char *const *)c->app.v, c->app.n);
+	if (ks_args_classify(&onefull, &s, err))
+		goto out;
+	/* The compile alone must be one ks records, of the same file. */
+	if (!ks_args_eligible(&s, &why) ||
+	    strcmp(s.inputs[0].path, a->inputs[k].path)) {
+		ks_error(err, "the compile of '%s' alone is not a single-source "
+			 "CUDA compile (%s)", a->inputs[k].path,
+			 why ? why : "another input");
+		goto out;
+	}
+	ri.argv = &one;
+	ri.mode = ks_args_mode_name(a->mode);
+	ri.command_argv = &c->expanded;
+	ri.source_index = (long)src;
+	ri.output = a->output;
+	ri.depfile = a->depfile;
+	rc = ks_record_write(c->conf->dir, &s, &ri, err);
+	if (!rc)
+		ks_log("recorded %s (one-command build)", a->inputs[k].path);
+out:
+	ks_args_release(&s);
+	ks_strv_release(&one);
+	ks_strv_release(&onefull);
+	return rc;
+}
+
+/* Record every CUDA source of a one-command build. The counter. */
+static const char *
+record_command(struct cmd *c, const struct ks_args *a,
+	       const struct ks_strv *full, struct ks_buf *err)
+{
+	const char *reason = "one-command";
+	size_t k;
+
+	for (k = 0; k < a->ninputs; k++) {
+		if (a->inputs[k].lang != KS_LANG_CU)
+			continue;
+		ks_buf_reset(err);
+		if (record_source(c, a, full, k, err)) {
+			ks_log("no record: %s", err->buf);
+			reason = "record-failed";
+		}
+	}
+	return reason;
+}
+
 /*
  * Decide and record. Returns the stats counter naming the outcome. Never
  * fails: every problem becomes a pass-through reason.
@@ -93,14 +177,19 @@ static const char *
 act(const struct ks_conf *conf, const char *real, int argc, char **argv,
     const char *conf_err, struct ks_subst *sub)
 {
-	struct ks_strv raw = KS_STRV_INIT, expanded = KS_STRV_INIT;
-	struct ks_strv full = KS_STRV_INIT;
+	struct ks_strv raw = KS_STRV_INIT, full = KS_STRV_INIT;
+	struct cmd c;
 	struct ks_args a;
 	struct ks_buf err = KS_BUF_INIT, ver = KS_BUF_INIT;
 	const char *reason = NULL;
 	char *cwd = NULL;
-	int i;
+	int i, command = 0;
 
+	memset(&c, 0, sizeof(c));
+	c.conf = conf;
+	ks_strv_init(&c.pre);
+	ks_strv_init(&c.expanded);
+	ks_strv_init(&c.app);
 	ks_args_init(&a);
 	if (conf->disable)
 		return "passthru-disabled";
@@ -113,27 +202,35 @@ act(const struct ks_conf *conf, const char *real, int argc, char **argv,
 	/* nvcc reads NVCC_PREPEND_FLAGS + argv + NVCC_APPEND_FLAGS. */
 	for (i = 0; i < argc; i++)
 		ks_strv_push(&raw, argv[i]);
-	if (ks_args_expand(&raw, &expanded, &err) ||
-	    split_env("NVCC_PREPEND_FLAGS", &full, &err)) {
+	if (ks_args_expand(&raw, &c.expanded, &err) ||
+	    split_env("NVCC_PREPEND_FLAGS", &c.pre, &err) ||
+	    split_env("NVCC_APPEND_FLAGS", &c.app, &err)) {
 		reason = "passthru-unclassified";
 		goto out;
 	}
-	ks_strv_pushv(&full, (const char *const *)expanded.v, expanded.n);
-	if (split_env("NVCC_APPEND_FLAGS", &full, &err) ||
-	    ks_args_classify(&full, &a, &err)) {
+	ks_strv_pushv(&full, (const char *const *)c.pre.v, c.pre.n);
+	ks_strv_pushv(&full, (const char *const *)c.expanded.v, c.expanded.n);
+	ks_strv_pushv(&full, (const char *const *)c.app.v, c.app.n);
+	if (ks_args_classify(&full, &a, &err)) {
 		reason = "passthru-unclassified";
 		goto out;
 	}
 	if (!ks_args_eligible(&a, &reason)) {
-		ks_log("not a single-source CUDA compile (%s)", reason);
-		reason = passthru_reason(reason);
-		goto out;
+		/* A compile and link (or -lib) in one command: its CUDA
+		 * sources are recorded one by one. */
+		if (a.mode == KS_MODE_COMPILE_LINK || a.mode == KS_MODE_LIB)
+			command = ks_args_eligible_command(&a, &reason);
+		if (!command) {
+			ks_log("not a single-source CUDA compile (%s)", reason);
+			reason = passthru_reason(reason);
+			goto out;
+		}
 	}
-	reason = "compile";
+	reason = command ? "one-command" : "compile";
 	if (!conf->record)
 		goto out;
 	cwd = ks_fs_getcwd();
-	if (cwd && check_utf8(cwd, real, &expanded, &err)) {
+	if (cwd && check_utf8(cwd, real, &c.expanded, &err)) {
 		ks_log("no record: %s", err.buf);
 		reason = "record-not-utf8";
 		goto out;
@@ -143,31 +240,31 @@ act(const struct ks_conf *conf, const char *real, int argc, char **argv,
 		reason = "record-failed";
 		goto out;
 	}
-	{
-		struct ks_record_info ri = {
-			.cwd = cwd, .nvcc = real, .nvcc_version = ver.buf,
-			.argv = &expanded,
-			.prepend_flags = getenv("NVCC_PREPEND_FLAGS"),
-			.append_flags = getenv("NVCC_APPEND_FLAGS"),
-			.time = (long long)time(NULL),
-		};
-		if (ks_record_write(conf->dir, &a, &ri, &err)) {
-			ks_log("no record: %s", err.buf);
-			reason = "record-failed";
-		} else {
-			char *name = ks_record_name(&a, cwd);
+	c.ri.cwd = cwd;
+	c.ri.nvcc = real;
+	c.ri.nvcc_version = ver.buf;
+	c.ri.argv = &c.expanded;
+	c.ri.prepend_flags = getenv("NVCC_PREPEND_FLAGS");
+	c.ri.append_flags = getenv("NVCC_APPEND_FLAGS");
+	c.ri.time = (long long)time(NULL);
+	if (command) {
+		reason = record_command(&c, &a, &full, &err);
+	} else if (ks_record_write(conf->dir, &a, &c.ri, &err)) {
+		ks_log("no record: %s", err.buf);
+		reason = "record-failed";
+	} else {
+		char *name = ks_record_name(&a, cwd);
 
-			ks_log("recorded %s", a.inputs[0].path);
-			sub->record = ks_xasprintf("%s/builds/%s", conf->dir, name);
-			free(name);
-		}
+		ks_log("recorded %s", a.inputs[0].path);
+		sub->record = ks_xasprintf("%s/builds/%s", conf->dir, name);
+		free(name);
 	}
 	/* Substitution (subst.h) takes the classification over. */
 	if (conf->subst && cwd && ver.len &&
 	    (!strcmp(reason, "compile") || !strcmp(reason, "record-failed"))) {
 		sub->a = a;
 		ks_args_init(&a);
-		ks_strv_pushv(&sub->argv, (const char *const *)expanded.v, expanded.n);
+		ks_strv_pushv(&sub->argv, (const char *const *)c.expanded.v, c.expanded.n);
 		sub->cwd = cwd;
 		cwd = NULL;
 		sub->nvcc_version = ks_buf_detach(&ver, NULL);
@@ -182,7 +279,9 @@ out:
 	ks_buf_release(&err);
 	ks_args_release(&a);
 	ks_strv_release(&raw);
-	ks_strv_release(&expanded);
+	ks_strv_release(&c.pre);
+	ks_strv_release(&c.expanded);
+	ks_strv_release(&c.app);
 	ks_strv_release(&full);
 	return reason;
 }

@@ -4,13 +4,16 @@
  * Order (every branch ends in ks_passthru_exec):
  *   launcher or compiler form -> find the real nvcc (or die, exit 100)
  *   -> KS_DISABLE -> nested below another ks-nvcc -> config error
- *   -> classify argv -> not a single-source CUDA compile
- *   -> record the compile -> substitute verified variants (subst.h: it
- *   exits with nvcc's status when it compiled a rewritten TU)
+ *   -> classify argv -> neither a single-source CUDA compile nor a
+ *      one-command build (compile and link, or -lib) with CUDA sources
+ *   -> record the compile (a one-command build: each CUDA source's compile
+ *      alone, nvcc/onecmd.h) -> for a single-source compile, substitute
+ *      verified variants (subst.h: it exits with nvcc's status when it
+ *      compiled a rewritten TU)
  *   -> exec the real nvcc with the argv unchanged.
  * Each outcome adds to one stats counter. Nothing is printed on the way.
- * May include: libc, core/, nvcc/ (passthru.h, args.h, record.h, nvccver.h),
- * cache/, subst.h.
+ * May include: libc, core/, nvcc/ (passthru.h, args.h, record.h, nvccver.h,
+ * onecmd.h), cache/, subst.h.
  */
 #ifndef KS_WRAPPER_KSNVCC_H
 #define KS_WRAPPER_KSNVCC_H

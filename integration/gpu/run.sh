@@ -2,8 +2,11 @@
 # integration/gpu/run.sh: capture and replay on a real GPU (`make gpu-test`).
 #
 # Builds the sample project and four benchmark programs through ks-nvcc,
-# captures their kernels with `ks capture`, replays every capture (the
-# original must reproduce its outputs), shows each correctness rule
+# captures their kernels with `ks capture` (its eligibility table where
+# the test does not replay each capture itself), replays every capture (the
+# original must reproduce its outputs), restores the globals of a TU that
+# includes CUB, names why each of a set of kernels does not reproduce,
+# stops runs past their time bound, shows each correctness rule
 # rejecting a deliberately wrong candidate (integration/gpu/candidates/),
 # accepts hand-optimized GEMM candidates with a measured speedup, collects
 # metrics, runs the sanitizer, and measures the capture overhead.
@@ -107,6 +110,8 @@ t_capture_app() {
 	cmp "$WORK/app-plain.txt" "$WORK/app-captured.txt"
 	grep -q '^PASS$' "$WORK/app-captured.txt"
 	n=$(grep -c '^ks: captured' "$WORK/app-capture.err")
+	# The eligibility table: each of the 3 kernels reproduces.
+	[ "$(grep -cE ' yes$' "$WORK/app-capture.err")" = 3 ]
 	for k in _Z5saxpyifPKfPf _Z9block_sumPKfiPf _Z11jacobi_step6grid2dPKfPf; do
 		[ -n "$(capture_of "$k")" ] || { echo "no capture of $k"; return 1; }
 	done
@@ -117,7 +122,7 @@ t_capture_app() {
 }
 
 t_capture_launch_n() {
-	"$KS" capture --kernel jacobi --launch 5 -- "$WORK/make-app/make-app" >/dev/null
+	"$KS" capture --no-check --kernel jacobi --launch 5 -- "$WORK/make-app/make-app" >/dev/null
 	d=$(capture_of _Z11jacobi_step6grid2dPKfPf 5)
 	[ -n "$d" ]
 	detail "jacobi_step launch 5 captured: $(jget "$d/launch.json" 'j["launch"]'), struct parameter of $(jget "$d/launch.json" 'j["params"][0]["size"]') bytes"
@@ -136,9 +141,9 @@ t_replay_app() {
 t_capture_bench() {
 	local p d n=0
 	for p in relu softmax histogram; do
-		(cd "$WORK/bench/$p" && BENCH_SCALE=small "$KS" capture -- ./"$p" | tail -n 1)
+		(cd "$WORK/bench/$p" && BENCH_SCALE=small "$KS" capture --no-check -- ./"$p" | tail -n 1)
 	done
-	(cd "$WORK/bench/relu" && BENCH_SCALE=small "$KS" capture --kernel relu --launch 2 -- ./relu >/dev/null)
+	(cd "$WORK/bench/relu" && BENCH_SCALE=small "$KS" capture --no-check --kernel relu --launch 2 -- ./relu >/dev/null)
 	for d in "$KS_DIR"/captures/*relu*/* "$KS_DIR"/captures/*softmax*/* \
 		"$KS_DIR"/captures/*hist*/*; do
 		[ -f "$d/launch.json" ] || continue
@@ -194,7 +199,7 @@ t_launches() {
 	cp "$HERE/programs/launches.cu" "$WORK/launches/"
 	(cd "$WORK/launches" && "$KSNVCC" -arch=sm_90 -c launches.cu -o launches.o &&
 		"$NVCC" -arch=sm_90 -o launches launches.o)
-	(cd "$WORK/launches" && "$KS" capture --launch all -- ./launches) | grep '^PASS$' >/dev/null
+	(cd "$WORK/launches" && "$KS" capture --no-check --launch all -- ./launches) | grep '^PASS$' >/dev/null
 	for d in "$KS_DIR"/captures/_Z6affinePfi/* "$KS_DIR"/captures/_Z9square_exPKfPfi/* \
 		"$KS_DIR"/captures/_Z11negate_coopPfi/*; do
 		[ -f "$d/launch.json" ] || { echo "missing capture $d"; return 1; }
@@ -232,11 +237,115 @@ t_good_candidate_and_sanitize() {
 	detail "relu_good accepted (captured inputs and 3 fresh sets), memcheck and racecheck clean; relu_oob correct on every element but rejected by memcheck ($(jget "$WORK/oob.json" 'j["sanitize"]["memcheck"]["report"].splitlines()[0]')); metrics by ncu: $(jget "$WORK/good_ncu.json" '(j["metrics"]["source"], len(j["metrics"]["candidate"]) - 2, "values")')"
 }
 
+# --- what replay restores, bounds and explains ---------------------------------------
+
+# The verdict file's field $2 of the newest capture of kernel glob $1.
+verdict_of() { jget "$(capture_of "$1")/eligibility.json" "j[\"$2\"]"; }
+
+t_cub_global() {
+	local d status
+	mkdir -p "$WORK/cub"
+	cp "$HERE/programs/cub_global.cu" "$WORK/cub/"
+	(cd "$WORK/cub" && "$KSNVCC" -O3 -arch=sm_90 -c cub_global.cu -o cub_global.o &&
+		"$NVCC" -arch=sm_90 -o cub_global cub_global.o)
+	(cd "$WORK/cub" && "$KS" capture --kernel block_sums -- ./cub_global) \
+		2>"$WORK/cub/capture.err" | grep '^PASS$' >/dev/null
+	cat "$WORK/cub/capture.err"
+	d=$(capture_of '*block_sums*')
+	[ -n "$d" ]
+	jget "$d/launch.json" '[(b["mem"], b["name"]) for b in j["buffers"] if b["mem"] == "global"][:4]'
+	# The capture holds CCCL's internal-linkage objects and the TU's own.
+	n_internal=$(jget "$d/launch.json" 'sum(1 for b in j["buffers"] if "_INTERNAL_" in (b["name"] or ""))')
+	[ "$n_internal" -gt 1 ]
+	# The table ks capture printed says it reproduces.
+	grep -E '^(block_sums\(|_Z10block_sums).* yes' "$WORK/cub/capture.err"
+	# The check's review: bias and scale_by (by its path-independent name)
+	# restored, CCCL's objects left alone, nothing the kernel reaches missing.
+	rev=$(ls -t "$KS_DIR"/replay/_Z10block_sums*/review.json | head -n 1)
+	cat "$rev"
+	g=$(jget "$rev" 'j["original"]["globals"]')
+	[ "$(jget "$rev" 'j["original"]["globals"]["restored"]')" = 2 ]
+	[ "$(jget "$rev" 'j["original"]["globals"]["uncaptured"]')" = "[]" ]
+	candidate "$WORK/cub/cub_global.cu" block_sums block_sums_good "$WORK/cub_good.cu"
+	status=$(replay_json cub_good "$d" --candidate "$WORK/cub_good.cu")
+	cat "$WORK/cub_good.json"
+	[ "$status" = 0 ]
+	detail "CUB TU ($n_internal internal-linkage globals captured): the original reproduces, globals $g; a candidate TU (another main file) accepted"
+}
+
+t_review_cases() {
+	local d status log=$WORK/cases/capture.err
+	mkdir -p "$WORK/cases"
+	cp "$HERE/programs/review_cases.cu" "$WORK/cases/"
+	(cd "$WORK/cases" && "$KSNVCC" -arch=sm_90 -c review_cases.cu -o review_cases.o &&
+		"$NVCC" -arch=sm_90 -o review_cases review_cases.o)
+	(cd "$WORK/cases" && "$KS" capture --no-globals -- ./review_cases) 2>"$log" |
+		grep '^PASS$' >/dev/null
+	cat "$log"
+	grep -E '^(spin\(|_Z4spin).* yes' "$log"
+	grep -E '^(stamp\(|_Z5stamp).* no ' "$log"
+	[ "$(verdict_of '_Z4spin*' verdict)" = eligible ]
+	# Its indices poisoned, take faults: the review runs again poisoning
+	# only what the launch wrote, and it reproduces.
+	[ "$(verdict_of '_Z4take*' verdict)" = eligible ]
+	case $(verdict_of '_Z5stamp*' why) in
+	*"two runs of the original differ from each other too"*"not deterministic"*) ;;
+	*) echo "stamp: $(verdict_of '_Z5stamp*' why)"; return 1 ;;
+	esac
+	case $(verdict_of '_Z10read_ticks*' why) in
+	*"agree with each other"*"the capture does not hold"*ticks*) ;;
+	*) echo "read_ticks: $(verdict_of '_Z10read_ticks*' why)"; return 1 ;;
+	esac
+	case $(verdict_of '_Z6gather*' why) in
+	*"device addresses of the capture run"*) ;;
+	*) echo "gather: $(verdict_of '_Z6gather*' why)"; return 1 ;;
+	esac
+	"$KS" captures >"$WORK/cases/captures.txt"
+	grep -E '^(read_ticks\(|_Z10read_ticks).* no ' "$WORK/cases/captures.txt"
+	detail "spin and take (32-bit indices) reproduce; stamp: not deterministic; read_ticks: an uncaptured global named; gather: $(verdict_of '_Z6gather*' why | cut -c 1-90)..."
+}
+
+t_time_bound() {
+	local d long status start secs which
+	d=$(capture_of '_Z4spin*')
+	[ -n "$d" ]
+	long=$WORK/spin_long
+	rm -rf "$long"
+	cp -R "$d" "$long"
+	rm -f "$long/eligibility.json"
+	which=$(jget "$long/launch.json" 'j["params"][0]["pointers"][0]["buffer"]')
+	# The loop count raised from 1000 to 2^40: hours, not microseconds.
+	python3 -c 'import struct,sys; open(sys.argv[1], "wb").write(struct.pack("<q", 1 << 40))' "$long/b$which.in"
+	# Where the capture did not record the launch's duration, one is given.
+	python3 - "$long/launch.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j.setdefault("duration_ns", 20000)
+json.dump(j, open(sys.argv[1], "w"))
+PY
+	start=$(date +%s)
+	status=$(KS_REPLAY_BOUND_MIN=3000 replay_json spin_long "$long")
+	secs=$(($(date +%s) - start))
+	cat "$WORK/spin_long.json"
+	[ "$status" = 1 ]
+	why=$(jget "$WORK/spin_long.json" 'j["original"]["why"]')
+	case $why in "did not finish in 3 s (captured launch took "*" ms)") ;; *) echo "why: $why"; return 1 ;; esac
+	[ "$secs" -lt 60 ]
+	# A candidate is held to a bound relative to the original on replay.
+	candidate "$WORK/cases/review_cases.cu" spin spin_slow "$WORK/spin_slow.cu"
+	status=$(KS_REPLAY_BOUND_MIN=2000 replay_json spin_slow "$d" --candidate "$WORK/spin_slow.cu")
+	cat "$WORK/spin_slow.json"
+	[ "$status" = 1 ]
+	cwhy=$(jget "$WORK/spin_slow.json" 'j["candidate"]["why"]')
+	case $cwhy in "did not finish in 2 s (the original took "*" ms on replay)") ;; *) echo "why: $cwhy"; return 1 ;; esac
+	detail "original with its loop count raised: ineligible in ${secs} s ($why); slow candidate rejected ($cwhy)"
+}
+
 # --- speed ------------------------------------------------------------------------------
 
 t_gemm() {
 	local c status out=$WORK/gemm.txt
-	(cd "$WORK/bench/gemm_square" && "$KS" capture --kernel gemm_naive -- ./gemm_square | tail -n 2)
+	(cd "$WORK/bench/gemm_square" && "$KS" capture --no-check --kernel gemm_naive -- ./gemm_square | tail -n 2)
 	c=$(capture_of '*gemm_naive*' 1)
 	[ -n "$c" ]
 	: >"$out"
@@ -283,15 +392,15 @@ def run(cmd, n):
         t.append(time.perf_counter() - s)
     return statistics.median(t)
 plain = run([app], 5)
-idle = run([ks, "capture", "--kernel", "no_such_kernel", "--", app], 5)
-first = run([ks, "capture", "--no-types", "--", app], 3)
-typed = run([ks, "capture", "--", app], 1)
+idle = run([ks, "capture", "--no-check", "--kernel", "no_such_kernel", "--", app], 5)
+first = run([ks, "capture", "--no-check", "--no-types", "--", app], 3)
+typed = run([ks, "capture", "--no-check", "--", app], 1)
 print("DETAIL: make-app wall time, median: plain %.3f s; under ks capture capturing nothing %.3f s (+%.0f%%); capturing the first launch of its 3 kernels %.3f s (+%.0f%%); the same with the types from the analysis of the 2 TUs %.3f s" % (
     plain, idle, 100 * (idle / plain - 1), first, 100 * (first / plain - 1), typed))
 PY
 }
 
-ALL="t_build t_capture_app t_capture_launch_n t_replay_app t_capture_bench t_launches t_rules t_good_candidate_and_sanitize t_gemm t_overhead"
+ALL="t_build t_capture_app t_capture_launch_n t_replay_app t_capture_bench t_launches t_rules t_good_candidate_and_sanitize t_gemm t_overhead t_cub_global t_review_cases t_time_bound"
 TESTS=${*:-$ALL}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/gpu: /'
 "$NVCC" --version | tail -n 1 | sed 's/^/nvcc: /'

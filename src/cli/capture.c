@@ -7,12 +7,14 @@
  *
  *   ks capture [--kernel REGEX] [--launch N|first|all] [--max-bytes B]
  *              [--max-launches N] [--globals N1,N2|--no-globals]
- *              [--no-types] -- PROGRAM ARGS...
- *   ks captures [--json]
+ *              [--no-types] [--no-check] -- PROGRAM ARGS...
+ *   ks captures [--check] [--json]
  *
  * The program keeps its stdin, stdout and stderr; ks capture exits with its
  * status (128 + signal when a signal ended it). What ks adds goes to stderr
- * after the program ended: one line per capture, skip or failure.
+ * after the program ended: one line per capture, skip or failure, then the
+ * eligibility table (each new capture's original replayed; --no-check
+ * skips it), which `ks captures` prints again.
  */
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -35,17 +37,19 @@
 #include "../core/toolkit.h"
 #include "../core/util.h"
 #include "../review/build.h"
+#include "../review/eligibility.h"
 #include "../review/review.h"
 #include "ks.h"
 
 #define USAGE                                                                 \
 	"usage: ks capture [--kernel REGEX] [--launch N|first|all] [--max-bytes B]\n" \
 	"                  [--max-launches N] [--globals N1,N2|--no-globals]\n"  \
-	"                  [--no-types] -- PROGRAM ARGS...\n"
+	"                  [--no-types] [--no-check] -- PROGRAM ARGS...\n"
 
 struct capture_opts {
 	const char *kernel, *launch, *max_bytes, *globals;
 	int max_launches, no_globals, no_types;
+	int no_check;		/* no eligibility table after the program */
 	char **cmd;
 };
 
@@ -274,6 +278,8 @@ parse_capture_args(int argc, char **argv, struct capture_opts *o,
 			o->no_globals = 1;
 		} else if (!strcmp(a, "--no-types")) {
 			o->no_types = 1;
+		} else if (!strcmp(a, "--no-check")) {
+			o->no_check = 1;
 		} else if (!v) {
 			return -1;
 		} else if (!strcmp(a, "--kernel")) {
@@ -303,6 +309,7 @@ ks_cmd_capture(int argc, char **argv, struct ks_conf *conf)
 {
 	struct capture_opts o;
 	struct ks_buf err = KS_BUF_INIT, globals = KS_BUF_INIT, rep = KS_BUF_INIT;
+	struct ks_strv captured = KS_STRV_INIT;
 	char *lib = NULL, *capdir = NULL, *report = NULL, *libreal = NULL;
 	unsigned long launch;
 	unsigned long long bytes;
@@ -366,6 +373,12 @@ ks_cmd_capture(int argc, char **argv, struct ks_conf *conf)
 	setenv("KS_CAPTURE_GLOBALS", globals.buf, 1);
 
 	rc = run_program(o.cmd);
+	/* What runs next (the eligibility check's replays) is not captured. */
+	unsetenv("CUDA_INJECTION64_PATH");
+	unsetenv("KS_CAPTURE_DIR");
+	unsetenv("KS_CAPTURE_REPORT");
+	unsetenv("KS_CAPTURE_KERNEL");
+	unsetenv("KS_CAPTURE_GLOBALS");
 
 	rep.max = 16 << 20;
 	ks_fs_read(report, &rep, &err);
@@ -379,6 +392,7 @@ ks_cmd_capture(int argc, char **argv, struct ks_conf *conf)
 		} else if (ks_starts_with(l, "captured ")) {
 			finish(conf, l + 9, !o.no_types);
 			fprintf(stderr, "ks: captured %s\n", l + 9);
+			ks_strv_push(&captured, l + 9);
 			ncaptured++;
 		} else if (ks_starts_with(l, "skipped ")) {
 			fprintf(stderr, "ks: %s\n", l);
@@ -394,7 +408,16 @@ ks_cmd_capture(int argc, char **argv, struct ks_conf *conf)
 		fprintf(stderr, "ks: no launch captured%s%s\n",
 			o.kernel ? " matching " : "", o.kernel ? o.kernel : "");
 	unlink(report);
+	if (captured.n && !o.no_check) {
+		struct ks_buf table = KS_BUF_INIT;
+
+		ks_captures_eligibility(conf, (const char *const *)captured.v, captured.n, 1,
+					&table);
+		fputs(table.buf ? table.buf : "", stderr);
+		ks_buf_release(&table);
+	}
 out:
+	ks_strv_release(&captured);
 	free(lib);
 	free(libreal);
 	free(capdir);
@@ -423,16 +446,23 @@ int
 ks_cmd_captures(int argc, char **argv, struct ks_conf *conf)
 {
 	char *capdir = ks_fs_join(conf->dir, "captures");
-	int json = argc == 2 && !strcmp(argv[1], "--json");
+	int json = 0, check = 0, k;
 	struct listed *l = NULL;
 	size_t n = 0, i, j;
 	DIR *d, *d2;
 	struct dirent *de, *de2;
+	char *eligibility_table = NULL;
 
-	if (argc > 1 && !json) {
-		fprintf(stderr, "usage: ks captures [--json]\n");
-		free(capdir);
-		return KS_EXIT_USAGE;
+	for (k = 1; k < argc; k++) {
+		if (!strcmp(argv[k], "--json")) {
+			json = 1;
+		} else if (!strcmp(argv[k], "--check")) {
+			check = 1;
+		} else {
+			fprintf(stderr, "usage: ks captures [--check] [--json]\n");
+			free(capdir);
+			return KS_EXIT_USAGE;
+		}
 	}
 	d = opendir(capdir);
 	while (d && (de = readdir(d))) {
@@ -473,6 +503,18 @@ ks_cmd_captures(int argc, char **argv, struct ks_conf *conf)
 		closedir(d);
 	if (n)
 		qsort(l, n, sizeof(*l), cmp_listed);
+	{
+		/* The eligibility verdicts: checked again on --check. */
+		const char **dirs = ks_xcalloc(n + 1, sizeof(*dirs));
+		struct ks_buf table = KS_BUF_INIT;
+
+		for (i = 0; i < n; i++)
+			dirs[i] = l[i].dir;
+		if (n)
+			ks_captures_eligibility(conf, dirs, n, check, &table);
+		eligibility_table = ks_buf_detach(&table, NULL);
+		free((void *)dirs);
+	}
 	if (json)
 		fputs("[", stdout);
 	for (i = 0; i < n; i++) {
@@ -486,14 +528,27 @@ ks_cmd_captures(int argc, char **argv, struct ks_conf *conf)
 		}
 		if (json) {
 			struct ks_buf b = KS_BUF_INIT;
+			struct ks_elig e;
 
 			ks_buf_adds(&b, i ? ",\n {\"dir\": " : "\n {\"dir\": ");
 			ks_buf_add_json_str(&b, l[i].dir);
 			ks_buf_adds(&b, ", \"kernel\": ");
 			ks_buf_add_json_str(&b, c->kernel);
 			ks_buf_addf(&b, ", \"launch\": %lu, \"buffers\": %zu, \"bytes\": %llu, "
-					"\"written\": %zu}",
+					"\"written\": %zu",
 				    c->launch, c->nbuffers, bytes, written);
+			if (!ks_elig_load(l[i].dir, &e, NULL) && e.checked) {
+				ks_buf_addf(&b, ", \"reproduces\": %s, \"verdict\": ",
+					    e.reproduces ? "true" : "false");
+				ks_buf_add_json_str(&b, e.verdict);
+				ks_buf_adds(&b, ", \"why\": ");
+				if (e.why)
+					ks_buf_add_json_str(&b, e.why);
+				else
+					ks_buf_adds(&b, "null");
+			}
+			ks_elig_release(&e);
+			ks_buf_addch(&b, '}');
 			fputs(b.buf, stdout);
 			ks_buf_release(&b);
 		} else {
@@ -507,6 +562,9 @@ ks_cmd_captures(int argc, char **argv, struct ks_conf *conf)
 	}
 	if (json)
 		fputs("]\n", stdout);
+	else if (eligibility_table && *eligibility_table)
+		printf("\n%s", eligibility_table);
+	free(eligibility_table);
 	for (i = 0; i < n; i++) {
 		free(l[i].dir);
 		ks_capture_release(&l[i].c);

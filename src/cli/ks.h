@@ -8,6 +8,8 @@
 #ifndef KS_CLI_KS_H
 #define KS_CLI_KS_H
 
+#include <stddef.h>
+
 struct cJSON;
 struct ks_buf;
 struct ks_conf;
@@ -35,6 +37,15 @@ int ks_analyze_inventory(const char *record, const char *file, char **nvcc_argv,
 			 struct ks_inventory *inv, char **arch_used,
 			 struct ks_buf *err);
 
+/*
+ * captures.c: check the captures of `dirs` (their originals replayed, the
+ * verdicts kept beside them) unless `check` is 0, then append the
+ * eligibility table of `dirs` to `out`. Without a GPU it says so in `out`
+ * and checks nothing. Returns the number of captures that do not reproduce.
+ */
+size_t ks_captures_eligibility(const struct ks_conf *conf, const char *const *dirs,
+			       size_t n, int check, struct ks_buf *out);
+
 int ks_cmd_skills(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_plan(int argc, char **argv, struct ks_conf *conf);
 
@@ -58,5 +69,18 @@ void ks_cli_plan_values(const struct ks_policy *p, struct ks_policy_values *v,
 			const struct cJSON *grid, int fast_math);
 /* The names of the kernel and build facts ks plan fills, NULL-ended. */
 extern const char *const ks_cli_kernel_facts[];
+/* plan.c: run `ks ARGS...` (args[0] is the command) and parse its JSON. */
+struct ks_strv;
+struct cJSON *ks_cli_self_json(struct ks_strv *args, struct ks_buf *err);
+/* plan.c: the `ks evidence --json` features of `mangled` on `arch` (NULL:
+ * the newest), or NULL. */
+const struct cJSON *ks_cli_evidence_of(const struct cJSON *ev, const char *mangled,
+				       const char *arch);
+
+int ks_cmd_optimize(int argc, char **argv, struct ks_conf *conf);
+/* optimize.c: ks optimize; need_gpu 0 skips the GPU check (the tests,
+ * whose ks-replay is a fake). */
+int ks_cli_optimize(int argc, char **argv, struct ks_conf *conf, int need_gpu);
+int ks_cmd_explain(int argc, char **argv, struct ks_conf *conf);
 
 #endif

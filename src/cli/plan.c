@@ -563,3 +563,16 @@ out:
 	free(abs);
 	return rc;
 }
+
+/* For ks optimize, which gathers the same facts per task. */
+cJSON *
+ks_cli_self_json(struct ks_strv *args, struct ks_buf *err)
+{
+	return run_self_json(args, err);
+}
+
+const cJSON *
+ks_cli_evidence_of(const cJSON *ev, const char *mangled, const char *arch)
+{
+	return evidence_of(ev, mangled, arch);
+}

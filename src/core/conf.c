@@ -105,6 +105,45 @@ static const struct item {
 	[KS_CONF_KS] = { "ks", "KS_KS", T_STR, offsetof(struct ks_conf, ks), "",
 			 "the ks program ks-nvcc asks on a manifest miss (empty: "
 			 "beside ks-nvcc, then PATH)" },
+	[KS_CONF_REPLAY_BOUND_MIN] = { "replay_bound_min", "KS_REPLAY_BOUND_MIN", T_INT,
+				       offsetof(struct ks_conf, replay_bound_min_ms),
+				       "10000", "milliseconds any one replayed run may "
+				       "take, at least, before it is stopped" },
+	[KS_CONF_REPLAY_BOUND_FACTOR] = { "replay_bound_factor", "KS_REPLAY_BOUND_FACTOR",
+					  T_INT, offsetof(struct ks_conf, replay_bound_factor),
+					  "50", "a run of the original is stopped past this "
+					  "many times the captured launch's duration" },
+	[KS_CONF_CANDIDATE_BOUND_FACTOR] = { "candidate_bound_factor",
+					     "KS_CANDIDATE_BOUND_FACTOR", T_INT,
+					     offsetof(struct ks_conf, candidate_bound_factor),
+					     "20", "a run of a candidate is stopped past this "
+					     "many times the original's time on replay" },
+	[KS_CONF_REPLAY] = { "replay", "KS_REPLAY", T_STR, offsetof(struct ks_conf, replay),
+			     "", "ks-replay (unset: beside ks, ../lib/ks-nvcc, PATH)" },
+	[KS_CONF_LLM_URL] = { "llm_url", "KS_LLM_URL", T_STR,
+			      offsetof(struct ks_conf, llm_url), "",
+			      "the LLM endpoint of ks optimize (empty: rules only)" },
+	[KS_CONF_LLM_API] = { "llm_api", "KS_LLM_API", T_STR,
+			      offsetof(struct ks_conf, llm_api), "",
+			      "openai or anthropic (empty: from the URL)" },
+	[KS_CONF_LLM_MODEL] = { "llm_model", "KS_LLM_MODEL", T_STR,
+				offsetof(struct ks_conf, llm_model), "",
+				"the model the endpoint is asked for" },
+	[KS_CONF_LLM_KEY] = { "llm_key", "KS_LLM_KEY", T_STR,
+			      offsetof(struct ks_conf, llm_key), "",
+			      "the endpoint's API key (never printed or logged)" },
+	[KS_CONF_LLM_TIMEOUT] = { "llm_timeout", "KS_LLM_TIMEOUT", T_INT,
+				  offsetof(struct ks_conf, llm_timeout_ms), "120000",
+				  "ms one LLM request may take" },
+	[KS_CONF_LLM_RETRIES] = { "llm_retries", "KS_LLM_RETRIES", T_INT,
+				  offsetof(struct ks_conf, llm_retries), "3",
+				  "retries of an LLM request after 429, 5xx or a timeout" },
+	[KS_CONF_LLM_TOKENS] = { "llm_tokens", "KS_LLM_TOKENS", T_INT,
+				 offsetof(struct ks_conf, llm_tokens), "200000",
+				 "LLM tokens one optimize task may spend (0: no limit)" },
+	[KS_CONF_MIN_GAIN] = { "min_gain", "KS_MIN_GAIN", T_STR,
+			       offsetof(struct ks_conf, min_gain), "1.05",
+			       "the speedup over the base that moves it (spreads apart too)" },
 };
 
 static char *
@@ -283,7 +322,9 @@ ks_conf_describe(const struct ks_conf *c, struct ks_buf *out)
 		const char *field = (const char *)c + items[i].offset;
 
 		ks_buf_addf(out, "%-14s = ", items[i].name);
-		if (items[i].type == T_STR)
+		if (i == KS_CONF_LLM_KEY && **(char *const *)field)
+			ks_buf_adds(out, "(set, not shown)");
+		else if (items[i].type == T_STR)
 			ks_buf_adds(out, *(char *const *)field);
 		else
 			ks_buf_addf(out, "%d", *(const int *)field);

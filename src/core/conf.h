@@ -50,6 +50,18 @@ enum ks_conf_item {
 	KS_CONF_STRICT,
 	KS_CONF_SUBST_TIMEOUT,
 	KS_CONF_KS,
+	KS_CONF_REPLAY_BOUND_MIN,
+	KS_CONF_REPLAY_BOUND_FACTOR,
+	KS_CONF_CANDIDATE_BOUND_FACTOR,
+	KS_CONF_REPLAY,
+	KS_CONF_LLM_URL,
+	KS_CONF_LLM_API,
+	KS_CONF_LLM_MODEL,
+	KS_CONF_LLM_KEY,
+	KS_CONF_LLM_TIMEOUT,
+	KS_CONF_LLM_RETRIES,
+	KS_CONF_LLM_TOKENS,
+	KS_CONF_MIN_GAIN,
 	KS_CONF_NITEMS
 };
 
@@ -83,6 +95,20 @@ struct ks_conf {
 	int strict;		/* KS_STRICT: a failed substitution fails the build */
 	int subst_timeout_ms;	/* KS_SUBST_TIMEOUT: the `ks` child of a manifest miss */
 	char *ks;		/* KS_KS: the ks program ("" = beside ks-nvcc, PATH) */
+	/* Bounded replay time (review/timing.h). */
+	int replay_bound_min_ms;	/* KS_REPLAY_BOUND_MIN: floor of a run's bound */
+	int replay_bound_factor;	/* KS_REPLAY_BOUND_FACTOR: x the captured time */
+	int candidate_bound_factor;	/* KS_CANDIDATE_BOUND_FACTOR: x the original's */
+	char *replay;		/* KS_REPLAY: the ks-replay program */
+	/* The optimize loop's LLM (src/llm) and its base rule. */
+	char *llm_url;		/* KS_LLM_URL: "" = rules only */
+	char *llm_api;		/* KS_LLM_API: openai, anthropic, "" = from the URL */
+	char *llm_model;	/* KS_LLM_MODEL */
+	char *llm_key;		/* KS_LLM_KEY: never printed */
+	int llm_timeout_ms;	/* KS_LLM_TIMEOUT: one request */
+	int llm_retries;	/* KS_LLM_RETRIES: on 429, 5xx, timeouts */
+	int llm_tokens;		/* KS_LLM_TOKENS: per task, 0 = no limit */
+	char *min_gain;		/* KS_MIN_GAIN: the ratio that moves the base */
 	char *config_path;	/* the config file consulted (may not exist) */
 	enum ks_conf_origin origin[KS_CONF_NITEMS];
 };

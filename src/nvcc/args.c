@@ -17,6 +17,7 @@
 #include "../core/grow.h"
 #include "../core/util.h"
 #include "arch.h"
+#include "keyflags.h"
 #include "nvopts.h"
 
 /* Largest options file read; CMake's object lists stay far below. */
@@ -676,11 +677,26 @@ dashed(const struct ks_nvopt *o, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * Whether one item of option `o`'s value is left out of the kernel key
+ * (keyflags.h): a host-only -Xcompiler word, a ptxas word that only
+ * changes messages.
+ */
+static int
+left_out_of_key(const struct ks_nvopt *o, const char *item)
+{
+	if (!strcmp(o->name, "compiler-options"))
+		return ks_keyflags_host_only(item);
+	if (!strcmp(o->name, "ptxas-options"))
+		return ks_keyflags_ptxas_quiet(item);
+	return 0;
+}
+
 /* Push "<prefix><sep><item>" for each item of a list value, or of the
- * single value. */
+ * single value; with `for_key`, not the items left out of the key. */
 static void
-push_values(struct ks_args *a, struct ks_strv *to, const struct ks_nvopt *o,
-	    const char *sep, const char *value)
+push_items(struct ks_args *a, struct ks_strv *to, const struct ks_nvopt *o,
+	   const char *sep, const char *value, int for_key)
 {
 	struct ks_strv items = KS_STRV_INIT;
 	struct ks_buf ignored = KS_BUF_INIT;
@@ -697,11 +713,19 @@ push_values(struct ks_args *a, struct ks_strv *to, const struct ks_nvopt *o,
 		reject(a, "bad-value");
 	} else {
 		for (i = 0; i < items.n; i++)
-			ks_strv_push_owned(to, ks_xasprintf("%s%s%s", name,
-							    sep, items.v[i]));
+			if (!for_key || !left_out_of_key(o, items.v[i]))
+				ks_strv_push_owned(to, ks_xasprintf(
+					"%s%s%s", name, sep, items.v[i]));
 	}
 	ks_strv_release(&items);
 	ks_buf_release(&ignored);
+}
+
+static void
+push_values(struct ks_args *a, struct ks_strv *to, const struct ks_nvopt *o,
+	    const char *sep, const char *value)
+{
+	push_items(a, to, o, sep, value, 0);
 }
 
 static void
@@ -768,6 +792,9 @@ apply(struct ks_args *a, struct state *st, const struct ks_nvopt *o,
 		break;
 	case W_DEFINE:
 		push_values(a, &a->defines, o, "", value);
+		/* The closure does not see a macro tested by #ifdef in a
+		 * kernel, nor a value given here: the key must. */
+		push_values(a, &a->devflags, o, "", value);
 		break;
 	case W_INCLUDE:
 		push_values(a, &a->includes, o, "", value);
@@ -836,7 +863,7 @@ apply(struct ks_args *a, struct state *st, const struct ks_nvopt *o,
 		break;
 	}
 	if (semantic)
-		push_values(a, &a->devflags, canonical(o), "=", value);
+		push_items(a, &a->devflags, canonical(o), "=", value, 1);
 	ks_buf_release(&ignored);
 }
 
@@ -1363,7 +1390,7 @@ ks_args_classify(const struct ks_strv *argv, struct ks_args *out,
 			continue;
 		case KS_NVOPT_WORD_UNKNOWN:
 			ks_strv_push(&out->unknown, w);
-			if (st.forward_cc)
+			if (st.forward_cc && !ks_keyflags_host_only(w))
 				ks_strv_push_owned(&out->devflags,
 						   ks_xasprintf("-Xcompiler=%s",
 								w));
@@ -1412,4 +1439,29 @@ ks_args_eligible(const struct ks_args *a, const char **reason)
 	else if (a->arch_symbolic)
 		*reason = "arch-symbolic";
 	return *reason == NULL;
+}
+
+int
+ks_args_eligible_command(const struct ks_args *a, const char **reason)
+{
+	size_t i;
+
+	*reason = NULL;
+	if (a->rejected)
+		*reason = a->rejected;
+	else if (a->mode != KS_MODE_COMPILE_LINK && a->mode != KS_MODE_LIB)
+		*reason = mode_reasons[a->mode] ? mode_reasons[a->mode] : "mode-compile";
+	else if (a->verbose)
+		*reason = "verbose";
+	else if (a->keep || a->save_temps || a->keep_dir)
+		*reason = "keep";
+	else if (a->arch_symbolic)
+		*reason = "arch-symbolic";
+	if (*reason)
+		return 0;
+	for (i = 0; i < a->ninputs; i++)
+		if (a->inputs[i].lang == KS_LANG_CU)
+			return 1;
+	*reason = "not-cuda";
+	return 0;
 }

@@ -20,7 +20,8 @@
  * phases, archs, inputs), and every step reads and writes the same private
  * classification state; the option table (nvopts.c) and the arch names
  * (arch.c) are already apart.
- * May include: libc, core/ (buf.h, grow.h, strv.h, util.h), arch.h, nvopts.h.
+ * May include: libc, core/ (buf.h, grow.h, strv.h, util.h), arch.h,
+ * keyflags.h, nvopts.h.
  */
 #ifndef KS_WRAPPER_ARGS_H
 #define KS_WRAPPER_ARGS_H
@@ -135,14 +136,20 @@ struct ks_args {
 	char *arch_symbol;
 	int dlto;		/* -dlto / -lto */
 	/*
-	 * The options that can change device code (KS_NVOPT_DEVICE_SEMANTIC)
-	 * in order, spelled "-<short>" or "-<short>=<value>" whatever form
-	 * was used, list values split into one entry each: "-use_fast_math",
-	 * "-ftz=true", "-maxrregcount=64", "-std=c++17", "-O=3",
-	 * "-Xptxas=-O2", "-Xcompiler=-fPIC". Unknown options forwarded to the
-	 * host compiler count as "-Xcompiler=<option>". Not here: targets
-	 * (archs), relocation (relocatable), macros and paths (defines,
-	 * includes); a cache key hashes those too.
+	 * What the kernel key hashes besides the closure: the options that
+	 * can change device code (KS_NVOPT_DEVICE_SEMANTIC) in order,
+	 * spelled "-<short>" or "-<short>=<value>" whatever form was used,
+	 * list values split into one entry each: "-use_fast_math",
+	 * "-ftz=true", "-maxrregcount=64", "-std=c++17", "-Xptxas=-O2",
+	 * "-Xcompiler=-fopenmp"; and the macros, as in `defines` ("-DN=4",
+	 * "-UX"), since the closure sees neither a macro a kernel tests with
+	 * #ifdef nor a value given on the command line. Unknown options
+	 * forwarded to the host compiler count as "-Xcompiler=<option>".
+	 * Left out: the host-only -Xcompiler words and the ptxas words that
+	 * only change messages (keyflags.h), nvcc's -O (host optimization),
+	 * -ccbin; targets (archs) and relocation (relocatable), which the key
+	 * takes from elsewhere; include paths (the closure holds the text of
+	 * what they find).
 	 */
 	struct ks_strv devflags;
 	/* "-I<dir>", "-isystem<dir>", "-include<file>" in order. */
@@ -245,6 +252,17 @@ int ks_args_classify(const struct ks_strv *argv, struct ks_args *out,
  * "verbose", "keep", "multiple-inputs", "not-cuda", "arch-symbolic".
  */
 int ks_args_eligible(const struct ks_args *a, const char **reason);
+
+/*
+ * Pure decision for a one-command build: does ks-nvcc record the CUDA
+ * sources of this compile-and-link (or -lib) command, one record each
+ * (onecmd.h)? One that nvcc would accept, without -v, -keep or a
+ * machine-dependent target list, with at least one CUDA source (a .cu, or
+ * any source under -x cu). Returns 1 with *reason NULL, or 0 with a
+ * static word as in ks_args_eligible: the `rejected` word, "mode-<mode>"
+ * for another mode, "verbose", "keep", "arch-symbolic", "not-cuda".
+ */
+int ks_args_eligible_command(const struct ks_args *a, const char **reason);
 
 /* Pure: the language nvcc gives an input by its suffix alone (no -x). */
 enum ks_lang ks_args_lang_of(const char *path);

@@ -24,6 +24,16 @@ static const char *const evidence_names[] = {
 	"split-compile-extended", "threads", "time", "verbose",
 };
 
+/* What only the link (or the archive) of a one-command build reads, and
+ * what names the command's outputs. nvcc --dryrun -c is the same with and
+ * without each of the link options. */
+static const char *const compile_only_names[] = {
+	"archive-options", "augment-host-linker-script", "cudadevrt", "cudart",
+	"host-linker-script", "lib", "library", "library-path", "link",
+	"linker-options", "no-device-link", "nvlink-options",
+	"output-directory", "output-file", "run-args", "shared",
+};
+
 /* Phase options that already ask for a compile to an object. */
 static const char *const compile_names[] = {
 	"compile", "device-c", "device-w",
@@ -49,6 +59,11 @@ const struct ks_derive ks_derive_evidence = {
 	evidence_names, KS_ARRAY_SIZE(evidence_names), 0, 1, 0, 0,
 };
 
+const struct ks_derive ks_derive_compile_only = {
+	"a one-command build's compile", KS_NVOPT_DEPS, 0,
+	compile_only_names, KS_ARRAY_SIZE(compile_only_names), 1, 0, 0, 1,
+};
+
 static int
 in_names(const char *name, const char *const *list, size_t n)
 {
@@ -63,6 +78,14 @@ in_names(const char *name, const char *const *list, size_t n)
 int
 ks_derive_argv(const struct ks_derive *d, const char *const *argv, size_t argc,
 	       struct ks_strv *out, struct ks_derived *info, struct ks_buf *err)
+{
+	return ks_derive_argv_keep(d, argv, argc, (size_t)-1, out, info, err);
+}
+
+int
+ks_derive_argv_keep(const struct ks_derive *d, const char *const *argv,
+		    size_t argc, size_t keep, struct ks_strv *out,
+		    struct ks_derived *info, struct ks_buf *err)
 {
 	struct ks_derived seen = { 0, 0 };
 	size_t i;
@@ -79,7 +102,7 @@ ks_derive_argv(const struct ks_derive *d, const char *const *argv, size_t argc,
 		if (takes && i + 1 >= argc && d->strict)
 			return ks_error(err, "'%s' lacks its value", argv[i]);
 		if (w == KS_NVOPT_WORD_INPUT)
-			drop = d->drop_inputs;
+			drop = d->drop_inputs && i != keep;
 		if (is_opt) {
 			if (!strcmp(opt->name, "device-c")) {
 				seen.device_c = 1;

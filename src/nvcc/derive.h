@@ -2,7 +2,8 @@
  * derive: the one way ks derives an nvcc command from a recorded one.
  *
  * Every derived compile (the manifest id, `nvcc -M` for the headers, the
- * Reviewer's shared objects, the evidence compile) starts from the argv a
+ * Reviewer's shared objects, the evidence compile, one source's compile
+ * out of a one-command build) starts from the argv a
  * build record holds and drops what would be wrong in the new compile:
  * options by their flags in the option table (nvopts.h) and by name,
  * with their values, and (for the shim builds) the input file. Which
@@ -53,6 +54,13 @@ extern const struct ks_derive ks_derive_shared;
  * once), no dependency files. */
 extern const struct ks_derive ks_derive_evidence;
 
+/* One source's compile out of a one-command build (onecmd.h): no other
+ * input, no output or dependency-file options, nothing only the link or
+ * the archive reads (-l, -L, -Xlinker, -Xnvlink, -Xarchive, -shared,
+ * -cudart, -cudadevrt, -nodlink, -hls, -aug-hls, -run-args), no -link or
+ * -lib. Strict. */
+extern const struct ks_derive ks_derive_compile_only;
+
 /*
  * Pure: append to `out` the words of `argc` words `argv` that `d` keeps;
  * `info` (may be NULL) gets what was seen. Returns 0, or -1 with a
@@ -61,5 +69,13 @@ extern const struct ks_derive ks_derive_evidence;
 int ks_derive_argv(const struct ks_derive *d, const char *const *argv,
 		   size_t argc, struct ks_strv *out, struct ks_derived *info,
 		   struct ks_buf *err);
+
+/*
+ * Pure: as ks_derive_argv, but the input word at index `keep` stays
+ * whatever d->drop_inputs says ((size_t)-1: none does).
+ */
+int ks_derive_argv_keep(const struct ks_derive *d, const char *const *argv,
+			size_t argc, size_t keep, struct ks_strv *out,
+			struct ks_derived *info, struct ks_buf *err);
 
 #endif

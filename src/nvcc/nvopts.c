@@ -160,8 +160,7 @@ static const struct ks_nvopt opts[] = {
 	  KS_NVOPT_FORWARD },
 	{ "objdir-as-tempdir", "objtemp", 0 },
 	{ "optimization-info", "opt-info", KS_NVOPT_TAKES_ARG | KS_NVOPT_LIST },
-	{ "optimize", "O", KS_NVOPT_TAKES_ARG | KS_NVOPT_GLUED |
-	  KS_NVOPT_DEVICE_SEMANTIC },
+	{ "optimize", "O", KS_NVOPT_TAKES_ARG | KS_NVOPT_GLUED },
 	{ "options-file", "optf", KS_NVOPT_TAKES_ARG | KS_NVOPT_LIST },
 	{ "optix-ir", "optix-ir", KS_NVOPT_MODE },
 	{ "output-directory", "odir", KS_NVOPT_TAKES_ARG },

@@ -37,9 +37,13 @@ enum ks_nvopt_flag {
 	KS_NVOPT_INFO = 1 << 5,
 	/* Can change the generated device code: hashed into the kernel cache
 	 * key. Chosen conservatively: options whose words reach the device
-	 * side preprocessing (-O, -Xcompiler, -noeh: their flags appear on
-	 * nvcc's `gcc -E -D__CUDA_ARCH__=N` line) count too. Diagnostics,
-	 * speed (-t, -split-compile), outputs and host linking do not. */
+	 * side preprocessing (-Xcompiler, -noeh: their flags appear on
+	 * nvcc's `gcc -E -D__CUDA_ARCH__=N` line) count too, less the
+	 * host-only words of keyflags.h. Not nvcc's -O, which optimizes host
+	 * code only (nvcc --help; the cicc and ptxas lines of --dryrun are
+	 * the same for -O0 and -O3): its one device-side trace, __OPTIMIZE__
+	 * in that preprocessing, is keyflags.h's -O. Diagnostics, speed (-t,
+	 * -split-compile), outputs and host linking do not count. */
 	KS_NVOPT_DEVICE_SEMANTIC = 1 << 6,
 	/* Changes preprocessing: -D -U -I -isystem -include -target-dir. */
 	KS_NVOPT_PREPROC = 1 << 7,

@@ -10,6 +10,7 @@
 #include "../core/strv.h"
 #include "../core/util.h"
 #include "args.h"
+#include "onecmd.h"
 
 static const char *
 lang_name(enum ks_lang l)
@@ -67,8 +68,14 @@ ks_record_format(const struct ks_args *a, const struct ks_record_info *ri,
 	time_t t = (time_t)ri->time;
 	struct tm tm;
 	char *src = a->ninputs ? absolute(ri->cwd, a->inputs[0].path) : NULL;
-	char *obj = a->output ? absolute(ri->cwd, a->output) : NULL;
-	char *dep = a->depfile ? absolute(ri->cwd, a->depfile) : NULL;
+	const char *out_as_given = ri->mode ? ri->output : a->output;
+	const char *dep_as_given = ri->mode ? ri->depfile : a->depfile;
+	char *obj = out_as_given ? absolute(ri->cwd, out_as_given) : NULL;
+	char *dep = dep_as_given ? absolute(ri->cwd, dep_as_given) : NULL;
+	const struct ks_strv *argv = ri->argv ? ri->argv : &a->argv;
+	const struct ks_strv *cmd = ri->command_argv ? ri->command_argv : argv;
+	long at = ri->command_argv ? ri->source_index :
+		ks_onecmd_input_word((const char *const *)argv->v, argv->n, 0);
 	size_t i;
 
 	gmtime_r(&t, &tm);
@@ -84,7 +91,7 @@ ks_record_format(const struct ks_args *a, const struct ks_record_info *ri,
 	add_str(out, "depfile", dep);
 	add_str(out, "nvcc", ri->nvcc);
 	add_str(out, "nvcc_version", ri->nvcc_version);
-	add_strv(out, "argv", ri->argv ? ri->argv : &a->argv);
+	add_strv(out, "argv", argv);
 	add_str(out, "prepend_flags", ri->prepend_flags);
 	add_str(out, "append_flags", ri->append_flags);
 	add_key(out, "relocatable", 0);
@@ -106,6 +113,10 @@ ks_record_format(const struct ks_args *a, const struct ks_record_info *ri,
 	add_strv(out, "defines", &a->defines);
 	add_str(out, "std", a->std);
 	add_str(out, "ccbin", a->ccbin);
+	add_str(out, "mode", ri->mode ? ri->mode : "compile");
+	add_strv(out, "command_argv", cmd);
+	add_key(out, "source_index", 0);
+	ks_buf_addf(out, "%ld", at);
 	ks_buf_adds(out, "\n}\n");
 	free(src);
 	free(obj);
@@ -115,13 +126,20 @@ ks_record_format(const struct ks_args *a, const struct ks_record_info *ri,
 char *
 ks_record_name(const struct ks_args *a, const char *cwd)
 {
+	return ks_record_name_for(a, cwd, NULL);
+}
+
+char *
+ks_record_name_for(const struct ks_args *a, const char *cwd,
+		   const char *output)
+{
 	struct ks_hash h = KS_HASH_INIT;
 	char id[17];
 
 	ks_hash_init(&h);
 	ks_hash_str(&h, cwd);
 	ks_hash_str(&h, a->ninputs ? a->inputs[0].path : NULL);
-	ks_hash_str(&h, a->output);
+	ks_hash_str(&h, output ? output : a->output);
 	ks_hash_hex64(&h, id);
 	ks_hash_release(&h);
 	return ks_xasprintf("%s.json", id);
@@ -132,7 +150,7 @@ ks_record_write(const char *dir, const struct ks_args *a,
 		const struct ks_record_info *ri, struct ks_buf *err)
 {
 	struct ks_buf text = KS_BUF_INIT;
-	char *name = ks_record_name(a, ri->cwd);
+	char *name = ks_record_name_for(a, ri->cwd, ri->mode ? ri->output : NULL);
 	char *path = ks_xasprintf("%s/builds/%s", dir, name);
 	int rc;
 

@@ -7,12 +7,17 @@
  * nvcc, its version, cwd, the argv after --options-file expansion, the
  * NVCC_PREPEND_FLAGS/NVCC_APPEND_FLAGS in effect, and the classification
  * (source, output, language, target archs, device-code flags, depfile).
+ * A one-command build (`nvcc a.cu b.cpp -o app`, onecmd.h) has one record
+ * per CUDA source: its argv is that source's compile alone, its output
+ * and depfile the command's, and `command_argv`/`source_index` give the
+ * whole command and where the source stands in it (format 2; for a -c
+ * build command_argv is argv).
  * Written atomically (temp + rename), so make -j never shows a torn record.
  * The JSON is produced here without a JSON library (ks-nvcc links only
  * libc); `ks` reads it with cJSON through the one reader below
  * (record_read.c, the only file of nvcc/ that needs cJSON, linked into ks
  * and never into ks-nvcc). Format: docs/MANUAL.md, "Build records".
- * May include: libc, core/, args.h.
+ * May include: libc, core/, args.h, onecmd.h.
  */
 #ifndef KS_WRAPPER_RECORD_H
 #define KS_WRAPPER_RECORD_H
@@ -25,7 +30,7 @@ struct ks_strv;
 
 #include "../core/strv.h"
 
-#define KS_RECORD_FORMAT 1
+#define KS_RECORD_FORMAT 2
 /* The most bytes of a record file read: a record is an argv long, so a
  * bigger file is not one of ours. */
 #define KS_RECORD_MAX_BYTES (16u << 20)
@@ -38,6 +43,11 @@ struct ks_record_info {
 	const char *prepend_flags;	/* NVCC_PREPEND_FLAGS or NULL */
 	const char *append_flags;	/* NVCC_APPEND_FLAGS or NULL */
 	long long time;			/* seconds since the epoch */
+	/* A one-command build's (all NULL for a -c build): */
+	const char *mode;		/* "compile-link" or "lib" */
+	const struct ks_strv *command_argv;	/* the whole command */
+	long source_index;		/* the source's word in it */
+	const char *output, *depfile;	/* the command's, as given */
 };
 
 /* Pure: the record's JSON text, appended to `out`. */
@@ -46,6 +56,10 @@ void ks_record_format(const struct ks_args *a, const struct ks_record_info *ri,
 
 /* Pure: the record's file name under <dir>/builds/ ("<hex>.json"). */
 char *ks_record_name(const struct ks_args *a, const char *cwd);
+
+/* Pure: the same for a record whose output is `output` (NULL: a's). */
+char *ks_record_name_for(const struct ks_args *a, const char *cwd,
+			 const char *output);
 
 /* Write the record of `a` into <dir>/builds/. */
 int ks_record_write(const char *dir, const struct ks_args *a,
@@ -70,6 +84,13 @@ struct ks_build_rec {
 	char *std;
 	char *prepend_flags, *append_flags;
 	struct ks_strv argv;	/* nvcc's arguments, without argv[0] */
+	/* "compile", or for a one-command build "compile-link" or "lib"
+	 * (format 1 records: "compile"). */
+	char *mode;
+	/* The whole command (format 1 records, -c builds: argv) and the
+	 * index of the source's word in it (-1 when none is found). */
+	struct ks_strv command_argv;
+	long source_index;
 	struct ks_strv includes, defines, devflags;
 	struct ks_build_rec_arch *archs;
 	size_t narchs;

@@ -12,6 +12,7 @@
 #include "../core/fs.h"
 #include "../core/json.h"
 #include "../core/util.h"
+#include "onecmd.h"
 
 void
 ks_build_rec_release(struct ks_build_rec *r)
@@ -31,6 +32,9 @@ ks_build_rec_release(struct ks_build_rec *r)
 	free(r->append_flags);
 	if (r->argv.v)
 		ks_strv_release(&r->argv);
+	if (r->command_argv.v)
+		ks_strv_release(&r->command_argv);
+	free(r->mode);
 	if (r->includes.v)
 		ks_strv_release(&r->includes);
 	if (r->defines.v)
@@ -64,13 +68,14 @@ int
 ks_build_rec_parse(const char *text, size_t len, const char *path,
 		   struct ks_build_rec *r, struct ks_buf *err)
 {
-	const cJSON *argv, *archs, *a;
+	const cJSON *argv, *archs, *a, *cmd, *idx;
 	cJSON *o = NULL;
 	size_t n;
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
 	ks_strv_init(&r->argv);
+	ks_strv_init(&r->command_argv);
 	ks_strv_init(&r->includes);
 	ks_strv_init(&r->defines);
 	ks_strv_init(&r->devflags);
@@ -104,6 +109,30 @@ ks_build_rec_parse(const char *text, size_t len, const char *path,
 		ks_error(err, "'%s': an argument list holds a non-string", path);
 		goto out;
 	}
+	/* Format 2 added mode, command_argv and source_index; a format 1
+	 * record is a -c build, its own command. */
+	r->mode = ks_json_dup(o, "mode");
+	if (!r->mode)
+		r->mode = ks_xstrdup("compile");
+	cmd = cJSON_GetObjectItemCaseSensitive(o, "command_argv");
+	if (cJSON_IsArray(cmd)) {
+		if (strv_of(o, "command_argv", &r->command_argv)) {
+			ks_error(err, "'%s': an argument list holds a non-string",
+				 path);
+			goto out;
+		}
+	} else {
+		ks_strv_pushv(&r->command_argv, (const char *const *)r->argv.v,
+			      r->argv.n);
+	}
+	idx = cJSON_GetObjectItemCaseSensitive(o, "source_index");
+	if (cJSON_IsNumber(idx) && idx->valuedouble >= 0 &&
+	    idx->valuedouble < (double)r->command_argv.n)
+		r->source_index = (long)idx->valuedouble;
+	else
+		r->source_index = ks_onecmd_input_word(
+			(const char *const *)r->command_argv.v,
+			r->command_argv.n, 0);
 	archs = cJSON_GetObjectItemCaseSensitive(o, "archs");
 	n = (size_t)cJSON_GetArraySize(archs);
 	r->archs = ks_xcalloc(n + 1, sizeof(*r->archs));

@@ -1,7 +1,9 @@
 #include "build.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/buf.h"
 #include "../core/fs.h"
@@ -84,6 +86,40 @@ ks_build_shared_argv(const struct ks_strv *argv, const char *include_dir,
 	return 0;
 }
 
+/* The most PTX kept from one build (every arch's together). */
+#define KS_PTX_MAX_BYTES (256u << 20)
+
+/* Concatenate the .ptx files nvcc left in `keep` into `out`, then remove it. */
+static void
+collect_ptx(const char *keep, const char *out)
+{
+	struct ks_buf all = KS_BUF_INIT;
+	DIR *d = opendir(keep);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		struct ks_buf one = KS_BUF_INIT;
+		char *path;
+
+		if (!ks_ends_with(de->d_name, ".ptx"))
+			continue;
+		path = ks_fs_join(keep, de->d_name);
+		one.max = KS_PTX_MAX_BYTES;
+		if (!ks_fs_read(path, &one, NULL) && all.len + one.len < KS_PTX_MAX_BYTES) {
+			ks_buf_add(&all, one.buf, one.len);
+			ks_buf_addch(&all, '\n');
+		}
+		ks_buf_release(&one);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	if (all.len)
+		ks_fs_write_atomic(out, all.buf, all.len, NULL);
+	ks_fs_remove_tree(keep, NULL);
+	ks_buf_release(&all);
+}
+
 int
 ks_build_so(const struct ks_build_so *b, char **so, struct ks_buf *log,
 	    struct ks_buf *err)
@@ -94,6 +130,8 @@ ks_build_so(const struct ks_build_so *b, char **so, struct ks_buf *log,
 	char *shim = ks_xasprintf("%s/%s.cu", b->workdir, b->name);
 	char *path = ks_xasprintf("%s/%s.so", b->workdir, b->name);
 	char *srcdir = ks_xstrdup(b->rec->source), *slash = strrchr(srcdir, '/');
+	char *keep = ks_xasprintf("%s/%s.keep", b->workdir, b->name);
+	char *ptx = ks_xasprintf("%s/%s.ptx", b->workdir, b->name);
 	int rc = -1;
 
 	*so = NULL;
@@ -105,6 +143,15 @@ ks_build_so(const struct ks_build_so *b, char **so, struct ks_buf *log,
 	if (ks_build_shared_argv(&b->rec->argv, slash ? srcdir : NULL, shim, path,
 				 &argv, err))
 		goto out;
+	unlink(ptx);
+	if (b->keep_ptx) {
+		ks_fs_remove_tree(keep, NULL);
+		if (ks_fs_mkdirs(keep, err))
+			goto out;
+		ks_strv_push(&argv, "-keep");
+		ks_strv_push(&argv, "-keep-dir");
+		ks_strv_push(&argv, keep);
+	}
 	memset(&p, 0, sizeof(p));
 	p.argv = (const char *const *)argv.v;
 	p.cwd = b->rec->cwd;
@@ -114,6 +161,8 @@ ks_build_so(const struct ks_build_so *b, char **so, struct ks_buf *log,
 	p.timeout_ms = b->timeout_ms;
 	if (ks_proc_run(&p, err))
 		goto out;
+	if (b->keep_ptx)
+		collect_ptx(keep, ptx);
 	ks_buf_add(log, out.buf, out.len);
 	if (p.timed_out) {
 		ks_error(err, "nvcc took longer than %d ms building %s", b->timeout_ms,
@@ -133,5 +182,7 @@ out:
 	free(shim);
 	free(path);
 	free(srcdir);
+	free(keep);
+	free(ptx);
 	return rc;
 }

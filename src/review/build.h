@@ -55,10 +55,14 @@ struct ks_build_so {
 	const char *workdir;	/* <name>.cu and <name>.so go here */
 	const char *name;
 	int timeout_ms;
+	int keep_ptx;		/* also leave the module's PTX (every arch's,
+				 * concatenated) in <workdir>/<name>.ptx: it
+				 * says which globals the kernel reaches */
 };
 
 /*
- * Write the shim and compile it. Returns 0 with the object's path in *so,
+ * Write the shim and compile it (with keep_ptx, under -keep in a private
+ * directory, removed after). Returns 0 with the object's path in *so,
  * or -1 with a message; nvcc's output (both streams) is appended to `log`
  * either way.
  */

@@ -45,6 +45,14 @@ ks_review_argv(const struct ks_review_opts *o, const char *json_path, int once,
 		ks_strv_push(out, "--json");
 		ks_strv_push(out, json_path);
 	}
+	if (o->original_globals && (!once || !o->candidate)) {
+		ks_strv_push(out, "--original-globals");
+		ks_strv_push(out, o->original_globals);
+	}
+	if (o->candidate_globals && o->candidate) {
+		ks_strv_push(out, "--candidate-globals");
+		ks_strv_push(out, o->candidate_globals);
+	}
 	if (once) {
 		ks_strv_push(out, "--once");
 		return;
@@ -64,6 +72,16 @@ ks_review_argv(const struct ks_review_opts *o, const char *json_path, int once,
 	}
 	if (o->metrics)
 		ks_strv_push(out, "--metrics");
+	if (o->written_only)
+		ks_strv_push(out, "--written-only");
+	if (o->bounds) {
+		ks_strv_push(out, "--bound-min-ms");
+		ks_strv_push_owned(out, ks_xasprintf("%lu", o->bound_min_ms));
+		ks_strv_push(out, "--bound-factor");
+		ks_strv_push_owned(out, ks_xasprintf("%lu", o->bound_factor));
+		ks_strv_push(out, "--candidate-factor");
+		ks_strv_push_owned(out, ks_xasprintf("%lu", o->candidate_factor));
+	}
 	for (i = 0; o->tol && i < KS_ARRAY_SIZE(floats); i++) {
 		ks_strv_push(out, "--tol");
 		ks_strv_push_owned(out, ks_xasprintf("%s=%.17g,%.17g",

@@ -30,6 +30,14 @@ struct ks_review_opts {
 	int time, metrics;
 	const struct ks_tol *tol;	/* [KS_DTYPE_N], or NULL: ks-replay's */
 	int timeout_ms;
+	/* Maps of the captured globals onto each build's (globals.h), or NULL. */
+	const char *original_globals, *candidate_globals;
+	/* Bounded time (timing.h): passed when `bounds` is set, else
+	 * ks-replay's defaults. */
+	int bounds;
+	unsigned long bound_min_ms, bound_factor, candidate_factor;
+	int written_only;	/* --written-only: poison only written buffers
+				 * when finding the output-only ones */
 };
 
 /*

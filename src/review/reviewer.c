@@ -23,6 +23,7 @@
 #include "../core/strv.h"
 #include "../core/util.h"
 #include "build.h"
+#include "globals.h"
 #include "metricset.h"
 #include "review.h"
 #include "shim.h"
@@ -30,6 +31,9 @@
 
 /* The most of a candidate's source read to look for its launcher. */
 #define KS_CANDIDATE_MAX_BYTES (64u << 20)
+
+/* The most of a build's PTX read to map the capture's globals. */
+#define KS_PTX_READ_MAX (256u << 20)
 
 const char *
 ks_review_verdict_name(enum ks_review_verdict v)
@@ -418,6 +422,44 @@ fail_capture(struct ks_review_capture *rc, enum ks_review_verdict v,
 	rc->why = ks_xstrdup(why && *why ? why : "unknown failure");
 }
 
+/*
+ * Map the capture's globals onto the build `name` (globals.h) from the PTX
+ * its build left: <workdir>/<name>.globals, or NULL without PTX (ks-replay
+ * then restores by exact name).
+ */
+static char *
+globals_map(const struct ks_capture *c, const char *workdir, const char *name)
+{
+	struct ks_buf ptx = KS_BUF_INIT, map = KS_BUF_INIT;
+	char *ptx_path = ks_xasprintf("%s/%s.ptx", workdir, name);
+	char *path = ks_xasprintf("%s/%s.globals", workdir, name);
+	const char **names = ks_xcalloc(c->nbuffers + 1, sizeof(*names));
+	struct ks_globals_ptx g;
+	size_t i;
+
+	ptx.max = KS_PTX_READ_MAX;
+	if (ks_fs_read(ptx_path, &ptx, NULL)) {
+		free(path);
+		path = NULL;
+		goto out;
+	}
+	for (i = 0; i < c->nbuffers; i++)
+		names[i] = c->buffers[i].mem == KS_MEM_GLOBAL ? c->buffers[i].name : NULL;
+	ks_globals_ptx_scan(ptx.buf, c->kernel, &g);
+	ks_globals_map_file(&g, names, c->nbuffers, &map);
+	ks_globals_ptx_release(&g);
+	if (ks_fs_write_atomic(path, map.buf ? map.buf : "", map.len, NULL)) {
+		free(path);
+		path = NULL;
+	}
+out:
+	free(ptx_path);
+	free((void *)names);
+	ks_buf_release(&ptx);
+	ks_buf_release(&map);
+	return path;
+}
+
 /* The review of one capture; every outcome lands in `rc`. */
 static void
 review_one(const struct ks_review_request *rq, const char *capdir,
@@ -432,6 +474,8 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	struct ks_buf err = KS_BUF_INIT, shim = KS_BUF_INIT, log = KS_BUF_INIT,
 		      result = KS_BUF_INIT;
 	char *callable = NULL, *kdir = NULL, *cand_abs = NULL, *replay = NULL;
+	char *orig_map = NULL, *cand_map = NULL;
+	struct ks_lock gpu = KS_LOCK_INIT;
 	cJSON *res = NULL;
 	int launcher = rq->launcher;
 	unsigned long random = rq->random == (unsigned long)-1 ?
@@ -474,7 +518,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 				   (long)getpid());
 	if (ks_fs_mkdirs(rc->workdir, &err))
 		goto fail;
-	replay = ks_toolkit_companion("ks-replay", NULL);
+	replay = ks_toolkit_companion("ks-replay", conf->replay);
 	if (!replay) {
 		ks_error(&err, "ks-replay not found beside ks or on PATH (built only "
 			       "with the CUDA toolkit)");
@@ -487,6 +531,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	b.workdir = rc->workdir;
 	b.timeout_ms = conf->replay_timeout_ms;
 	b.name = "original";
+	b.keep_ptx = 1;
 	if (ks_shim_for_capture(&c, callable, rec.source, 0, &shim, &err))
 		goto fail;
 	b.shim = shim.buf;
@@ -494,6 +539,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 		rc->build_log = ks_buf_detach(&log, NULL);
 		goto fail;
 	}
+	orig_map = globals_map(&c, rc->workdir, "original");
 	if (rq->candidate) {
 		cand_abs = ks_fs_realpath(rq->candidate);
 		if (!cand_abs) {
@@ -519,6 +565,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 			rc->why = ks_buf_detach(&why, NULL);
 			goto out;
 		}
+		cand_map = globals_map(&c, rc->workdir, "candidate");
 	}
 
 	stage = "replay";
@@ -535,10 +582,30 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	o.timeout_ms = conf->replay_timeout_ms;
 	o.time = rq->time;
 	o.metrics = rq->metrics && !rq->ncu;
+	o.original_globals = orig_map;
+	o.candidate_globals = cand_map;
+	o.bounds = 1;
+	o.bound_min_ms = (unsigned long)conf->replay_bound_min_ms;
+	o.bound_factor = (unsigned long)conf->replay_bound_factor;
+	o.candidate_factor = (unsigned long)conf->candidate_bound_factor;
+	/* One GPU run at a time; a day is long enough to wait. */
+	if (rq->gpu_lock && ks_lock_acquire(&gpu, rq->gpu_lock, 24 * 3600 * 1000, &err))
+		goto fail;
 	if (ks_review_replay(&o, &result, &err))
 		goto fail;
-	o.metrics = rq->metrics || rq->ncu;
 	res = cJSON_Parse(result.buf);
+	if (res && ks_json_str(res, "error") && ks_json_str(res, "stage") &&
+	    !strcmp(ks_json_str(res, "stage"), "output-only")) {
+		/* A poisoned buffer the kernel reads (indices) made it fault:
+		 * again, poisoning only the buffers the launch wrote. */
+		cJSON_Delete(res);
+		ks_buf_reset(&result);
+		o.written_only = 1;
+		if (ks_review_replay(&o, &result, &err))
+			goto fail;
+		res = cJSON_Parse(result.buf);
+	}
+	o.metrics = rq->metrics || rq->ncu;
 	if (!res) {
 		ks_error(&err, "ks-replay wrote no JSON");
 		goto fail;
@@ -555,7 +622,9 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 		f.sanitize_asked = 1;
 		f.sanitize_clean = rc->memcheck_clean && rc->racecheck_clean;
 	}
+	ks_lock_release(&gpu);
 	read_result(res, f.has_candidate, rc);
+	rc->bounded = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(res, "bound"));
 	rc->verdict = ks_review_decide(&f);
 	if (f.sanitize_asked && !f.sanitize_clean && !rc->why)
 		rc->why = ks_xstrdup("compute-sanitizer found errors");
@@ -567,6 +636,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 fail:
 	fail_capture(rc, KS_REVIEW_ERROR, stage, err.buf);
 out:
+	ks_lock_release(&gpu);
 	cJSON_Delete(res);
 	ks_capture_release(&c);
 	ks_build_rec_release(&rec);
@@ -578,6 +648,8 @@ out:
 	free(kdir);
 	free(cand_abs);
 	free(replay);
+	free(orig_map);
+	free(cand_map);
 }
 
 int

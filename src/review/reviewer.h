@@ -83,6 +83,9 @@ struct ks_review_request {
 				 * configuration's KS_REVIEW_RANDOM */
 	unsigned long seed;	/* of the fresh input sets (default 1) */
 	const struct ks_conf *conf;	/* KS_DIR, tolerances, reps, time limit */
+	const char *gpu_lock;	/* held around the GPU runs (reviews in
+				 * parallel build at once, run one at a
+				 * time), or NULL */
 };
 
 /* Defaults: no candidate, no timing, random from the configuration. */
@@ -127,6 +130,7 @@ struct ks_review_capture {
 	char *original_so, *candidate_so;
 	char *build_log;	/* nvcc's output for the last build */
 	char *json;		/* the whole review, as `ks replay --json` prints */
+	int bounded;		/* a run was stopped at its time bound */
 };
 
 struct ks_review_result {

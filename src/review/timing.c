@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/buf.h"
 #include "../core/util.h"
 
 const char *
@@ -90,4 +91,46 @@ ks_timing_decide(const struct ks_timing *orig, const struct ks_timing *cand,
 	if (cand->lo > orig->hi)
 		return KS_SPEED_SLOWER;
 	return KS_SPEED_SAME;
+}
+
+static double
+bound(double ref_ms, double min_ms, double factor)
+{
+	double b = ref_ms >= 0 ? factor * ref_ms : 0;
+
+	if (min_ms < 0)
+		min_ms = 0;
+	return b > min_ms ? b : min_ms;
+}
+
+double
+ks_bound_original_ms(long long captured_ns, double min_ms, double factor)
+{
+	return bound(captured_ns >= 0 ? (double)captured_ns / 1e6 : -1, min_ms, factor);
+}
+
+double
+ks_bound_candidate_ms(double original_ms, double min_ms, double factor)
+{
+	return bound(original_ms, min_ms, factor);
+}
+
+int
+ks_bound_exceeded(double elapsed_ms, double limit_ms)
+{
+	return limit_ms > 0 && elapsed_ms > limit_ms;
+}
+
+void
+ks_bound_why(int candidate, double limit_ms, double ref_ms, struct ks_buf *why)
+{
+	ks_buf_addf(why, "did not finish in %.3g s ", limit_ms / 1000);
+	if (candidate && ref_ms >= 0)
+		ks_buf_addf(why, "(the original took %.3g ms on replay)", ref_ms);
+	else if (candidate)
+		ks_buf_adds(why, "(the original's time on replay unknown)");
+	else if (ref_ms >= 0)
+		ks_buf_addf(why, "(captured launch took %.3g ms)", ref_ms);
+	else
+		ks_buf_adds(why, "(the captured launch's duration is unknown)");
 }

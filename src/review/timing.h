@@ -9,12 +9,14 @@
  * interpolation between order statistics). A speedup is claimed only when
  * the spreads do not overlap: the candidate's 90th percentile below the
  * original's 10th. The reverse is "slower"; anything else is "same".
- * May include: libc, core/util.h.
+ * May include: libc, core/util.h, core/buf.h.
  */
 #ifndef KS_REVIEW_TIMING_H
 #define KS_REVIEW_TIMING_H
 
 #include <stddef.h>
+
+struct ks_buf;
 
 struct ks_timing {
 	size_t n;
@@ -49,5 +51,39 @@ int ks_timing_enough(const struct ks_timing *t, size_t min_reps, double min_ms);
 enum ks_speed ks_timing_decide(const struct ks_timing *orig,
 			       const struct ks_timing *cand, size_t min_reps,
 			       double *speedup);
+
+/*
+ * Bounded time. A run of the original that takes far longer than the
+ * captured launch is not the launch that was captured (a loop whose count
+ * or exit came from memory replay did not restore): it is stopped and the
+ * capture is ineligible. A candidate is held to a bound relative to the
+ * original's own time on replay. Both bounds have a floor, so that start-up
+ * costs and short kernels never trip them.
+ */
+
+/*
+ * Pure: the milliseconds one run of the original may take: max(min_ms,
+ * factor * captured), `captured_ns` the captured launch's duration (< 0:
+ * unknown, then min_ms). 0 when both min_ms and factor are 0 (no bound).
+ */
+double ks_bound_original_ms(long long captured_ns, double min_ms, double factor);
+
+/*
+ * Pure: the milliseconds one run of a candidate may take: max(min_ms,
+ * factor * original_ms), `original_ms` the original's fastest run on
+ * replay (< 0: not measured, then min_ms). 0 when both are 0.
+ */
+double ks_bound_candidate_ms(double original_ms, double min_ms, double factor);
+
+/* Pure: has a run of `elapsed_ms` gone past `limit_ms` (0: no bound)? */
+int ks_bound_exceeded(double elapsed_ms, double limit_ms);
+
+/*
+ * Pure: the reason for a run stopped at its bound, appended to `why`:
+ * "did not finish in 10 s (captured launch took 0.052 ms)" for the
+ * original (`ref_ms` the captured duration, < 0 unknown), "did not finish
+ * in 10 s (the original took 0.041 ms on replay)" for a candidate.
+ */
+void ks_bound_why(int candidate, double limit_ms, double ref_ms, struct ks_buf *why);
 
 #endif

@@ -1,7 +1,9 @@
 /*
  * The command line. The bytes, cut at NULs, are an nvcc argv (at most 64
  * words). In process: options files, the classifier, the eligibility
- * decision and the build record, which is always UTF-8 JSON. Then, when
+ * decision and the build record, which is always UTF-8 JSON; for a
+ * one-command build, each CUDA source's compile alone (one input, that
+ * source, a compile) and the command with it replaced. Then, when
  * KS_FUZZ_KSNVCC names a ks-nvcc binary, that ks-nvcc is run with the
  * words and KS_NVCC=$KS_FUZZ_RECORDER (argv_recorder.c): the words must
  * arrive unchanged and ks-nvcc must exit with the recorder's status 0.
@@ -22,10 +24,44 @@
 #include "../../src/core/strv.h"
 #include "../../src/core/util.h"
 #include "../../src/nvcc/args.h"
+#include "../../src/nvcc/onecmd.h"
 #include "../../wrapper/ksnvcc.h"
 #include "../../src/nvcc/record.h"
 
 #define MAX_WORDS 64
+
+/* The sources of a one-command build, one by one (nvcc/onecmd.h). */
+static void
+one_command(const struct ks_strv *expanded, const struct ks_args *a)
+{
+	const char *const *v = (const char *const *)expanded->v;
+	struct ks_buf err = KS_BUF_INIT;
+	size_t k;
+
+	fuzz_check(ks_onecmd_input_word(v, expanded->n, a->ninputs) == -1);
+	for (k = 0; k < a->ninputs; k++) {
+		struct ks_strv one = KS_STRV_INIT, swapped = KS_STRV_INIT;
+		struct ks_args s;
+		long at = ks_onecmd_input_word(v, expanded->n, k);
+
+		fuzz_check(at >= 0 && !strcmp(v[at], a->inputs[k].path));
+		if (a->inputs[k].lang != KS_LANG_CU)
+			continue;
+		fuzz_check(ks_onecmd_compile_argv(v, expanded->n, (size_t)at,
+						  &one, &err) == 0);
+		ks_args_init(&s);
+		fuzz_check(ks_args_classify(&one, &s, &err) == 0);
+		fuzz_check(s.ninputs == 1 && !strcmp(s.inputs[0].path, v[at]));
+		fuzz_check(s.mode == KS_MODE_COMPILE);
+		fuzz_check(ks_onecmd_replace_source(v, expanded->n, (size_t)at,
+						    "/v/x.cu", &swapped, &err) == 0);
+		fuzz_check(!strcmp(swapped.v[at], "/v/x.cu"));
+		ks_args_release(&s);
+		ks_strv_release(&one);
+		ks_strv_release(&swapped);
+	}
+	ks_buf_release(&err);
+}
 
 static void
 in_process(const struct ks_strv *words)
@@ -35,11 +71,12 @@ in_process(const struct ks_strv *words)
 	struct ks_args a;
 	const char *reason;
 	cJSON *o;
+	int classified;
 
 	ks_args_init(&a);
-	if (ks_args_expand(words, &expanded, &err) == 0 &&
-	    ks_args_classify(&expanded, &a, &err) == 0 &&
-	    ks_args_eligible(&a, &reason)) {
+	classified = ks_args_expand(words, &expanded, &err) == 0 &&
+		     ks_args_classify(&expanded, &a, &err) == 0;
+	if (classified && ks_args_eligible(&a, &reason)) {
 		struct ks_record_info ri = {
 			.cwd = "/work/dir", .nvcc = "/usr/local/cuda/bin/nvcc",
 			.nvcc_version = "13.0.88", .argv = &expanded,
@@ -50,6 +87,8 @@ in_process(const struct ks_strv *words)
 		o = cJSON_ParseWithOpts(rec.buf, NULL, 1);
 		fuzz_check(cJSON_IsObject(o));
 		cJSON_Delete(o);
+	} else if (classified && ks_args_eligible_command(&a, &reason)) {
+		one_command(&expanded, &a);
 	}
 	ks_args_release(&a);
 	ks_strv_release(&expanded);

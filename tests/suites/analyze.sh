@@ -244,3 +244,42 @@ test_nvcc_macros_from_the_version_when_nvcc_cannot_say() {
 	expect_four_kernels "$out"
 	expect_eq "" "$(ls "$KS_DIR"/nvcc/*.macros 2>/dev/null)" "cache entry"
 }
+
+test_one_command_records_analyze_as_compiles() {
+	use_fake_nvcc
+	write_kernel a.cu scale
+	write_kernel b.cu shift
+	printf 'int main() { return 0; }\n' >main.cpp
+	"$KS_NVCC_BIN" -O3 -arch=sm_90 a.cu main.cpp b.cu -o app
+	expect_eq 2 "$(record_count)"
+	ra=$(grep -l "\"source\": \"$TEST_DIR/a.cu\"" "$KS_DIR"/builds/*.json)
+	rb=$(grep -l "\"source\": \"$TEST_DIR/b.cu\"" "$KS_DIR"/builds/*.json)
+	out=$("$KS_BIN" analyze --record "$rb")
+	expect_contains "$out" "shift"
+	expect_not_contains "$out" "scale"
+	ka=$("$KS_BIN" analyze --record "$ra" | grep 'key  ')
+	expect_contains "$ka" "sm_90"
+	# The same source compiled with -c by itself has the same keys: a
+	# variant found for one is found for the other.
+	"$KS_NVCC_BIN" -O3 -arch=sm_90 -c a.cu -o a.o
+	rc=$(grep -l '/a.o"' "$KS_DIR"/builds/*.json)
+	expect_eq "$ka" "$("$KS_BIN" analyze --record "$rc" | grep 'key  ')"
+	# The manifest's nvcc -M runs the source's compile alone.
+	: >"$FAKE_NVCC_LOG"
+	FAKE_NVCC_STDOUT="a.o: a.cu" "$KS_BIN" analyze --manifest --record "$ra" >/dev/null
+	expect_contains "$(cat "$FAKE_NVCC_LOG")" "-O3|-arch=sm_90|a.cu|-M"
+	expect_not_contains "$(cat "$FAKE_NVCC_LOG")" "main.cpp"
+}
+
+test_host_flags_keep_the_keys() {
+	use_fake_nvcc
+	write_kernel k.cu
+	"$KS_NVCC_BIN" -arch=sm_90 -c k.cu -o a.o
+	"$KS_NVCC_BIN" -arch=sm_90 -O3 -Xcompiler -Wall,-fPIC -ccbin g++ -Xptxas -v -c k.cu -o b.o
+	"$KS_NVCC_BIN" -arch=sm_90 -Xptxas -O1 -c k.cu -o c.o
+	"$KS_NVCC_BIN" -arch=sm_90 -DSCALE=2 -c k.cu -o d.o
+	key() { "$KS_BIN" analyze --record "$(grep -l "/$1\"" "$KS_DIR"/builds/*.json)" | grep 'key  '; }
+	expect_eq "$(key a.o)" "$(key b.o)" "keys with and without host-only flags"
+	expect_ne "$(key a.o)" "$(key c.o)" "keys with and without -Xptxas -O1"
+	expect_ne "$(key a.o)" "$(key d.o)" "keys with and without -DSCALE=2"
+}

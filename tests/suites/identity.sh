@@ -126,3 +126,41 @@ EOF2
 	fatbin ks/app
 	expect_same_file plain/app.fatbin ks/app.fatbin
 }
+
+test_one_command_build_identical_and_recorded() {
+	write_kernel a.cu scale
+	write_kernel b.cu shift
+	printf 'void run_scale(float *, int); void run_shift(float *, int);\nint main() { return 0; }\n' >main.cpp
+	both -O3 -arch=sm_90 -DW=2 ../a.cu ../main.cpp ../b.cu -o app
+	expect_eq 0 "$(cat ks/status.txt)"
+	expect_same_file plain/stderr.txt ks/stderr.txt
+	expect_same_file plain/stdout.txt ks/stdout.txt
+	fatbin plain/app
+	fatbin ks/app
+	expect_same_file plain/app.fatbin ks/app.fatbin
+	expect_eq 2 "$(record_count)"
+	# Each record's compile, run by itself, gives the device code the
+	# one command linked into app (its fatbin is a part of app's).
+	for r in "$KS_DIR"/builds/*.json; do
+		python3 - "$r" "$NVCC" >cmd.txt <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(r["cwd"]); print(sys.argv[2]); print("\n".join(r["argv"]))
+PY
+		mapfile -t c <cmd.txt
+		(cd "${c[0]}" && "${c[@]:1}" -o rec.o)
+		fatbin ks/rec.o
+		python3 -c 'import sys; a = open(sys.argv[1], "rb").read(); b = open(sys.argv[2], "rb").read(); sys.exit(0 if b and a.find(b) >= 0 else 1)' \
+			ks/app.fatbin ks/rec.o.fatbin || fail "$r: its compile's device code is not in app"
+	done
+}
+
+test_one_command_failing_build_same_status_and_message() {
+	printf '__global__ void broken(float *x) { x[0] = undefined_name; }\nint main() { return 0; }\n' >bad.cu
+	both -arch=sm_90 ../bad.cu -o bad
+	expect_ne 0 "$(cat plain/status.txt)"
+	expect_eq "$(cat plain/status.txt)" "$(cat ks/status.txt)"
+	expect_same_file plain/stderr.txt ks/stderr.txt
+	expect_same_file plain/stdout.txt ks/stdout.txt
+	expect_no_file ks/bad
+}

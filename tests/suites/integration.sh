@@ -116,6 +116,8 @@ test_cmake_app_compiler_forms() {
 	# Identification (--version, -v, --keep with a link) and the device
 	# links passed through untouched.
 	expect_ne 0 "$(stat_value passthru-mode-info)" "--version calls"
-	expect_ne 0 "$(stat_value passthru-mode-compile-link)" "identification builds"
+	# (a one-command build is recorded, but not with -v: CMake reads
+	# nvcc's -v output)
+	expect_ne 0 "$(stat_value passthru-verbose)" "identification builds"
 	expect_ne 0 "$(stat_value passthru-mode-dlink)" "device links"
 }

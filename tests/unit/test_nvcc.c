@@ -61,7 +61,79 @@ TEST(record_round_trip)
 	CHECK(r.includes.n == 1 && strstr(r.includes.v[0], "inc"));
 	CHECK(r.defines.n == 1);
 	CHECK(r.devflags.n >= 1);
-	CHECK(r.text && strstr(r.text, "\"format\": 1"));
+	CHECK(r.text && strstr(r.text, "\"format\": 2"));
+	CHECK_STR_EQ("compile", r.mode);
+	CHECK_INT_EQ(KS_ARRAY_SIZE(words), r.command_argv.n);
+	CHECK_INT_EQ(7, r.source_index);
+	ks_build_rec_release(&r);
+	ks_buf_release(&err);
+}
+
+/* A one-command build's record: the source's compile alone as argv, the
+ * command's output, the whole command and where the source is in it. */
+TEST(record_of_one_command_build)
+{
+	const char *cmd[] = { "-O3", "-arch=sm_90", "-x", "cu", "m.c", "k.c",
+			      "h.o", "-lm", "-o", "app", "-MD" };
+	const char *one[] = { "-O3", "-arch=sm_90", "-x", "cu", "k.c", "-c" };
+	struct ks_strv cmdv = KS_STRV_INIT, onev = KS_STRV_INIT;
+	struct ks_args a;
+	struct ks_buf err = KS_BUF_INIT, json = KS_BUF_INIT;
+	struct ks_build_rec r;
+	struct ks_record_info ri = {
+		.cwd = "/w", .nvcc = "/cuda/bin/nvcc", .nvcc_version = "13.0.88",
+		.mode = "compile-link", .source_index = 5, .output = "app",
+		.depfile = "app.d",
+	};
+	char *n1, *n2;
+	int rc;
+
+	ks_strv_pushv(&cmdv, cmd, KS_ARRAY_SIZE(cmd));
+	ks_strv_pushv(&onev, one, KS_ARRAY_SIZE(one));
+	ri.argv = &onev;
+	ri.command_argv = &cmdv;
+	ks_args_init(&a);
+	CHECK_INT_EQ(0, ks_args_classify(&onev, &a, &err));
+	ks_record_format(&a, &ri, &json);
+	/* Two sources of one command: two records, whatever the output. */
+	n1 = ks_record_name_for(&a, "/w", "app");
+	n2 = ks_record_name(&a, "/w");
+	CHECK(strcmp(n1, n2) != 0);
+	free(n1);
+	free(n2);
+	ks_args_release(&a);
+	rc = ks_build_rec_parse(json.buf, json.len, "r.json", &r, &err);
+	ks_buf_release(&json);
+	ks_strv_release(&cmdv);
+	ks_strv_release(&onev);
+	CHECK_INT_EQ(0, rc);
+	CHECK_STR_EQ("/w/k.c", r.source);
+	CHECK_STR_EQ("/w/app", r.output);
+	CHECK_STR_EQ("/w/app.d", r.depfile);
+	CHECK_STR_EQ("compile-link", r.mode);
+	CHECK_INT_EQ(KS_ARRAY_SIZE(one), r.argv.n);
+	CHECK_STR_EQ("-c", r.argv.v[5]);
+	CHECK_INT_EQ(KS_ARRAY_SIZE(cmd), r.command_argv.n);
+	CHECK_INT_EQ(5, r.source_index);
+	CHECK_STR_EQ("k.c", r.command_argv.v[r.source_index]);
+	CHECK(strstr(r.text, "\"language\": \"cu\""));
+	ks_build_rec_release(&r);
+	ks_buf_release(&err);
+}
+
+/* A format 1 record (before one-command builds) reads as a -c build. */
+TEST(record_format_1_reads)
+{
+	const char text[] = "{\"format\": 1, \"source\": \"/w/k.cu\", "
+			    "\"cwd\": \"/w\", \"argv\": [\"-o\", \"k.o\", "
+			    "\"-c\", \"k.cu\"]}";
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_build_rec r;
+
+	CHECK_INT_EQ(0, ks_build_rec_parse(text, strlen(text), "x", &r, &err));
+	CHECK_STR_EQ("compile", r.mode);
+	CHECK_INT_EQ(4, r.command_argv.n);
+	CHECK_INT_EQ(3, r.source_index);
 	ks_build_rec_release(&r);
 	ks_buf_release(&err);
 }
@@ -173,6 +245,8 @@ ks_suite_nvcc(void)
 {
 	RUN(record_round_trip);
 	RUN(record_refuses_what_is_not_one);
+	RUN(record_of_one_command_build);
+	RUN(record_format_1_reads);
 	RUN(derive_tables);
 	RUN(arch_parse);
 }

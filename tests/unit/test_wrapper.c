@@ -126,7 +126,10 @@ TEST(record_names_and_format)
 	ks_args_init(&a);
 	CHECK_INT_EQ(0, ks_args_classify(&argv, &a, &err));
 	ks_record_format(&a, &ri, &json);
-	CHECK(strstr(json.buf, "\"format\": 1") != NULL);
+	CHECK(strstr(json.buf, "\"format\": 2") != NULL);
+	/* A -c build is its own command; the source is word 4. */
+	CHECK(strstr(json.buf, "\"mode\": \"compile\"") != NULL);
+	CHECK(strstr(json.buf, "\"source_index\": 4") != NULL);
 	CHECK(strstr(json.buf, "\"time\": \"1970-01-01T00:00:00Z\"") != NULL);
 	CHECK(strstr(json.buf, "\"source\": \"/work/k.cu\"") != NULL);
 	CHECK(strstr(json.buf, "\"output\": \"/work/obj/k.o\"") != NULL);

@@ -7,17 +7,23 @@
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <cjson/cJSON.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../../capture/capture.h"
 #include "../../core/buf.h"
 #include "../../core/fs.h"
+#include "../../core/strv.h"
 #include "../../core/util.h"
+#include "../diagnose.h"
+#include "../globals.h"
 #include "../metricset.h"
 #include "../occupancy.h"
 #include "../timing.h"
@@ -40,15 +46,24 @@ struct side {
 	entry_fn entry;
 	CUfunction fn;
 	CUdeviceptr *gaddr;	/* per buffer: this build's copy of a global */
+	const char *globals;	/* the map of its globals (globals.h), or NULL */
+	char **skip;		/* per buffer: why a global is left alone, or NULL */
+	struct ks_strv uses;	/* globals it reaches that the capture lacks */
 	int regs, static_smem, driver_blocks;
 	struct ks_occ occ;
+	double limit_ms;	/* one run's bound (0: none) */
+	double best_ms;		/* its fastest plain run, -1 before any */
+	char *watch_text;	/* the result left when a run passes the bound */
 };
 
 struct opts {
 	const char *capture, *original, *candidate, *json;
+	const char *original_globals, *candidate_globals;
 	unsigned long random, seed, reps;
 	double min_ms, max_seconds;
-	int time, metrics, once;
+	double bound_min_ms, bound_factor, candidate_factor;
+	int time, metrics, once, probe;
+	int written_only;	/* output-only detection poisons written buffers only */
 };
 
 struct replay {
@@ -65,6 +80,8 @@ struct replay {
 	int device;
 	struct side orig, cand;
 	const char *stage;	/* what was running when an error struck */
+	long long captured_ns;	/* the captured launch's duration, -1: unknown */
+	int unwatched;		/* runs under a profiler: no bound */
 };
 
 static int
@@ -89,10 +106,14 @@ rt_ok(cudaError_t e, const char *what, struct ks_buf *err)
 static void
 usage(void)
 {
-	fputs("usage: ks-replay --capture DIR --original ORIG.so [--candidate CAND.so]\n"
+	fputs("usage: ks-replay --probe\n"
+	      "       ks-replay --capture DIR --original ORIG.so [--candidate CAND.so]\n"
 	      "                 [--random K] [--seed S] [--time] [--reps N]\n"
 	      "                 [--min-ms MS] [--max-seconds S] [--metrics]\n"
-	      "                 [--tol DTYPE=ATOL,RTOL]... [--once] [--json FILE]\n",
+	      "                 [--tol DTYPE=ATOL,RTOL]... [--once] [--json FILE]\n"
+	      "                 [--original-globals MAP] [--candidate-globals MAP]\n"
+	      "                 [--bound-min-ms MS] [--bound-factor F]\n"
+	      "                 [--candidate-factor F] [--written-only]\n",
 	      stderr);
 }
 
@@ -116,6 +137,9 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 	o->min_ms = 200;
 	o->max_seconds = 60;
 	o->seed = 1;
+	o->bound_min_ms = 10000;
+	o->bound_factor = 50;
+	o->candidate_factor = 20;
 	ks_tol_defaults(r->tol);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -127,6 +151,10 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 			o->metrics = 1;
 		} else if (!strcmp(a, "--once")) {
 			o->once = 1;
+		} else if (!strcmp(a, "--probe")) {
+			o->probe = 1;
+		} else if (!strcmp(a, "--written-only")) {
+			o->written_only = 1;
 		} else if (!v) {
 			return ks_error(err, "'%s' needs a value or is unknown", a);
 		} else if (!strcmp(a, "--capture")) {
@@ -137,9 +165,14 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 			o->candidate = v, i++;
 		} else if (!strcmp(a, "--json")) {
 			o->json = v, i++;
+		} else if (!strcmp(a, "--original-globals")) {
+			o->original_globals = v, i++;
+		} else if (!strcmp(a, "--candidate-globals")) {
+			o->candidate_globals = v, i++;
 		} else if (!strcmp(a, "--random") || !strcmp(a, "--seed") ||
 			   !strcmp(a, "--reps") || !strcmp(a, "--min-ms") ||
-			   !strcmp(a, "--max-seconds")) {
+			   !strcmp(a, "--max-seconds") || !strcmp(a, "--bound-min-ms") ||
+			   !strcmp(a, "--bound-factor") || !strcmp(a, "--candidate-factor")) {
 			if (parse_ulong(v, &n))
 				return ks_error(err, "%s: '%s' is not a number", a, v);
 			i++;
@@ -151,6 +184,12 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 				o->reps = n;
 			else if (!strcmp(a, "--min-ms"))
 				o->min_ms = (double)n;
+			else if (!strcmp(a, "--bound-min-ms"))
+				o->bound_min_ms = (double)n;
+			else if (!strcmp(a, "--bound-factor"))
+				o->bound_factor = (double)n;
+			else if (!strcmp(a, "--candidate-factor"))
+				o->candidate_factor = (double)n;
 			else
 				o->max_seconds = (double)n;
 		} else if (!strcmp(a, "--tol")) {
@@ -169,6 +208,8 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 			return ks_error(err, "unknown option '%s'", a);
 		}
 	}
+	if (o->probe)
+		return 0;
 	if (!o->capture || (!o->original && !(o->once && o->candidate)))
 		return ks_error(err, "--capture and --original are required");
 	return 0;
@@ -185,6 +226,31 @@ next_random(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/*
+ * The captured launch's duration from launch.json's "duration_ns" (the
+ * capture records it where it could measure it), or -1.
+ */
+static long long
+captured_duration_ns(const char *dir)
+{
+	struct ks_buf text = KS_BUF_INIT;
+	char *path = ks_fs_join(dir, "launch.json");
+	long long ns = -1;
+	cJSON *j;
+
+	text.max = 64u << 20;
+	if (!ks_fs_read(path, &text, NULL) && (j = cJSON_Parse(text.buf)) != NULL) {
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(j, "duration_ns");
+
+		if (cJSON_IsNumber(d) && d->valuedouble >= 0)
+			ns = (long long)d->valuedouble;
+		cJSON_Delete(j);
+	}
+	free(path);
+	ks_buf_release(&text);
+	return ns;
+}
+
 static int
 load(struct replay *r, struct ks_buf *err)
 {
@@ -193,6 +259,7 @@ load(struct replay *r, struct ks_buf *err)
 
 	if (ks_capture_load(r->o.capture, c, err))
 		return -1;
+	r->captured_ns = captured_duration_ns(r->o.capture);
 	r->in = ks_xcalloc(c->nbuffers + 1, sizeof(*r->in));
 	r->ref = ks_xcalloc(c->nbuffers + 1, sizeof(*r->ref));
 	r->poison = ks_xcalloc(c->nbuffers + 1, sizeof(*r->poison));
@@ -252,6 +319,55 @@ setup(struct replay *r, struct ks_buf *err)
 	return 0;
 }
 
+/*
+ * Read a side's map of globals (globals.h: "<buffer>\t<name>",
+ * "<buffer>\t-\t<reason>", "fail\t<buffer>\t<reason>", "uses\t<name>")
+ * into names[] (the module's name of each restored buffer) and s->skip.
+ */
+static int
+read_globals_map(struct replay *r, struct side *s, char **names, struct ks_buf *err)
+{
+	struct ks_buf text = KS_BUF_INIT;
+	const char *line;
+	int rc = 0;
+
+	text.max = 64u << 20;
+	if (ks_fs_read(s->globals, &text, err))
+		return ks_error(err, "the %s's map of globals", s->label);
+	for (line = text.buf; rc == 0 && *line;) {
+		size_t len = strcspn(line, "\n");
+		char *l = ks_xstrndup(line, len), *tab = strchr(l, '\t');
+		unsigned long i;
+
+		line += len + (line[len] == '\n');
+		if (!tab) {
+			free(l);
+			continue;
+		}
+		*tab++ = '\0';
+		if (!strcmp(l, "uses")) {
+			ks_strv_push(&s->uses, tab);
+		} else if (!strcmp(l, "fail")) {
+			char *why = strchr(tab, '\t');
+
+			rc = ks_error(err, "cannot restore global buffer %s of the capture in "
+					   "the %s: %s", tab, s->label, why ? why + 1 : "unknown");
+		} else if (!parse_ulong(l, &i) && i < r->cap.nbuffers &&
+			   r->cap.buffers[i].mem == KS_MEM_GLOBAL) {
+			if (!strncmp(tab, "-\t", 2) || !strcmp(tab, "-")) {
+				free(s->skip[i]);
+				s->skip[i] = ks_xstrdup(tab[1] ? tab + 2 : "left alone");
+			} else {
+				free(names[i]);
+				names[i] = ks_xstrdup(tab);
+			}
+		}
+		free(l);
+	}
+	ks_buf_release(&text);
+	return rc;
+}
+
 static int
 open_side(struct replay *r, struct side *s, struct ks_buf *err)
 {
@@ -259,6 +375,7 @@ open_side(struct replay *r, struct side *s, struct ks_buf *err)
 	function_fn function;
 	void *sym, *fn = NULL;
 	CUmodule mod = NULL;
+	char **names;
 	size_t i;
 	int rc, v;
 
@@ -284,26 +401,58 @@ open_side(struct replay *r, struct side *s, struct ks_buf *err)
 		s->regs = v;
 	if (!cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, s->fn))
 		s->static_smem = v;
+	rc = -1;
 	s->gaddr = ks_xcalloc(c->nbuffers + 1, sizeof(*s->gaddr));
+	s->skip = ks_xcalloc(c->nbuffers + 1, sizeof(*s->skip));
+	names = ks_xcalloc(c->nbuffers + 1, sizeof(*names));
+	if (s->globals && read_globals_map(r, s, names, err))
+		goto out;
 	for (i = 0; i < c->nbuffers; i++) {
+		const char *name = names[i] ? names[i] : c->buffers[i].name;
 		size_t size = 0;
 
-		if (c->buffers[i].mem != KS_MEM_GLOBAL)
+		if (c->buffers[i].mem != KS_MEM_GLOBAL || s->skip[i])
 			continue;
 		if (!mod && cu_ok(cuFuncGetModule(&mod, s->fn), "cuFuncGetModule", err))
-			return -1;
-		if (cuModuleGetGlobal(&s->gaddr[i], &size, mod, c->buffers[i].name) ||
-		    size != c->buffers[i].size)
-			return ks_error(err, "the %s has no global '%s' of %llu bytes",
-					s->label, c->buffers[i].name, c->buffers[i].size);
+			goto out;
+		if (!cuModuleGetGlobal(&s->gaddr[i], &size, mod, name) &&
+		    size == c->buffers[i].size)
+			continue;
+		s->gaddr[i] = 0;
+		if (!s->globals && ks_globals_is_internal(name)) {
+			/* No map (no PTX): an internal-linkage name is the program's
+			 * main file's, and this build is not that file. */
+			s->skip[i] = ks_xstrdup("an internal-linkage name of the captured "
+						"program, not found in this build");
+			continue;
+		}
+		if (size)
+			ks_error(err, "the %s's global '%s' has %zu bytes, the capture's "
+				      "%llu", s->label, name, size, c->buffers[i].size);
+		else
+			ks_error(err, "the %s has no global '%s' of %llu bytes", s->label,
+				 name, c->buffers[i].size);
+		goto out;
 	}
-	return 0;
+	rc = 0;
+out:
+	for (i = 0; i < c->nbuffers; i++)
+		free(names[i]);
+	free(names);
+	return rc;
 }
 
 static CUdeviceptr
 addr(const struct replay *r, const struct side *s, size_t i)
 {
 	return r->cap.buffers[i].mem == KS_MEM_GLOBAL ? s->gaddr[i] : r->dev[i];
+}
+
+/* A global this side leaves alone (its kernel never reaches it). */
+static int
+skipped(const struct side *s, size_t i)
+{
+	return s->skip && s->skip[i];
 }
 
 static const unsigned char *
@@ -327,6 +476,8 @@ set_inputs(struct replay *r, const struct side *s, unsigned char **inputs,
 		void *dst = (void *)(uintptr_t)addr(r, s, i);
 		size_t size = r->cap.buffers[i].size;
 
+		if (skipped(s, i))
+			continue;
 		if (poisoned && poisoned[i]) {
 			if (rt_ok(cudaMemset(dst, 0xff, size), "cudaMemset", err))
 				return -1;
@@ -344,12 +495,135 @@ get_outputs(struct replay *r, const struct side *s, unsigned char **out,
 {
 	size_t i;
 
-	for (i = 0; i < r->cap.nbuffers; i++)
+	for (i = 0; i < r->cap.nbuffers; i++) {
+		if (skipped(s, i)) {
+			/* Left alone: it holds what it held before. */
+			memcpy(out[i], r->in[i], r->cap.buffers[i].size);
+			continue;
+		}
 		if (rt_ok(cudaMemcpy(out[i], (void *)(uintptr_t)addr(r, s, i),
 				     r->cap.buffers[i].size, cudaMemcpyDeviceToHost),
 			  "copying outputs", err))
 			return -1;
+	}
 	return 0;
+}
+
+static double
+now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The watchdog: a run past its side's bound cannot be stopped from inside
+ * the process (a kernel runs until it ends), so a thread leaves the result
+ * the bound decides and ends the process; the context goes with it.
+ */
+static struct {
+	pthread_mutex_t mu;
+	int started;
+	double deadline;	/* monotonic seconds, 0: no run watched */
+	const char *text;	/* the result to leave */
+	const char *json;	/* --json, or NULL: stdout */
+	const char *why;
+} watch = { PTHREAD_MUTEX_INITIALIZER, 0, 0, NULL, NULL, NULL };
+
+static void *
+watch_main(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		pthread_mutex_lock(&watch.mu);
+		if (watch.deadline > 0 && now_seconds() > watch.deadline) {
+			if (watch.json)
+				ks_fs_write_atomic(watch.json, watch.text, strlen(watch.text),
+						   NULL);
+			else
+				fputs(watch.text, stdout);
+			fflush(stdout);
+			fprintf(stderr, "ks-replay: the %s did not finish within its "
+					"time bound\n", watch.why);
+			_exit(3);
+		}
+		pthread_mutex_unlock(&watch.mu);
+	}
+	return NULL;
+}
+
+/* The result a run of `s` stopped at its bound leaves. */
+static void
+watch_text(struct replay *r, struct side *s)
+{
+	struct ks_buf j = KS_BUF_INIT, why = KS_BUF_INIT;
+	int cand = s == &r->cand;
+
+	ks_bound_why(cand, s->limit_ms,
+		     cand ? r->orig.best_ms :
+			    r->captured_ns >= 0 ? (double)r->captured_ns / 1e6 : -1,
+		     &why);
+	ks_buf_addf(&j, "{\"format\": %d, \"capture\": ", REPLAY_FORMAT);
+	ks_buf_add_json_str(&j, r->o.capture);
+	ks_buf_adds(&j, ", \"kernel\": ");
+	ks_buf_add_json_str(&j, r->cap.kernel);
+	ks_buf_addf(&j, ",\n \"bound\": {\"side\": \"%s\", \"limit_ms\": %.3f, "
+		       "\"captured_ns\": %lld},\n ", s->label, s->limit_ms,
+		    r->captured_ns);
+	if (cand) {
+		ks_buf_adds(&j, "\"original\": {\"reproduces\": true, \"why\": null},\n "
+				"\"candidate\": {\"correct\": false, \"why\": ");
+		ks_buf_add_json_str(&j, why.buf);
+		ks_buf_adds(&j, "},\n \"verdict\": \"incorrect\", \"error\": null}\n");
+	} else {
+		ks_buf_adds(&j, "\"original\": {\"reproduces\": false, \"why\": ");
+		ks_buf_add_json_str(&j, why.buf);
+		ks_buf_adds(&j, "},\n \"verdict\": \"ineligible\", \"error\": null}\n");
+	}
+	free(s->watch_text);
+	s->watch_text = ks_buf_detach(&j, NULL);
+	ks_buf_release(&why);
+}
+
+/* Watch the run of `s` that starts now (nothing when it has no bound). */
+static void
+watch_arm(struct replay *r, struct side *s)
+{
+	if (r->unwatched || r->o.once)
+		return;
+	if (s == &r->cand && !s->limit_ms)
+		s->limit_ms = ks_bound_candidate_ms(r->orig.best_ms, r->o.bound_min_ms,
+						    r->o.candidate_factor);
+	if (!s->limit_ms)
+		return;
+	if (!s->watch_text)
+		watch_text(r, s);
+	pthread_mutex_lock(&watch.mu);
+	if (!watch.started) {
+		pthread_t t;
+
+		watch.started = !pthread_create(&t, NULL, watch_main, NULL);
+		if (watch.started)
+			pthread_detach(t);
+	}
+	watch.text = s->watch_text;
+	watch.json = r->o.json;
+	watch.why = s->label;
+	watch.deadline = now_seconds() + s->limit_ms / 1000;
+	pthread_mutex_unlock(&watch.mu);
+}
+
+static void
+watch_disarm(void)
+{
+	pthread_mutex_lock(&watch.mu);
+	watch.deadline = 0;
+	pthread_mutex_unlock(&watch.mu);
 }
 
 static int
@@ -367,14 +641,20 @@ launch(struct replay *r, const struct side *s, struct ks_buf *err)
 }
 
 static int
-run_once(struct replay *r, const struct side *s, struct ks_buf *err)
+run_once(struct replay *r, struct side *s, struct ks_buf *err)
 {
-	if (launch(r, s, err))
-		return -1;
-	if (rt_ok(cudaDeviceSynchronize(), s->label, err) ||
+	double start = now_seconds(), ms;
+	int rc = 0;
+
+	watch_arm(r, s);
+	if (launch(r, s, err) || rt_ok(cudaDeviceSynchronize(), s->label, err) ||
 	    rt_ok(cudaGetLastError(), s->label, err))
-		return -1;
-	return 0;
+		rc = -1;
+	watch_disarm();
+	ms = (now_seconds() - start) * 1000;
+	if (!rc && !r->unwatched && (s->best_ms < 0 || ms < s->best_ms))
+		s->best_ms = ms;
+	return rc;
 }
 
 static unsigned char **
@@ -406,9 +686,9 @@ host_set_free(const struct replay *r, unsigned char **v)
  * Returns the number of failing buffers.
  */
 static size_t
-check_run(struct replay *r, unsigned char **before, const int *poisoned,
-	  unsigned char **ref, unsigned char **got, const int *written,
-	  struct ks_buf *json, struct ks_buf *why)
+check_run(struct replay *r, const struct side *s, unsigned char **before,
+	  const int *poisoned, unsigned char **ref, unsigned char **got,
+	  const int *written, struct ks_buf *json, struct ks_buf *why)
 {
 	size_t i, bad = 0;
 
@@ -426,6 +706,11 @@ check_run(struct replay *r, unsigned char **before, const int *poisoned,
 		b.got = got[i];
 		b.written = written[i] || (poisoned && poisoned[i]);
 		ok = ks_check_buffer(&b, r->tol, &one);
+		if (!ok && skipped(s, i)) {
+			ks_buf_reset(&one);
+			ks_buf_addf(&one, "the capture saw it change, but the %s leaves it "
+					  "alone (%s)", s->label, s->skip[i]);
+		}
 		if (!ok && !bad++) {
 			ks_buf_addf(why, "buffer %zu", i);
 			if (r->cap.buffers[i].name)
@@ -434,11 +719,17 @@ check_run(struct replay *r, unsigned char **before, const int *poisoned,
 		}
 		if (json) {
 			ks_buf_addf(json, "%s{\"id\": %zu, \"dtype\": \"%s\", \"written\": %s, "
-					  "\"poisoned\": %s, \"ok\": %s, \"why\": ",
+					  "\"poisoned\": %s, \"ok\": %s, ",
 				    i ? ", " : "", i, ks_dtype_name(b.dtype),
 				    b.written ? "true" : "false",
 				    poisoned && poisoned[i] ? "true" : "false",
 				    ok ? "true" : "false");
+			if (skipped(s, i)) {
+				ks_buf_adds(json, "\"left_alone\": ");
+				ks_buf_add_json_str(json, s->skip[i]);
+				ks_buf_adds(json, ", ");
+			}
+			ks_buf_adds(json, "\"why\": ");
 			if (ok)
 				ks_buf_adds(json, "null");
 			else
@@ -458,6 +749,9 @@ check_run(struct replay *r, unsigned char **before, const int *poisoned,
  * there. Every allocation is tried, one at a time, written or not: a launch
  * that rewrites the values a buffer already held (the second run of the
  * same kernel) writes it all the same. Globals are tried only when written.
+ * A poisoned buffer the kernel reads as indices can make it fault, which
+ * ends the context: this runs as stage "output-only", and ks runs the
+ * review again with --written-only, where only written buffers are tried.
  */
 static int
 find_output_only(struct replay *r, struct ks_buf *err)
@@ -469,7 +763,8 @@ find_output_only(struct replay *r, struct ks_buf *err)
 	int rc = -1;
 
 	for (i = 0; i < n; i++) {
-		if (r->cap.buffers[i].mem == KS_MEM_GLOBAL && !r->written[i])
+		if (((r->cap.buffers[i].mem == KS_MEM_GLOBAL || r->o.written_only) &&
+		     !r->written[i]) || skipped(&r->orig, i))
 			continue;
 		for (j = 0; j < n; j++)
 			mask[j] = j == i;
@@ -477,8 +772,8 @@ find_output_only(struct replay *r, struct ks_buf *err)
 		if (set_inputs(r, &r->orig, r->in, mask, err) ||
 		    run_once(r, &r->orig, err) || get_outputs(r, &r->orig, got, err))
 			goto out;
-		r->output_only[i] = !check_run(r, r->in, mask, r->ref, got, r->written,
-					       NULL, &why);
+		r->output_only[i] = !check_run(r, &r->orig, r->in, mask, r->ref, got,
+					       r->written, NULL, &why);
 	}
 	rc = 0;
 out:
@@ -546,7 +841,8 @@ random_sets(struct replay *r, struct ks_buf *why, struct ks_buf *err, int *faile
 		for (i = 0; i < r->cap.nbuffers; i++)
 			written[i] = r->output_only[i] ||
 				     memcmp(inputs[i], ref[i], r->cap.buffers[i].size);
-		if (check_run(r, inputs, r->output_only, ref, got, written, NULL, &one)) {
+		if (check_run(r, &r->cand, inputs, r->output_only, ref, got, written, NULL,
+			      &one)) {
 			if (!why->len)
 				ks_buf_addf(why, "input set %zu: %s", k + 1, one.buf);
 		} else {
@@ -559,15 +855,6 @@ random_sets(struct replay *r, struct ks_buf *why, struct ks_buf *err, int *faile
 	host_set_free(r, got);
 	free(written);
 	return passed;
-}
-
-static double
-now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 struct timer {
@@ -585,7 +872,7 @@ prepare_run(struct replay *r, const struct side *s, struct timer *t, int rep,
 	size_t i;
 
 	for (i = 0; i < r->cap.nbuffers; i++) {
-		if (!r->written[i] || r->output_only[i])
+		if (!r->written[i] || r->output_only[i] || skipped(s, i))
 			continue;
 		if (rt_ok(cudaMemcpyAsync((void *)(uintptr_t)addr(r, s, i),
 					  (void *)(uintptr_t)t->pristine[i],
@@ -599,21 +886,25 @@ prepare_run(struct replay *r, const struct side *s, struct timer *t, int rep,
 }
 
 static int
-timed_run(struct replay *r, const struct side *s, struct timer *t, int rep,
+timed_run(struct replay *r, struct side *s, struct timer *t, int rep,
 	  double *ms, struct ks_buf *err)
 {
 	float f = 0;
+	int rc = -1;
 
 	if (prepare_run(r, s, t, rep, err) ||
-	    rt_ok(cudaEventRecord(t->start, 0), "cudaEventRecord", err) ||
-	    launch(r, s, err) ||
-	    rt_ok(cudaEventRecord(t->stop, 0), "cudaEventRecord", err) ||
-	    rt_ok(cudaEventSynchronize(t->stop), s->label, err) ||
-	    rt_ok(cudaEventElapsedTime(&f, t->start, t->stop), "cudaEventElapsedTime",
-		  err))
+	    rt_ok(cudaEventRecord(t->start, 0), "cudaEventRecord", err))
 		return -1;
+	watch_arm(r, s);
+	if (!launch(r, s, err) &&
+	    !rt_ok(cudaEventRecord(t->stop, 0), "cudaEventRecord", err) &&
+	    !rt_ok(cudaEventSynchronize(t->stop), s->label, err) &&
+	    !rt_ok(cudaEventElapsedTime(&f, t->start, t->stop), "cudaEventElapsedTime",
+		   err))
+		rc = 0;
+	watch_disarm();
 	*ms = f;
-	return 0;
+	return rc;
 }
 
 /*
@@ -777,6 +1068,7 @@ metrics_of(struct replay *r, struct side *s, struct ks_buf *j, struct ks_buf *wh
 	struct ks_buf err = KS_BUF_INIT;
 	struct profiled p = { r, s };
 
+	r->unwatched = 1;	/* a profiler replays the kernel pass after pass */
 	if (set_inputs(r, s, r->in, r->output_only, &err) ||
 	    ks_metrics_collect(r->device, profiled_run, &p, values, have, &ranges,
 			       &err)) {
@@ -821,6 +1113,127 @@ write_result(const struct replay *r, struct ks_buf *j)
 	return rc;
 }
 
+/* "; the kernel reaches globals the capture does not hold: a, b". */
+static void
+uses_clause(const struct replay *r, struct ks_buf *why)
+{
+	size_t i;
+
+	if (!r->orig.uses.n)
+		return;
+	ks_buf_adds(why, "; the kernel reaches globals the capture does not hold (their "
+			 "values at the launch are unknown): ");
+	for (i = 0; i < r->orig.uses.n && i < 3; i++)
+		ks_buf_addf(why, "%s%s", i ? ", " : "", r->orig.uses.v[i]);
+	if (r->orig.uses.n > 3)
+		ks_buf_addf(why, " and %zu more", r->orig.uses.n - 3);
+}
+
+static void
+json_globals(struct ks_buf *j, const struct replay *r, const struct side *s)
+{
+	size_t i, restored = 0, left = 0;
+
+	for (i = 0; i < r->cap.nbuffers; i++) {
+		if (r->cap.buffers[i].mem != KS_MEM_GLOBAL)
+			continue;
+		if (skipped(s, i))
+			left++;
+		else
+			restored++;
+	}
+	ks_buf_addf(j, ", \"globals\": {\"restored\": %zu, \"left_alone\": %zu, "
+		       "\"uncaptured\": [", restored, left);
+	for (i = 0; i < s->uses.n; i++) {
+		ks_buf_adds(j, i ? ", " : "");
+		ks_buf_add_json_str(j, s->uses.v[i]);
+	}
+	ks_buf_adds(j, "]}");
+}
+
+/*
+ * The original's run failed (a fault, a launch error): ineligible, with
+ * the error and what the capture could not restore.
+ */
+static void
+original_failed(struct replay *r, struct ks_buf *j, const struct ks_buf *err)
+{
+	struct ks_buf why = KS_BUF_INIT, hints = KS_BUF_INIT;
+
+	ks_buf_addf(&why, "the original failed on replay (%s)",
+		    err->len ? err->buf : "unknown error");
+	if (ks_diagnose_unrestored(&r->cap, (const unsigned char *const *)r->in, &hints))
+		ks_buf_addf(&why, "; %s", hints.buf);
+	else
+		ks_buf_adds(&why, "; every pointer in the parameters points into a "
+				  "captured buffer and no buffer holds a device "
+				  "address: the kernel reaches memory some other way "
+				  "(an address computed or read at run time)");
+	uses_clause(r, &why);
+	ks_buf_adds(j, "\"original\": {\"so\": ");
+	ks_buf_add_json_str(j, r->orig.path);
+	json_globals(j, r, &r->orig);
+	ks_buf_adds(j, ", \"reproduces\": false, \"failed\": true, \"why\": ");
+	ks_buf_add_json_str(j, why.buf);
+	ks_buf_adds(j, "},\n \"verdict\": \"ineligible\"");
+	ks_buf_release(&why);
+	ks_buf_release(&hints);
+}
+
+/*
+ * The original did not reproduce its capture: run it again on the same
+ * inputs and say whether two runs differ from each other (the kernel is not
+ * deterministic) or agree (the capture differs from both: something the
+ * launch read was not restored). Returns 1 (they agree), 0 (they differ),
+ * -1 (the second run failed).
+ */
+static int
+explain_mismatch(struct replay *r, unsigned char **first, struct ks_buf *why)
+{
+	unsigned char **again = host_set(r);
+	struct ks_buf err = KS_BUF_INIT, hints = KS_BUF_INIT;
+	size_t i;
+	int det = 1;
+
+	if (set_inputs(r, &r->orig, r->in, NULL, &err) || run_once(r, &r->orig, &err) ||
+	    get_outputs(r, &r->orig, again, &err)) {
+		ks_buf_addf(why, "; a second run of the original failed (%s)", err.buf);
+		det = -1;
+		goto out;
+	}
+	for (i = 0; i < r->cap.nbuffers; i++) {
+		enum ks_dtype d = r->cap.buffers[i].dtype;
+		struct ks_cmp c;
+
+		if (ks_tol_compare(d, again[i], first[i], r->cap.buffers[i].size, &r->tol[d],
+				   &c))
+			continue;
+		det = 0;
+		ks_buf_addf(why, "; two runs of the original differ from each other too "
+				 "(buffer %zu: %zu of %zu elements, first at %zu",
+			    i, c.bad, c.elems ? c.elems : (size_t)r->cap.buffers[i].size,
+			    c.first_bad);
+		if (ks_dtype_is_float(d))
+			ks_buf_addf(why, ": %.9g then %.9g", c.want_first, c.got_first);
+		ks_buf_adds(why, "): the kernel is not deterministic (the order of "
+				 "floating-point atomics, a race)");
+		break;
+	}
+	if (det) {
+		ks_buf_adds(why, "; two runs of the original agree with each other: the "
+				 "capture differs from both");
+		if (ks_diagnose_unrestored(&r->cap, (const unsigned char *const *)r->in,
+					   &hints))
+			ks_buf_addf(why, "; %s", hints.buf);
+	}
+	uses_clause(r, why);
+out:
+	host_set_free(r, again);
+	ks_buf_release(&err);
+	ks_buf_release(&hints);
+	return det;
+}
+
 /* The steps after loading, filling `j`; returns -1 on a replay error. */
 static int
 review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
@@ -847,14 +1260,24 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 	/* 1. The original reproduces the captured outputs. */
 	r->stage = "original";
 	if (set_inputs(r, &r->orig, r->in, NULL, err) || run_once(r, &r->orig, err) ||
-	    get_outputs(r, &r->orig, got, err))
+	    get_outputs(r, &r->orig, got, err)) {
+		original_failed(r, j, err);
+		rc = 0;
 		goto out;
+	}
 	ks_buf_adds(j, "\"original\": {\"so\": ");
 	ks_buf_add_json_str(j, r->orig.path);
 	ks_buf_adds(j, ", ");
 	json_side_static(j, &r->orig);
+	json_globals(j, r, &r->orig);
 	ks_buf_adds(j, ", \"buffers\": ");
-	bad = check_run(r, r->in, NULL, r->ref, got, r->written, j, &why);
+	bad = check_run(r, &r->orig, r->in, NULL, r->ref, got, r->written, j, &why);
+	if (bad) {
+		int det = explain_mismatch(r, got, &why);
+
+		ks_buf_addf(j, ", \"deterministic\": %s",
+			    det < 0 ? "null" : det ? "true" : "false");
+	}
 	ks_buf_addf(j, ", \"reproduces\": %s, \"why\": ", bad ? "false" : "true");
 	if (bad) {
 		ks_buf_add_json_str(j, why.buf);
@@ -865,8 +1288,10 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 	ks_buf_adds(j, "null");
 
 	/* 2. Output-only buffers. */
+	r->stage = "output-only";
 	if (find_output_only(r, err))
 		goto out;
+	r->stage = "original";
 	ks_buf_adds(j, ", \"output_only\": [");
 	{
 		size_t i, first = 1;
@@ -892,7 +1317,8 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 		ks_buf_adds(j, ", ");
 		json_side_static(j, &r->cand);
 		ks_buf_adds(j, ", \"buffers\": ");
-		bad = check_run(r, r->in, r->output_only, r->ref, got, r->written, j, &why);
+		bad = check_run(r, &r->cand, r->in, r->output_only, r->ref, got, r->written,
+				j, &why);
 		correct = !bad;
 		if (correct && r->o.random) {
 			r->stage = "random";
@@ -976,14 +1402,33 @@ ks_replay_main(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.orig.label = "original";
 	r.cand.label = "candidate";
+	r.orig.best_ms = r.cand.best_ms = -1;
+	ks_strv_init(&r.orig.uses);
+	ks_strv_init(&r.cand.uses);
 	if (parse_args(argc, argv, &r, &err)) {
 		fprintf(stderr, "ks-replay: error: %s\n", err.buf);
 		usage();
 		ks_buf_release(&err);
 		return 2;
 	}
+	if (r.o.probe) {
+		/* Is there a device to replay on? (ks capture asks first.) */
+		int count = 0;
+		cudaError_t e = cudaGetDeviceCount(&count);
+
+		if (e != cudaSuccess || !count) {
+			fprintf(stderr, "no GPU: %s\n",
+				e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device");
+			return 4;
+		}
+		if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
+			printf("%s\n", prop.name);
+		return 0;
+	}
 	r.orig.path = r.o.original;
 	r.cand.path = r.o.candidate;
+	r.orig.globals = r.o.original_globals;
+	r.cand.globals = r.o.candidate_globals;
 	ks_buf_addf(&j, "{\"format\": %d, \"capture\": ", REPLAY_FORMAT);
 	ks_buf_add_json_str(&j, r.o.capture);
 	r.stage = "setup";
@@ -997,8 +1442,20 @@ ks_replay_main(int argc, char **argv)
 		ks_buf_addf(&j, ", \"cc\": \"%d.%d\"", prop.major, prop.minor);
 	}
 	r.stage = "original";
-	if (r.orig.path && open_side(&r, &r.orig, &err))
+	r.orig.limit_ms = ks_bound_original_ms(r.captured_ns, r.o.bound_min_ms,
+					       r.o.bound_factor);
+	if (r.orig.path && open_side(&r, &r.orig, &err)) {
+		if (!r.orig.fn)
+			goto out;
+		/* The kernel is there but its globals cannot be restored. */
+		ks_buf_adds(&body, "\"original\": {\"so\": ");
+		ks_buf_add_json_str(&body, r.orig.path);
+		ks_buf_adds(&body, ", \"reproduces\": false, \"failed\": true, \"why\": ");
+		ks_buf_add_json_str(&body, err.buf);
+		ks_buf_adds(&body, "},\n \"verdict\": \"ineligible\"");
+		rc = 0;
 		goto out;
+	}
 	r.stage = "candidate";
 	if (r.cand.path && open_side(&r, &r.cand, &err))
 		goto out;

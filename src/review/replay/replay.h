@@ -33,8 +33,8 @@
  * FILE (the kernel's own printf output goes to stdout too, so callers use
  * --json). Exit status: 0 when the replay ran to a verdict, 1 when it could
  * not (the JSON's "error" says why), 2 on a bad command line.
- * May include: libc, core/, capture/, review/ (metricset.h, occupancy.h,
- * timing.h, tolerance.h), metrics.h, CUDA, CUPTI.
+ * May include: libc, core/, capture/, review/ (diagnose.h, globals.h,
+ * metricset.h, occupancy.h, timing.h, tolerance.h), metrics.h, CUDA, CUPTI.
  */
 #ifndef KS_REVIEW_REPLAY_H
 #define KS_REVIEW_REPLAY_H

@@ -1,0 +1,904 @@
+/*
+ * loop: the Generator, Planner, Optimizer and Repairer steps and the loop
+ * over them. Every decision reads the trajectory (the short-term memory),
+ * and every step appends one record to it before the next begins.
+ */
+#include "agents.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../analysis/inventory.h"
+#include "../cache/rewrite.h"
+#include "../core/buf.h"
+#include "../core/fs.h"
+#include "../core/hash.h"
+#include "../core/log.h"
+#include "../core/util.h"
+#include "../llm/llm.h"
+#include "../memory/knowledge.h"
+#include "../transforms/search.h"
+#include "../transforms/transform.h"
+#include "llm_agents.h"
+
+/* Measured points of one skill on one base after its best with no clear
+ * win before the Optimizer moves on (as ks try). */
+#define LOOP_PATIENCE 2
+
+/* Failed candidates of one skill on one base before the skill is done. */
+#define LOOP_FAILS_MAX 3
+
+/* Records of one run at most per round of the budget: declines and seen
+ * hashes cost no review, but a run must end. */
+#define LOOP_STEPS_PER_ROUND 64
+
+const char *
+ks_task_end_name(enum ks_task_end e)
+{
+	static const char *const names[] = {
+		"running", "ineligible", "round budget spent",
+		"GPU-time budget spent", "token budget spent",
+		"no allowed skill left", "review error",
+	};
+
+	return (size_t)e < KS_ARRAY_SIZE(names) ? names[e] : "?";
+}
+
+void
+ks_agent_review_release(struct ks_agent_review *r)
+{
+	size_t i;
+
+	free(r->verdict);
+	free(r->why);
+	free(r->stage);
+	free(r->log);
+	for (i = 0; i < r->nmetrics; i++)
+		free(r->mnames[i]);
+	free(r->mnames);
+	free(r->mvalues);
+	free(r->evidence);
+	memset(r, 0, sizeof(*r));
+}
+
+void
+ks_agent_plan_release(struct ks_agent_plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		free(p->v[i].id);
+		free(p->v[i].why);
+		free(p->v[i].bucket);
+		free(p->v[i].case_id);
+	}
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}
+
+void
+ks_task_init(struct ks_task *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->rounds = 15;
+	t->min_gain = KS_TRAJ_MIN_GAIN;
+	t->short_term = 1;
+	t->long_term = 1;
+	t->lock_timeout_ms = 10000;
+	t->planned_for = -1;
+}
+
+void
+ks_task_release(struct ks_task *t)
+{
+	ks_traj_release(&t->traj);
+	ks_agent_plan_release(&t->plan);
+	free(t->end_why);
+	t->end_why = NULL;
+}
+
+static char *
+utc_now(void)
+{
+	char buf[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return ks_xstrdup(buf);
+}
+
+static void
+round_new(struct ks_task *t, struct ks_traj_round *r, const char *phase)
+{
+	ks_traj_round_init(r);
+	/* The LLM tokens spent deciding this step are the step's. */
+	r->tokens = t->pending_tokens;
+	t->pending_tokens = 0;
+	r->round = (int)t->traj.n;
+	r->parent = t->state.base;
+	r->phase = ks_xstrdup(phase);
+	r->model = ks_xstrdup(t->llm ? ks_llm_model(t->llm) : "none");
+	r->time = utc_now();
+}
+
+/* Write the record, keep it, and bring the state up to date. */
+static int
+commit(struct ks_task *t, struct ks_traj_round *r, struct ks_buf *err)
+{
+	if (t->dir) {
+		char *path = ks_traj_path(t->dir);
+		int rc = ks_traj_append(path, r, err);
+
+		free(path);
+		if (rc)
+			return -1;
+	}
+	ks_traj_push(&t->traj, r);
+	ks_traj_state(&t->traj, t->min_gain, &t->state);
+	if (t->progress)
+		t->progress(t->progress_ctx, t, &t->traj.v[t->traj.n - 1]);
+	return 0;
+}
+
+static void
+set_end(struct ks_task *t, enum ks_task_end e, const char *why)
+{
+	t->end = e;
+	free(t->end_why);
+	t->end_why = why ? ks_xstrdup(why) : NULL;
+}
+
+/* The review's results into the record. */
+static void
+take_review(struct ks_traj_round *r, struct ks_agent_review *rv)
+{
+	r->verdict = rv->verdict;
+	rv->verdict = NULL;
+	r->reason = rv->why;
+	rv->why = NULL;
+	r->stage = rv->stage;
+	rv->stage = NULL;
+	r->orig = rv->orig;
+	r->cand = rv->cand;
+	if (r->orig.have && r->cand.have && r->cand.median > 0)
+		r->speedup = r->orig.median / r->cand.median;
+	r->nmetrics = rv->nmetrics;
+	r->mnames = rv->mnames;
+	r->mvalues = rv->mvalues;
+	rv->nmetrics = 0;
+	rv->mnames = NULL;
+	rv->mvalues = NULL;
+	r->gpu_ms = rv->gpu_ms;
+}
+
+/* ---- Generator ------------------------------------------------------------- */
+
+int
+ks_agent_seed(struct ks_task *t, struct ks_buf *err)
+{
+	struct ks_agent_review rv;
+	struct ks_traj_round r;
+
+	memset(&rv, 0, sizeof(rv));
+	if (t->ops.review(t->ops.ctx, t, NULL, &rv, err))
+		return -1;
+	round_new(t, &r, "seed");
+	r.parent = -1;
+	r.task = t->signature ? ks_xstrdup(t->signature) : NULL;
+	take_review(&r, &rv);
+	/* The original alone has no candidate time: its own is the base's. */
+	if (!r.cand.have && r.orig.have)
+		r.cand = r.orig;
+	r.speedup = r.orig.have ? 1 : 0;
+	ks_agent_review_release(&rv);
+	if (!r.verdict || strcmp(r.verdict, "eligible")) {
+		char *why = ks_xasprintf("%s: %s", r.verdict ? r.verdict : "no verdict",
+					 r.reason ? r.reason : "the original does not "
+								"reproduce its captures");
+		int error = r.verdict && !strcmp(r.verdict, "error");
+
+		if (commit(t, &r, err)) {
+			ks_traj_round_release(&r);
+			free(why);
+			return -1;
+		}
+		set_end(t, error ? KS_TASK_ERROR : KS_TASK_INELIGIBLE, why);
+		free(why);
+		return 0;
+	}
+	return commit(t, &r, err);
+}
+
+/* ---- Planner ------------------------------------------------------------- */
+
+static const struct ks_transform *
+transform_of(const struct ks_task *t, const char *id)
+{
+	return t->ops.transform ? t->ops.transform(t->ops.ctx, id) : ks_xf_find(id);
+}
+
+static void
+plan_push(struct ks_agent_plan *p, const char *id, const char *why,
+	  const char *bucket, const char *case_id)
+{
+	p->v = ks_xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
+	p->v[p->n].id = ks_xstrdup(id);
+	p->v[p->n].why = why ? ks_xstrdup(why) : NULL;
+	p->v[p->n].bucket = bucket ? ks_xstrdup(bucket) : NULL;
+	p->v[p->n].case_id = case_id ? ks_xstrdup(case_id) : NULL;
+	p->n++;
+}
+
+int
+ks_agent_plan(struct ks_task *t, struct ks_buf *err)
+{
+	const struct ks_traj_round *b = &t->traj.v[t->state.base];
+	struct ks_agent_plan raw;
+	size_t i;
+
+	memset(&raw, 0, sizeof(raw));
+	ks_agent_plan_release(&t->plan);
+	if (t->ops.plan) {
+		if (t->ops.plan(t->ops.ctx, t, b->nmetrics, b->mnames, b->mvalues, &raw, err))
+			return -1;
+	} else {
+		size_t n;
+		const struct ks_transform *const *all = ks_xf_all(&n);
+
+		for (i = 0; i < n; i++)
+			plan_push(&raw, all[i]->id, "fixed order (no policy)", NULL, NULL);
+	}
+	/* Only what the loop can act on: skills with a builtin transform. */
+	for (i = 0; i < raw.n; i++) {
+		if (!transform_of(t, raw.v[i].id)) {
+			ks_log("plan: %s has no builtin transform, skipped", raw.v[i].id);
+			continue;
+		}
+		plan_push(&t->plan, raw.v[i].id, raw.v[i].why, raw.v[i].bucket,
+			  raw.v[i].case_id);
+	}
+	ks_agent_plan_release(&raw);
+	if (t->llm && t->plan.n > 1)
+		ks_agent_llm_plan(t);
+	t->planned_for = t->state.base;
+	return 0;
+}
+
+/* ---- Optimizer / Repairer ------------------------------------------------ */
+
+/* The source a transform reads: the base's where it can, else the original's. */
+struct source {
+	const struct ks_kernel *k;
+	const char *text;
+	size_t len;
+	struct ks_buf buf;	/* the base's source */
+	char *helpers;		/* the base's helpers, kept in every variant */
+	const char *what;	/* "original", "base" */
+	char *why;		/* why the original, when the base moved */
+};
+
+static void
+source_release(struct source *s)
+{
+	ks_buf_release(&s->buf);
+	free(s->helpers);
+	free(s->why);
+}
+
+static int
+read_task_file(const struct ks_task *t, const char *name, struct ks_buf *out,
+	       struct ks_buf *err)
+{
+	char *path = ks_fs_join(t->dir, name);
+	int rc;
+
+	out->max = 64 << 20;
+	rc = ks_fs_read(path, out, err);
+	free(path);
+	return rc;
+}
+
+static void
+source_original(const struct ks_task *t, struct source *s, const char *why)
+{
+	s->k = t->k;
+	s->text = t->text;
+	s->len = t->len;
+	s->what = "original";
+	if (why && t->state.base)
+		s->why = ks_xstrdup(why);
+}
+
+static void
+source_of_base(const struct ks_task *t, struct source *s)
+{
+	const struct ks_traj_round *b = &t->traj.v[t->state.base];
+	struct ks_buf vtext = KS_BUF_INIT, err = KS_BUF_INIT;
+	struct ks_rewrite_variant v;
+	char *path = NULL;
+
+	memset(s, 0, sizeof(*s));
+	s->buf = (struct ks_buf)KS_BUF_INIT;
+	if (!t->state.base || !t->dir || !b->variant) {
+		source_original(t, s, NULL);
+		return;
+	}
+	if (!t->ops.base_kernel || !t->k) {
+		source_original(t, s, "no analysis of a base's source");
+		return;
+	}
+	memset(&v, 0, sizeof(v));
+	if (read_task_file(t, b->variant, &vtext, &err) ||
+	    ks_rewrite_variant_split(vtext.buf, &v, &err)) {
+		source_original(t, s, err.buf);
+		goto out;
+	}
+	if (v.launcher.text && *v.launcher.text) {
+		/* Its geometry lives in the launcher, which a transform of the
+		 * kernel's text would lose. */
+		source_original(t, s, "the base has a launcher");
+		goto out;
+	}
+	ks_buf_reset(&vtext);
+	if (read_task_file(t, b->variant, &vtext, &err) ||
+	    ks_agent_base_source(t->text, t->len, t->k->extent.begin, t->k->extent.end,
+				 vtext.buf, &s->buf, &err)) {
+		source_original(t, s, err.buf);
+		goto out;
+	}
+	path = ks_xasprintf("%s/base-r%d.cu", t->dir, t->state.base);
+	if (ks_fs_write_atomic(path, s->buf.buf, s->buf.len, &err) ||
+	    t->ops.base_kernel(t->ops.ctx, t, path, &s->k, &err)) {
+		source_original(t, s, err.buf);
+		goto out;
+	}
+	memset(&v, 0, sizeof(v));
+	if (!ks_rewrite_variant_split(vtext.buf, &v, &err) && v.helpers.text)
+		s->helpers = ks_xstrdup(v.helpers.text);
+	s->text = s->buf.buf;
+	s->len = s->buf.len;
+	s->what = "base";
+out:
+	free(path);
+	ks_buf_release(&vtext);
+	ks_buf_release(&err);
+}
+
+/* A transform's variant of the base, with the base's helpers kept first. */
+static int
+merge_helpers(const struct source *s, struct ks_buf *variant, struct ks_buf *err)
+{
+	struct ks_rewrite_variant v;
+	struct ks_buf out = KS_BUF_INIT;
+	char *copy;
+
+	if (!s->helpers || !*s->helpers)
+		return 0;
+	copy = ks_xstrdup(variant->buf);
+	memset(&v, 0, sizeof(v));
+	if (ks_rewrite_variant_split(copy, &v, err)) {
+		free(copy);
+		return -1;
+	}
+	ks_buf_adds(&out, "// ks-nvcc variant: on the base's helpers\n// ks-nvcc: helpers\n");
+	ks_buf_adds(&out, s->helpers);
+	if (v.helpers.text)
+		ks_buf_adds(&out, v.helpers.text);
+	ks_buf_adds(&out, "// ks-nvcc: definition\n");
+	ks_buf_adds(&out, v.definition.text);
+	if (v.launcher.text && *v.launcher.text) {
+		ks_buf_adds(&out, "// ks-nvcc: launcher\n");
+		ks_buf_adds(&out, v.launcher.text);
+	}
+	free(copy);
+	ks_buf_release(variant);
+	*variant = out;
+	return 0;
+}
+
+/* Is `skill` done on the base: declined there, wrong anywhere, failing? */
+static int
+skill_done(const struct ks_task *t, const char *skill, const char **why)
+{
+	size_t i, fails = 0;
+	int base = t->state.base, b;
+
+	/* A skill the base already holds: applying it again repeats it. */
+	for (b = base; b > 0 && (size_t)b < t->traj.n; b = t->traj.v[b].parent)
+		if (t->traj.v[b].skill && !strcmp(t->traj.v[b].skill, skill)) {
+			*why = "the base already holds it";
+			return 1;
+		}
+	for (i = 0; i < t->traj.n; i++) {
+		const struct ks_traj_round *r = &t->traj.v[i];
+
+		if (!r->skill || strcmp(r->skill, skill))
+			continue;
+		if (r->parent == base && r->verdict && !strcmp(r->verdict, "declined") &&
+		    !r->params) {
+			*why = "declined on this base";
+			return 1;
+		}
+		if (ks_traj_failed(r) && r->diag.next && !strcmp(r->diag.next, "skill") &&
+		    r->diag.cls && !strcmp(r->diag.cls, "verdict")) {
+			*why = "computed wrong results";
+			return 1;
+		}
+		if (ks_traj_failed(r) && r->parent == base) {
+			if (r->diag.next && !strcmp(r->diag.next, "skill")) {
+				*why = "the Diagnoser moved on";
+				return 1;
+			}
+			if (++fails >= LOOP_FAILS_MAX) {
+				*why = "failed too often";
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The measured points of `skill` on the base, for the search's stop rule. */
+static size_t
+measured(const struct ks_task *t, const char *skill, struct ks_xf_timing *m,
+	 size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->traj.n && n < max; i++) {
+		const struct ks_traj_round *r = &t->traj.v[i];
+
+		if (r->parent != t->state.base || !r->skill || strcmp(r->skill, skill) ||
+		    !ks_traj_verified(r) || !r->cand.have || !r->orig.have)
+			continue;
+		/* In units of the original beside it: reviews apart compare. */
+		m[n].median = r->cand.median / r->orig.median;
+		m[n].lo = r->cand.lo / r->orig.median;
+		m[n].hi = r->cand.hi / r->orig.median;
+		n++;
+	}
+	return n;
+}
+
+static void
+append_outcome(const struct ks_task *t, const struct ks_traj_round *r,
+	       const struct ks_agent_skill *sk)
+{
+	struct ks_outcome o;
+	struct ks_buf err = KS_BUF_INIT;
+	const struct ks_traj_round *b = &t->traj.v[r->parent >= 0 ? r->parent : 0];
+	double base_rel = 1, rel;
+
+	if (!t->long_term || !t->ks_dir)
+		return;
+	memset(&o, 0, sizeof(o));
+	o.time = r->time;
+	o.skill = r->skill;
+	o.params = r->params ? r->params : (char *)"";
+	o.kernel = (char *)t->kernel;
+	o.bucket = sk && sk->bucket ? sk->bucket : (char *)"";
+	o.case_id = sk && sk->case_id ? sk->case_id : (char *)"";
+	if (ks_traj_failed(r)) {
+		o.result = (char *)(r->diag.cls && !strcmp(r->diag.cls, "verdict") ?
+					    "incorrect" : "failed");
+	} else {
+		/* The skill's own effect: over its parent, not the original. */
+		if (r->parent > 0 && b->speedup > 0)
+			base_rel = b->speedup;
+		rel = r->speedup > 0 ? r->speedup / base_rel : 0;
+		o.speedup = rel;
+		o.result = (char *)(r->gain ? "faster" :
+				    rel > 0 && rel < 1 / t->min_gain ? "slower" : "same");
+	}
+	o.nfeatures = t->nfeatures;
+	o.fnames = (char **)t->fnames;
+	o.fvalues = (double *)t->fvalues;
+	if (ks_knowledge_append(t->ks_dir, &o, t->lock_timeout_ms, &err))
+		ks_log("optimize: outcome not recorded: %s", err.buf);
+	ks_buf_release(&err);
+}
+
+/* The TU for `variant`, written beside the trajectory. */
+static int
+write_candidate(struct ks_task *t, struct ks_traj_round *r, const char *variant,
+		size_t vlen, const struct ks_buf *tu, struct ks_buf *err)
+{
+	char *vpath, *tpath;
+	int rc;
+
+	r->variant = ks_xasprintf("r%d.variant.cu", r->round);
+	r->file = ks_xasprintf("r%d.cu", r->round);
+	if (!t->dir)
+		return 0;
+	vpath = ks_fs_join(t->dir, r->variant);
+	tpath = ks_fs_join(t->dir, r->file);
+	rc = ks_fs_write_atomic(vpath, variant, vlen, err) ||
+		ks_fs_write_atomic(tpath, tu->buf, tu->len, err) ? -1 : 0;
+	free(vpath);
+	free(tpath);
+	return rc;
+}
+
+static int
+splice(const struct ks_task *t, const char *variant, const char *vname,
+       struct ks_buf *tu, struct ks_buf *err)
+{
+	struct ks_rewrite_kernel rk;
+	struct ks_rewrite_variant v;
+	struct ks_rewrite_job job;
+	char *copy;
+	int rc = -1;
+
+	if (t->ops.splice)
+		return t->ops.splice(t->ops.ctx, t, variant, vname, tu, err);
+	if (!t->inv || !t->k)
+		return ks_error(err, "no inventory of the original to splice into");
+	memset(&rk, 0, sizeof(rk));
+	memset(&v, 0, sizeof(v));
+	copy = ks_xstrdup(variant);
+	if (ks_rewrite_variant_split(copy, &v, err))
+		goto out;
+	v.file = vname;
+	v.arch = (unsigned)t->arch;
+	if (ks_rewrite_kernel_from_inventory(t->inv, t->k, &rk, err))
+		goto out;
+	job.kernel = &rk;
+	job.variant = &v;
+	rc = ks_rewrite(t->text, t->len, t->source, &job, 1, tu, err);
+out:
+	ks_rewrite_kernel_release(&rk);
+	free(copy);
+	return rc;
+}
+
+/* Review the candidate of record `r` and commit it. */
+static int
+review_and_commit(struct ks_task *t, struct ks_traj_round *r,
+		  const struct ks_agent_skill *sk, struct ks_buf *err)
+{
+	struct ks_agent_review rv;
+	char *path = t->dir ? ks_fs_join(t->dir, r->file) : ks_xstrdup(r->file);
+	int rc;
+
+	memset(&rv, 0, sizeof(rv));
+	rc = t->ops.review(t->ops.ctx, t, path, &rv, err);
+	free(path);
+	if (rc) {
+		ks_agent_review_release(&rv);
+		return -1;
+	}
+	r->compile = ks_xstrdup(rv.compiled ? "ok" : "failed");
+	take_review(r, &rv);
+	if (r->verdict && !strcmp(r->verdict, "error")) {
+		/* The review could not run: not the candidate's fault. */
+		ks_agent_review_release(&rv);
+		rc = commit(t, r, err);
+		set_end(t, KS_TASK_ERROR, t->traj.v[t->traj.n - 1].reason);
+		return rc ? -1 : 0;
+	}
+	if (ks_traj_failed(r)) {
+		int chain[16];
+		size_t n = r->repairs >= 0 ?
+			ks_traj_repair_chain(&t->traj, r->repairs, chain, 16) : 0;
+
+		ks_agent_diagnose(r->stage, r->reason, rv.log, n, &r->diag);
+		if (t->llm && !strcmp(r->diag.cls, "unknown"))
+			ks_agent_llm_diagnose(t, r, rv.log);
+	} else if (ks_traj_verified(r)) {
+		r->gain = ks_traj_moves_base(&t->traj, t->state.base, r, t->min_gain) &&
+			!rv.slower;
+	}
+	ks_agent_review_release(&rv);
+	append_outcome(t, r, sk);
+	return commit(t, r, err);
+}
+
+/* Try skill `sk` on the base: 1 when a record was added, 0 when the skill
+ * has nothing left. */
+static int
+try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int repairs,
+	  struct ks_buf *err)
+{
+	const struct ks_transform *xf = transform_of(t, sk->id);
+	struct ks_xf_point *pts;
+	struct ks_xf_timing meas[64];
+	struct ks_xf_point def;
+	struct ks_buf reason0 = KS_BUF_INIT;
+	struct source src;
+	size_t npts, i, nm, declined = 0, tried = 0;
+	int rc = 0;
+
+	if (!xf)
+		return 0;
+	nm = measured(t, sk->id, meas, KS_ARRAY_SIZE(meas));
+	if (nm && ks_xf_search_stop(meas, nm, LOOP_PATIENCE))
+		return 0;
+	ks_xf_default_point(xf, &def);
+	pts = ks_xcalloc(KS_XF_SEARCH_MAX, sizeof(*pts));
+	npts = ks_xf_search_points(xf, &def, NULL, pts, KS_XF_SEARCH_MAX);
+	source_of_base(t, &src);
+	for (i = 0; i < npts && !rc; i++) {
+		struct ks_buf params = KS_BUF_INIT, variant = KS_BUF_INIT,
+			      reason = KS_BUF_INIT, tu = KS_BUF_INIT;
+		struct ks_xf_input in;
+		struct ks_traj_round r;
+		char hash[17], *vname;
+		int seen;
+
+		ks_xf_point_format(xf, &pts[i], &params);
+		if (t->short_term &&
+		    ks_traj_repeats(&t->traj, t->state.base, sk->id, params.buf, NULL) >= 0) {
+			tried++;
+			ks_buf_release(&params);
+			continue;
+		}
+		memset(&in, 0, sizeof(in));
+		in.kernel = src.k;
+		in.text = src.text;
+		in.len = src.len;
+		in.opts.fast_math = t->fast_math;
+		in.opts.arch = t->arch;
+		if (!src.k || ks_xf_apply(xf, &in, &pts[i], &variant, &reason) != KS_XF_APPLIED) {
+			if (!declined++)
+				ks_buf_adds(&reason0, src.k ? reason.buf : "no analysis of the kernel");
+			goto next;
+		}
+		round_new(t, &r, repairs >= 0 ? "repair" : "optimize");
+		r.repairs = repairs;
+		r.skill = ks_xstrdup(sk->id);
+		r.why = sk->why ? ks_xstrdup(sk->why) : NULL;
+		r.params = ks_xstrdup(params.buf);
+		r.source = ks_xstrdup(src.what);
+		if (src.why)
+			ks_log("optimize: %s reads the original: %s", sk->id, src.why);
+		if (merge_helpers(&src, &variant, err)) {
+			ks_traj_round_release(&r);
+			rc = -1;
+			goto next;
+		}
+		vname = t->dir ? ks_xasprintf("%s/r%d.variant.cu", t->dir, r.round) :
+			ks_xasprintf("r%d.variant.cu", r.round);
+		if (splice(t, variant.buf, vname, &tu, &reason)) {
+			/* A variant the rewriter refuses is the transform's bug:
+			 * recorded as a compile failure of the candidate. */
+			free(vname);
+			r.compile = ks_xstrdup("failed");
+			r.verdict = ks_xstrdup("rejected");
+			r.stage = ks_xstrdup("splice");
+			r.reason = ks_buf_detach(&reason, NULL);
+			ks_agent_diagnose("splice", r.reason, NULL, 0, &r.diag);
+			rc = commit(t, &r, err) ? -1 : 1;
+			goto next;
+		}
+		free(vname);
+		/* The variant names the candidate: its TU differs only in the
+		 * #line names of its round. */
+		ks_hash_once_hex64(variant.buf, variant.len, hash);
+		r.hash = ks_xstrdup(hash);
+		seen = t->short_term ? ks_traj_seen(&t->traj, hash) : -1;
+		if (seen >= 0) {
+			char *why = ks_xasprintf("the same candidate as round %d", seen);
+
+			r.verdict = ks_xstrdup("seen");
+			r.reason = why;
+			rc = commit(t, &r, err) ? -1 : 1;
+			goto next;
+		}
+		if (write_candidate(t, &r, variant.buf, variant.len, &tu, err)) {
+			ks_traj_round_release(&r);
+			rc = -1;
+			goto next;
+		}
+		rc = review_and_commit(t, &r, sk, err) ? -1 : 1;
+	next:
+		ks_buf_release(&params);
+		ks_buf_release(&variant);
+		ks_buf_release(&reason);
+		ks_buf_release(&tu);
+	}
+	if (!rc && declined && declined + tried == npts && !tried) {
+		/* Every point declined: one record, so the skill is done here. */
+		struct ks_traj_round r;
+
+		round_new(t, &r, "optimize");
+		r.skill = ks_xstrdup(sk->id);
+		r.why = sk->why ? ks_xstrdup(sk->why) : NULL;
+		r.source = ks_xstrdup(src.what);
+		r.verdict = ks_xstrdup("declined");
+		r.reason = ks_buf_detach(&reason0, NULL);
+		rc = commit(t, &r, err) ? -1 : 1;
+	}
+	source_release(&src);
+	ks_buf_release(&reason0);
+	free(pts);
+	return rc;
+}
+
+int
+ks_agent_step(struct ks_task *t, struct ks_buf *err)
+{
+	int open = t->state.open_failure, rc;
+	size_t i;
+	const char *why;
+
+	if (t->planned_for != t->state.base && ks_agent_plan(t, err))
+		return -1;
+	/* Repairer: the failed candidate's skill first, at its next point. */
+	if (open >= 0) {
+		const struct ks_traj_round *f = &t->traj.v[open];
+
+		for (i = 0; i < t->plan.n; i++) {
+			if (!f->skill || strcmp(t->plan.v[i].id, f->skill) ||
+			    !f->diag.next || strcmp(f->diag.next, "point") ||
+			    f->parent != t->state.base || skill_done(t, f->skill, &why))
+				continue;
+			rc = try_skill(t, &t->plan.v[i], open, err);
+			if (rc)
+				return rc;
+		}
+	}
+	for (i = 0; i < t->plan.n; i++) {
+		if (skill_done(t, t->plan.v[i].id, &why)) {
+			ks_log("optimize: %s is done: %s", t->plan.v[i].id, why);
+			continue;
+		}
+		rc = try_skill(t, &t->plan.v[i], -1, err);
+		if (rc)
+			return rc;
+	}
+	set_end(t, KS_TASK_NO_SKILL, NULL);
+	return 0;
+}
+
+/* ---- the loop -------------------------------------------------------------- */
+
+/* The trajectory of an older program: kept as trajectory.<n>.jsonl. */
+static int
+set_aside(struct ks_task *t, const char *path, struct ks_buf *err)
+{
+	char *old = NULL;
+	int n;
+
+	for (n = 1; n < 10000; n++) {
+		free(old);
+		old = ks_xasprintf("%s/trajectory.%d.jsonl", t->dir, n);
+		if (!ks_fs_exists(old))
+			break;
+	}
+	if (rename(path, old)) {
+		ks_error_errno(err, "cannot set %s aside", path);
+		free(old);
+		return -1;
+	}
+	ks_log("optimize: %s: the source or the captures changed; the old "
+	       "trajectory is %s", t->id, old);
+	free(old);
+	ks_traj_release(&t->traj);
+	return 0;
+}
+
+int
+ks_agents_run(struct ks_task *t, struct ks_buf *err)
+{
+	size_t steps = 0, max_steps;
+	char *path = NULL;
+
+	t->end = KS_TASK_RUNNING;
+	if (!t->ops.review)
+		return ks_error(err, "the loop needs a Reviewer");
+	if (t->dir) {
+		if (ks_fs_mkdirs(t->dir, err))
+			return -1;
+		path = ks_traj_path(t->dir);
+		if (t->short_term) {
+			if (ks_traj_load(path, &t->traj, err)) {
+				free(path);
+				return -1;
+			}
+			if (t->traj.n && t->signature &&
+			    (!t->traj.v[0].task || strcmp(t->traj.v[0].task, t->signature)) &&
+			    set_aside(t, path, err)) {
+				free(path);
+				return -1;
+			}
+			t->resumed = t->traj.n > 0;
+		} else if (ks_fs_exists(path) && remove(path)) {
+			ks_error_errno(err, "cannot start %s afresh", path);
+			free(path);
+			return -1;
+		}
+		free(path);
+	}
+	ks_traj_state(&t->traj, t->min_gain, &t->state);
+	if (!t->traj.n) {
+		if (ks_agent_seed(t, err))
+			return -1;
+		if (t->end != KS_TASK_RUNNING)
+			return 0;
+	} else if (!t->state.seeded) {
+		set_end(t, KS_TASK_INELIGIBLE, t->traj.v[0].reason);
+		return 0;
+	}
+	max_steps = (size_t)t->rounds * LOOP_STEPS_PER_ROUND + 16;
+	while (t->end == KS_TASK_RUNNING) {
+		if (t->state.reviews >= t->rounds) {
+			set_end(t, KS_TASK_ROUNDS, NULL);
+			break;
+		}
+		if (t->gpu_ms > 0 && t->state.gpu_ms >= t->gpu_ms) {
+			set_end(t, KS_TASK_GPU_TIME, NULL);
+			break;
+		}
+		if (t->tokens > 0 && t->state.tokens >= t->tokens) {
+			set_end(t, KS_TASK_TOKENS, NULL);
+			break;
+		}
+		if (steps++ >= max_steps) {
+			set_end(t, KS_TASK_NO_SKILL, "every step repeats an earlier one");
+			break;
+		}
+		if (ks_agent_step(t, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+ks_task_best(const struct ks_task *t)
+{
+	return t->state.seeded ? t->state.best : 0;
+}
+
+void
+ks_task_trail_json(const struct ks_task *t, int r, struct ks_buf *out)
+{
+	int chain[256];
+	size_t n = 0, i;
+
+	while (r > 0 && (size_t)r < t->traj.n && n < KS_ARRAY_SIZE(chain)) {
+		chain[n++] = r;
+		r = t->traj.v[r].parent;
+	}
+	ks_buf_adds(out, "[");
+	for (i = n; i-- > 0;) {
+		const struct ks_traj_round *x = &t->traj.v[chain[i]];
+
+		ks_buf_addf(out, "%s{\"round\": %d, \"skill\": ", i + 1 == n ? "" : ", ",
+			    x->round);
+		ks_buf_add_json_str_or_null(out, x->skill);
+		ks_buf_adds(out, ", \"params\": ");
+		ks_buf_add_json_str_or_null(out, x->params);
+		ks_buf_addf(out, ", \"speedup\": %.4f}", x->speedup);
+	}
+	ks_buf_adds(out, "]");
+}
+
+/* ---- the base's source --------------------------------------------------- */
+
+int
+ks_agent_base_source(const char *text, size_t len, size_t def_begin, size_t def_end,
+		     const char *variant, struct ks_buf *out, struct ks_buf *err)
+{
+	struct ks_rewrite_variant v;
+	char *copy;
+
+	if (def_begin > def_end || def_end > len)
+		return ks_error(err, "the kernel's extent lies outside its file");
+	copy = ks_xstrdup(variant);
+	memset(&v, 0, sizeof(v));
+	if (ks_rewrite_variant_split(copy, &v, err)) {
+		free(copy);
+		return -1;
+	}
+	ks_buf_add(out, text, def_begin);
+	if (v.helpers.text)
+		ks_buf_adds(out, v.helpers.text);
+	ks_buf_adds(out, v.definition.text);
+	ks_buf_add(out, text + def_end, len - def_end);
+	free(copy);
+	return 0;
+}

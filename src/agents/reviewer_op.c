@@ -1,0 +1,118 @@
+/*
+ * reviewer_op: the loop's Reviewer is ks_review_run() on every capture of
+ * the task, reduced to what the loop decides on: the combined verdict,
+ * the times summed over the captures (the program's time in this kernel),
+ * the metrics of the first capture, and how long the review took.
+ */
+#include "agents.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/buf.h"
+#include "../core/util.h"
+#include "../review/metricset.h"
+#include "../review/reviewer.h"
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void
+add_timing(struct ks_traj_timing *sum, const struct ks_review_timing *t, int *all)
+{
+	if (!t->have) {
+		*all = 0;
+		return;
+	}
+	sum->have = 1;
+	sum->median += t->median_ms;
+	sum->lo += t->lo_ms;
+	sum->hi += t->hi_ms;
+}
+
+static void
+take_metrics(const struct ks_review_metrics *m, struct ks_agent_review *out)
+{
+	size_t n, i;
+	const struct ks_metric_def *defs = ks_metricset(&n);
+
+	if (!m->n || !m->value || !m->have)
+		return;
+	out->mnames = ks_xcalloc(m->n, sizeof(*out->mnames));
+	out->mvalues = ks_xcalloc(m->n, sizeof(*out->mvalues));
+	for (i = 0; i < m->n && i < n; i++) {
+		if (!m->have[i])
+			continue;
+		/* The policy reads counters as m.<name>. */
+		out->mnames[out->nmetrics] = ks_xasprintf("m.%s", defs[i].name);
+		out->mvalues[out->nmetrics++] = m->value[i];
+	}
+}
+
+int
+ks_agent_review_real(void *ctx, const struct ks_task *t, const char *candidate,
+		     struct ks_agent_review *out, struct ks_buf *err)
+{
+	const struct ks_agent_reviewer *rv = ctx;
+	struct ks_review_request rq;
+	struct ks_review_result res;
+	struct ks_buf ev = KS_BUF_INIT;
+	double t0 = now_ms();
+	int all_o = 1, all_c = 1;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	ks_review_request_init(&rq);
+	rq.conf = rv->conf;
+	rq.captures = t->captures;
+	rq.ncaptures = t->ncaptures;
+	rq.candidate = candidate;
+	rq.record = rv->record;
+	rq.time = !rv->untimed;
+	rq.metrics = rv->metrics;
+	rq.sanitize = rv->sanitize && candidate;
+	rq.gpu_lock = rv->gpu_lock;
+	if (ks_review_run(&rq, &res, err))
+		return -1;
+	out->gpu_ms = now_ms() - t0;
+	out->verdict = ks_xstrdup(ks_review_verdict_name(res.verdict));
+	out->why = res.why ? ks_xstrdup(res.why) : NULL;
+	out->compiled = 1;
+	ks_buf_adds(&ev, "[");
+	for (i = 0; i < res.n; i++) {
+		const struct ks_review_capture *c = &res.per[i];
+
+		if (c->stage && !out->stage && c->verdict == res.verdict)
+			out->stage = ks_xstrdup(c->stage);
+		if (c->stage && !strcmp(c->stage, "compile")) {
+			out->compiled = 0;
+			if (!out->log && c->build_log)
+				out->log = ks_xstrdup(c->build_log);
+		}
+		add_timing(&out->orig, &c->orig_time, &all_o);
+		add_timing(&out->cand, &c->cand_time, &all_c);
+		if (c->speed && !strcmp(c->speed, "slower"))
+			out->slower = 1;
+		ks_buf_adds(&ev, i ? ", " : "");
+		ks_buf_add_json_str_or_null(&ev, c->json_path);
+	}
+	ks_buf_adds(&ev, "]");
+	out->evidence = ks_buf_detach(&ev, NULL);
+	/* A sum over some captures only is no time of the kernel. */
+	if (!all_o)
+		memset(&out->orig, 0, sizeof(out->orig));
+	if (!all_c)
+		memset(&out->cand, 0, sizeof(out->cand));
+	if (res.n)
+		take_metrics(candidate ? &res.per[0].cand_metrics :
+					 &res.per[0].orig_metrics, out);
+	ks_review_result_release(&res);
+	return 0;
+}

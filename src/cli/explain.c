@@ -1,0 +1,194 @@
+/*
+ * ks explain: the decision trail of one optimize task, from its
+ * trajectory (KS_DIR/tasks/<task>/trajectory.jsonl): for each step the
+ * base it worked on, the phase, the skill and why the policy allowed it,
+ * the parameters, what the Reviewer said and measured, the diagnosis of a
+ * failure, and where the base moved.
+ *
+ *   ks explain TASK [--json]
+ *
+ * TASK is the task's name (ks optimize prints it), a capture of the
+ * kernel, or a path to the task's folder.
+ */
+#include "ks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../capture/capture.h"
+#include "../core/buf.h"
+#include "../core/conf.h"
+#include "../core/fs.h"
+#include "../core/util.h"
+#include "../memory/trajectory.h"
+
+static char *
+task_dir_of(const struct ks_conf *conf, const char *arg)
+{
+	char *p = ks_fs_join(arg, "trajectory.jsonl"), *cap, *kdir = NULL, *d;
+	struct ks_capture c;
+
+	if (ks_fs_exists(p)) {
+		free(p);
+		return ks_xstrdup(arg);
+	}
+	free(p);
+	d = ks_traj_task_dir(conf->dir, arg);
+	p = ks_traj_path(d);
+	if (ks_fs_exists(p)) {
+		free(p);
+		return d;
+	}
+	free(p);
+	free(d);
+	/* A capture names its kernel's task. */
+	memset(&c, 0, sizeof(c));
+	cap = ks_capture_find(conf->dir, arg);
+	if (cap && !ks_capture_load(cap, &c, NULL))
+		kdir = ks_capture_kernel_dir(c.kernel);
+	ks_capture_release(&c);
+	free(cap);
+	if (!kdir)
+		return NULL;
+	d = ks_traj_task_dir(conf->dir, kdir);
+	free(kdir);
+	return d;
+}
+
+static void
+timing(const char *what, const struct ks_traj_timing *t)
+{
+	if (t->have)
+		printf("%s %.4f ms [%.4f, %.4f]", what, t->median, t->lo, t->hi);
+}
+
+static void
+explain_round(const struct ks_traj *t, const struct ks_traj_round *r)
+{
+	size_t i;
+
+	printf("round %d  %s", r->round, r->phase);
+	if (r->parent == 0)
+		printf(" on the original");
+	else if (r->parent > 0)
+		printf(" on round %d", r->parent);
+	if (r->repairs >= 0)
+		printf(", repairing round %d", r->repairs);
+	printf("\n");
+	if (r->skill)
+		printf("  skill     %s%s%s (reads the %s)\n", r->skill,
+		       r->params && *r->params ? " " : "", r->params ? r->params : "",
+		       r->source ? r->source : "original");
+	if (r->why)
+		printf("  because   %s\n", r->why);
+	if (r->plan)
+		printf("  plan      %s\n", r->plan);
+	if (r->nmetrics && (r->parent < 0 || r->gain)) {
+		printf("  metrics  ");
+		for (i = 0; i < r->nmetrics; i++)
+			printf(" %s=%.4g", r->mnames[i], r->mvalues[i]);
+		printf("\n");
+	}
+	printf("  result    %s", r->verdict ? r->verdict : "?");
+	if (r->compile)
+		printf(" (compile %s)", r->compile);
+	if (r->reason)
+		printf(": %s", r->reason);
+	printf("\n");
+	if (r->orig.have || r->cand.have) {
+		printf("  measured ");
+		timing(" original", &r->orig);
+		if (r->parent >= 0)
+			timing(", candidate", &r->cand);
+		if (r->speedup > 0 && r->parent >= 0)
+			printf(", %.3fx", r->speedup);
+		printf("\n");
+	}
+	if (r->diag.cls) {
+		printf("  diagnosis %s: %s\n", r->diag.cls, r->diag.what ? r->diag.what : "");
+		if (r->diag.evidence && *r->diag.evidence)
+			printf("  evidence  %s\n", r->diag.evidence);
+		if (r->diag.cause)
+			printf("  cause     %s\n", r->diag.cause);
+		if (r->diag.fix)
+			printf("  fix       %s (next: %s)\n", r->diag.fix,
+			       r->diag.next ? r->diag.next : "?");
+	}
+	if (r->gain)
+		printf("  the base moves here\n");
+	if (r->hash && r->file)
+		printf("  candidate %s (%s)\n", r->file, r->hash);
+	(void)t;
+}
+
+int
+ks_cmd_explain(int argc, char **argv, struct ks_conf *conf)
+{
+	struct ks_traj t = { 0 };
+	struct ks_traj_state s;
+	struct ks_buf err = KS_BUF_INIT;
+	const char *arg = NULL;
+	char *dir = NULL, *path = NULL;
+	int json = 0, rc = KS_EXIT_FAILED, i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if (argv[i][0] != '-' && !arg)
+			arg = argv[i];
+		else
+			arg = NULL, i = argc + 1;
+	}
+	if (!arg || i > argc) {
+		fprintf(stderr, "usage: ks explain TASK [--json]\n");
+		return KS_EXIT_USAGE;
+	}
+	dir = task_dir_of(conf, arg);
+	path = dir ? ks_traj_path(dir) : NULL;
+	if (!path || !ks_fs_exists(path)) {
+		ks_error(&err, "no optimize task '%s' (ks optimize names its tasks)", arg);
+		goto fail;
+	}
+	if (ks_traj_load(path, &t, &err))
+		goto fail;
+	if (json) {
+		struct ks_buf j = KS_BUF_INIT;
+
+		ks_buf_adds(&j, "[");
+		for (size_t k = 0; k < t.n; k++) {
+			if (k)
+				ks_buf_adds(&j, ",\n ");
+			ks_traj_round_json(&t.v[k], &j);
+			ks_buf_rtrim(&j);
+		}
+		ks_buf_adds(&j, "]\n");
+		fputs(j.buf, stdout);
+		ks_buf_release(&j);
+	} else {
+		double gain = conf->min_gain ? atof(conf->min_gain) : 0;
+
+		printf("task %s (%s)\n\n", ks_basename(dir), dir);
+		for (size_t k = 0; k < t.n; k++) {
+			explain_round(&t, &t.v[k]);
+			printf("\n");
+		}
+		ks_traj_state(&t, gain >= 1 ? gain : KS_TRAJ_MIN_GAIN, &s);
+		if (s.best)
+			printf("best      round %d, %.3fx over the original, after %zu reviews "
+			       "(%.1f s of GPU)\n", s.best, t.v[s.best].speedup, s.reviews,
+			       s.gpu_ms / 1e3);
+		else
+			printf("best      the original (no real gain in %zu reviews)\n", s.reviews);
+	}
+	rc = 0;
+	goto out;
+fail:
+	fprintf(stderr, "ks: error: %s\n", err.buf);
+out:
+	ks_traj_release(&t);
+	ks_buf_release(&err);
+	free(dir);
+	free(path);
+	return rc;
+}

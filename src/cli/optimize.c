@@ -1,0 +1,1204 @@
+/*
+ * ks optimize: the loop (src/agents) once per captured kernel.
+ *
+ *   ks optimize [CAPTURE|KERNEL-REGEX ...] [--rounds N] [--budget GPU-MIN]
+ *               [--llm none|URL] [--no-long-term-memory]
+ *               [--no-short-term-memory] [--no-metrics] [--jobs N] [--json]
+ *
+ * A task is one kernel with every capture of it under KS_DIR/captures.
+ * Its facts come as for ks plan: the capture's build record, the libclang
+ * inventory of the TU, `ks analyze --json` and `ks evidence --json` run as
+ * children. The loop's Reviewer is ks_review_run() on all captures; its
+ * Planner the policy over the base's metrics, re-ranked by the cross-task
+ * statistics (or, with --no-long-term-memory, every builtin transform in
+ * a fixed order). The best verified variant of a task (a real gain:
+ * spreads apart and at least KS_MIN_GAIN over the original) goes to the
+ * variant cache. Without a GPU nothing starts.
+ */
+#include "ks.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <glob.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../agents/agents.h"
+#include "../analysis/inventory.h"
+#include "../cache/store.h"
+#include "../capture/capture.h"
+#include "../core/buf.h"
+#include "../core/conf.h"
+#include "../core/fs.h"
+#include "../core/hash.h"
+#include "../core/json.h"
+#include "../core/log.h"
+#include "../core/strv.h"
+#include "../core/util.h"
+#include "../llm/llm.h"
+#include "../memory/knowledge.h"
+#include "../memory/skills.h"
+#include "../policy/policy.h"
+#include "../review/build.h"
+#include "../transforms/transform.h"
+#include "version.h"
+
+#define OPTIMIZE_USAGE                                                        \
+	"usage: ks optimize [CAPTURE|KERNEL-REGEX ...] [--rounds N] [--budget GPU-MIN]\n" \
+	"                   [--llm none|URL] [--no-long-term-memory]\n"       \
+	"                   [--no-short-term-memory] [--no-metrics] [--jobs N] [--json]\n"
+
+/* The exit status when no task found a verified variant (docs/MANUAL.md). */
+#define OPTIMIZE_NONE 1
+
+struct opts {
+	struct ks_strv sel;
+	unsigned rounds;
+	double budget_min;	/* 0: none */
+	const char *llm;	/* NULL: the configuration's; "none" */
+	int ltm, stm, metrics, json;
+	long jobs;
+};
+
+/* One captured kernel. */
+struct job {
+	char *kdir;		/* its directory under captures/ */
+	char *kernel, *demangled;
+	struct ks_strv caps;	/* capture directories, by launch */
+};
+
+struct jobs {
+	struct job *v;
+	size_t n;
+};
+
+static void
+jobs_release(struct jobs *j)
+{
+	for (size_t i = 0; i < j->n; i++) {
+		free(j->v[i].kdir);
+		free(j->v[i].kernel);
+		free(j->v[i].demangled);
+		ks_strv_release(&j->v[i].caps);
+	}
+	free(j->v);
+	memset(j, 0, sizeof(*j));
+}
+
+/* ---- no GPU, no loop ------------------------------------------------------- */
+
+/* 0 when a GPU is there to review on, else -1 with why not. */
+static int
+gpu_check(struct ks_buf *err)
+{
+	glob_t g;
+	void *h;
+	int (*init)(unsigned), (*count)(int *);
+	int n = 0, rc;
+
+	memset(&g, 0, sizeof(g));
+	rc = glob("/dev/nvidia[0-9]*", 0, NULL, &g);
+	globfree(&g);
+	if (rc)
+		return ks_error(err, "no GPU: no /dev/nvidia* device (the Reviewer runs "
+				     "every candidate on one)");
+	h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return ks_error(err, "no GPU: no CUDA driver (libcuda.so.1 not found)");
+	*(void **)&init = dlsym(h, "cuInit");
+	*(void **)&count = dlsym(h, "cuDeviceGetCount");
+	if (!init || !count || (rc = init(0)) || count(&n) || n < 1) {
+		dlclose(h);
+		return ks_error(err, "no GPU: cuInit failed (CUresult %d)", rc);
+	}
+	dlclose(h);
+	return 0;
+}
+
+/* ---- the tasks --------------------------------------------------------------- */
+
+static int
+by_launch(const void *a, const void *b)
+{
+	const char *x = ks_basename(*(char *const *)a), *y = ks_basename(*(char *const *)b);
+	long dx = atol(x), dy = atol(y);
+
+	return dx < dy ? -1 : dx > dy;
+}
+
+/* Every captured kernel under KS_DIR/captures. */
+static void
+list_jobs(const char *dir, struct jobs *out)
+{
+	char *capdir = ks_fs_join(dir, "captures");
+	DIR *d = opendir(capdir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char *kd;
+		DIR *k;
+		struct dirent *ce;
+		struct job j;
+
+		if (de->d_name[0] == '.')
+			continue;
+		memset(&j, 0, sizeof(j));
+		ks_strv_init(&j.caps);
+		kd = ks_fs_join(capdir, de->d_name);
+		k = opendir(kd);
+		while (k && (ce = readdir(k))) {
+			char *cd = ks_fs_join(kd, ce->d_name), *lj = ks_fs_join(cd, "launch.json");
+			struct ks_capture c;
+
+			memset(&c, 0, sizeof(c));
+			if (ce->d_name[0] != '.' && ks_fs_exists(lj) &&
+			    !ks_capture_load(cd, &c, NULL)) {
+				if (!j.kernel) {
+					j.kernel = ks_xstrdup(c.kernel);
+					j.demangled = c.demangled ? ks_xstrdup(c.demangled) : NULL;
+				}
+				if (!strcmp(j.kernel, c.kernel))
+					ks_strv_push(&j.caps, cd);
+			}
+			ks_capture_release(&c);
+			free(cd);
+			free(lj);
+		}
+		if (k)
+			closedir(k);
+		free(kd);
+		if (!j.caps.n) {
+			free(j.kernel);
+			free(j.demangled);
+			ks_strv_release(&j.caps);
+			continue;
+		}
+		qsort(j.caps.v, j.caps.n, sizeof(*j.caps.v), by_launch);
+		j.kdir = ks_xstrdup(de->d_name);
+		out->v = ks_xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+		out->v[out->n++] = j;
+	}
+	if (d)
+		closedir(d);
+	free(capdir);
+}
+
+/* Keep the jobs the selection names; every selector must name one. */
+static int
+select_jobs(const char *dir, const struct ks_strv *sel, struct jobs *all,
+	    struct ks_buf *err)
+{
+	char *keep;
+	size_t i, j, n = 0;
+	int rc = 0;
+
+	if (!sel->n)
+		return 0;
+	keep = ks_xcalloc(all->n ? all->n : 1, 1);
+	for (i = 0; i < sel->n && !rc; i++) {
+		char *cap = ks_capture_find(dir, sel->v[i]);
+		struct ks_capture c;
+		regex_t re;
+		int hit = 0;
+
+		memset(&c, 0, sizeof(c));
+		if (cap && !ks_capture_load(cap, &c, NULL)) {
+			for (j = 0; j < all->n; j++)
+				if (!strcmp(all->v[j].kernel, c.kernel))
+					keep[j] = 1, hit = 1;
+		} else if (!regcomp(&re, sel->v[i], REG_EXTENDED | REG_NOSUB)) {
+			for (j = 0; j < all->n; j++)
+				if (!regexec(&re, all->v[j].kernel, 0, NULL, 0) ||
+				    (all->v[j].demangled &&
+				     !regexec(&re, all->v[j].demangled, 0, NULL, 0)))
+					keep[j] = 1, hit = 1;
+			regfree(&re);
+		}
+		ks_capture_release(&c);
+		free(cap);
+		if (!hit)
+			rc = ks_error(err, "no captured kernel matches '%s' (see 'ks captures')",
+				      sel->v[i]);
+	}
+	for (i = 0; i < all->n; i++) {
+		if (keep[i]) {
+			all->v[n++] = all->v[i];
+		} else {
+			free(all->v[i].kdir);
+			free(all->v[i].kernel);
+			free(all->v[i].demangled);
+			ks_strv_release(&all->v[i].caps);
+		}
+	}
+	all->n = n;
+	free(keep);
+	return rc;
+}
+
+/* ---- one task's facts and hands ------------------------------------------- */
+
+struct ctx {
+	struct ks_conf *conf;
+	struct ks_agent_reviewer rv;
+	struct ks_build_rec rec;
+	struct ks_inventory inv, base_inv;
+	const struct ks_kernel *k;
+	struct ks_buf text;
+	char *arch;		/* "sm_90" */
+	const struct ks_policy *pol;	/* NULL: the fixed order */
+	const struct ks_knowledge *know;
+	cJSON *an, *ev, *launch;
+	const cJSON *kobj, *evk;
+	int fast;
+	size_t nsim;
+	char **sim_names;
+	double *sim_values;
+	char sig[33];		/* the task's signature */
+};
+
+static void
+ctx_release(struct ctx *c)
+{
+	ks_build_rec_release(&c->rec);
+	ks_inventory_release(&c->inv);
+	ks_inventory_release(&c->base_inv);
+	ks_buf_release(&c->text);
+	free(c->arch);
+	cJSON_Delete(c->an);
+	cJSON_Delete(c->ev);
+	cJSON_Delete(c->launch);
+	for (size_t i = 0; i < c->nsim; i++)
+		free(c->sim_names[i]);
+	free(c->sim_names);
+	free(c->sim_values);
+}
+
+static int
+has_fast_math(const struct ks_strv *argv)
+{
+	for (size_t i = 0; i < argv->n; i++)
+		if (!strcmp(argv->v[i], "-use_fast_math") ||
+		    !strcmp(argv->v[i], "--use_fast_math"))
+			return 1;
+	return 0;
+}
+
+static int
+arch_number(const char *arch)
+{
+	const char *d = arch ? strchr(arch, '_') : NULL;
+	int n = d ? atoi(d + 1) : 0;
+
+	return n > 0 ? n * 10 : 0;
+}
+
+/* The analyze JSON's object of kernel `mangled`. */
+static const cJSON *
+kernel_object(const cJSON *an, const char *mangled)
+{
+	const cJSON *k;
+
+	cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(an, "kernels")) {
+		const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(k, "mangled"));
+
+		if (m && !strcmp(m, mangled))
+			return k;
+	}
+	return NULL;
+}
+
+static void
+policy_values(const struct ctx *c, struct ks_policy_values *vals, const cJSON *metrics)
+{
+	ks_policy_values_init(vals, c->pol);
+	ks_cli_plan_values(c->pol, vals, c->kobj, c->evk, metrics,
+			   cJSON_GetObjectItemCaseSensitive(c->launch, "block"),
+			   cJSON_GetObjectItemCaseSensitive(c->launch, "grid"), c->fast);
+}
+
+/* The similarity vector the statistics are keyed by (the static facts). */
+static void
+similarity(struct ctx *c)
+{
+	struct ks_policy_values vals;
+
+	if (!c->pol)
+		return;
+	policy_values(c, &vals, NULL);
+	c->sim_names = ks_xcalloc(c->pol->nsimilarity + 1, sizeof(*c->sim_names));
+	c->sim_values = ks_xcalloc(c->pol->nsimilarity + 1, sizeof(*c->sim_values));
+	for (size_t i = 0; i < c->pol->nsimilarity; i++) {
+		int slot = c->pol->similarity[i];
+
+		if (!vals.v[slot].known)
+			continue;
+		c->sim_names[c->nsim] = ks_xstrdup(c->pol->inputs[slot].name);
+		c->sim_values[c->nsim++] = vals.v[slot].v;
+	}
+	ks_policy_values_release(&vals);
+}
+
+static void
+plan_add(struct ks_agent_plan *p, const char *id, const char *why, const char *bucket,
+	 const char *case_id)
+{
+	p->v = ks_xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
+	p->v[p->n].id = ks_xstrdup(id);
+	p->v[p->n].why = why ? ks_xstrdup(why) : NULL;
+	p->v[p->n].bucket = bucket ? ks_xstrdup(bucket) : NULL;
+	p->v[p->n].case_id = case_id ? ks_xstrdup(case_id) : NULL;
+	p->n++;
+}
+
+/* Is `id` in the plan already? */
+static int
+planned(const struct ks_agent_plan *p, const char *id)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->v[i].id, id))
+			return 1;
+	return 0;
+}
+
+/*
+ * The policy could not judge every case (some need counters it does not
+ * have): after the skills it allowed, every other builtin transform it
+ * does not forbid, in their fixed order. Each declines where its pattern
+ * is absent, and the Reviewer verifies the rest; with the counters
+ * measured, the policy's word is final.
+ */
+static void
+plan_unjudged(const struct ks_plan *pl, struct ks_agent_plan *out)
+{
+	size_t n, i, f;
+	const struct ks_transform *const *all = ks_xf_all(&n);
+
+	for (i = 0; i < n; i++) {
+		for (f = 0; f < pl->nforbidden; f++)
+			if (!strcmp(pl->forbidden[f].skill, all[i]->id))
+				break;
+		if (f < pl->nforbidden || planned(out, all[i]->id))
+			continue;
+		plan_add(out, all[i]->id, "not allowed by a case, but cases the policy "
+			 "could not judge (no counters) might: tried after the allowed "
+			 "ones, not forbidden", NULL, NULL);
+	}
+}
+
+/* ops.plan: the policy over the base's metrics and the kernel's facts. */
+static int
+plan_op(void *vctx, const struct ks_task *t, size_t n, char *const *names,
+	const double *values, struct ks_agent_plan *out, struct ks_buf *err)
+{
+	struct ctx *c = vctx;
+	struct ks_policy_values vals;
+	struct ks_plan pl;
+	cJSON *m;
+	size_t i;
+
+	(void)t;
+	(void)err;
+	if (!c->pol) {
+		const struct ks_transform *const *all = ks_xf_all(&n);
+
+		for (i = 0; i < n; i++)
+			plan_add(out, all[i]->id, "fixed order (--no-long-term-memory)",
+				 NULL, NULL);
+		return 0;
+	}
+	m = cJSON_CreateObject();
+	for (i = 0; i < n; i++)
+		cJSON_AddNumberToObject(m, ks_starts_with(names[i], "m.") ? names[i] + 2 :
+					names[i], values[i]);
+	policy_values(c, &vals, m);
+	ks_policy_plan(c->pol, &vals, &pl);
+	if (c->know)
+		ks_policy_rank(c->pol, &vals, c->know, &pl);
+	for (i = 0; i < pl.nallowed; i++)
+		plan_add(out, pl.allowed[i].skill, pl.allowed[i].why, pl.allowed[i].bucket,
+			 pl.allowed[i].case_id);
+	if (!pl.counters || pl.nskipped)
+		plan_unjudged(&pl, out);
+	ks_log("optimize: plan for %s: %zu allowed, %zu forbidden, %zu skipped",
+	       t->kernel, pl.nallowed, pl.nforbidden, pl.nskipped);
+	ks_plan_release(&pl);
+	ks_policy_values_release(&vals);
+	cJSON_Delete(m);
+	return 0;
+}
+
+/* "-Irel" of a record, made absolute against its cwd. */
+static void
+push_abs_flag(struct ks_strv *out, const char *flag, const char *cwd)
+{
+	static const char *const prefixes[] = { "-isystem", "-I", "-include", NULL };
+
+	for (size_t i = 0; prefixes[i]; i++) {
+		size_t n = strlen(prefixes[i]);
+		const char *p = flag + n;
+
+		if (strncmp(flag, prefixes[i], n) || !*p || *p == '/')
+			continue;
+		ks_strv_push_owned(out, ks_xasprintf("%s%s/%s", prefixes[i], cwd, p));
+		return;
+	}
+	ks_strv_push(out, flag);
+}
+
+/* ops.base_kernel: the kernel as the analysis reads it in a base's source. */
+static int
+base_kernel_op(void *vctx, const struct ks_task *t, const char *path,
+	       const struct ks_kernel **k, struct ks_buf *err)
+{
+	struct ctx *c = vctx;
+	struct ks_strv args = KS_STRV_INIT;
+	char *used = NULL, *srcdir = ks_xstrdup(c->rec.source), *slash;
+	size_t i;
+	int rc = -1;
+
+	ks_inventory_release(&c->base_inv);
+	memset(&c->base_inv, 0, sizeof(c->base_inv));
+	/* The base's source lies in the task's folder: its quoted includes
+	 * are looked for where the original's were. */
+	if ((slash = strrchr(srcdir, '/')))
+		*slash = '\0';
+	ks_strv_push_owned(&args, ks_xasprintf("-I%s", srcdir));
+	for (i = 0; i < c->rec.includes.n; i++)
+		push_abs_flag(&args, c->rec.includes.v[i], c->rec.cwd);
+	for (i = 0; i < c->rec.defines.n; i++)
+		ks_strv_push(&args, c->rec.defines.v[i]);
+	if (c->rec.std)
+		ks_strv_push_owned(&args, ks_xasprintf("-std=%s", c->rec.std));
+	if (ks_analyze_inventory(NULL, path, args.v, (int)args.n, c->arch, c->conf,
+				 &c->base_inv, &used, err))
+		goto out;
+	*k = ks_inventory_find(&c->base_inv, t->kernel);
+	if (!*k) {
+		ks_error(err, "no kernel %s in the base's source", t->kernel);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(used);
+	free(srcdir);
+	ks_strv_release(&args);
+	return rc;
+}
+
+/* ops.review: the Reviewer library on every capture of the task. */
+static int
+review_op(void *vctx, const struct ks_task *t, const char *candidate,
+	  struct ks_agent_review *out, struct ks_buf *err)
+{
+	struct ctx *c = vctx;
+
+	return ks_agent_review_real(&c->rv, t, candidate, out, err);
+}
+
+/* The source and every capture's launch: another program, another task. */
+static void
+signature(struct ctx *c, const struct job *j)
+{
+	struct ks_hash h;
+
+	ks_hash_init(&h);
+	ks_hash_str(&h, c->k->mangled ? c->k->mangled : "");
+	ks_hash_bytes(&h, c->text.buf, c->text.len);
+	for (size_t i = 0; i < j->caps.n; i++) {
+		struct ks_buf lt = KS_BUF_INIT;
+		char *lp = ks_fs_join(j->caps.v[i], "launch.json");
+
+		lt.max = 1 << 24;
+		ks_hash_str(&h, j->caps.v[i]);
+		if (!ks_fs_read(lp, &lt, NULL))
+			ks_hash_bytes(&h, lt.buf, lt.len);
+		ks_buf_release(&lt);
+		free(lp);
+	}
+	ks_hash_hex128(&h, c->sig);
+	ks_hash_release(&h);
+}
+
+/* Everything a task needs before its loop starts. */
+static int
+prepare(struct ctx *c, const struct job *j, const struct opts *o, struct ks_buf *err)
+{
+	struct ks_capture cap;
+	struct ks_strv aargs = KS_STRV_INIT, eargs = KS_STRV_INIT;
+	struct ks_buf lt = KS_BUF_INIT, e = KS_BUF_INIT;
+	char *used = NULL, *lp;
+	int rc = -1;
+
+	memset(&cap, 0, sizeof(cap));
+	if (ks_capture_load(j->caps.v[0], &cap, err))
+		goto out;
+	if (!(cap.record && ks_fs_exists(cap.record) &&
+	      !ks_build_rec_load(cap.record, &c->rec, NULL)) &&
+	    ks_build_rec_find(c->conf->dir, cap.kernel, &c->rec, err))
+		goto out;
+	if (cap.cc_major > 0)
+		c->arch = ks_xasprintf("sm_%d%d", cap.cc_major, cap.cc_minor);
+	if (ks_analyze_inventory(c->rec.path, NULL, NULL, 0, c->arch, c->conf, &c->inv,
+				 &used, err))
+		goto out;
+	free(c->arch);
+	c->arch = used;
+	c->k = ks_inventory_find(&c->inv, cap.kernel);
+	if (!c->k) {
+		ks_error(err, "no kernel %s in %s", cap.kernel, c->inv.source);
+		goto out;
+	}
+	if (!c->k->in_main_file) {
+		ks_error(err, "kernel %s is defined in a header, not in %s", c->k->name,
+			 c->inv.source);
+		goto out;
+	}
+	c->text.max = 64 << 20;
+	if (ks_fs_read(c->inv.source, &c->text, err))
+		goto out;
+	c->fast = has_fast_math(&c->rec.argv);
+	signature(c, j);
+	lp = ks_fs_join(j->caps.v[0], "launch.json");
+	lt.max = 1 << 24;
+	if (!ks_fs_read(lp, &lt, NULL))
+		c->launch = cJSON_Parse(lt.buf);
+	free(lp);
+	c->rv.conf = c->conf;
+	c->rv.record = c->rec.path;
+	c->rv.metrics = o->metrics;
+	if (c->pol) {
+		/* The facts ks plan reads, from the same commands. */
+		ks_strv_push(&aargs, "analyze");
+		ks_strv_push(&aargs, "--record");
+		ks_strv_push(&aargs, c->rec.path);
+		ks_strv_push(&aargs, "--json");
+		if (!(c->an = ks_cli_self_json(&aargs, err)))
+			goto out;
+		c->kobj = kernel_object(c->an, cap.kernel);
+		ks_strv_push(&eargs, "evidence");
+		ks_strv_push(&eargs, "--json");
+		ks_strv_push(&eargs, c->rec.source);
+		c->ev = ks_cli_self_json(&eargs, &e);
+		if (!c->ev)
+			ks_log("optimize: no compiler evidence: %s", e.buf);
+		c->evk = c->ev ? ks_cli_evidence_of(c->ev, cap.kernel, c->arch) : NULL;
+		similarity(c);
+	}
+	rc = 0;
+out:
+	ks_capture_release(&cap);
+	ks_strv_release(&aargs);
+	ks_strv_release(&eargs);
+	ks_buf_release(&lt);
+	ks_buf_release(&e);
+	return rc;
+}
+
+/* ---- the cache --------------------------------------------------------------- */
+
+static const char *
+key_of(const struct ctx *c, const char *mangled)
+{
+	for (size_t i = 0; i < c->k->nkeys; i++)
+		if (!strcmp(c->k->keys[i].mangled, mangled) &&
+		    !strcmp(c->k->keys[i].arch, c->arch))
+			return c->k->keys[i].key;
+	return NULL;
+}
+
+/* The one call into the variant cache: the best verified variant. */
+static int
+save_best(const struct ctx *c, const struct job *j, const struct ks_task *t,
+	  int best, struct ks_buf *err)
+{
+	const struct ks_traj_round *b = &t->traj.v[best];
+	struct ks_buf variant = KS_BUF_INIT, ev = KS_BUF_INIT, trail = KS_BUF_INIT;
+	struct ks_store_meta m;
+	char *path = ks_fs_join(t->dir, b->variant), *cache = ks_fs_join(c->conf->dir, "cache");
+	int rc = -1;
+
+	memset(&m, 0, sizeof(m));
+	m.key = key_of(c, t->kernel);
+	if (!m.key) {
+		ks_error(err, "no kernel key of %s for %s (the build does not compile it "
+			      "for that arch)", t->kernel, c->arch);
+		goto out;
+	}
+	variant.max = 64 << 20;
+	if (ks_fs_read(path, &variant, err))
+		goto out;
+	ks_traj_round_json(b, &ev);
+	ks_buf_rtrim(&ev);
+	ks_task_trail_json(t, best, &trail);
+	m.kernel = t->kernel;
+	m.demangled = j->demangled;
+	m.arch = (unsigned)t->arch;
+	m.source = c->inv.source;
+	m.orig_ms = b->orig.median;
+	m.orig_lo_ms = b->orig.lo;
+	m.orig_hi_ms = b->orig.hi;
+	m.var_ms = b->cand.median;
+	m.var_lo_ms = b->cand.lo;
+	m.var_hi_ms = b->cand.hi;
+	m.speedup = b->speedup;
+	m.captures = (const char *const *)j->caps.v;
+	m.ncaptures = j->caps.n;
+	m.evidence = ev.buf;
+	m.trail = trail.buf;
+	m.rounds = (unsigned)t->state.reviews;
+	m.model = t->llm ? ks_llm_model(t->llm) : "none";
+	m.ks_version = KS_VERSION;
+	rc = ks_store_put(cache, &m, variant.buf, variant.len, err);
+out:
+	free(path);
+	free(cache);
+	ks_buf_release(&variant);
+	ks_buf_release(&ev);
+	ks_buf_release(&trail);
+	return rc;
+}
+
+/*
+ * The last check before the cache: the best variant once more on every
+ * capture, with compute-sanitizer's memcheck and racecheck.
+ */
+static int
+sanitize_best(struct ctx *c, const struct ks_task *t, int best, struct ks_buf *err)
+{
+	struct ks_agent_review rv;
+	struct ks_agent_reviewer s = c->rv;
+	char *path = ks_fs_join(t->dir, t->traj.v[best].file);
+	int rc;
+
+	memset(&rv, 0, sizeof(rv));
+	s.sanitize = 1;
+	s.untimed = 1;
+	s.metrics = 0;
+	rc = ks_agent_review_real(&s, t, path, &rv, err);
+	if (!rc && (!rv.verdict || strcmp(rv.verdict, "correct")))
+		rc = ks_error(err, "the final check with compute-sanitizer: %s: %s",
+			      rv.verdict ? rv.verdict : "no verdict",
+			      rv.why ? rv.why : "no reason given");
+	ks_log("optimize: %s: the final sanitizer check took %.1f s", t->id,
+	       rv.gpu_ms / 1e3);
+	ks_agent_review_release(&rv);
+	free(path);
+	return rc;
+}
+
+/* ---- progress and the report ------------------------------------------------ */
+
+struct live {
+	int on;
+	const char *name;
+	unsigned rounds;
+};
+
+static void
+progress(void *vctx, const struct ks_task *t, const struct ks_traj_round *r)
+{
+	const struct live *l = vctx;
+	const struct ks_traj_round *best = &t->traj.v[t->state.best];
+
+	if (!l->on)
+		return;
+	fprintf(stderr, "\r\033[K%.40s  round %zu/%u  %s %s: %s  best %.3fx", l->name,
+		t->state.reviews, l->rounds, r->skill ? r->skill : "seed",
+		r->params ? r->params : "", r->verdict ? r->verdict : "?",
+		t->state.best ? best->speedup : 1.0);
+	fflush(stderr);
+}
+
+struct row {
+	char *kernel;
+	char *end;
+	double orig_us, best_us, speedup, sol;
+	size_t rounds;
+	char *skills;
+	char *task;
+	char *cached;		/* the cache's answer, or NULL */
+};
+
+static void
+row_release(struct row *r)
+{
+	free(r->kernel);
+	free(r->end);
+	free(r->skills);
+	free(r->task);
+	free(r->cached);
+}
+
+/* The higher of the DRAM and SM throughput, % of peak: the nearest floor. */
+static double
+sol_of(const struct ks_traj_round *r)
+{
+	double s = -1;
+
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if ((!strcmp(r->mnames[i], "m.dram_pct") || !strcmp(r->mnames[i], "m.sm_pct")) &&
+		    r->mvalues[i] > s)
+			s = r->mvalues[i];
+	return s;
+}
+
+static void
+fill_row(struct row *row, const struct ks_task *t, const char *name)
+{
+	int best = ks_task_best(t);
+	struct ks_buf skills = KS_BUF_INIT;
+	int chain[256];
+	size_t n = 0;
+
+	row->kernel = ks_xstrdup(name);
+	row->end = ks_xasprintf("%s%s%s", ks_task_end_name(t->end), t->end_why ? ": " : "",
+				t->end_why ? t->end_why : "");
+	row->rounds = t->state.reviews;
+	row->sol = -1;
+	if (t->traj.n && t->traj.v[0].orig.have)
+		row->orig_us = t->traj.v[0].orig.median * 1e3;
+	if (best) {
+		const struct ks_traj_round *b = &t->traj.v[best];
+		int r = best;
+
+		/* Both sides as timed interleaved in the best's own review. */
+		row->orig_us = b->orig.median * 1e3;
+		row->best_us = b->cand.median * 1e3;
+		row->speedup = b->speedup;
+		row->sol = sol_of(b);
+		while (r > 0 && n < 256) {
+			chain[n++] = r;
+			r = t->traj.v[r].parent;
+		}
+		while (n-- > 0)
+			ks_buf_addf(&skills, "%s%s", skills.len ? "+" : "",
+				    t->traj.v[chain[n]].skill);
+	} else if (t->traj.n) {
+		row->sol = sol_of(&t->traj.v[0]);
+	}
+	row->skills = ks_buf_detach(&skills, NULL);
+}
+
+static void
+print_table(const struct row *rows, size_t n)
+{
+	printf("%-32s %12s %12s %8s %9s %6s  %s\n", "kernel", "original us", "best us",
+	       "speedup", "% floor", "rounds", "skills");
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		char ob[32] = "-", bb[32] = "-", sp[32] = "-", so[32] = "-";
+
+		if (r->orig_us > 0)
+			snprintf(ob, sizeof(ob), "%.2f", r->orig_us);
+		if (r->best_us > 0) {
+			snprintf(bb, sizeof(bb), "%.2f", r->best_us);
+			snprintf(sp, sizeof(sp), "%.3fx", r->speedup);
+		}
+		if (r->sol >= 0)
+			snprintf(so, sizeof(so), "%.0f%%", r->sol);
+		printf("%-32.32s %12s %12s %8s %9s %6zu  %s\n", r->kernel, ob, bb, sp, so,
+		       r->rounds, r->skills && *r->skills ? r->skills : "-");
+		printf("%-32s   %s; task %s%s%s\n", "", r->end, r->task,
+		       r->cached ? "; " : "", r->cached ? r->cached : "");
+	}
+}
+
+static void row_json(const struct row *r, struct ks_buf *j);
+
+static void
+print_json(const struct row *rows, size_t n)
+{
+	struct ks_buf j = KS_BUF_INIT;
+
+	ks_buf_adds(&j, "[");
+	for (size_t i = 0; i < n; i++) {
+		ks_buf_adds(&j, i ? ",\n " : "");
+		row_json(&rows[i], &j);
+	}
+	ks_buf_adds(&j, "]\n");
+	fputs(j.buf, stdout);
+	ks_buf_release(&j);
+}
+
+/* ---- the command ------------------------------------------------------------ */
+
+/* What every task of one run shares. */
+struct env {
+	struct ks_conf *conf;
+	const struct opts *o;
+	const struct ks_policy *pol;
+	const struct ks_knowledge *know;
+	struct ks_llm *llm;
+	double min_gain;
+	int live;
+};
+
+/* One task, start to end, into its row. */
+static void
+run_task(const struct env *env, const struct job *j, struct row *row)
+{
+	const struct opts *o = env->o;
+	struct ctx c;
+	struct ks_task t;
+	struct live live;
+	struct ks_buf e = KS_BUF_INIT;
+	char *dir = ks_traj_task_dir(env->conf->dir, j->kdir);
+	char *lock = ks_fs_join(env->conf->dir, "gpu");
+	const char *name = j->demangled ? j->demangled : j->kernel;
+
+	memset(&c, 0, sizeof(c));
+	c.text = (struct ks_buf)KS_BUF_INIT;
+	c.conf = env->conf;
+	c.pol = env->pol;
+	c.know = env->know;
+	/* GPU runs of this and any other ks on the machine, one at a time. */
+	c.rv.gpu_lock = lock;
+	ks_task_init(&t);
+	row->task = ks_xstrdup(j->kdir);
+	row->sol = -1;
+	if (prepare(&c, j, o, &e)) {
+		/* One kernel that cannot be read is that kernel's end. */
+		row->kernel = ks_xstrdup(name);
+		row->end = ks_xasprintf("ineligible: %s", e.buf);
+		goto out;
+	}
+	t.id = j->kdir;
+	t.dir = dir;
+	t.ks_dir = env->conf->dir;
+	t.kernel = j->kernel;
+	t.signature = c.sig;
+	t.captures = (const char *const *)j->caps.v;
+	t.ncaptures = j->caps.n;
+	t.inv = &c.inv;
+	t.k = c.k;
+	t.source = c.inv.source;
+	t.text = c.text.buf;
+	t.len = c.text.len;
+	t.arch = arch_number(c.arch);
+	t.fast_math = c.fast;
+	t.rounds = o->rounds;
+	t.gpu_ms = o->budget_min * 60e3;
+	t.tokens = env->llm ? env->conf->llm_tokens : 0;
+	t.min_gain = env->min_gain;
+	t.short_term = o->stm;
+	t.long_term = o->ltm;
+	t.lock_timeout_ms = env->conf->lock_timeout_ms;
+	t.nfeatures = c.nsim;
+	t.fnames = c.sim_names;
+	t.fvalues = c.sim_values;
+	t.ops.ctx = &c;
+	t.ops.review = review_op;
+	t.ops.plan = plan_op;
+	t.ops.base_kernel = base_kernel_op;
+	t.llm = env->llm;
+	live.on = env->live;
+	live.name = name;
+	live.rounds = o->rounds;
+	t.progress = progress;
+	t.progress_ctx = &live;
+	if (ks_agents_run(&t, &e)) {
+		row->kernel = ks_xstrdup(name);
+		row->end = ks_xasprintf("error: %s", e.buf);
+	} else {
+		fill_row(row, &t, name);
+		if (ks_task_best(&t)) {
+			struct ks_buf se = KS_BUF_INIT;
+
+			if (sanitize_best(&c, &t, ks_task_best(&t), &se))
+				row->cached = ks_xasprintf("not cached: %s", se.buf);
+			else if (save_best(&c, j, &t, ks_task_best(&t), &se))
+				row->cached = ks_xasprintf("not cached: %s", se.buf);
+			else
+				row->cached = ks_xstrdup("cached");
+			ks_buf_release(&se);
+		}
+	}
+	if (live.on)
+		fputs("\r\033[K", stderr);
+out:
+	ks_task_release(&t);
+	ctx_release(&c);
+	ks_buf_release(&e);
+	free(dir);
+	free(lock);
+}
+
+/* A row as one JSON object (print_json's), and back. */
+static void
+row_json(const struct row *r, struct ks_buf *j)
+{
+	ks_buf_adds(j, "{\"kernel\": ");
+	ks_buf_add_json_str(j, r->kernel ? r->kernel : "");
+	ks_buf_adds(j, ", \"task\": ");
+	ks_buf_add_json_str(j, r->task ? r->task : "");
+	ks_buf_addf(j, ", \"original_us\": %.4f, \"best_us\": %.4f, \"speedup\": %.4f, "
+		    "\"floor_pct\": ", r->orig_us, r->best_us, r->speedup);
+	if (r->sol >= 0)
+		ks_buf_addf(j, "%.2f", r->sol);
+	else
+		ks_buf_adds(j, "null");
+	ks_buf_addf(j, ", \"rounds\": %zu, \"skills\": ", r->rounds);
+	ks_buf_add_json_str(j, r->skills ? r->skills : "");
+	ks_buf_adds(j, ", \"end\": ");
+	ks_buf_add_json_str(j, r->end ? r->end : "");
+	ks_buf_adds(j, ", \"cache\": ");
+	ks_buf_add_json_str_or_null(j, r->cached);
+	ks_buf_adds(j, "}");
+}
+
+static int
+row_parse(const char *text, struct row *r)
+{
+	cJSON *o = cJSON_Parse(text);
+	const cJSON *f;
+
+	if (!cJSON_IsObject(o)) {
+		cJSON_Delete(o);
+		return -1;
+	}
+	r->kernel = ks_json_dup(o, "kernel");
+	r->end = ks_json_dup(o, "end");
+	r->skills = ks_json_dup(o, "skills");
+	r->cached = ks_json_dup(o, "cache");
+	r->orig_us = ks_json_num(o, "original_us");
+	r->best_us = ks_json_num(o, "best_us");
+	r->speedup = ks_json_num(o, "speedup");
+	f = cJSON_GetObjectItemCaseSensitive(o, "floor_pct");
+	r->sol = cJSON_IsNumber(f) ? f->valuedouble : -1;
+	r->rounds = (size_t)ks_json_num(o, "rounds");
+	cJSON_Delete(o);
+	return 0;
+}
+
+/*
+ * Several tasks at once, one worker process per slot: analysis,
+ * transforms and the Reviewer's builds run side by side, while the
+ * Reviewer's GPU lock keeps the GPU runs one at a time. Each worker
+ * writes its rows beside the tasks' trajectories.
+ */
+static void
+run_workers(const struct env *env, const struct jobs *jobs, struct row *rows,
+	    size_t nworkers)
+{
+	pid_t *pids = ks_xcalloc(nworkers, sizeof(*pids));
+	size_t w, i;
+
+	if (nworkers > jobs->n)
+		nworkers = jobs->n;
+	fflush(stdout);
+	fflush(stderr);
+	for (w = 0; w < nworkers; w++) {
+		pids[w] = fork();
+		if (pids[w] == 0) {
+			for (i = w; i < jobs->n; i += nworkers) {
+				struct row r;
+				struct ks_buf j = KS_BUF_INIT;
+				char *dir = ks_traj_task_dir(env->conf->dir, jobs->v[i].kdir);
+				char *path = ks_fs_join(dir, "row.json");
+
+				memset(&r, 0, sizeof(r));
+				run_task(env, &jobs->v[i], &r);
+				row_json(&r, &j);
+				ks_fs_mkdirs(dir, NULL);
+				ks_fs_write_atomic(path, j.buf, j.len, NULL);
+				row_release(&r);
+				ks_buf_release(&j);
+				free(dir);
+				free(path);
+			}
+			_exit(0);
+		}
+	}
+	for (w = 0; w < nworkers; w++)
+		if (pids[w] > 0)
+			waitpid(pids[w], NULL, 0);
+	for (i = 0; i < jobs->n; i++) {
+		char *dir = ks_traj_task_dir(env->conf->dir, jobs->v[i].kdir);
+		char *path = ks_fs_join(dir, "row.json");
+		struct ks_buf text = KS_BUF_INIT;
+
+		text.max = 1 << 20;
+		if (ks_fs_read(path, &text, NULL) || row_parse(text.buf, &rows[i])) {
+			rows[i].kernel = ks_xstrdup(jobs->v[i].demangled ? jobs->v[i].demangled :
+						    jobs->v[i].kernel);
+			rows[i].end = ks_xstrdup("error: its worker ended without a result");
+			rows[i].sol = -1;
+		}
+		rows[i].task = ks_xstrdup(jobs->v[i].kdir);
+		remove(path);
+		ks_buf_release(&text);
+		free(dir);
+		free(path);
+	}
+	free(pids);
+}
+
+
+static int
+parse(int argc, char **argv, struct opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		char *end = NULL;
+
+		if (!strcmp(a, "--rounds") && v) {
+			long n = strtol(v, &end, 10);
+
+			if (*end || n < 1)
+				return -1;
+			o->rounds = (unsigned)n;
+			i++;
+		} else if (!strcmp(a, "--budget") && v) {
+			o->budget_min = strtod(v, &end);
+			if (*end || o->budget_min <= 0)
+				return -1;
+			i++;
+		} else if (!strcmp(a, "--jobs") && v) {
+			o->jobs = strtol(v, &end, 10);
+			if (*end || o->jobs < 1)
+				return -1;
+			i++;
+		} else if (!strcmp(a, "--llm") && v) {
+			o->llm = v;
+			i++;
+		} else if (!strcmp(a, "--no-long-term-memory")) {
+			o->ltm = 0;
+		} else if (!strcmp(a, "--no-short-term-memory")) {
+			o->stm = 0;
+		} else if (!strcmp(a, "--no-metrics")) {
+			o->metrics = 0;
+		} else if (!strcmp(a, "--json")) {
+			o->json = 1;
+		} else if (a[0] == '-') {
+			return -1;
+		} else {
+			ks_strv_push(&o->sel, a);
+		}
+	}
+	return 0;
+}
+
+static int
+open_llm(const struct ks_conf *conf, const struct opts *o, struct ks_llm *l,
+	 struct ks_buf *err)
+{
+	struct ks_llm_settings s;
+	char *cache = ks_fs_join(conf->dir, "llm");
+	int rc;
+
+	memset(&s, 0, sizeof(s));
+	s.url = o->llm ? o->llm : conf->llm_url;
+	s.api = conf->llm_api;
+	s.model = conf->llm_model;
+	s.key = conf->llm_key;
+	s.timeout_ms = conf->llm_timeout_ms;
+	s.retries = conf->llm_retries;
+	s.cache_dir = cache;
+	rc = ks_llm_open(l, &s, err);
+	free(cache);
+	return rc;
+}
+
+int
+ks_cmd_optimize(int argc, char **argv, struct ks_conf *conf)
+{
+	return ks_cli_optimize(argc, argv, conf, 1);
+}
+
+int
+ks_cli_optimize(int argc, char **argv, struct ks_conf *conf, int need_gpu)
+{
+	struct opts o;
+	struct jobs jobs = { 0 };
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_skills sk = { 0 };
+	struct ks_policy pol = { 0 };
+	struct ks_knowledge know = { 0 };
+	struct ks_llm llm;
+	struct row *rows = NULL;
+	struct env env;
+	double min_gain;
+	char *end = NULL;
+	int rc = KS_EXIT_FAILED, have_llm = 0, any_best = 0;
+	size_t i;
+
+	memset(&o, 0, sizeof(o));
+	memset(&llm, 0, sizeof(llm));
+	ks_strv_init(&o.sel);
+	o.rounds = 15;
+	o.ltm = o.stm = o.metrics = 1;
+	o.jobs = 1;
+	if (parse(argc, argv, &o)) {
+		fputs(OPTIMIZE_USAGE, stderr);
+		ks_strv_release(&o.sel);
+		return KS_EXIT_USAGE;
+	}
+	min_gain = strtod(conf->min_gain, &end);
+	if (*end || end == conf->min_gain || min_gain < 1) {
+		ks_error(&err, "min_gain: '%s' is not a ratio of at least 1", conf->min_gain);
+		goto fail;
+	}
+	/* Before anything else: without a GPU no candidate can be reviewed. */
+	if (need_gpu && gpu_check(&err))
+		goto fail;
+	if (o.llm ? strcmp(o.llm, "none") : *conf->llm_url) {
+		if (open_llm(conf, &o, &llm, &err))
+			goto fail;
+		have_llm = 1;
+	}
+	list_jobs(conf->dir, &jobs);
+	if (!jobs.n) {
+		ks_error(&err, "no captured kernel under %s/captures (run 'ks capture' first)",
+			 conf->dir);
+		goto fail;
+	}
+	if (select_jobs(conf->dir, &o.sel, &jobs, &err))
+		goto fail;
+	if (o.ltm) {
+		if (ks_cli_load_library(conf, &sk, &pol, &err) ||
+		    ks_knowledge_load(conf->dir, &know, &err))
+			goto fail;
+	}
+	rows = ks_xcalloc(jobs.n, sizeof(*rows));
+	env.conf = conf;
+	env.o = &o;
+	env.pol = o.ltm ? &pol : NULL;
+	env.know = o.ltm ? &know : NULL;
+	env.llm = have_llm ? &llm : NULL;
+	env.min_gain = min_gain;
+	env.live = !o.json && isatty(STDERR_FILENO) && (o.jobs < 2 || jobs.n < 2);
+	if (o.jobs > 1 && jobs.n > 1) {
+		run_workers(&env, &jobs, rows, (size_t)o.jobs);
+	} else {
+		for (i = 0; i < jobs.n; i++)
+			run_task(&env, &jobs.v[i], &rows[i]);
+	}
+	for (i = 0; i < jobs.n; i++)
+		any_best |= rows[i].cached && !strcmp(rows[i].cached, "cached");
+	if (o.json)
+		print_json(rows, jobs.n);
+	else
+		print_table(rows, jobs.n);
+	rc = any_best ? 0 : OPTIMIZE_NONE;
+	goto out;
+fail:
+	fprintf(stderr, "ks: error: %s\n", err.buf);
+out:
+	for (i = 0; rows && i < jobs.n; i++)
+		row_release(&rows[i]);
+	free(rows);
+	jobs_release(&jobs);
+	ks_strv_release(&o.sel);
+	ks_knowledge_release(&know);
+	ks_policy_release(&pol);
+	ks_skills_release(&sk);
+	if (have_llm)
+		ks_llm_close(&llm);
+	ks_buf_release(&err);
+	return rc;
+}

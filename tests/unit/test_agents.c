@@ -1,0 +1,564 @@
+/*
+ * Unit tests for src/agents: the loop end to end with a fake Reviewer and
+ * fake transforms (through the task's ops table), and the Diagnoser's
+ * rules. The fake Reviewer decides by the candidate's text, as a script:
+ *   "wrong"     -> rejected: outputs differ
+ *   "alpha p=1" -> does not compile (an nvcc error in the log)
+ *   "alpha p=2" -> correct, 8 ms against the original's 10 (a real gain)
+ *   "alpha p=3" -> correct, 7.9 ms; "alpha p=4" -> 9 ms
+ *   "beta q=1"  -> correct, 9.6 ms (beta gives the same variant for q=2)
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../src/agents/agents.h"
+#include "../../src/analysis/inventory.h"
+#include "../../src/core/buf.h"
+#include "../../src/core/fs.h"
+#include "../../src/core/util.h"
+#include "../../src/memory/knowledge.h"
+#include "../../src/transforms/transform.h"
+#include "test.h"
+
+void ks_suite_agents(void);
+
+static enum ks_xf_result
+emit(const char *id, const struct ks_transform *t, const struct ks_xf_point *p,
+     struct ks_buf *v)
+{
+	ks_buf_addf(v, "// ks-nvcc: definition\n__global__ void k() { /* %s %s=%lld */ }\n",
+		    id, t->params[0].name, p->v[0]);
+	return KS_XF_APPLIED;
+}
+
+static const struct ks_transform xf_alpha, xf_beta, xf_wrong;
+
+static enum ks_xf_result
+alpha(const struct ks_xf_input *in, const struct ks_xf_point *p, struct ks_buf *v,
+      struct ks_buf *r)
+{
+	(void)in, (void)r;
+	return emit("alpha", &xf_alpha, p, v);
+}
+
+static enum ks_xf_result
+beta(const struct ks_xf_input *in, const struct ks_xf_point *p, struct ks_buf *v,
+     struct ks_buf *r)
+{
+	struct ks_xf_point one = *p;
+
+	(void)in, (void)r;
+	/* q has no effect on this kernel: q=2 gives q=1's variant */
+	one.v[0] = 1;
+	return emit("beta", &xf_beta, &one, v);
+}
+
+static enum ks_xf_result
+wrong(const struct ks_xf_input *in, const struct ks_xf_point *p, struct ks_buf *v,
+      struct ks_buf *r)
+{
+	(void)in, (void)p, (void)r;
+	ks_buf_adds(v, "// ks-nvcc: definition\n__global__ void k() { /* wrong */ }\n");
+	return KS_XF_APPLIED;
+}
+
+static enum ks_xf_result
+gamma_(const struct ks_xf_input *in, const struct ks_xf_point *p, struct ks_buf *v,
+       struct ks_buf *r)
+{
+	(void)in, (void)p, (void)v;
+	ks_buf_adds(r, "the kernel has no loop to unroll");
+	return KS_XF_DECLINED;
+}
+
+static const struct ks_transform xf_alpha = {
+	.id = "alpha", .summary = "", .precondition = "", .nparams = 1,
+	.params = { { "p", "", 1, 4, { 1, 2, 3, 4 } } }, .apply = alpha,
+};
+static const struct ks_transform xf_beta = {
+	.id = "beta", .summary = "", .precondition = "", .nparams = 1,
+	.params = { { "q", "", 1, 2, { 1, 2 } } }, .apply = beta,
+};
+static const struct ks_transform xf_wrong = {
+	.id = "wrong", .summary = "", .precondition = "", .nparams = 0,
+	.apply = wrong,
+};
+static const struct ks_transform xf_gamma = {
+	.id = "gamma", .summary = "", .precondition = "", .nparams = 0,
+	.apply = gamma_,
+};
+
+struct fake {
+	int calls;		/* reviews asked for */
+	int die_at;		/* _exit at this call (a kill), 0: never */
+	double gpu_ms;		/* each review's time */
+	const char *order[8];	/* the plan */
+	int seen_twice;		/* a candidate text reviewed twice */
+	struct ks_buf reviewed;	/* the texts, one per line */
+};
+
+static const struct ks_transform *
+fake_transform(void *ctx, const char *id)
+{
+	static const struct ks_transform *const all[] = { &xf_alpha, &xf_beta,
+							  &xf_wrong, &xf_gamma };
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < KS_ARRAY_SIZE(all); i++)
+		if (!strcmp(all[i]->id, id))
+			return all[i];
+	return NULL;
+}
+
+static int
+fake_splice(void *ctx, const struct ks_task *t, const char *variant, const char *vname,
+	    struct ks_buf *tu, struct ks_buf *err)
+{
+	(void)ctx, (void)t, (void)vname, (void)err;
+	ks_buf_adds(tu, "// the TU\n");
+	ks_buf_adds(tu, variant);
+	return 0;
+}
+
+static int
+fake_plan(void *ctx, const struct ks_task *t, size_t n, char *const *names,
+	  const double *values, struct ks_agent_plan *out, struct ks_buf *err)
+{
+	struct fake *f = ctx;
+	size_t i;
+
+	(void)t, (void)n, (void)names, (void)values, (void)err;
+	for (i = 0; f->order[i]; i++) {
+		out->v = ks_xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+		memset(&out->v[out->n], 0, sizeof(*out->v));
+		out->v[out->n].id = ks_xstrdup(f->order[i]);
+		out->v[out->n].why = ks_xstrdup("f.test (1)");
+		out->n++;
+	}
+	return 0;
+}
+
+static void
+timed(struct ks_agent_review *o, double orig, double cand)
+{
+	o->orig.have = o->cand.have = 1;
+	o->orig.median = orig;
+	o->orig.lo = orig * 0.99;
+	o->orig.hi = orig * 1.01;
+	o->cand.median = cand;
+	o->cand.lo = cand * 0.99;
+	o->cand.hi = cand * 1.01;
+}
+
+static int
+fake_review(void *ctx, const struct ks_task *t, const char *candidate,
+	    struct ks_agent_review *o, struct ks_buf *err)
+{
+	struct fake *f = ctx;
+	struct ks_buf text = KS_BUF_INIT;
+	char *line;
+
+	(void)t, (void)err;
+	memset(o, 0, sizeof(*o));
+	f->calls++;
+	if (f->die_at && f->calls == f->die_at)
+		_exit(9);	/* killed in the middle of a review */
+	o->gpu_ms = f->gpu_ms;
+	o->compiled = 1;
+	if (!candidate) {
+		o->verdict = ks_xstrdup("eligible");
+		timed(o, 10, 10);
+		o->nmetrics = 1;
+		o->mnames = ks_xcalloc(1, sizeof(char *));
+		o->mvalues = ks_xcalloc(1, sizeof(double));
+		o->mnames[0] = ks_xstrdup("m.dram_pct");
+		o->mvalues[0] = 20;
+		return 0;
+	}
+	if (ks_fs_read(candidate, &text, err))
+		return -1;
+	line = strstr(text.buf, "/* ");
+	line = line ? ks_xstrndup(line, strcspn(line, "\n")) : ks_xstrdup("?");
+	if (strstr(f->reviewed.buf, line))
+		f->seen_twice = 1;
+	ks_buf_addf(&f->reviewed, "%s\n", line);
+	free(line);
+	if (strstr(text.buf, "wrong")) {
+		o->verdict = ks_xstrdup("rejected");
+		o->stage = ks_xstrdup("candidate");
+		o->why = ks_xstrdup("3 of 10 f32 elements differ from the reference");
+	} else if (strstr(text.buf, "alpha p=1")) {
+		o->verdict = ks_xstrdup("rejected");
+		o->stage = ks_xstrdup("compile");
+		o->compiled = 0;
+		o->why = ks_xstrdup("it does not compile: nvcc failed");
+		o->log = ks_xstrdup("r2.variant.cu(2): error: identifier \"x\" is undefined\n"
+				    "1 error detected\n");
+	} else if (strstr(text.buf, "alpha p=2")) {
+		o->verdict = ks_xstrdup("correct");
+		timed(o, 10, 8);
+	} else if (strstr(text.buf, "alpha p=3")) {
+		o->verdict = ks_xstrdup("correct");
+		timed(o, 10, 7.9);
+	} else if (strstr(text.buf, "alpha p=4")) {
+		o->verdict = ks_xstrdup("correct");
+		timed(o, 10, 9);
+	} else {
+		const char *q = strstr(text.buf, "q=");
+
+		o->verdict = ks_xstrdup("correct");
+		timed(o, 10, 9.5 + (q ? atoi(q + 2) : 0) / 10.0);
+	}
+	ks_buf_release(&text);
+	return 0;
+}
+
+static void
+fake_init(struct fake *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->gpu_ms = 1000;
+	f->order[0] = "wrong";
+	f->order[1] = "alpha";
+	f->order[2] = "gamma";
+	f->order[3] = "beta";
+	f->reviewed = (struct ks_buf)KS_BUF_INIT;
+}
+
+static void
+task_setup(struct ks_task *t, struct fake *f, const char *dir)
+{
+	static const char *const caps[] = { "cap/1", "cap/2" };
+	static char text[] = "__global__ void k() {}\n";
+	static struct ks_kernel kernel;	/* the fake transforms read nothing */
+
+	ks_task_init(t);
+	t->id = "k";
+	t->dir = ks_xasprintf("%s/tasks/k", dir);
+	t->ks_dir = dir;
+	t->kernel = "_Z1kv";
+	t->captures = caps;
+	t->ncaptures = 2;
+	t->text = text;
+	t->len = strlen(text);
+	t->k = &kernel;
+	t->arch = 900;
+	t->rounds = 6;
+	t->ops.ctx = f;
+	t->ops.review = fake_review;
+	t->ops.transform = fake_transform;
+	t->ops.splice = fake_splice;
+	t->ops.plan = fake_plan;
+}
+
+static void
+task_done(struct ks_task *t)
+{
+	free((char *)t->dir);
+	ks_task_release(t);
+}
+
+/* No (parent, skill, params) and no hash reaches the Reviewer twice. */
+static int
+no_repeats(const struct ks_traj *tr)
+{
+	size_t i, j;
+
+	for (i = 0; i < tr->n; i++)
+		for (j = i + 1; j < tr->n; j++) {
+			const struct ks_traj_round *a = &tr->v[i], *b = &tr->v[j];
+
+			if (!a->compile || !b->compile)
+				continue;
+			if (!strcmp(a->hash, b->hash))
+				return 0;
+			if (a->parent == b->parent && !strcmp(a->skill, b->skill) &&
+			    !strcmp(a->params ? a->params : "", b->params ? b->params : ""))
+				return 0;
+		}
+	return 1;
+}
+
+TEST(loop_repairs_rejects_and_never_repeats)
+{
+	const char *dir = test_tmpdir();
+	struct ks_task t;
+	struct fake f;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_knowledge k = { 0 };
+	const struct ks_traj *tr;
+
+	fake_init(&f);
+	task_setup(&t, &f, dir);
+	CHECK(ks_agents_run(&t, &err) == 0);
+	tr = &t.traj;
+	if (getenv("KS_TEST_DUMP")) {
+		struct ks_buf d = KS_BUF_INIT;
+		for (size_t i = 0; i < tr->n; i++)
+			ks_traj_round_json(&tr->v[i], &d);
+		fprintf(stderr, "%s\nend %s %s\n", d.buf, ks_task_end_name(t.end), err.buf);
+		ks_buf_release(&d);
+	}
+	CHECK_INT_EQ(KS_TASK_NO_SKILL, t.end);
+	CHECK_INT_EQ(4, (int)t.state.reviews);
+	CHECK_INT_EQ(5, f.calls);	/* the seed and four candidates */
+	/* r1: the wrong candidate is rejected and its skill dropped */
+	CHECK_STR_EQ("wrong", tr->v[1].skill);
+	CHECK_STR_EQ("rejected", tr->v[1].verdict);
+	CHECK_STR_EQ("verdict", tr->v[1].diag.cls);
+	/* r2 does not compile; r3 repairs it at the next point, and gains */
+	CHECK_STR_EQ("p=1", tr->v[2].params);
+	CHECK_STR_EQ("failed", tr->v[2].compile);
+	CHECK_STR_EQ("nvcc", tr->v[2].diag.cls);
+	CHECK(strstr(tr->v[2].diag.evidence, "identifier") != NULL);
+	CHECK_STR_EQ("repair", tr->v[3].phase);
+	CHECK_INT_EQ(2, tr->v[3].repairs);
+	CHECK_STR_EQ("p=2", tr->v[3].params);
+	CHECK(tr->v[3].gain);
+	CHECK_INT_EQ(3, t.state.base);
+	CHECK_INT_EQ(3, ks_task_best(&t));
+	/* on the new base: alpha is in it, so not applied again; the skill
+	 * that declines is recorded once; beta's second point gives its first
+	 * variant again: seen, not reviewed */
+	CHECK_STR_EQ("gamma", tr->v[4].skill);
+	CHECK_STR_EQ("declined", tr->v[4].verdict);
+	CHECK_INT_EQ(3, tr->v[4].parent);
+	CHECK_STR_EQ("q=1", tr->v[5].params);
+	CHECK_STR_EQ("correct", tr->v[5].verdict);
+	CHECK_STR_EQ("q=2", tr->v[6].params);
+	CHECK_STR_EQ("seen", tr->v[6].verdict);
+	CHECK_INT_EQ(7, (int)tr->n);
+	CHECK(!f.seen_twice);
+	CHECK(no_repeats(tr));
+	/* every reviewed outcome went to the statistics */
+	CHECK(ks_knowledge_load(dir, &k, &err) == 0);
+	CHECK_INT_EQ(4, (int)k.n);
+	CHECK_STR_EQ("incorrect", k.v[0].result);
+	CHECK_STR_EQ("failed", k.v[1].result);
+	CHECK_STR_EQ("faster", k.v[2].result);
+	ks_knowledge_release(&k);
+	ks_buf_release(&f.reviewed);
+	ks_buf_release(&err);
+	task_done(&t);
+}
+
+TEST(loop_resumes_after_a_kill)
+{
+	const char *dir = test_tmpdir();
+	char *ref_dir = ks_xasprintf("%s/ref", dir), *run_dir = ks_xasprintf("%s/run", dir);
+	struct ks_task ref, t;
+	struct fake f;
+	struct ks_buf err = KS_BUF_INIT;
+	pid_t pid;
+	int status = 0;
+	size_t i;
+
+	/* the run nobody interrupts */
+	fake_init(&f);
+	task_setup(&ref, &f, ref_dir);
+	ref.long_term = 0;
+	CHECK(ks_agents_run(&ref, &err) == 0);
+	ks_buf_release(&f.reviewed);
+
+	/* killed during its fifth review */
+	pid = fork();
+	CHECK(pid >= 0);
+	if (!pid) {
+		fake_init(&f);
+		f.die_at = 5;
+		task_setup(&t, &f, run_dir);
+		t.long_term = 0;
+		ks_agents_run(&t, &err);
+		_exit(0);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 9);
+
+	fake_init(&f);
+	task_setup(&t, &f, run_dir);
+	t.long_term = 0;
+	CHECK(ks_agents_run(&t, &err) == 0);
+	CHECK(t.resumed);
+	/* the seed and three candidates were recorded before the kill: only
+	 * the rest is reviewed, the one the kill cut short again */
+	CHECK_INT_EQ(ref.state.reviews - 3, (size_t)f.calls);
+	CHECK_INT_EQ((int)ref.traj.n, (int)t.traj.n);
+	for (i = 0; i < t.traj.n; i++) {
+		CHECK_STR_EQ(ref.traj.v[i].verdict, t.traj.v[i].verdict);
+		CHECK_STR_EQ(ref.traj.v[i].skill ? ref.traj.v[i].skill : "-",
+			     t.traj.v[i].skill ? t.traj.v[i].skill : "-");
+	}
+	CHECK_INT_EQ(ref.state.base, t.state.base);
+	CHECK(no_repeats(&t.traj));
+	ks_buf_release(&f.reviewed);
+	ks_buf_release(&err);
+	task_done(&ref);
+	task_done(&t);
+	free(ref_dir);
+	free(run_dir);
+}
+
+TEST(loop_stays_within_the_gpu_budget)
+{
+	const char *dir = test_tmpdir();
+	struct ks_task t;
+	struct fake f;
+	struct ks_buf err = KS_BUF_INIT;
+
+	fake_init(&f);
+	task_setup(&t, &f, dir);
+	t.rounds = 15;
+	t.gpu_ms = 2500;	/* the seed and two reviews of 1 s pass it */
+	CHECK(ks_agents_run(&t, &err) == 0);
+	CHECK_INT_EQ(KS_TASK_GPU_TIME, t.end);
+	CHECK_INT_EQ(2, (int)t.state.reviews);
+	CHECK(t.state.gpu_ms < t.gpu_ms + f.gpu_ms);
+	ks_buf_release(&f.reviewed);
+	ks_buf_release(&err);
+	task_done(&t);
+}
+
+TEST(loop_ends_when_no_skill_is_left)
+{
+	const char *dir = test_tmpdir();
+	struct ks_task t;
+	struct fake f;
+	struct ks_buf err = KS_BUF_INIT;
+
+	fake_init(&f);
+	f.order[0] = "gamma";
+	f.order[1] = "wrong";
+	f.order[2] = "nonexistent";
+	f.order[3] = NULL;
+	task_setup(&t, &f, dir);
+	t.rounds = 15;
+	CHECK(ks_agents_run(&t, &err) == 0);
+	CHECK_INT_EQ(KS_TASK_NO_SKILL, t.end);
+	CHECK_INT_EQ(1, (int)t.state.reviews);	/* only the wrong one */
+	CHECK_INT_EQ(0, ks_task_best(&t));
+	CHECK_INT_EQ(2, (int)t.plan.n);	/* no transform: not planned */
+	ks_buf_release(&f.reviewed);
+	ks_buf_release(&err);
+	task_done(&t);
+}
+
+TEST(without_short_term_memory_the_same_candidate_returns)
+{
+	const char *dir = test_tmpdir();
+	struct ks_task t;
+	struct fake f;
+	struct ks_buf err = KS_BUF_INIT;
+
+	fake_init(&f);
+	f.order[0] = "beta";
+	f.order[1] = NULL;
+	task_setup(&t, &f, dir);
+	t.short_term = 0;
+	t.rounds = 3;
+	CHECK(ks_agents_run(&t, &err) == 0);
+	CHECK_INT_EQ(KS_TASK_ROUNDS, t.end);
+	/* the ablation: nothing stops the default point coming back */
+	CHECK(f.seen_twice);
+	ks_buf_release(&f.reviewed);
+	ks_buf_release(&err);
+	task_done(&t);
+}
+
+TEST(ineligible_kernel_is_reported_with_the_reason)
+{
+	const char *dir = test_tmpdir();
+	struct ks_task t;
+	struct fake f;
+	struct ks_buf err = KS_BUF_INIT;
+
+	fake_init(&f);
+	task_setup(&t, &f, dir);
+	f.die_at = 0;
+	t.ops.review = NULL;
+	CHECK(ks_agents_run(&t, &err) == -1);	/* no Reviewer: refused */
+	ks_buf_reset(&err);
+	task_done(&t);
+	ks_buf_release(&f.reviewed);
+	ks_buf_release(&err);
+}
+
+TEST(diagnoser_classes)
+{
+	struct ks_traj_diag d;
+
+	ks_agent_diagnose("compile", "it does not compile",
+			  "a.cu(3): error: expected a \";\"\n", 0, &d);
+	CHECK_STR_EQ("nvcc", d.cls);
+	CHECK_STR_EQ("point", d.next);
+	CHECK(strstr(d.evidence, "expected a") != NULL);
+	free(d.cls), free(d.what), free(d.evidence), free(d.cause), free(d.fix), free(d.next);
+
+	ks_agent_diagnose("compile", "it does not compile",
+			  "ptxas error   : Entry function 'k' uses too much shared data "
+			  "(0x12000 bytes, 0xc000 max)\n", 0, &d);
+	CHECK_STR_EQ("ptxas", d.cls);
+	CHECK_STR_EQ("point", d.next);
+	free(d.cls), free(d.what), free(d.evidence), free(d.cause), free(d.fix), free(d.next);
+
+	ks_agent_diagnose("candidate", "launching the candidate: an illegal memory "
+			  "access was encountered", NULL, 0, &d);
+	CHECK_STR_EQ("runtime", d.cls);
+	free(d.cls), free(d.what), free(d.evidence), free(d.cause), free(d.fix), free(d.next);
+
+	ks_agent_diagnose("process", "ks-replay did not finish within 60000 ms and "
+			  "was killed", NULL, 0, &d);
+	CHECK_STR_EQ("hang", d.cls);
+	CHECK_STR_EQ("skill", d.next);
+	free(d.cls), free(d.what), free(d.evidence), free(d.cause), free(d.fix), free(d.next);
+
+	ks_agent_diagnose("random", "input set 2: 5 of 100 f32 elements differ from "
+			  "the reference", NULL, 0, &d);
+	CHECK_STR_EQ("verdict", d.cls);
+	CHECK_STR_EQ("skill", d.next);
+	free(d.cls), free(d.what), free(d.evidence), free(d.cause), free(d.fix), free(d.next);
+
+	/* the chain: the second repair of one failure class gives up on it */
+	ks_agent_diagnose("compile", "x", "b.cu(1): error: y\n", 2, &d);
+	CHECK_STR_EQ("nvcc", d.cls);
+	CHECK_STR_EQ("skill", d.next);
+	free(d.cls), free(d.what), free(d.evidence), free(d.cause), free(d.fix), free(d.next);
+
+	ks_agent_diagnose("candidate", "something new", NULL, 0, &d);
+	CHECK_STR_EQ("unknown", d.cls);
+	free(d.cls), free(d.what), free(d.evidence), free(d.cause), free(d.fix), free(d.next);
+}
+
+TEST(base_source_puts_the_variant_in_place)
+{
+	const char *text = "#include <x.h>\n__global__ void k(float *a) { a[0] = 1; }\nint main() {}\n";
+	const char *variant = "// header\n// ks-nvcc: helpers\n__device__ float h() { return 2; }\n"
+			      "// ks-nvcc: definition\n__global__ void k(float *a) { a[0] = h(); }\n";
+	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
+	const char *def = strstr(text, "__global__"), *end = strstr(text, "}\n") + 1;
+
+	CHECK(ks_agent_base_source(text, strlen(text), (size_t)(def - text),
+				   (size_t)(end - text), variant, &out, &err) == 0);
+	CHECK_STR_EQ("#include <x.h>\n__device__ float h() { return 2; }\n"
+		     "__global__ void k(float *a) { a[0] = h(); }\n\nint main() {}\n",
+		     out.buf);
+	ks_buf_release(&out);
+	ks_buf_release(&err);
+}
+
+void
+ks_suite_agents(void)
+{
+	RUN(loop_repairs_rejects_and_never_repeats);
+	RUN(loop_resumes_after_a_kill);
+	RUN(loop_stays_within_the_gpu_budget);
+	RUN(loop_ends_when_no_skill_is_left);
+	RUN(without_short_term_memory_the_same_candidate_returns);
+	RUN(ineligible_kernel_is_reported_with_the_reason);
+	RUN(diagnoser_classes);
+	RUN(base_source_puts_the_variant_in_place);
+}

@@ -1,0 +1,455 @@
+/*
+ * Unit tests of src/llm (the pure parts, then the client against the fake
+ * server tests/fake/llm-server.py: retries on 429 and 500, a slow reply,
+ * malformed JSON, the response cache, the token budget, the key) and of
+ * the loop with an LLM planner (src/agents/llm_agents.c). Without python3
+ * the server tests say why and skip.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../src/agents/agents.h"
+#include "../../src/agents/llm_agents.h"
+#include "../../src/analysis/inventory.h"
+#include "../../src/core/buf.h"
+#include "../../src/core/fs.h"
+#include "../../src/core/strv.h"
+#include "../../src/core/util.h"
+#include "../../src/llm/llm.h"
+#include "../../src/transforms/transform.h"
+#include "test.h"
+
+void ks_suite_llm(void);
+
+#define SERVER "tests/fake/llm-server.py"
+
+TEST(endpoints_and_requests)
+{
+	struct ks_buf b = KS_BUF_INIT;
+	enum ks_llm_api api;
+	char *e;
+
+	e = ks_llm_endpoint(KS_LLM_OPENAI, "http://h:8000/v1/");
+	CHECK_STR_EQ("http://h:8000/v1/chat/completions", e);
+	free(e);
+	e = ks_llm_endpoint(KS_LLM_OPENAI, "http://h/v1/chat/completions");
+	CHECK_STR_EQ("http://h/v1/chat/completions", e);
+	free(e);
+	e = ks_llm_endpoint(KS_LLM_ANTHROPIC, "https://api.anthropic.com");
+	CHECK_STR_EQ("https://api.anthropic.com/v1/messages", e);
+	free(e);
+	CHECK(ks_llm_api_of("", "https://api.anthropic.com", &api) == 0 &&
+	      api == KS_LLM_ANTHROPIC);
+	CHECK(ks_llm_api_of(NULL, "http://localhost:11434/v1", &api) == 0 &&
+	      api == KS_LLM_OPENAI);
+	CHECK(ks_llm_api_of("gemini", "x", &api) == -1);
+	ks_llm_request(KS_LLM_OPENAI, "m", "sys", "a \"q\"", 100, &b);
+	CHECK(strstr(b.buf, "\"role\": \"system\", \"content\": \"sys\"") != NULL);
+	CHECK(strstr(b.buf, "\"content\": \"a \\\"q\\\"\"") != NULL);
+	ks_buf_reset(&b);
+	ks_llm_request(KS_LLM_ANTHROPIC, "m", "sys", "q", 100, &b);
+	CHECK(strstr(b.buf, "\"system\": \"sys\"") != NULL);
+	CHECK(strstr(b.buf, "\"role\": \"system\"") == NULL);
+	ks_buf_release(&b);
+}
+
+TEST(replies_read)
+{
+	struct ks_buf t = KS_BUF_INIT, err = KS_BUF_INIT;
+	long tok;
+	int trunc;
+
+	CHECK(ks_llm_reply(KS_LLM_OPENAI,
+			   "{\"choices\": [{\"message\": {\"content\": \"hi\"}, "
+			   "\"finish_reason\": \"length\"}], \"usage\": {\"total_tokens\": 7}}",
+			   &t, &tok, &trunc, &err) == 0);
+	CHECK_STR_EQ("hi", t.buf);
+	CHECK_INT_EQ(7, tok);
+	CHECK_INT_EQ(1, trunc);
+	ks_buf_reset(&t);
+	CHECK(ks_llm_reply(KS_LLM_ANTHROPIC,
+			   "{\"content\": [{\"type\": \"text\", \"text\": \"a\"}, "
+			   "{\"type\": \"text\", \"text\": \"b\"}], \"stop_reason\": \"end_turn\", "
+			   "\"usage\": {\"input_tokens\": 3, \"output_tokens\": 4}}",
+			   &t, &tok, &trunc, &err) == 0);
+	CHECK_STR_EQ("ab", t.buf);
+	CHECK_INT_EQ(7, tok);
+	CHECK_INT_EQ(0, trunc);
+	CHECK(ks_llm_reply(KS_LLM_OPENAI, "{\"choices\": [", &t, &tok, NULL, &err) == -1);
+	CHECK(strstr(err.buf, "not JSON") != NULL);
+	ks_buf_reset(&err);
+	CHECK(ks_llm_reply(KS_LLM_OPENAI, "{\"error\": {\"message\": \"bad model\"}}", &t,
+			   &tok, NULL, &err) == -1);
+	CHECK(strstr(err.buf, "bad model") != NULL);
+	CHECK(ks_llm_retryable(429) && ks_llm_retryable(503) && !ks_llm_retryable(400) &&
+	      !ks_llm_retryable(200));
+	CHECK_INT_EQ(500, ks_llm_backoff(500, 0));
+	CHECK_INT_EQ(2000, ks_llm_backoff(500, 2));
+	CHECK_INT_EQ(30000, ks_llm_backoff(500, 20));
+	ks_buf_release(&t);
+	ks_buf_release(&err);
+}
+
+TEST(code_blocks)
+{
+	struct ks_strv v = KS_STRV_INIT;
+	int trunc;
+	char *j;
+
+	CHECK_INT_EQ(2, (int)ks_llm_code_blocks("text\n```cuda\nint a;\n```\nmore\n```\nint b;\n```\n",
+						&v, &trunc));
+	CHECK_STR_EQ("int a;\n", v.v[0]);
+	CHECK_STR_EQ("int b;\n", v.v[1]);
+	CHECK_INT_EQ(0, trunc);
+	ks_strv_release(&v);
+	ks_strv_init(&v);
+	CHECK_INT_EQ(0, (int)ks_llm_code_blocks("no code here", &v, &trunc));
+	ks_strv_release(&v);
+	ks_strv_init(&v);
+	/* cut off by the token limit: kept, and said so */
+	CHECK_INT_EQ(1, (int)ks_llm_code_blocks("```cpp\n__global__ void k() {\n  x = ",
+						&v, &trunc));
+	CHECK_INT_EQ(1, trunc);
+	CHECK_STR_EQ("__global__ void k() {\n  x = ", v.v[0]);
+	ks_strv_release(&v);
+	ks_strv_init(&v);
+	/* a fence inside a line is not a closing fence */
+	CHECK_INT_EQ(1, (int)ks_llm_code_blocks("```\na ``` b\n```\n", &v, &trunc));
+	CHECK_STR_EQ("a ``` b\n", v.v[0]);
+	ks_strv_release(&v);
+	j = ks_llm_json_object("Sure! ```json\n{\"skill\": \"x\", \"n\": {\"a\": 1}}\n``` ok");
+	CHECK_STR_EQ("{\"skill\": \"x\", \"n\": {\"a\": 1}}", j);
+	free(j);
+	CHECK(ks_llm_json_object("{not json") == NULL);
+}
+
+TEST(planner_pick_must_be_allowed)
+{
+	struct ks_agent_skill s[2] = { { (char *)"a", NULL, NULL, NULL },
+				       { (char *)"b", NULL, NULL, NULL } };
+	struct ks_agent_plan p = { s, 2 };
+	char *why;
+
+	CHECK_INT_EQ(1, ks_agent_llm_pick(&p, "{\"skill\": \"b\", \"plan\": \"dram 90%\"}", &why));
+	CHECK_STR_EQ("dram 90%", why);
+	free(why);
+	CHECK_INT_EQ(-1, ks_agent_llm_pick(&p, "{\"skill\": \"made_up\"}", &why));
+	CHECK_NULL(why);
+	CHECK_INT_EQ(-1, ks_agent_llm_pick(&p, "I would vectorize.", &why));
+}
+
+/* ---- against the fake server ------------------------------------------------ */
+
+struct server {
+	pid_t pid;
+	char *url, *log;
+};
+
+static int
+server_start(struct server *s, const char *script_json)
+{
+	const char *dir = test_tmpdir();
+	char *script = ks_xasprintf("%s/script.json", dir);
+	char *portf = ks_xasprintf("%s/port", dir);
+	struct ks_buf port = KS_BUF_INIT;
+	int i;
+
+	memset(s, 0, sizeof(s[0]));
+	s->log = ks_xasprintf("%s/requests.jsonl", dir);
+	test_write(dir, "script.json", script_json);
+	s->pid = fork();
+	if (s->pid == 0) {
+		execlp("python3", "python3", SERVER, script, portf, s->log, (char *)NULL);
+		_exit(127);
+	}
+	for (i = 0; i < 100 && !ks_fs_exists(portf); i++) {
+		struct timespec ts = { 0, 50000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	if (s->pid > 0 && ks_fs_exists(portf) && !ks_fs_read(portf, &port, NULL))
+		s->url = ks_xasprintf("http://127.0.0.1:%s/v1", port.buf);
+	ks_buf_release(&port);
+	free(script);
+	free(portf);
+	return s->url ? 0 : -1;
+}
+
+static void
+server_stop(struct server *s)
+{
+	if (s->pid > 0) {
+		kill(s->pid, SIGTERM);
+		waitpid(s->pid, NULL, 0);
+	}
+	free(s->url);
+	free(s->log);
+}
+
+static int
+have_python(void)
+{
+	return system("python3 -c 'import http.server' >/dev/null 2>&1") == 0 &&
+	       ks_fs_exists(SERVER);
+}
+
+static void
+open_client(struct ks_llm *l, const char *url, int retries, int timeout_ms,
+	    const char *cache, long budget)
+{
+	struct ks_llm_settings s;
+	struct ks_buf err = KS_BUF_INIT;
+
+	memset(&s, 0, sizeof(s));
+	s.url = url;
+	s.model = "test-model";
+	s.key = "sk-secret-123";
+	s.retries = retries;
+	s.timeout_ms = timeout_ms;
+	s.backoff_ms = 10;
+	s.cache_dir = cache;
+	s.budget = budget;
+	ks_llm_open(l, &s, &err);
+	ks_buf_release(&err);
+}
+
+TEST(client_retries_429_and_500_then_answers)
+{
+	struct server s;
+	struct ks_llm l;
+	struct ks_buf reply = KS_BUF_INIT, err = KS_BUF_INIT, log = KS_BUF_INIT;
+	long tok;
+
+	if (!have_python())
+		SKIP("no python3 for the fake LLM server");
+	CHECK(server_start(&s, "[{\"status\": 429, \"raw\": \"slow down\"}, "
+			       "{\"status\": 500, \"raw\": \"oops\"}, "
+			       "{\"status\": 200, \"text\": \"fine\", \"tokens\": 12}]") == 0);
+	open_client(&l, s.url, 3, 5000, NULL, 0);
+	CHECK(ks_llm_chat(&l, "sys", "hello", &reply, &tok, &err) == 0);
+	CHECK_STR_EQ("fine", reply.buf);
+	CHECK_INT_EQ(12, tok);
+	CHECK_INT_EQ(3, (int)l.requests);
+	CHECK_INT_EQ(2, (int)l.retried);
+	CHECK(ks_fs_read(s.log, &log, &err) == 0);
+	CHECK(strstr(log.buf, "\"authorization\": true") != NULL);
+	CHECK(strstr(log.buf, "sk-secret-123") == NULL);	/* not in the body */
+	ks_llm_close(&l);
+	server_stop(&s);
+	ks_buf_release(&reply);
+	ks_buf_release(&err);
+	ks_buf_release(&log);
+}
+
+TEST(client_gives_up_after_the_retries)
+{
+	struct server s;
+	struct ks_llm l;
+	struct ks_buf reply = KS_BUF_INIT, err = KS_BUF_INIT;
+	long tok;
+
+	if (!have_python())
+		SKIP("no python3 for the fake LLM server");
+	CHECK(server_start(&s, "[{\"status\": 500, \"raw\": \"down\"}]") == 0);
+	open_client(&l, s.url, 2, 5000, NULL, 0);
+	CHECK(ks_llm_chat(&l, NULL, "q", &reply, &tok, &err) == -1);
+	CHECK(strstr(err.buf, "no reply after 3 attempts") != NULL);
+	CHECK(strstr(err.buf, "HTTP 500") != NULL);
+	CHECK(strstr(err.buf, "sk-secret") == NULL);
+	CHECK_INT_EQ(3, (int)l.requests);
+	ks_llm_close(&l);
+	server_stop(&s);
+	ks_buf_release(&reply);
+	ks_buf_release(&err);
+}
+
+TEST(client_times_out_on_a_slow_reply)
+{
+	struct server s;
+	struct ks_llm l;
+	struct ks_buf reply = KS_BUF_INIT, err = KS_BUF_INIT;
+	long tok;
+
+	if (!have_python())
+		SKIP("no python3 for the fake LLM server");
+	CHECK(server_start(&s, "[{\"status\": 200, \"text\": \"late\", \"delay\": 2}]") == 0);
+	open_client(&l, s.url, 0, 300, NULL, 0);
+	CHECK(ks_llm_chat(&l, NULL, "q", &reply, &tok, &err) == -1);
+	CHECK(strstr(err.buf, "no reply after 1 attempts") != NULL);
+	ks_llm_close(&l);
+	server_stop(&s);
+	ks_buf_release(&reply);
+	ks_buf_release(&err);
+}
+
+TEST(client_refuses_malformed_json_and_caches_good_replies)
+{
+	struct server s;
+	struct ks_llm l;
+	struct ks_buf reply = KS_BUF_INIT, err = KS_BUF_INIT;
+	char *cache = ks_xasprintf("%s/cache", test_tmpdir());
+	long tok;
+
+	if (!have_python())
+		SKIP("no python3 for the fake LLM server");
+	CHECK(server_start(&s, "[{\"status\": 200, \"raw\": \"{\\\"choices\\\": [\"}, "
+			       "{\"status\": 200, \"text\": \"ok\", \"tokens\": 40}]") == 0);
+	open_client(&l, s.url, 0, 5000, cache, 50);
+	CHECK(ks_llm_chat(&l, NULL, "q", &reply, &tok, &err) == -1);
+	CHECK(strstr(err.buf, "not JSON") != NULL);
+	ks_buf_reset(&err);
+	ks_buf_reset(&reply);
+	CHECK(ks_llm_chat(&l, NULL, "q", &reply, &tok, &err) == 0);
+	CHECK_STR_EQ("ok", reply.buf);
+	CHECK_INT_EQ(40, l.used);
+	/* the same request again: from the cache, no request, no tokens */
+	ks_buf_reset(&reply);
+	CHECK(ks_llm_chat(&l, NULL, "q", &reply, &tok, &err) == 0);
+	CHECK_STR_EQ("ok", reply.buf);
+	CHECK_INT_EQ(0, tok);
+	CHECK_INT_EQ(2, (int)l.requests);
+	CHECK_INT_EQ(1, (int)l.cached);
+	/* another request would pass the budget of 50 after the 40 spent */
+	l.used = 50;
+	CHECK(ks_llm_chat(&l, NULL, "other", &reply, &tok, &err) == -1);
+	CHECK(strstr(err.buf, "budget") != NULL);
+	CHECK_INT_EQ(2, (int)l.requests);
+	ks_llm_close(&l);
+	server_stop(&s);
+	ks_buf_release(&reply);
+	ks_buf_release(&err);
+	free(cache);
+}
+
+/* ---- the loop with an LLM planner ------------------------------------------- */
+
+static enum ks_xf_result
+xf_emit(const struct ks_xf_input *in, const struct ks_xf_point *p, struct ks_buf *v,
+	struct ks_buf *r)
+{
+	(void)in, (void)r;
+	ks_buf_addf(v, "// ks-nvcc: definition\n__global__ void k() { /* %lld */ }\n", p->v[0]);
+	return KS_XF_APPLIED;
+}
+
+static const struct ks_transform xf_one = {
+	.id = "one", .summary = "", .precondition = "", .nparams = 1,
+	.params = { { "p", "", 1, 4, { 1, 2, 3, 4 } } }, .apply = xf_emit,
+};
+static const struct ks_transform xf_two = {
+	.id = "two", .summary = "", .precondition = "", .nparams = 1,
+	.params = { { "q", "", 10, 4, { 10, 20, 30, 40 } } }, .apply = xf_emit,
+};
+
+static const struct ks_transform *
+find_xf(void *ctx, const char *id)
+{
+	(void)ctx;
+	return !strcmp(id, "one") ? &xf_one : !strcmp(id, "two") ? &xf_two : NULL;
+}
+
+static int
+splice_copy(void *ctx, const struct ks_task *t, const char *variant, const char *vname,
+	    struct ks_buf *tu, struct ks_buf *err)
+{
+	(void)ctx, (void)t, (void)vname, (void)err;
+	return ks_buf_adds(tu, variant);
+}
+
+static int
+plan_two(void *ctx, const struct ks_task *t, size_t n, char *const *names,
+	 const double *values, struct ks_agent_plan *out, struct ks_buf *err)
+{
+	(void)ctx, (void)t, (void)n, (void)names, (void)values, (void)err;
+	out->v = ks_xcalloc(2, sizeof(*out->v));
+	out->v[0].id = ks_xstrdup("one");
+	out->v[1].id = ks_xstrdup("two");
+	out->n = 2;
+	return 0;
+}
+
+static int
+review_same(void *ctx, const struct ks_task *t, const char *candidate,
+	    struct ks_agent_review *o, struct ks_buf *err)
+{
+	(void)ctx, (void)t, (void)err;
+	memset(o, 0, sizeof(*o));
+	o->verdict = ks_xstrdup(candidate ? "correct" : "eligible");
+	o->compiled = 1;
+	o->orig.have = o->cand.have = 1;
+	o->orig.median = o->cand.median = 1;
+	o->orig.lo = o->cand.lo = 0.99;
+	o->orig.hi = o->cand.hi = 1.01;
+	o->gpu_ms = 10;
+	return 0;
+}
+
+TEST(loop_follows_the_llm_planner_within_its_tokens)
+{
+	struct server s;
+	struct ks_llm l;
+	struct ks_task t;
+	struct ks_buf err = KS_BUF_INIT;
+	static const char *const caps[] = { "c/1" };
+	static struct ks_kernel kernel;
+	char *dir = ks_xasprintf("%s/task", test_tmpdir());
+
+	if (!have_python())
+		SKIP("no python3 for the fake LLM server");
+	/* the planner picks "two", the policy's second, with a plan */
+	CHECK(server_start(&s, "[{\"status\": 200, \"tokens\": 30, \"text\": "
+			       "\"```json\\n{\\\"skill\\\": \\\"two\\\", \\\"plan\\\": "
+			       "\\\"dram at 20%: widen loads\\\"}\\n```\"}]") == 0);
+	open_client(&l, s.url, 0, 5000, NULL, 0);
+	ks_task_init(&t);
+	t.id = "k";
+	t.dir = dir;
+	t.kernel = "_Z1kv";
+	t.captures = caps;
+	t.ncaptures = 1;
+	t.text = "__global__ void k() {}\n";
+	t.len = strlen(t.text);
+	t.k = &kernel;
+	t.arch = 900;
+	t.rounds = 15;
+	t.tokens = 50;	/* the second plan's 30 pass it */
+	t.long_term = 0;
+	t.llm = &l;
+	t.ops.review = review_same;
+	t.ops.transform = find_xf;
+	t.ops.splice = splice_copy;
+	t.ops.plan = plan_two;
+	CHECK(ks_agents_run(&t, &err) == 0);
+	CHECK_STR_EQ("two", t.traj.v[1].skill);
+	CHECK(strstr(t.traj.v[1].why, "dram at 20%") != NULL);
+	CHECK_INT_EQ(30, t.traj.v[1].tokens);
+	CHECK_STR_EQ("test-model", t.traj.v[1].model);
+	/* no gain, so no re-plan: the budget holds; rounds go on to the end
+	 * of both skills' spaces */
+	CHECK(t.end == KS_TASK_NO_SKILL || t.end == KS_TASK_TOKENS);
+	CHECK(t.state.tokens <= 50);
+	ks_task_release(&t);
+	ks_llm_close(&l);
+	server_stop(&s);
+	ks_buf_release(&err);
+	free(dir);
+}
+
+void
+ks_suite_llm(void)
+{
+	RUN(endpoints_and_requests);
+	RUN(replies_read);
+	RUN(code_blocks);
+	RUN(planner_pick_must_be_allowed);
+	RUN(client_retries_429_and_500_then_answers);
+	RUN(client_gives_up_after_the_retries);
+	RUN(client_times_out_on_a_slow_reply);
+	RUN(client_refuses_malformed_json_and_caches_good_replies);
+	RUN(loop_follows_the_llm_planner_within_its_tokens);
+}

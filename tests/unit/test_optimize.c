@@ -1,0 +1,353 @@
+/*
+ * Unit tests of ks optimize (src/cli/optimize.c) end to end without a GPU:
+ * a kernel parsed with libclang, a build record and a capture written
+ * here, the builtin transforms in their fixed order, the real splice, and
+ * the real Reviewer library over an nvcc that only creates its -o file and
+ * a ks-replay that hands back a prepared result: the original reproduces
+ * its capture, every candidate is correct and twice as fast. What is
+ * checked is the command's glue: the task found from the captures, the
+ * trajectory, the base moving once, the variant cache, the report, and a
+ * second run resuming instead of starting over.
+ */
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../src/analysis/libclang.h"
+#include "../../src/capture/capture.h"
+#include "../../src/cli/ks.h"
+#include "../../src/core/buf.h"
+#include "../../src/core/conf.h"
+#include "../../src/core/fs.h"
+#include "../../src/core/util.h"
+#include "../../src/memory/trajectory.h"
+#include "test.h"
+
+void ks_suite_optimize(void);
+
+#define TIMED                                                                 \
+	"\"timing\": {\"original\": {\"n\": 20, \"median_ms\": 2.0, "         \
+	"\"lo_ms\": 1.9, \"hi_ms\": 2.1, \"min_ms\": 1.8, \"max_ms\": 2.4}, "   \
+	"\"candidate\": {\"n\": 20, \"median_ms\": 1.0, \"lo_ms\": 0.95, "     \
+	"\"hi_ms\": 1.05, \"min_ms\": 0.9, \"max_ms\": 1.2}, "                 \
+	"\"verdict\": \"faster\", \"speedup\": 2.0}, "
+
+static const char kernel_src[] =
+	"__global__ void scale(const float *x, float *y, int n)\n"
+	"{\n"
+	"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	"\tif (i < n)\n"
+	"\t\ty[i] = 2.0f * x[i];\n"
+	"}\n"
+	"\n"
+	"__global__ void shift(const float *x, float *y, int n)\n"
+	"{\n"
+	"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	"\tif (i < n)\n"
+	"\t\ty[i] = x[i] + 1.0f;\n"
+	"}\n"
+	"\n"
+	"int main()\n"
+	"{\n"
+	"\tfloat *x = 0, *y = 0;\n"
+	"\tscale<<<4, 256>>>(x, y, 1000);\n"
+	"\tshift<<<4, 256>>>(x, y, 1000);\n"
+	"\treturn 0;\n"
+	"}\n";
+
+static void
+script(const char *dir, const char *name, const char *text)
+{
+	char *bin = ks_xasprintf("%s/bin", dir), *p = ks_xasprintf("%s/%s", bin, name);
+
+	ks_fs_mkdirs(bin, NULL);
+	test_write(bin, name, text);
+	chmod(p, 0755);
+	free(bin);
+	free(p);
+}
+
+/* A capture of kernel `mangled` at launch 1, of the fixture's build. */
+static int
+capture(const char *dir, const char *mangled, const char *pretty, struct ks_buf *err)
+{
+	char api[] = "cuLaunchKernel", t0[] = "const float *", t1[] = "float *", t2[] = "int";
+	char *kernel = ks_xstrdup(mangled), *demangled = ks_xstrdup(pretty);
+	char *capdir = ks_xasprintf("%s/captures/%s/1", dir, kernel);
+	char *record = ks_xasprintf("%s/builds/k.json", dir);
+	unsigned char bytes[20] = { 0 };
+	struct ks_capture c;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	c.kernel = kernel;
+	c.demangled = demangled;
+	c.api = api;
+	c.grid[0] = 4, c.grid[1] = c.grid[2] = 1;
+	c.block[0] = 256, c.block[1] = c.block[2] = 1;
+	c.launch = 1;
+	c.cc_major = 9;
+	c.cc_minor = 0;
+	c.param_size = 20;
+	c.param_bytes = bytes;
+	c.nparams = 3;
+	c.params = ks_xcalloc(3, sizeof(*c.params));
+	c.params[0].size = 8;
+	c.params[0].type = t0;
+	c.params[1].offset = 8;
+	c.params[1].size = 8;
+	c.params[1].type = t1;
+	c.params[2].offset = 16;
+	c.params[2].size = 4;
+	c.params[2].type = t2;
+	c.record = record;
+	rc = ks_fs_mkdirs(capdir, err) || ks_capture_save(capdir, &c, err);
+	free(c.params);
+	free(kernel);
+	free(demangled);
+	free(capdir);
+	free(record);
+	return rc;
+}
+
+static int
+fixture(const char *dir, struct ks_conf *conf, struct ks_buf *err)
+{
+	struct ks_buf rec = KS_BUF_INIT;
+	char *builds = ks_xasprintf("%s/builds", dir), *path;
+	int rc;
+
+	test_write(dir, "k.cu", kernel_src);
+	script(dir, "nvcc",
+	       "#!/bin/sh\nout=\nprev=\nfor a; do [ \"$prev\" = -o ] && out=$a; prev=$a; done\n"
+	       "[ -n \"$out\" ] && : >\"$out\"\nexit 0\n");
+	test_write(dir, "eligible.json",
+		   "{\"format\": 1, \"capture\": \"c\", \"kernel\": \"_Z5scalePKfPfi\", "
+		   "\"original\": {\"reproduces\": true, \"why\": null}, "
+		   "\"timing\": {\"original\": {\"n\": 20, \"median_ms\": 2.0, \"lo_ms\": 1.9, "
+		   "\"hi_ms\": 2.1, \"min_ms\": 1.8, \"max_ms\": 2.4}}, "
+		   "\"verdict\": \"eligible\", \"error\": null}\n");
+	test_write(dir, "correct.json",
+		   "{\"format\": 1, \"capture\": \"c\", \"kernel\": \"_Z5scalePKfPfi\", "
+		   "\"original\": {\"reproduces\": true, \"why\": null}, "
+		   "\"candidate\": {\"correct\": true, \"why\": null, "
+		   "\"random\": {\"sets\": 2, \"passed\": 2}}, " TIMED
+		   "\"verdict\": \"correct\", \"error\": null}\n");
+	script(dir, "ks-replay",
+	       "#!/bin/sh\nprev=\nr=$FAKE_DIR/eligible.json\n"
+	       "for a; do [ \"$prev\" = --json ] && j=$a; [ \"$a\" = --candidate ] && "
+	       "r=$FAKE_DIR/correct.json; prev=$a; done\n"
+	       "echo x >>\"$FAKE_DIR/replays\"\ncp \"$r\" \"$j\"\n");
+	/* compute-sanitizer (found under CUDA_HOME): clean, unless told */
+	script(dir, "compute-sanitizer",
+	       "#!/bin/sh\nif [ -n \"$FAKE_SANITIZER_FAILS\" ]; then\n"
+	       "echo '========= Invalid __global__ read of size 4'; exit 99; fi\n"
+	       "echo '========= ERROR SUMMARY: 0 errors'\nexit 0\n");
+	setenv("CUDA_HOME", dir, 1);
+	path = ks_xasprintf("%s/bin:/usr/bin:/bin", dir);
+	setenv("PATH", path, 1);
+	free(path);
+	setenv("FAKE_DIR", dir, 1);
+	ks_fs_mkdirs(builds, NULL);
+	ks_buf_addf(&rec, "{\"format\": 1, \"source\": \"%s/k.cu\", \"cwd\": \"%s\", "
+		    "\"output\": \"%s/k.o\", \"nvcc\": \"%s/bin/nvcc\", "
+		    "\"time\": \"2026-12-01T10:00:00Z\", "
+		    "\"archs\": [{\"virtual\": \"compute_90\", \"real\": \"sm_90\"}], "
+		    "\"argv\": [\"-O3\", \"-arch=sm_90\", \"-c\", \"k.cu\", \"-o\", \"k.o\"]}\n",
+		    dir, dir, dir, dir);
+	test_write(builds, "k.json", rec.buf);
+	ks_buf_release(&rec);
+	rc = capture(dir, "_Z5scalePKfPfi", "scale(float const*, float*, int)", err);
+	free(builds);
+	setenv("KS_DIR", dir, 1);
+	unsetenv("KS_CONFIG");
+	ks_conf_init(conf);
+	return rc || ks_conf_load(conf, err);
+}
+
+/* Run ks optimize with stdout into `out`. */
+static int
+optimize(struct ks_conf *conf, const char *const *args, struct ks_buf *out)
+{
+	char *argv[16], *path = ks_xasprintf("%s/stdout.txt", test_tmpdir());
+	int argc = 0, rc, saved;
+	FILE *f;
+
+	argv[argc++] = (char *)"optimize";
+	while (*args && argc < 15)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	fflush(stdout);
+	saved = dup(1);
+	f = fopen(path, "w");
+	dup2(fileno(f), 1);
+	rc = ks_cli_optimize(argc, argv, conf, 0);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	fclose(f);
+	ks_buf_reset(out);
+	ks_fs_read(path, out, NULL);
+	free(path);
+	return rc;
+}
+
+static size_t
+count_files(const char *pattern)
+{
+	glob_t g;
+	size_t n;
+
+	memset(&g, 0, sizeof(g));
+	n = glob(pattern, 0, NULL, &g) ? 0 : g.gl_pathc;
+	globfree(&g);
+	return n;
+}
+
+TEST(optimize_end_to_end_with_a_fake_ks_replay)
+{
+	const char *dir = test_tmpdir();
+	static const char *const args[] = { "--no-long-term-memory", "--rounds", "3",
+					    "--llm", "none", "--json", NULL };
+	struct ks_conf conf;
+	struct ks_buf err = KS_BUF_INIT, out = KS_BUF_INIT;
+	struct ks_traj t = { 0 };
+	struct ks_traj_state s;
+	char *traj = ks_xasprintf("%s/tasks/_Z5scalePKfPfi/trajectory.jsonl", dir);
+	char *cache = ks_xasprintf("%s/cache/*/*/variant.cu", dir);
+	size_t i, reviewed = 0, n1;
+
+	if (ks_libclang_load(&err))
+		SKIP("no libclang: %s", err.buf);
+	CHECK(fixture(dir, &conf, &err) == 0);
+	i = (size_t)optimize(&conf, args, &out);
+	if (getenv("KS_TEST_DUMP"))
+		fprintf(stderr, "%s\n", out.buf);
+	CHECK_INT_EQ(0, (int)i);
+	CHECK(strstr(out.buf, "\"kernel\": \"scale(float const*, float*, int)\"") != NULL);
+	CHECK(strstr(out.buf, "\"speedup\": 2.0000") != NULL);
+	CHECK(strstr(out.buf, "\"cache\": \"cached\"") != NULL);
+	CHECK(strstr(out.buf, "\"end\": \"round budget spent\"") != NULL);
+	CHECK(ks_traj_load(traj, &t, &err) == 0);
+	CHECK(t.n >= 4);
+	CHECK_STR_EQ("seed", t.v[0].phase);
+	CHECK_STR_EQ("eligible", t.v[0].verdict);
+	for (i = 1; i < t.n; i++) {
+		if (!t.v[i].compile)
+			continue;
+		reviewed++;
+		CHECK_STR_EQ("correct", t.v[i].verdict);
+		CHECK(t.v[i].hash != NULL);
+	}
+	CHECK_INT_EQ(3, (int)reviewed);
+	ks_traj_state(&t, 1.05, &s);
+	/* the first candidate doubles the original; the next ones, also at
+	 * 2x the original, are no gain over that base */
+	CHECK(s.base > 0);
+	CHECK_INT_EQ(s.base, s.best);
+	CHECK(t.v[s.base].gain);
+	CHECK_INT_EQ(1, (int)count_files(cache));
+	n1 = t.n;
+	ks_traj_release(&t);
+
+	/* the same command again: the task resumes, the seed is not redone
+	 * and nothing is reviewed past the budget */
+	CHECK_INT_EQ(0, optimize(&conf, args, &out));
+	CHECK(ks_traj_load(traj, &t, &err) == 0);
+	CHECK_INT_EQ((int)n1, (int)t.n);
+
+	/* the source changed: the old trajectory is set aside, a new task
+	 * starts from its seed */
+	{
+		char *src = ks_xasprintf("%s/k.cu", dir), *old;
+		struct ks_buf text = KS_BUF_INIT;
+
+		ks_buf_adds(&text, kernel_src);
+		ks_buf_adds(&text, "/* edited */\n");
+		CHECK(ks_fs_write_atomic(src, text.buf, text.len, &err) == 0);
+		ks_traj_release(&t);
+		CHECK_INT_EQ(0, optimize(&conf, args, &out));
+		old = ks_xasprintf("%s/tasks/_Z5scalePKfPfi/trajectory.1.jsonl", dir);
+		CHECK(ks_fs_exists(old));
+		CHECK(ks_traj_load(traj, &t, &err) == 0);
+		CHECK_STR_EQ("seed", t.v[0].phase);
+		CHECK(t.v[0].task != NULL);
+		free(old);
+		free(src);
+		ks_buf_release(&text);
+	}
+
+	/* a selector that names nothing is an error */
+	{
+		static const char *const none[] = { "^no_such_kernel$", NULL };
+
+		CHECK_INT_EQ(105, optimize(&conf, none, &out));
+	}
+	ks_traj_release(&t);
+	ks_conf_release(&conf);
+	ks_buf_release(&err);
+	ks_buf_release(&out);
+	free(traj);
+	free(cache);
+}
+
+TEST(optimize_two_kernels_in_two_workers)
+{
+	const char *dir = test_tmpdir();
+	static const char *const args[] = { "--no-long-term-memory", "--rounds", "2",
+					    "--jobs", "2", "--json", NULL };
+	struct ks_conf conf;
+	struct ks_buf err = KS_BUF_INIT, out = KS_BUF_INIT;
+	char *cache = ks_xasprintf("%s/cache/*/*/variant.cu", dir);
+	char *t1 = ks_xasprintf("%s/tasks/_Z5scalePKfPfi/trajectory.jsonl", dir);
+	char *t2 = ks_xasprintf("%s/tasks/_Z5shiftPKfPfi/trajectory.jsonl", dir);
+
+	if (ks_libclang_load(&err))
+		SKIP("no libclang: %s", err.buf);
+	CHECK(fixture(dir, &conf, &err) == 0);
+	CHECK(capture(dir, "_Z5shiftPKfPfi", "shift(float const*, float*, int)", &err) == 0);
+	CHECK_INT_EQ(0, optimize(&conf, args, &out));
+	CHECK(strstr(out.buf, "\"kernel\": \"scale(float const*, float*, int)\"") != NULL);
+	CHECK(strstr(out.buf, "\"kernel\": \"shift(float const*, float*, int)\"") != NULL);
+	CHECK(ks_fs_exists(t1) && ks_fs_exists(t2));
+	CHECK_INT_EQ(2, (int)count_files(cache));
+	ks_conf_release(&conf);
+	ks_buf_release(&err);
+	ks_buf_release(&out);
+	free(cache);
+	free(t1);
+	free(t2);
+}
+
+TEST(optimize_caches_nothing_the_sanitizer_rejects)
+{
+	const char *dir = test_tmpdir();
+	static const char *const args[] = { "--no-long-term-memory", "--rounds", "1",
+					    "--json", NULL };
+	struct ks_conf conf;
+	struct ks_buf err = KS_BUF_INIT, out = KS_BUF_INIT;
+	char *cache = ks_xasprintf("%s/cache/*/*/variant.cu", dir);
+
+	if (ks_libclang_load(&err))
+		SKIP("no libclang: %s", err.buf);
+	CHECK(fixture(dir, &conf, &err) == 0);
+	setenv("FAKE_SANITIZER_FAILS", "1", 1);
+	CHECK_INT_EQ(1, optimize(&conf, args, &out));
+	CHECK(strstr(out.buf, "not cached: the final check with compute-sanitizer") != NULL);
+	CHECK_INT_EQ(0, (int)count_files(cache));
+	ks_conf_release(&conf);
+	ks_buf_release(&err);
+	ks_buf_release(&out);
+	free(cache);
+}
+
+void
+ks_suite_optimize(void)
+{
+	RUN(optimize_caches_nothing_the_sanitizer_rejects);
+	RUN(optimize_end_to_end_with_a_fake_ks_replay);
+	RUN(optimize_two_kernels_in_two_workers);
+}
