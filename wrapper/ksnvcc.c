@@ -295,7 +295,7 @@ ks_nvcc_main(int argc, char **argv)
 	char **args;
 	const char *reason, *names[2];
 	struct ks_subst sub;
-	int nargs, conf_failed;
+	int nargs, conf_failed, status;
 
 	ks_progname = "ks-nvcc";
 	ks_conf_init(&conf);
@@ -337,9 +337,17 @@ ks_nvcc_main(int argc, char **argv)
 		if (ks_stats_add(conf.dir, names, 2, 1, conf.lock_timeout_ms, &serr))
 			ks_log("stats not updated: %s", serr.buf);
 	}
-	/* Returns when the original is to be compiled. */
-	ks_subst_run(&conf, real, &sub);
+	/* -1: the original is to be compiled; else ks-nvcc's exit status. */
+	status = ks_subst_run(&conf, real, &sub);
 	ks_subst_release(&sub);
+	if (status >= 0) {
+		free(real);
+		free(self);
+		ks_conf_release(&conf);
+		ks_buf_release(&err);
+		ks_buf_release(&serr);
+		return status;
+	}
 	ks_passthru_exec(real, args);
 	ks_die(KS_EXIT_EXEC, "cannot execute '%s'", real);
 }

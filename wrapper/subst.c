@@ -296,6 +296,7 @@ struct run {
 	size_t njobs;
 	char *tmpdir, *tmpsrc;
 	const char *fail;		/* a fallback reason */
+	int status;			/* ks-nvcc's exit status, or -1 */
 };
 
 static void
@@ -799,11 +800,10 @@ fall_back(struct run *r)
 	count(r, name);
 	flush_counters(r);
 	if (r->conf->strict) {
-		const char *why = r->fail;
-
-		run_release(r);
-		ks_die(KS_EXIT_SUBST, "substitution failed (%s) and KS_STRICT is set",
-		       why);
+		fprintf(stderr, "%s: error: substitution failed (%s) and KS_STRICT "
+			"is set\n", ks_progname, r->fail);
+		r->status = KS_EXIT_SUBST;
+		return;
 	}
 	ks_log("substitution: compiling the original (%s)", r->fail);
 }
@@ -921,8 +921,8 @@ substitute(struct run *r)
 	free(srcabs);
 	free(srcdir);
 	free(given_dir);
-	run_release(r);
-	exit(0);
+	r->status = 0;
+	return;
 out:
 	ks_manifest_entry_release(&me);
 	ks_buf_release(&tu);
@@ -938,14 +938,16 @@ out:
 	free(given_dir);
 }
 
-void
+int
 ks_subst_run(const struct ks_conf *conf, const char *real, struct ks_subst *s)
 {
 	struct run r;
+	int status;
 
 	if (!s->ready || !conf->subst)
-		return;
+		return -1;
 	memset(&r, 0, sizeof(r));
+	r.status = -1;
 	r.conf = conf;
 	r.real = real;
 	r.s = s;
@@ -955,10 +957,13 @@ ks_subst_run(const struct ks_conf *conf, const char *real, struct ks_subst *s)
 	/* An empty cache costs a few opendir calls, and nothing else. */
 	if (!any_nonempty(&r.dirs)) {
 		run_release(&r);
-		return;
+		return -1;
 	}
 	substitute(&r);
-	fall_back(&r);
+	if (r.status < 0)
+		fall_back(&r);
 	flush_counters(&r);
+	status = r.status;
 	run_release(&r);
+	return status;
 }

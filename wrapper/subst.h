@@ -50,13 +50,14 @@ void ks_subst_init(struct ks_subst *s);
 void ks_subst_release(struct ks_subst *s);
 
 /*
- * Substitute, when a verified variant applies: compile the rewritten TU
- * and exit with nvcc's status. Returns when the original is to be
- * compiled (nothing applies, or something failed); exits with
- * KS_EXIT_SUBST under strict when something failed.
+ * Substitute, when a verified variant applies: compile the rewritten TU.
+ * Returns ks-nvcc's exit status once it compiled it (nvcc's, 0), -1 when
+ * the original is to be compiled (nothing applies, or something failed),
+ * or KS_EXIT_SUBST with the error printed when something failed under
+ * strict.
  */
-void ks_subst_run(const struct ks_conf *conf, const char *real,
-		  struct ks_subst *s);
+int ks_subst_run(const struct ks_conf *conf, const char *real,
+		 struct ks_subst *s);
 
 /* Pure: the unqualified name of a kernel from its mangled name
  * ("_Z5scalePffi" -> "scale", "_ZN2ns4stepEPf" -> "step"; an extern "C"

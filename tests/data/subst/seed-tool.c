@@ -18,6 +18,7 @@ main(int argc, char **argv)
 	struct ks_buf text = KS_BUF_INIT, err = KS_BUF_INIT;
 	struct ks_store_meta m = { 0 };
 	static const char *const caps[] = { "seeded" };
+	int rc;
 
 	if (argc < 6) {
 		fputs("usage: seed-tool CACHE KEY MANGLED ARCH VARIANT [SPEEDUP]\n",
@@ -26,6 +27,7 @@ main(int argc, char **argv)
 	}
 	if (ks_fs_read(argv[5], &text, &err)) {
 		fprintf(stderr, "seed-tool: %s\n", err.buf);
+		ks_buf_release(&err);
 		return 1;
 	}
 	m.kernel = argv[3];
@@ -39,9 +41,10 @@ main(int argc, char **argv)
 	m.evidence = "{\"by\": \"construction\"}";
 	m.model = "none";
 	m.ks_version = "test";
-	if (ks_store_put(argv[1], &m, text.buf, text.len, &err)) {
+	rc = ks_store_put(argv[1], &m, text.buf, text.len, &err);
+	if (rc)
 		fprintf(stderr, "seed-tool: %s\n", err.buf);
-		return 1;
-	}
-	return 0;
+	ks_buf_release(&text);
+	ks_buf_release(&err);
+	return rc ? 1 : 0;
 }
