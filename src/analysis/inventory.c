@@ -80,6 +80,7 @@ ks_inventory_release(struct ks_inventory *inv)
 	ks_host_release(&inv->host);
 	if (inv->files.v)
 		ks_strv_release(&inv->files);
+	ks_strv_release(&inv->host_errors);
 	free(inv->source);
 	free(inv->arch);
 	free(inv->clang);
@@ -117,6 +118,8 @@ ks_inventory_build(const struct ks_tu_opts *o, struct ks_inventory *inv,
 		return -1;
 	}
 	inv->parse_seconds = t.seconds;
+	ks_strv_pushv(&inv->host_errors, (const char *const *)t.host_errors.v,
+		      t.host_errors.n);
 	ks_tu_release(&t);
 	return 0;
 }
@@ -352,6 +355,12 @@ ks_inventory_format_json(const struct ks_inventory *inv, struct ks_buf *out)
 			ks_buf_adds(out, ", ");
 		ks_buf_add_json_str(out, inv->files.v[i]);
 	}
+	ks_buf_adds(out, "],\n \"host_errors\": [");
+	for (i = 0; i < inv->host_errors.n; i++) {
+		if (i)
+			ks_buf_adds(out, ", ");
+		ks_buf_add_json_str(out, inv->host_errors.v[i]);
+	}
 	ks_buf_adds(out, "]}\n");
 }
 
@@ -439,6 +448,14 @@ ks_inventory_format_text(const struct ks_inventory *inv, struct ks_buf *out)
 			    l->in_loop ? " (in a loop)" : "",
 			    l->kernel < 0 ? " (kernel not defined here)" : "");
 	}
+	if (inv->host_errors.n)
+		ks_buf_addf(out, "\n%zu host line%s not understood (nvcc's "
+			    "dialect; no kernel or launch depends on %s)\n",
+			    inv->host_errors.n,
+			    inv->host_errors.n == 1 ? "" : "s",
+			    inv->host_errors.n == 1 ? "it" : "them");
+	for (i = 0; i < inv->host_errors.n; i++)
+		ks_buf_addf(out, "  %s\n", inv->host_errors.v[i]);
 }
 
 /* The rewriter's view of a kernel (cache/rewrite.h). */

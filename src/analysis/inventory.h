@@ -144,6 +144,10 @@ struct ks_inventory {
 	/* Every file the parse read (the TU first), absolute. */
 	struct ks_strv files;
 	double parse_seconds;
+	/* Host code clang did not understand and nvcc accepts, set aside
+	 * because no kernel, launch or template depends on it, as
+	 * "file:line:col: message" (tu.h, ks_walk_host_errors). */
+	struct ks_strv host_errors;
 };
 
 /* How to parse a TU: the build's view of it. */
@@ -159,6 +163,9 @@ struct ks_tu_opts {
 	/* nvcc's predefined macros ("-U__CUDACC__", "-D__CUDACC__=1", ...;
 	 * nvcc/nvccmacros.h), before the build's own; NULL: none */
 	const struct ks_strv *nvcc_macros;
+	/* The host compiler's include directories (nvcc/hostinc.h), searched
+	 * after clang's own (-idirafter); NULL: none */
+	const struct ks_strv *host_includes;
 	const char *std;		/* "c++17"; NULL: c++17 */
 	int no_pch;			/* parse without the cached PCH */
 	/* Steps of the kernel walk (statements and expressions evaluated)

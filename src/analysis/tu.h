@@ -29,6 +29,9 @@ struct ks_tu {
 	double seconds;
 	/* the walk's work: steps taken and the bound (0: none) */
 	unsigned long steps, max_steps;
+	/* errors clang gave in host code only (ks_walk_host_errors), as
+	 * "file:line:col: message"; the parse went on without them */
+	struct ks_strv host_errors;
 };
 
 /* Parse `o` (libclang must be loaded). Returns 0, or -1 with the reason. */
@@ -40,6 +43,14 @@ void ks_tu_release(struct ks_tu *t);
  * Returns -1 when the walk took more than t->max_steps steps (then what
  * it filled is incomplete), else 0. */
 int ks_walk(struct ks_tu *t, struct ks_inventory *inv);
+
+/*
+ * The TU's error diagnostics, when every one lies in host-only code that
+ * names no kernel, launch or template function (walk_hosterr.c): appends
+ * them to `out` as "file:line:col: message" and returns 0; else -1 and
+ * nothing appended (the TU is refused).
+ */
+int ks_walk_host_errors(struct ks_tu *t, struct ks_strv *out);
 
 /*
  * The closure of `kernel` (a definition cursor) as text: see closure.h

@@ -244,3 +244,43 @@ test_nvcc_macros_from_the_version_when_nvcc_cannot_say() {
 	expect_four_kernels "$out"
 	expect_eq "" "$(ls "$KS_DIR"/nvcc/*.macros 2>/dev/null)" "cache entry"
 }
+
+# Host code in nvcc's dialect: omp.h from the host compiler, host min/max
+# on ints, `register` in C++17, and a host line clang cannot take.
+test_nvcc_dialect_host_code_does_not_refuse_the_tu() {
+	have_real_nvcc || skip_test "no nvcc"
+	nvcc=$(real_nvcc)
+	command -v g++ >/dev/null || skip_test "no g++"
+	printf '#include <omp.h>\n' | g++ -fopenmp -E -x c++ - >/dev/null 2>&1 ||
+		skip_test "g++ has no omp.h"
+	cat >d.cu <<'CU'
+#include <omp.h>
+#include <cstdlib>
+__global__ void k(int *p, int n) { p[threadIdx.x] = max(n, 1); }
+void report() { float s = __saturatef(0.5f); (void)s; }
+int main(int argc, char **argv) {
+  register int t = omp_get_max_threads();
+  int r = max(1, atoi(argv[1]));
+  int *d = 0;
+  k<<<t, r>>>(d, min(r, 3));
+  return 0;
+}
+CU
+	# nvcc compiles it but for the one host line (a device-only call)
+	"$nvcc" -Xcompiler -fopenmp -c d.cu -o d.o >nvcc.log 2>&1 && fail "nvcc took the device-only call"
+	expect_contains "$(cat nvcc.log)" "d.cu(4)"
+	expect_eq 1 "$(grep -c ': error' nvcc.log | tr -d ' ')" "nvcc errors"
+	PATH=$(dirname "$nvcc"):$PATH
+	"$KS_BIN" analyze --json d.cu >inv.json
+	python3 - inv.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [k["name"] for k in d["kernels"]] == ["k"], d["kernels"]
+assert [l["callee"] for l in d["launches"]] == ["k"], d["launches"]
+h = d["host_errors"]
+assert len(h) == 1 and "d.cu:4:" in h[0] and "__saturatef" in h[0], h
+PY
+	expect_contains "$(cat "$KS_DIR"/nvcc/*.hostinc)" "search starts here"
+	out=$("$KS_BIN" analyze d.cu)
+	expect_contains "$out" "1 host line not understood"
+}
