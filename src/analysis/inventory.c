@@ -71,6 +71,9 @@ ks_inventory_release(struct ks_inventory *inv)
 		for (j = 0; j < l->nargs; j++)
 			free(l->argtext[j]);
 		free(l->argtext);
+		for (j = 0; j < l->ninst; j++)
+			free(l->inst[j]);
+		free(l->inst);
 		extent_release(&l->extent);
 		extent_release(&l->callee_ext);
 		extent_release(&l->config);
@@ -345,7 +348,13 @@ ks_inventory_format_json(const struct ks_inventory *inv, struct ks_buf *out)
 		json_extent(out, &l->config);
 		ks_buf_adds(out, ", \"args_extent\": ");
 		json_extent(out, &l->args);
-		ks_buf_addch(out, '}');
+		ks_buf_adds(out, ", \"instances\": [");
+		for (j = 0; j < l->ninst; j++) {
+			if (j)
+				ks_buf_adds(out, ", ");
+			ks_buf_add_json_str(out, l->inst[j]);
+		}
+		ks_buf_adds(out, "]}");
 	}
 	ks_buf_adds(out, "],\n \"manifest\": ");
 	ks_buf_add_json_str_or_null(out, inv->manifest);
@@ -447,6 +456,8 @@ ks_inventory_format_text(const struct ks_inventory *inv, struct ks_buf *out)
 		ks_buf_addf(out, ">>>  in %s%s%s\n", l->caller,
 			    l->in_loop ? " (in a loop)" : "",
 			    l->kernel < 0 ? " (kernel not defined here)" : "");
+		for (j = 0; j < l->ninst; j++)
+			ks_buf_addf(out, "    launches    %s\n", l->inst[j]);
 	}
 	if (inv->host_errors.n)
 		ks_buf_addf(out, "\n%zu host line%s not understood (nvcc's "
@@ -504,4 +515,15 @@ ks_rewrite_kernel_from_inventory(const struct ks_inventory *inv,
 		r->nargs = l->nargs;
 	}
 	return 0;
+}
+
+char *
+ks_inventory_instance_args(const struct ks_instance *in)
+{
+	const char *lt = in->display ? strchr(in->display, '<') : NULL;
+	size_t n = lt ? strlen(lt + 1) : 0;
+
+	if (!n || lt[n] != '>')
+		return ks_xstrdup("");
+	return ks_xstrndup(lt + 1, n - 1);
 }

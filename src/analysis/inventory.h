@@ -126,6 +126,12 @@ struct ks_launch {
 	struct ks_extent callee_ext;	/* "scale" or "tk<float>" */
 	struct ks_extent config;	/* "<<<...>>>" */
 	struct ks_extent args;	/* "(...)" */
+	/* The instances of a template kernel this site launches, by mangled
+	 * name: one for a site outside templates, one per instantiation of
+	 * the enclosing template function for a site inside one (whose
+	 * `mangled` is then NULL: the site launches several). */
+	char **inst;
+	size_t ninst;
 };
 
 struct ks_inventory {
@@ -244,5 +250,12 @@ int ks_rewrite_kernel_from_inventory(const struct ks_inventory *inv,
 				     const struct ks_kernel *k,
 				     struct ks_rewrite_kernel *out,
 				     struct ks_buf *err);
+
+/*
+ * Pure: the template arguments of instance `in` as its display writes
+ * them ("float, 64" for "fill<float, 64>"), for ks_rewrite_instances();
+ * a malloc'd string, "" when the display has none.
+ */
+char *ks_inventory_instance_args(const struct ks_instance *in);
 
 #endif

@@ -784,6 +784,7 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 		ks_log("analysis: %zu host-only errors set aside (first: %s)",
 		       t->host_errors.n, t->host_errors.v[0]);
 	rc = 0;
+	ks_strv_pushv(&t->args, (const char *const *)args.v, args.n);
 out:
 	if (rc)
 		ks_tu_release(t);
@@ -804,6 +805,7 @@ ks_tu_release(struct ks_tu *t)
 		ks_cx.disposeIndex(t->index);
 	free(t->source);
 	ks_strv_release(&t->host_errors);
+	ks_strv_release(&t->args);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -32,6 +32,9 @@ struct ks_tu {
 	/* errors clang gave in host code only (ks_walk_host_errors), as
 	 * "file:line:col: message"; the parse went on without them */
 	struct ks_strv host_errors;
+	/* the clang arguments of the parse, for a second parse of the same
+	 * TU (explicit instantiations: walk_tu.c) */
+	struct ks_strv args;
 };
 
 /* Parse `o` (libclang must be loaded). Returns 0, or -1 with the reason. */

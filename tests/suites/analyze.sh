@@ -284,3 +284,30 @@ PY
 	out=$("$KS_BIN" analyze d.cu)
 	expect_contains "$out" "1 host line not understood"
 }
+
+# Template kernels: the instances ks finds are the kernel entries of
+# nvcc's own PTX for the same TU, no more, no fewer.
+test_template_instances_are_the_ptx_entries() {
+	have_real_nvcc || skip_test "no nvcc"
+	nvcc=$(real_nvcc)
+	"$nvcc" -arch=sm_90 -ptx -o t.ptx "$DATA/templates.cu"
+	PATH=$(dirname "$nvcc"):$PATH
+	"$KS_BIN" analyze --json "$DATA/templates.cu" -- -arch=sm_90 >inv.json
+	python3 - inv.json t.ptx <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+ptx = set(re.findall(r"\.entry\s+(\w+)", open(sys.argv[2]).read()))
+ks = set()
+for k in d["kernels"]:
+    if k["mangled"]:
+        ks.add(k["mangled"])
+    ks.update(i["mangled"] for i in k["instances"])
+assert len(ptx) == 19, sorted(ptx)
+assert ks == ptx, ("only ks", sorted(ks - ptx), "only ptx", sorted(ptx - ks))
+# every launch names instances that are entries; every key is an instance
+for l in d["launches"]:
+    assert l["instances"] and set(l["instances"]) <= ptx, l
+keyed = {m["mangled"] for k in d["kernels"] for m in k["keys"]}
+assert keyed == ptx, sorted(ptx - keyed)
+PY
+}

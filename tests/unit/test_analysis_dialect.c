@@ -2,8 +2,12 @@
  * compiler's include directories (pure parse; omp.h found through them),
  * nvcc's host min/max, `register` in C++17, the __nv_atomic_* builtins,
  * and host code clang refuses that is set aside when no kernel, launch or
- * template depends on it. The parse tests skip without libclang or a CUDA
- * toolkit (the extras header is the toolkit path's). */
+ * template depends on it; and the instances of template kernels
+ * (tests/data/analysis/templates.cu: through template host functions,
+ * templates of templates, class templates, addresses, an explicit
+ * instantiation), the instances each launch names, a key per instance.
+ * The parse tests skip without libclang or a CUDA toolkit (the extras
+ * header is the toolkit path's). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -287,6 +291,111 @@ TEST(host_errors_are_set_aside_only_in_host_code)
 	ks_buf_release(&err);
 }
 
+static const struct ks_kernel *
+kernel_named(const struct ks_inventory *inv, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < inv->nkernels; i++)
+		if (!strcmp(inv->kernels[i].qualified, name))
+			return &inv->kernels[i];
+	return NULL;
+}
+
+static int
+has_instance(const struct ks_kernel *k, const char *display,
+	     const char *mangled)
+{
+	size_t i;
+
+	for (i = 0; k && i < k->ninst; i++)
+		if (!strcmp(k->inst[i].display, display) &&
+		    !strcmp(k->inst[i].mangled, mangled))
+			return 1;
+	return 0;
+}
+
+TEST(template_instances_launches_and_keys)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_strv archs = KS_STRV_INIT, flags = KS_STRV_INIT;
+	struct ks_tu_opts o;
+	static const char *const stream[] = { "init_k", "copy_k", "mul_k",
+					      "add_k", "triad_k",
+					      "nstream_k", "dot_k" };
+	const struct ks_kernel *k;
+	size_t i, j, total = 0;
+	char *args;
+
+	SETUP();
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/templates.cu";
+	o.toolkit = toolkit;
+	o.state_dir = state;
+	o.arch = "sm_90";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	/* the seven kernels of the stream benchmark, float and double,
+	 * all through the template host function run_all<T> (copy_k one
+	 * level further down, through run_copy<T>) */
+	for (i = 0; i < KS_ARRAY_SIZE(stream); i++) {
+		k = kernel_named(&inv, stream[i]);
+		CHECK(k && k->is_template && k->ninst == 2);
+	}
+	CHECK(has_instance(kernel_named(&inv, "copy_k"), "copy_k<float>",
+			   "_Z6copy_kIfEvPKT_PS0_i"));
+	CHECK(has_instance(kernel_named(&inv, "copy_k"), "copy_k<double>",
+			   "_Z6copy_kIdEvPKT_PS0_i"));
+	/* a member of a class template, a direct launch, an explicit
+	 * instantiation; an address taken in a template function */
+	k = kernel_named(&inv, "tiles::fill");
+	CHECK(k && k->ninst == 3);
+	CHECK(has_instance(k, "fill<float, 32>", "_ZN5tiles4fillIfLi32EEEvPT_"));
+	CHECK(has_instance(k, "fill<double, 4>", "_ZN5tiles4fillIdLi4EEEvPT_"));
+	CHECK(has_instance(k, "fill<int, 8>", "_ZN5tiles4fillIiLi8EEEvPT_"));
+	CHECK(k && k->ninst && (args = ks_inventory_instance_args(&k->inst[0])) &&
+	      strchr(args, ','));
+	if (k && k->ninst)
+		free(args);
+	k = kernel_named(&inv, "by_address");
+	CHECK(k && k->ninst == 2);
+	k = kernel_named(&inv, "never_used");
+	CHECK(k && k->ninst == 0);
+	/* each launch names what it launches: two instances for a site in
+	 * run_all<T>, one for a site outside templates */
+	for (i = 0; i < inv.nlaunches; i++) {
+		const struct ks_launch *l = &inv.launches[i];
+
+		CHECK(l->kernel >= 0);
+		if (!strcmp(l->caller, "run_all") ||
+		    !strcmp(l->caller, "run_copy")) {
+			CHECK_INT_EQ(2, (int)l->ninst);
+			CHECK(l->mangled == NULL);
+		} else {
+			CHECK_INT_EQ(1, (int)l->ninst);
+		}
+		for (j = 0; j < l->ninst; j++)
+			CHECK(l->kernel >= 0 &&
+			      ks_inventory_find(&inv, l->inst[j]) ==
+				      &inv.kernels[l->kernel]);
+		total += l->ninst;
+	}
+	CHECK_INT_EQ(9, (int)inv.nlaunches);
+	CHECK_INT_EQ(16, (int)total);
+	/* a key per instance, each its own */
+	ks_strv_push(&archs, "sm_90");
+	ks_inventory_set_keys(&inv, &archs, &flags, "13.0.88");
+	k = kernel_named(&inv, "triad_k");
+	CHECK(k && k->nkeys == 2 && strcmp(k->keys[0].key, k->keys[1].key) &&
+	      !strcmp(k->keys[0].mangled, k->inst[0].mangled));
+	ks_strv_release(&archs);
+	ks_strv_release(&flags);
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+}
+
 void
 ks_suite_analysis_dialect(void)
 {
@@ -295,6 +404,7 @@ ks_suite_analysis_dialect(void)
 	RUN(host_min_max_register_and_nv_atomics_parse);
 	RUN(omp_h_from_the_host_compiler);
 	RUN(host_errors_are_set_aside_only_in_host_code);
+	RUN(template_instances_launches_and_keys);
 	if (ready > 0)
 		ks_fs_remove_tree(state, &(struct ks_buf)KS_BUF_INIT);
 	free(toolkit);
