@@ -74,6 +74,8 @@ ks_inventory_release(struct ks_inventory *inv)
 		for (j = 0; j < l->ninst; j++)
 			free(l->inst[j]);
 		free(l->inst);
+		free(l->macro);
+		free(l->not_rewritable);
 		extent_release(&l->extent);
 		extent_release(&l->callee_ext);
 		extent_release(&l->config);
@@ -354,7 +356,11 @@ ks_inventory_format_json(const struct ks_inventory *inv, struct ks_buf *out)
 				ks_buf_adds(out, ", ");
 			ks_buf_add_json_str(out, l->inst[j]);
 		}
-		ks_buf_adds(out, "]}");
+		ks_buf_adds(out, "], \"macro\": ");
+		ks_buf_add_json_str_or_null(out, l->macro);
+		ks_buf_adds(out, ", \"not_rewritable\": ");
+		ks_buf_add_json_str_or_null(out, l->not_rewritable);
+		ks_buf_addch(out, '}');
 	}
 	ks_buf_adds(out, "],\n \"manifest\": ");
 	ks_buf_add_json_str_or_null(out, inv->manifest);
@@ -458,6 +464,8 @@ ks_inventory_format_text(const struct ks_inventory *inv, struct ks_buf *out)
 			    l->kernel < 0 ? " (kernel not defined here)" : "");
 		for (j = 0; j < l->ninst; j++)
 			ks_buf_addf(out, "    launches    %s\n", l->inst[j]);
+		if (l->not_rewritable)
+			ks_buf_addf(out, "    %s\n", l->not_rewritable);
 	}
 	if (inv->host_errors.n)
 		ks_buf_addf(out, "\n%zu host line%s not understood (nvcc's "
@@ -509,6 +517,7 @@ ks_rewrite_kernel_from_inventory(const struct ks_inventory *inv,
 		r->shmem = l->shmem ? ks_xstrdup(l->shmem) : NULL;
 		r->stream = l->stream ? ks_xstrdup(l->stream) : NULL;
 		r->device_side = l->device_side;
+		r->macro = l->macro ? ks_xstrdup(l->macro) : NULL;
 		r->args = ks_xcalloc(l->nargs ? l->nargs : 1, sizeof(*r->args));
 		for (j = 0; j < l->nargs; j++)
 			r->args[j] = ks_xstrdup(l->argtext[j]);

@@ -132,6 +132,13 @@ struct ks_launch {
 	 * `mangled` is then NULL: the site launches several). */
 	char **inst;
 	size_t ninst;
+	/* A launch produced by a macro's expansion: the macro's name (then
+	 * `extent` is the macro's use; `callee_ext`, `config` and `args` are
+	 * empty; callee, grid, block, ... are read where they are spelled,
+	 * in the macro's body or the use's arguments) and the reason the
+	 * rewriter gives; both NULL otherwise. */
+	char *macro;
+	char *not_rewritable;
 };
 
 struct ks_inventory {

@@ -363,8 +363,120 @@ ext_between(struct ks_extent *e, const char *file, struct toks *t, unsigned a,
 	}
 }
 
+/* The cursor's start is in a macro expansion. */
+static int
+from_macro(CXCursor c)
+{
+	CXSourceLocation b = ks_cx.getRangeStart(ks_cx.getCursorExtent(c));
+	CXFile fe = NULL, fs = NULL;
+	unsigned oe = 0, os = 0;
+
+	ks_cx.getExpansionLocation(b, &fe, NULL, NULL, &oe);
+	ks_cx.getSpellingLocation(b, &fs, NULL, NULL, &os);
+	return oe != os || !fe || !fs || !ks_cx.File_isEqual(fe, fs);
+}
+
+struct last_leaf {
+	CXFile file;
+	unsigned from, last;
+};
+
+static enum CXChildVisitResult
+last_leaf_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct last_leaf *ll = data;
+	CXFile f = NULL;
+	unsigned o = 0;
+
+	(void)parent;
+	ks_cx.getSpellingLocation(ks_cx.getRangeStart(ks_cx.getCursorExtent(c)),
+				  &f, NULL, NULL, &o);
+	if (f && ks_cx.File_isEqual(f, ll->file) && o >= ll->from &&
+	    o > ll->last)
+		ll->last = o;
+	return CXChildVisit_Recurse;
+}
+
+/*
+ * The text of an expression from a macro expansion, where it is spelled
+ * (the macro's body, or the use's argument). libclang gives a macro
+ * expression's start where it is spelled but its end only where the macro
+ * is used, so the text runs from the start to the end of the last token
+ * any part of it starts at, and on through the brackets left open; NULL
+ * when that is not one piece of one file.
+ */
 static char *
-arg_text(struct ks_tu *t, CXCursor a)
+spelled_text(struct ks_tu *t, CXCursor c)
+{
+	struct last_leaf ll;
+	struct toks tk;
+	const char *s;
+	size_t size;
+	unsigned i, end = 0;
+	int depth = 0, seen = 0;
+
+	memset(&ll, 0, sizeof(ll));
+	ks_cx.getSpellingLocation(ks_cx.getRangeStart(ks_cx.getCursorExtent(c)),
+				  &ll.file, NULL, NULL, &ll.from);
+	if (!ll.file)
+		return NULL;
+	ll.last = ll.from;
+	ks_cx.visitChildren(c, last_leaf_visit, &ll);
+	s = ks_cx_file_text(t->tu, ll.file, &size);
+	if (!s || ll.from >= size)
+		return NULL;
+	ks_walk_toks_of(
+		t->tu,
+		ks_cx.getRange(
+			ks_cx.getLocationForOffset(t->tu, ll.file, ll.from),
+			ks_cx.getLocationForOffset(
+				t->tu, ll.file,
+				(unsigned)(ll.last + 4096 < size ? ll.last + 4096
+								 : size))),
+		&tk);
+	for (i = 0; i < tk.n; i++) {
+		unsigned b = ks_walk_tok_begin(&tk, i);
+
+		if (seen && (depth <= 0 || !(ks_walk_tok_is(&tk, i, ")") ||
+					     ks_walk_tok_is(&tk, i, "]"))))
+			break;
+		if (ks_walk_tok_is(&tk, i, "(") || ks_walk_tok_is(&tk, i, "["))
+			depth++;
+		else if (ks_walk_tok_is(&tk, i, ")") ||
+			 ks_walk_tok_is(&tk, i, "]"))
+			depth--;
+		end = ks_walk_tok_end(&tk, i);
+		if (b >= ll.last)
+			seen = 1;
+	}
+	ks_walk_toks_release(&tk);
+	if (!seen || end <= ll.from || end > size)
+		return NULL;
+	return ks_xstrndup(s + ll.from, end - ll.from);
+}
+
+/* The name of the macro whose use starts at offset `off` of `file`. */
+static char *
+macro_at(struct ks_tu *t, const char *file, unsigned long off)
+{
+	CXFile f = ks_cx.getFile(t->tu, file);
+	size_t size, n = 0;
+	const char *s = ks_cx_file_text(t->tu, f, &size);
+
+	if (!s || off >= size)
+		return ks_xstrdup("?");
+	while (off + n < size && (s[off + n] == '_' ||
+				  (s[off + n] >= 'a' && s[off + n] <= 'z') ||
+				  (s[off + n] >= 'A' && s[off + n] <= 'Z') ||
+				  (n && s[off + n] >= '0' && s[off + n] <= '9')))
+		n++;
+	return n ? ks_xstrndup(s + off, n) : ks_xstrdup("?");
+}
+
+/* An argument's text: as written at the launch, or where it is spelled
+ * for a launch from a macro (`macro`). */
+static char *
+arg_text(struct ks_tu *t, CXCursor a, int macro)
 {
 	struct ks_extent e;
 	char *s;
@@ -373,6 +485,8 @@ arg_text(struct ks_tu *t, CXCursor a)
 	if (ks_cx_line(a) == 0) {	/* a default argument: not written */
 		return NULL;
 	}
+	if (macro)
+		return spelled_text(t, a);
 	ks_cx_extent(ks_cx.getCursorExtent(a), &e);
 	s = source_text(t, &e);
 	free(e.file);
@@ -394,6 +508,7 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 	struct ks_host_launch hl;
 	unsigned i, open = 0, close = 0, lparen = 0;
 	size_t a, na = 0;
+	int in_macro = from_macro(call);
 
 	if (tw->in_inst) {
 		/* the site was met in the pattern: it gains an instance */
@@ -457,7 +572,7 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 		    (ks_walk_spelled(ks_walk_strip(cf.v[a]), "__cudaPushCallConfiguration") ||
 		     ks_walk_spelled(ks_walk_strip(cf.v[a]), "cudaConfigureCall")))
 			continue;
-		s = arg_text(tw->t, cf.v[a]);
+		s = arg_text(tw->t, cf.v[a], in_macro);
 		switch (na++) {
 		case 0: l->grid = s; break;
 		case 1: l->block = s; break;
@@ -478,12 +593,28 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 		if (ks_cx.equalCursors(ks_walk_strip(ch.v[a]), config))
 			continue;
 		l->argtext = KS_GROW(l->argtext, l->nargs, NULL);
-		l->argtext[l->nargs] = arg_text(tw->t, ch.v[a]);
+		l->argtext[l->nargs] = arg_text(tw->t, ch.v[a], in_macro);
 		if (!l->argtext[l->nargs])
 			l->argtext[l->nargs] = ks_xstrdup("");
 		l->nargs++;
 	}
 	l->callee = source_text(tw->t, &l->callee_ext);
+	if (in_macro) {
+		/* The expansion is what the source holds: `extent` is the
+		 * macro's use; the pieces are read where they are spelled
+		 * and have no extent of their own. */
+		free(l->macro);
+		l->macro = macro_at(tw->t, l->extent.file, l->extent.begin);
+		l->not_rewritable = ks_xasprintf(
+			"not rewritable: launch inside macro %s", l->macro);
+		free(l->callee);
+		l->callee = ch.n ? spelled_text(tw->t, ch.v[0]) : NULL;
+		if (!l->callee)
+			l->callee = ks_xstrdup("");
+		free(l->callee_ext.file);
+		memset(&l->callee_ext, 0, sizeof(l->callee_ext));
+		l->callee_ext.file = ks_xstrdup("");
+	}
 	ks_walk_kids_release(&ch);
 	ks_walk_toks_of(tw->t->tu, ks_cx.getCursorExtent(call), &t);
 	for (i = 0; i < t.n; i++) {
@@ -496,12 +627,12 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 			break;
 		}
 	}
-	if (open && close)
+	if (open && close && !l->macro)
 		ext_between(&l->config, l->extent.file, &t, open - 1,
 			    close - 1);
 	else
 		l->config.file = ks_xstrdup("");
-	if (lparen && t.n)
+	if (lparen && t.n && !l->macro)
 		ext_between(&l->args, l->extent.file, &t, lparen - 1, t.n - 1);
 	else
 		l->args.file = ks_xstrdup("");

@@ -861,6 +861,10 @@ plan_job(const char *src, size_t len, const struct lines *l,
 			return refuse(err, k->name, "the launch at line %zu "
 				      "comes before the definition (line %zu)",
 				      at, line);
+		if (lc->macro)
+			return refuse(err, k->name, "the launch at line %zu is "
+				      "not rewritable: launch inside macro %s",
+				      at, lc->macro);
 		if (in_directive(src, len, lc->begin))
 			return refuse(err, k->name, "the launch at line %zu is "
 				      "inside a preprocessor directive", at);
@@ -1165,6 +1169,7 @@ ks_rewrite_kernel_release(struct ks_rewrite_kernel *k)
 		for (j = 0; j < lc->nargs; j++)
 			free(lc->args[j]);
 		free(lc->args);
+		free(lc->macro);
 	}
 	free(k->launches);
 	free(k->name);

@@ -54,6 +54,9 @@ struct ks_rewrite_launch {
 	char **args;
 	size_t nargs;
 	int device_side;	/* inside device code (dynamic parallelism) */
+	/* produced by this macro's expansion (NULL: none): [begin, end) is
+	 * the macro's use, which a launcher cannot rewrite */
+	char *macro;
 };
 
 /* A kernel of the main file, as the inventory sees it. */

@@ -6,6 +6,8 @@
  * (tests/data/analysis/templates.cu: through template host functions,
  * templates of templates, class templates, addresses, an explicit
  * instantiation), the instances each launch names, a key per instance.
+ * Launches from macro expansions: the macro's use as the extent, the
+ * pieces as spelled, and the rewriter's "not rewritable" for a launcher.
  * The parse tests skip without libclang or a CUDA toolkit (the extras
  * header is the toolkit path's). */
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 
 #include "../../src/analysis/inventory.h"
 #include "../../src/analysis/libclang.h"
+#include "../../src/cache/rewrite.h"
 #include "../../src/core/buf.h"
 #include "../../src/core/fs.h"
 #include "../../src/core/strv.h"
@@ -396,6 +399,89 @@ TEST(template_instances_launches_and_keys)
 	ks_buf_release(&err);
 }
 
+TEST(launches_from_macro_expansions)
+{
+	static const char src[] =
+		"__global__ void k(int *p, int n) { p[threadIdx.x] = n; }\n"
+		"#define LAUNCH(kern, g, b, ...) kern<<<g, b>>>(__VA_ARGS__)\n"
+		"#define RUN_K(p) k<<<(n + 31) / 32, dim3(32, 1)>>>(p, f(n))\n"
+		"int f(int x) { return x; }\n"
+		"int main() {\n"
+		"  int *d = 0, n = 5;\n"
+		"  LAUNCH(k, (n + 1) * 2, f(64), d + 1, f(f(3)));\n"
+		"  RUN_K(d);\n"
+		"  k<<<1, 1>>>(d, 1);\n"
+		"  return 0;\n"
+		"}\n";
+	static const char launcher_variant[] =
+		"// ks-nvcc: definition\n"
+		"__global__ void k(int *p, int n) { p[threadIdx.x] = n + 1; }\n"
+		"// ks-nvcc: launcher\n"
+		"static void ks_launch_k(dim3 g, dim3 b, size_t m, "
+		"cudaStream_t s, int *p, int n) { k<<<g, b, m, s>>>(p, n); }\n";
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT, out = KS_BUF_INIT;
+	struct ks_rewrite_kernel rk;
+	struct ks_rewrite_variant v;
+	struct ks_rewrite_job job;
+	const struct ks_launch *l;
+	char *vt;
+
+	SETUP();
+	CHECK_INT_EQ(0, parse_text("macro.cu", src, NULL, &inv, &err));
+	CHECK_INT_EQ(3, (int)inv.nlaunches);
+	if (inv.nlaunches != 3)
+		goto out;
+	l = &inv.launches[0];
+	CHECK(l->macro && !strcmp(l->macro, "LAUNCH"));
+	CHECK(l->not_rewritable &&
+	      !strcmp(l->not_rewritable,
+		      "not rewritable: launch inside macro LAUNCH"));
+	CHECK_STR_EQ("k", l->callee);
+	CHECK(l->grid && !strcmp(l->grid, "(n + 1) * 2"));
+	CHECK(l->block && !strcmp(l->block, "f(64)"));
+	CHECK(l->nargs == 2 && !strcmp(l->argtext[0], "d + 1") &&
+	      !strcmp(l->argtext[1], "f(f(3))"));
+	CHECK(!strncmp(src + l->extent.begin,
+		       "LAUNCH(k, (n + 1) * 2, f(64), d + 1, f(f(3)))",
+		       l->extent.end - l->extent.begin));
+	CHECK_INT_EQ(7, (int)l->extent.line);
+	CHECK(!*l->config.file && !*l->args.file && !*l->callee_ext.file);
+	CHECK_INT_EQ(0, l->kernel);
+	l = &inv.launches[1];
+	CHECK(l->macro && !strcmp(l->macro, "RUN_K"));
+	CHECK(l->grid && !strcmp(l->grid, "(n + 31) / 32"));
+	CHECK(l->block && !strcmp(l->block, "dim3(32, 1)"));
+	CHECK(l->nargs == 2 && !strcmp(l->argtext[0], "d") &&
+	      !strcmp(l->argtext[1], "f(n)"));
+	CHECK_INT_EQ(8, (int)l->extent.end - (int)l->extent.begin);
+	l = &inv.launches[2];
+	CHECK(!l->macro && !l->not_rewritable);
+	CHECK(!strncmp(src + l->config.begin, "<<<1, 1>>>", 10));
+	/* the rewriter: a variant without a launcher leaves launches alone;
+	 * with one, the macro's launch is refused with the reason */
+	CHECK_INT_EQ(0, ks_rewrite_kernel_from_inventory(&inv, &inv.kernels[0],
+							 &rk, &err));
+	CHECK_INT_EQ(3, (int)rk.nlaunches);
+	vt = ks_xstrdup(launcher_variant);
+	memset(&v, 0, sizeof(v));
+	CHECK_INT_EQ(0, ks_rewrite_variant_split(vt, &v, &err));
+	v.file = "variant.cu";
+	v.arch = 900;
+	job.kernel = &rk;
+	job.variant = &v;
+	CHECK_INT_EQ(-1, ks_rewrite(src, strlen(src), "macro.cu", &job, 1,
+				    &out, &err));
+	CHECK(strstr(err.buf, "the launch at line 7 is not rewritable: "
+			      "launch inside macro LAUNCH") != NULL);
+	free(vt);
+	ks_rewrite_kernel_release(&rk);
+out:
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+	ks_buf_release(&out);
+}
+
 void
 ks_suite_analysis_dialect(void)
 {
@@ -405,6 +491,7 @@ ks_suite_analysis_dialect(void)
 	RUN(omp_h_from_the_host_compiler);
 	RUN(host_errors_are_set_aside_only_in_host_code);
 	RUN(template_instances_launches_and_keys);
+	RUN(launches_from_macro_expansions);
 	if (ready > 0)
 		ks_fs_remove_tree(state, &(struct ks_buf)KS_BUF_INIT);
 	free(toolkit);
