@@ -103,8 +103,10 @@ ks_inventory_build(const struct ks_tu_opts *o, struct ks_inventory *inv,
 
 	memset(inv, 0, sizeof(*inv));
 	ks_strv_init(&inv->files);
-	if (ks_tu_parse(o, &t, err))
+	if (ks_tu_parse(o, &t, err)) {
+		ks_tu_watch_stop();
 		return -1;
+	}
 	arch = ks_tu_clang_arch(o->arch ? o->arch : "sm_75", archbuf,
 				sizeof(archbuf));
 	inv->source = ks_xstrdup(t.source);
@@ -114,14 +116,24 @@ ks_inventory_build(const struct ks_tu_opts *o, struct ks_inventory *inv,
 	t.max_steps = o->max_steps ? o->max_steps : KS_ANALYSIS_MAX_STEPS;
 	if (ks_walk(&t, inv)) {
 		/* a partial walk would be a wrong inventory: none at all */
-		ks_error(err, "%s: analysis stopped after %lu steps", t.source,
-			 t.max_steps);
+		if (t.timed_out) {
+			char why[1024];
+
+			ks_tu_watch_reason(t.source, o->timeout_ms, why,
+					   sizeof(why));
+			ks_error(err, "%s", why);
+		} else {
+			ks_error(err, "%s: analysis stopped after %lu steps",
+				 t.source, t.max_steps);
+		}
+		ks_tu_watch_stop();
 		ks_inventory_release(inv);
 		memset(inv, 0, sizeof(*inv));
 		ks_strv_init(&inv->files);
 		ks_tu_release(&t);
 		return -1;
 	}
+	ks_tu_watch_stop();
 	inv->parse_seconds = t.seconds;
 	ks_strv_pushv(&inv->host_errors, (const char *const *)t.host_errors.v,
 		      t.host_errors.n);

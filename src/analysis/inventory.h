@@ -184,6 +184,12 @@ struct ks_tu_opts {
 	/* Steps of the kernel walk (statements and expressions evaluated)
 	 * before the TU's analysis stops; 0: KS_ANALYSIS_MAX_STEPS. */
 	unsigned long max_steps;
+	/* Milliseconds the parse and walk of the TU may take, the PCH's
+	 * one-time build aside (KS_ANALYSIS_TIMEOUT); 0: no bound. Past
+	 * it the TU gets "analysis took longer than N ms" and no inventory
+	 * (tu.h, ks_tu_watch_start: a libclang call that does not return
+	 * ends the process with that reason). */
+	unsigned long timeout_ms;
 };
 
 /* The default bound on the walk of one TU: far above what real kernels
@@ -196,7 +202,8 @@ void ks_inventory_release(struct ks_inventory *inv);
  * Parse and inventory. Returns 0, or -1 with the reason in `err`: no
  * libclang, a file that cannot be read, the TU's first errors as
  * "file:line:col: message" (up to three), or a walk past its bound
- * ("analysis stopped after N steps"); then `inv` holds no kernels.
+ * ("analysis stopped after N steps"), a walk past its time bound
+ * ("analysis took longer than N ms"); then `inv` holds no kernels.
  */
 int ks_inventory_build(const struct ks_tu_opts *o, struct ks_inventory *inv,
 		       struct ks_buf *err);

@@ -748,6 +748,8 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 			t->used_pch = 1;
 		}
 	}
+	/* The bound starts here: the PCH is built once, for many TUs. */
+	ks_tu_watch_start(t->source, o->timeout_ms);
 	prc = parse(t->index, t->source, &args, &t->tu, &errors);
 	if (prc && t->tu && !ks_walk_host_errors(t, &t->host_errors))
 		prc = 0;
@@ -765,7 +767,9 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 		free(args.v[args.n + 1]);
 		args.v[args.n] = NULL;
 		t->used_pch = 0;
-		prc = parse(t->index, t->source, &args, &t->tu, &errors);
+		/* The bound starts here: the PCH is built once, for many TUs. */
+	ks_tu_watch_start(t->source, o->timeout_ms);
+	prc = parse(t->index, t->source, &args, &t->tu, &errors);
 		if (prc && t->tu && !ks_walk_host_errors(t, &t->host_errors))
 			prc = 0;
 	}

@@ -29,6 +29,7 @@ struct ks_tu {
 	double seconds;
 	/* the walk's work: steps taken and the bound (0: none) */
 	unsigned long steps, max_steps;
+	int timed_out;		/* the walk stopped at the time bound */
 	/* errors clang gave in host code only (ks_walk_host_errors), as
 	 * "file:line:col: message"; the parse went on without them */
 	struct ks_strv host_errors;
@@ -36,6 +37,18 @@ struct ks_tu {
 	 * TU (explicit instantiations: walk_tu.c) */
 	struct ks_strv args;
 };
+
+/*
+ * The time bound of a TU's analysis (watch.c): from _start, the walk
+ * stops once ks_tu_watch_expired(); a libclang call still running a
+ * second past `ms` ends the process with ks_tu_watch_reason()'s text on
+ * stderr (status KS_EXIT_FAILED). `ms` 0: no bound. _stop disarms it.
+ */
+void ks_tu_watch_start(const char *source, unsigned long ms);
+void ks_tu_watch_stop(void);
+int ks_tu_watch_expired(void);
+void ks_tu_watch_reason(const char *source, unsigned long ms, char *buf,
+			size_t size);
 
 /* Parse `o` (libclang must be loaded). Returns 0, or -1 with the reason. */
 int ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t,

@@ -1060,6 +1060,10 @@ ks_walk(struct ks_tu *t, struct ks_inventory *inv)
 	for (i = 0; i < tw.nwork && i < MAX_INSTANTIATIONS; i++) {
 		CXCursor c = tw.work[i], tmpl;
 
+		if (ks_tu_watch_expired()) {
+			t->timed_out = 1;
+			break;
+		}
 		tmpl = ks_cx.getSpecializedCursorTemplate(c);
 		tw.fn_name = qualified_name(ks_cx.Cursor_isNull(tmpl) ? c
 								      : tmpl);
@@ -1086,5 +1090,8 @@ ks_walk(struct ks_tu *t, struct ks_inventory *inv)
 	ks_strv_release(&tw.queued);
 	free(tw.work);
 	free(tw.kcur);
-	return t->max_steps && t->steps > t->max_steps ? -1 : 0;
+	if (ks_tu_watch_expired())
+		t->timed_out = 1;
+	return t->timed_out || (t->max_steps && t->steps > t->max_steps) ? -1
+									  : 0;
 }

@@ -437,6 +437,9 @@ ks_cmd_analyze(int argc, char **argv, struct ks_conf *conf)
 	o.nvcc_macros = &b.macros;
 	host_includes_of(&b, conf);
 	o.host_includes = &b.hostinc;
+	o.timeout_ms = conf->analysis_timeout_ms > 0
+			       ? (unsigned long)conf->analysis_timeout_ms
+			       : 0;
 	o.std = b.std;
 	o.no_pch = no_pch;
 	if (ks_inventory_build(&o, &inv, &err))
@@ -506,6 +509,9 @@ ks_analyze_inventory(const char *record, const char *file, char **nvcc_argv,
 	o.nvcc_macros = &b.macros;
 	host_includes_of(&b, conf);
 	o.host_includes = &b.hostinc;
+	o.timeout_ms = conf->analysis_timeout_ms > 0
+			       ? (unsigned long)conf->analysis_timeout_ms
+			       : 0;
 	o.std = b.std;
 	if (ks_inventory_build(&o, inv, err))
 		goto out;

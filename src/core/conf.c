@@ -83,6 +83,10 @@ static const struct item {
 			     offsetof(struct ks_conf, skills), "",
 			     "the skills folder (empty: skills/ beside ks, else "
 			     "../share/ks-nvcc/skills)" },
+	[KS_CONF_ANALYSIS_TIMEOUT] = { "analysis_timeout", "KS_ANALYSIS_TIMEOUT",
+				       T_INT, offsetof(struct ks_conf, analysis_timeout_ms),
+				       "10000", "milliseconds one TU's analysis may take "
+				       "(parse and walk; 0: no bound)" },
 };
 
 static char *

@@ -44,6 +44,7 @@ enum ks_conf_item {
 	KS_CONF_CAPTURE_LIB,
 	KS_CONF_LIBCLANG,
 	KS_CONF_SKILLS,
+	KS_CONF_ANALYSIS_TIMEOUT,
 	KS_CONF_NITEMS
 };
 
@@ -71,6 +72,7 @@ struct ks_conf {
 	char *capture_lib;	/* KS_CAPTURE_LIB: libks-capture.so */
 	char *libclang;		/* KS_LIBCLANG */
 	char *skills;		/* KS_SKILLS: the skills folder ("" = beside ks) */
+	int analysis_timeout_ms;	/* KS_ANALYSIS_TIMEOUT: one TU's analysis */
 	char *config_path;	/* the config file consulted (may not exist) */
 	enum ks_conf_origin origin[KS_CONF_NITEMS];
 };

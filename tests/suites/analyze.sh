@@ -311,3 +311,23 @@ keyed = {m["mangled"] for k in d["kernels"] for m in k["keys"]}
 assert keyed == ptx, sorted(ptx - keyed)
 PY
 }
+
+# The time bound: a parse longer than KS_ANALYSIS_TIMEOUT (here 1 ms; the
+# plain parse of cub and thrust takes seconds) ends about a second later
+# with the reason and no inventory; the default bound lets it finish.
+test_analysis_time_bound() {
+	[ -d "${CUDA_HOME:-/usr/local/cuda}/include/cccl" ] || skip_test "no CUDA toolkit with CCCL"
+	start=$(date +%s)
+	set +e
+	KS_ANALYSIS_TIMEOUT=1 "$KS_BIN" analyze --no-pch "$DATA/cub_thrust.cu" >out.txt 2>err.txt
+	status=$?
+	set -e
+	end=$(date +%s)
+	expect_eq 105 "$status" "exit status"
+	expect_contains "$(cat err.txt)" "cub_thrust.cu: analysis took longer than 1 ms (KS_ANALYSIS_TIMEOUT)"
+	expect_eq "" "$(cat out.txt)" "inventory"
+	[ $((end - start)) -le 5 ] || fail "took $((end - start)) s"
+	expect_contains "$("$KS_BIN" config)" "analysis_timeout = 10000"
+	out=$("$KS_BIN" analyze "$DATA/cub_thrust.cu")
+	expect_contains "$out" "2 kernels"
+}

@@ -8,6 +8,7 @@
  * instantiation), the instances each launch names, a key per instance.
  * Launches from macro expansions: the macro's use as the extent, the
  * pieces as spelled, and the rewriter's "not rewritable" for a launcher.
+ * The time bound of a TU's walk.
  * The parse tests skip without libclang or a CUDA toolkit (the extras
  * header is the toolkit path's). */
 #include <stdlib.h>
@@ -482,6 +483,40 @@ out:
 	ks_buf_release(&out);
 }
 
+TEST(walk_stops_at_its_time_bound)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT, src = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	int i;
+
+	SETUP();
+	/* thousands of steps, parsed with the prelude (a fast parse) */
+	ks_buf_adds(&src, "__global__ void k(float *o, const float *a)\n{\n");
+	for (i = 0; i < 3000; i++)
+		ks_buf_addf(&src, "  o[threadIdx.x + %d] = a[%d] * 2.0f;\n",
+			    i, i);
+	ks_buf_adds(&src, "}\n");
+	memset(&o, 0, sizeof(o));
+	o.source = test_write(test_tmpdir(), "slow.cu", src.buf);
+	o.state_dir = state;
+	o.arch = "sm_90";
+	o.timeout_ms = 1;
+	CHECK_INT_EQ(-1, ks_inventory_build(&o, &inv, &err));
+	CHECK(strstr(err.buf, "slow.cu: analysis took longer than 1 ms "
+			      "(KS_ANALYSIS_TIMEOUT)") != NULL);
+	CHECK_INT_EQ(0, (int)inv.nkernels);
+	ks_inventory_release(&inv);
+	ks_buf_reset(&err);
+	o.timeout_ms = 120000;
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	CHECK_INT_EQ(1, (int)inv.nkernels);
+	CHECK(inv.nkernels && inv.kernels[0].facts.nacc >= 6000);
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+	ks_buf_release(&src);
+}
+
 void
 ks_suite_analysis_dialect(void)
 {
@@ -492,6 +527,7 @@ ks_suite_analysis_dialect(void)
 	RUN(host_errors_are_set_aside_only_in_host_code);
 	RUN(template_instances_launches_and_keys);
 	RUN(launches_from_macro_expansions);
+	RUN(walk_stops_at_its_time_bound);
 	if (ready > 0)
 		ks_fs_remove_tree(state, &(struct ks_buf)KS_BUF_INIT);
 	free(toolkit);
