@@ -57,6 +57,22 @@ kernel_index(struct tuwalk *tw, CXCursor decl)
 	return -1;
 }
 
+/*
+ * A kernel's name as nvcc emits it: the mangled name, without the `L`
+ * of internal linkage (`static __global__ void k(int *)` is `_ZL1kPi`
+ * to clang and the `.entry _Z1kPi` of nvcc's PTX, which the runtime and
+ * the captures name).
+ */
+static char *
+kernel_mangling(CXCursor c)
+{
+	char *m = ks_cx_str(ks_cx.Cursor_getMangling(c));
+
+	if (ks_starts_with(m, "_ZL"))
+		memmove(m + 2, m + 3, strlen(m + 3) + 1);
+	return m;
+}
+
 static char *
 qualified_name(CXCursor c)
 {
@@ -89,7 +105,7 @@ qualified_name(CXCursor c)
 static void
 add_instance(struct ks_kernel *k, CXCursor spec)
 {
-	char *m = ks_cx_str(ks_cx.Cursor_getMangling(spec));
+	char *m = kernel_mangling(spec);
 	size_t i;
 
 	if (!*m) {
@@ -299,7 +315,7 @@ add_kernel(struct tuwalk *tw, CXCursor c)
 	k->display = ks_cx_str(ks_cx.getCursorDisplayName(c));
 	k->is_template = ks_walk_kind(c) == CXCursor_FunctionTemplate;
 	if (!k->is_template)
-		k->mangled = ks_cx_str(ks_cx.Cursor_getMangling(c));
+		k->mangled = kernel_mangling(c);
 	ks_cx_extent(ks_cx.getCursorExtent(c), &k->extent);
 	k->in_main_file = !strcmp(k->extent.file, tw->t->source);
 	{
@@ -525,8 +541,7 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 			if (!ks_cx.Cursor_isNull(ref) &&
 			    ks_walk_kind(ref) == CXCursor_FunctionDecl) {
 				int ki = kernel_index(tw, ref);
-				char *m = ks_cx_str(
-					ks_cx.Cursor_getMangling(ref));
+				char *m = kernel_mangling(ref);
 
 				if (ki >= 0 && l->kernel < 0)
 					l->kernel = ki;
@@ -544,7 +559,7 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 	memset(l, 0, sizeof(*l));
 	l->kernel = ks_cx.Cursor_isNull(ref) ? -1 : kernel_index(tw, ref);
 	if (!ks_cx.Cursor_isNull(ref) && ks_walk_kind(ref) == CXCursor_FunctionDecl) {
-		char *m = ks_cx_str(ks_cx.Cursor_getMangling(ref));
+		char *m = kernel_mangling(ref);
 
 		l->mangled = *m ? m : NULL;
 		if (!*m)
@@ -733,7 +748,8 @@ host_visit(CXCursor c, CXCursor parent, CXClientData data)
 		} else {
 			char *name = ks_walk_spelling(c);
 
-			if (ks_host_is_blocking(name))
+			/* an instantiation's calls are its pattern's */
+			if (!tw->in_inst && ks_host_is_blocking(name))
 				ks_host_add_blocking(&tw->inv->host, tw->fn,
 						     ks_walk_begin_of(c), name);
 			free(name);
@@ -1067,7 +1083,12 @@ ks_walk(struct ks_tu *t, struct ks_inventory *inv)
 		tmpl = ks_cx.getSpecializedCursorTemplate(c);
 		tw.fn_name = qualified_name(ks_cx.Cursor_isNull(tmpl) ? c
 								      : tmpl);
-		tw.fn = ks_host_add_fn(&inv->host, tw.fn_name);
+		/* the pattern's host function, walked already */
+		for (tw.fn = 0; (size_t)tw.fn < inv->host.nfns; tw.fn++)
+			if (!strcmp(inv->host.fns[tw.fn], tw.fn_name))
+				break;
+		if ((size_t)tw.fn == inv->host.nfns)
+			tw.fn = ks_host_add_fn(&inv->host, tw.fn_name);
 		tw.nloops = 0;
 		tw.device_fn = ks_walk_has_attr(c, CXCursor_CUDADeviceAttr) &&
 			       !ks_walk_has_attr(c, CXCursor_CUDAHostAttr);

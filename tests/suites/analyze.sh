@@ -302,7 +302,7 @@ for k in d["kernels"]:
     if k["mangled"]:
         ks.add(k["mangled"])
     ks.update(i["mangled"] for i in k["instances"])
-assert len(ptx) == 19, sorted(ptx)
+assert len(ptx) == 21, sorted(ptx)
 assert ks == ptx, ("only ks", sorted(ks - ptx), "only ptx", sorted(ptx - ks))
 # every launch names instances that are entries; every key is an instance
 for l in d["launches"]:

@@ -3,7 +3,8 @@
  * kernels launched from a template host function for float and double,
  * templates instantiated from other templates, a member of a class
  * template, a kernel taken by address, non-type arguments, a namespace,
- * an explicit instantiation, and a kernel template never used.
+ * an explicit instantiation, a kernel template never used, and kernels
+ * of internal linkage (nvcc's entries have no `L`: _Z7local_kPi).
  */
 #define TPB 256
 
@@ -49,6 +50,8 @@ template <class T, int W> __global__ void fill(T *p) { p[threadIdx.x % W] = 0; }
 }
 template <class T> __global__ void by_address(T *p) { p[0] = 1; }
 template <class T> __global__ void never_used(T *p) { p[0] = 2; }
+static __global__ void local_k(int *p) { p[0] = 3; }
+template <class T> static __global__ void local_t(T *p) { p[0] = 4; }
 
 /* one level down: instantiated from run_all<T> */
 template <class T> void run_copy(T *a, T *c, int n)
@@ -86,5 +89,7 @@ int main(void)
 	run_all<double>(da, db, dc, ds, 1 << 20);
 	t.go(fa);
 	tiles::fill<double, 4><<<1, 4>>>(da);
+	local_k<<<1, 1>>>((int *)0);
+	local_t<<<1, 1>>>(fa);
 	return 0;
 }
