@@ -184,9 +184,10 @@ struct ks_tu_opts {
 	/* Steps of the kernel walk (statements and expressions evaluated)
 	 * before the TU's analysis stops; 0: KS_ANALYSIS_MAX_STEPS. */
 	unsigned long max_steps;
-	/* Milliseconds the parse and walk of the TU may take, the PCH's
-	 * one-time build aside (KS_ANALYSIS_TIMEOUT); 0: no bound. Past
-	 * it the TU gets "analysis took longer than N ms" and no inventory
+	/* Milliseconds of CPU time the parse and walk of the TU may take,
+	 * the PCH's one-time build aside (KS_ANALYSIS_TIMEOUT); 0: no bound.
+	 * Past it the TU gets "analysis took longer than N ms of CPU time"
+	 * and no inventory
 	 * (tu.h, ks_tu_watch_start: a libclang call that does not return
 	 * ends the process with that reason). */
 	unsigned long timeout_ms;
@@ -203,7 +204,8 @@ void ks_inventory_release(struct ks_inventory *inv);
  * libclang, a file that cannot be read, the TU's first errors as
  * "file:line:col: message" (up to three), or a walk past its bound
  * ("analysis stopped after N steps"), a walk past its time bound
- * ("analysis took longer than N ms"); then `inv` holds no kernels.
+ * ("analysis took longer than N ms of CPU time"); then `inv` holds no
+ * kernels.
  */
 int ks_inventory_build(const struct ks_tu_opts *o, struct ks_inventory *inv,
 		       struct ks_buf *err);

@@ -188,6 +188,7 @@ static const char extras_text[] =
 	"/* ks: what clang's CUDA wrapper lacks and nvcc declares */\n"
 	"#pragma once\n"
 	"#pragma clang system_header\n"
+
 	"#define KS_CACHE_HINTS(T) \\\n"
 	"  __device__ T __ldcg(const T *); __device__ T __ldca(const T *); \\\n"
 	"  __device__ T __ldcs(const T *); __device__ T __ldlu(const T *); \\\n"

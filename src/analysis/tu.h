@@ -39,10 +39,11 @@ struct ks_tu {
 };
 
 /*
- * The time bound of a TU's analysis (watch.c): from _start, the walk
- * stops once ks_tu_watch_expired(); a libclang call still running a
- * second past `ms` ends the process with ks_tu_watch_reason()'s text on
- * stderr (status KS_EXIT_FAILED). `ms` 0: no bound. _stop disarms it.
+ * The time bound of a TU's analysis (watch.c), `ms` of the process's
+ * CPU time: from _start, the walk stops once ks_tu_watch_expired(); a
+ * libclang call still running a CPU second past `ms` ends the process
+ * with ks_tu_watch_reason()'s text on stderr (status KS_EXIT_FAILED;
+ * SIGPROF is taken meanwhile). `ms` 0: no bound. _stop disarms it.
  */
 void ks_tu_watch_start(const char *source, unsigned long ms);
 void ks_tu_watch_stop(void);

@@ -1,10 +1,12 @@
 /*
- * The time bound of one TU's analysis (tu.h, ks_tu_watch_*): a deadline
- * the walk checks as it steps, so that it stops with a reason; and, since
- * libclang cannot be interrupted (a parse, or one call that never
- * returns, as the sizing of a pseudo-object type once did), an alarm a
- * second past the deadline that ends the process with the same reason:
- * the TU gets no inventory either way. One TU is watched at a time.
+ * The time bound of one TU's analysis (tu.h, ks_tu_watch_*), in CPU time
+ * of the process, so that a loaded machine (a build running many jobs)
+ * does not refuse TUs a quiet one analyzes: a deadline the walk checks as
+ * it steps, so that it stops with a reason; and, since libclang cannot be
+ * interrupted (a parse, or one call that never returns, as the sizing of
+ * a pseudo-object type once did), a profiling timer a second of CPU past
+ * the deadline that ends the process with the same reason: the TU gets
+ * no inventory either way. One TU is watched at a time.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -16,12 +18,12 @@
 #include "../core/util.h"
 #include "tu.h"
 
-/* After the deadline: how long libclang gets to return to the walk. */
+/* After the deadline: how much CPU libclang gets to return to the walk. */
 #define KS_WATCH_GRACE_MS 1000
 
 static char watch_msg[1024];
 static size_t watch_len;
-static double watch_deadline;	/* monotonic seconds; 0: not watching */
+static double watch_deadline;	/* CPU seconds; 0: not watching */
 static struct sigaction watch_old;
 static int watch_armed;
 
@@ -30,7 +32,7 @@ mono(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -50,8 +52,8 @@ void
 ks_tu_watch_reason(const char *source, unsigned long ms, char *buf,
 		   size_t size)
 {
-	snprintf(buf, size, "%s: analysis took longer than %lu ms "
-		 "(KS_ANALYSIS_TIMEOUT)", source, ms);
+	snprintf(buf, size, "%s: analysis took longer than %lu ms of CPU "
+		 "time (KS_ANALYSIS_TIMEOUT)", source, ms);
 }
 
 void
@@ -73,12 +75,12 @@ ks_tu_watch_start(const char *source, unsigned long ms)
 	sa.sa_handler = on_alarm;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
-	if (sigaction(SIGALRM, &sa, &watch_old))
+	if (sigaction(SIGPROF, &sa, &watch_old))
 		return;
 	memset(&it, 0, sizeof(it));
 	it.it_value.tv_sec = (time_t)(hard / 1000);
 	it.it_value.tv_usec = (suseconds_t)((hard % 1000) * 1000);
-	setitimer(ITIMER_REAL, &it, NULL);
+	setitimer(ITIMER_PROF, &it, NULL);
 	watch_armed = 1;
 }
 
@@ -91,8 +93,8 @@ ks_tu_watch_stop(void)
 	if (!watch_armed)
 		return;
 	memset(&it, 0, sizeof(it));
-	setitimer(ITIMER_REAL, &it, NULL);
-	sigaction(SIGALRM, &watch_old, NULL);
+	setitimer(ITIMER_PROF, &it, NULL);
+	sigaction(SIGPROF, &watch_old, NULL);
 	watch_armed = 0;
 }
 

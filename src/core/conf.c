@@ -85,8 +85,8 @@ static const struct item {
 			     "../share/ks-nvcc/skills)" },
 	[KS_CONF_ANALYSIS_TIMEOUT] = { "analysis_timeout", "KS_ANALYSIS_TIMEOUT",
 				       T_INT, offsetof(struct ks_conf, analysis_timeout_ms),
-				       "10000", "milliseconds one TU's analysis may take "
-				       "(parse and walk; 0: no bound)" },
+				       "10000", "milliseconds of CPU one TU's analysis may "
+				       "take (parse and walk; 0: no bound)" },
 };
 
 static char *

@@ -306,15 +306,16 @@ assert len(ptx) == 21, sorted(ptx)
 assert ks == ptx, ("only ks", sorted(ks - ptx), "only ptx", sorted(ptx - ks))
 # every launch names instances that are entries; every key is an instance
 for l in d["launches"]:
-    assert l["instances"] and set(l["instances"]) <= ptx, l
+    assert set(l["instances"]) <= ptx and (l["instances"] or l["mangled"] in ptx), l
 keyed = {m["mangled"] for k in d["kernels"] for m in k["keys"]}
 assert keyed == ptx, sorted(ptx - keyed)
 PY
 }
 
-# The time bound: a parse longer than KS_ANALYSIS_TIMEOUT (here 1 ms; the
-# plain parse of cub and thrust takes seconds) ends about a second later
-# with the reason and no inventory; the default bound lets it finish.
+# The time bound: a parse longer than KS_ANALYSIS_TIMEOUT (here 1 ms of
+# CPU; the plain parse of cub and thrust takes seconds) ends about a CPU
+# second later with the reason and no inventory; the default lets it
+# finish.
 test_analysis_time_bound() {
 	[ -d "${CUDA_HOME:-/usr/local/cuda}/include/cccl" ] || skip_test "no CUDA toolkit with CCCL"
 	start=$(date +%s)
@@ -324,9 +325,10 @@ test_analysis_time_bound() {
 	set -e
 	end=$(date +%s)
 	expect_eq 105 "$status" "exit status"
-	expect_contains "$(cat err.txt)" "cub_thrust.cu: analysis took longer than 1 ms (KS_ANALYSIS_TIMEOUT)"
+	expect_contains "$(cat err.txt)" "cub_thrust.cu: analysis took longer than 1 ms of CPU time (KS_ANALYSIS_TIMEOUT)"
 	expect_eq "" "$(cat out.txt)" "inventory"
-	[ $((end - start)) -le 5 ] || fail "took $((end - start)) s"
+	# wall time: a CPU second, however loaded the machine is, is less
+	[ $((end - start)) -le 60 ] || fail "took $((end - start)) s"
 	expect_contains "$("$KS_BIN" config)" "analysis_timeout = 10000"
 	out=$("$KS_BIN" analyze "$DATA/cub_thrust.cu")
 	expect_contains "$out" "2 kernels"
