@@ -281,7 +281,7 @@ gpu-test: all
 # tests/suites/fuzz.sh runs each for a second inside `make test`.
 FUZZ_CC ?= $(firstword $(foreach c,clang-19 clang-18 clang-17 clang,$(shell command -v $(c) 2>/dev/null)))
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= argv conf stats manifest capture record optfile nvccver
+FUZZ_TARGETS ?= argv conf stats manifest capture record optfile nvccver walk
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS = -std=c11 $(filter-out -Werror,$(WARNINGS)) -g -O1 -D_GNU_SOURCE \
 	-Wno-format-nonliteral -fno-omit-frame-pointer $(FUZZ_SAN) -MMD -MP
@@ -298,6 +298,14 @@ $(BUILD)/fuzz/obj/%.o: %.c
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) -lcjson
+
+# The walk harness links the analysis (libclang's headers; dlopen).
+FUZZ_WALK_OBJ := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(wildcard src/analysis/*.c))
+$(BUILD)/fuzz/obj/src/analysis/%.o: FUZZ_CFLAGS += $(if $(LLVM_INCLUDE),-I$(LLVM_INCLUDE))
+$(BUILD)/fuzz/fuzz_walk: tests/fuzz/fuzz_walk.c $(FUZZ_LIB_OBJ) $(FUZZ_WALK_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) \
+		$(FUZZ_WALK_OBJ) -lcjson -ldl
 
 $(BUILD)/fuzz/argv-recorder: tests/fuzz/argv_recorder.c
 	@mkdir -p $(dir $@)

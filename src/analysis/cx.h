@@ -54,7 +54,7 @@
 	X(Cursor_isMacroBuiltin)                                            \
 	X(getLocationForOffset) X(getRange) X(File_isEqual)                 \
 	X(getDiagnosticCategoryText) X(getCursorLinkage)                    \
-	X(Location_isFromMainFile)
+	X(Location_isFromMainFile) X(getCursorPrettyPrinted)
 
 struct ks_cx {
 #define KS_CX_MEMBER(name) __typeof__(clang_##name) *name;

@@ -71,6 +71,11 @@ ks_inventory_release(struct ks_inventory *inv)
 		for (j = 0; j < l->nargs; j++)
 			free(l->argtext[j]);
 		free(l->argtext);
+		for (j = 0; j < l->ninst; j++)
+			free(l->inst[j]);
+		free(l->inst);
+		free(l->macro);
+		free(l->not_rewritable);
 		extent_release(&l->extent);
 		extent_release(&l->callee_ext);
 		extent_release(&l->config);
@@ -80,6 +85,7 @@ ks_inventory_release(struct ks_inventory *inv)
 	ks_host_release(&inv->host);
 	if (inv->files.v)
 		ks_strv_release(&inv->files);
+	ks_strv_release(&inv->host_errors);
 	free(inv->source);
 	free(inv->arch);
 	free(inv->clang);
@@ -97,8 +103,10 @@ ks_inventory_build(const struct ks_tu_opts *o, struct ks_inventory *inv,
 
 	memset(inv, 0, sizeof(*inv));
 	ks_strv_init(&inv->files);
-	if (ks_tu_parse(o, &t, err))
+	if (ks_tu_parse(o, &t, err)) {
+		ks_tu_watch_stop();
 		return -1;
+	}
 	arch = ks_tu_clang_arch(o->arch ? o->arch : "sm_75", archbuf,
 				sizeof(archbuf));
 	inv->source = ks_xstrdup(t.source);
@@ -108,15 +116,27 @@ ks_inventory_build(const struct ks_tu_opts *o, struct ks_inventory *inv,
 	t.max_steps = o->max_steps ? o->max_steps : KS_ANALYSIS_MAX_STEPS;
 	if (ks_walk(&t, inv)) {
 		/* a partial walk would be a wrong inventory: none at all */
-		ks_error(err, "%s: analysis stopped after %lu steps", t.source,
-			 t.max_steps);
+		if (t.timed_out) {
+			char why[1024];
+
+			ks_tu_watch_reason(t.source, o->timeout_ms, why,
+					   sizeof(why));
+			ks_error(err, "%s", why);
+		} else {
+			ks_error(err, "%s: analysis stopped after %lu steps",
+				 t.source, t.max_steps);
+		}
+		ks_tu_watch_stop();
 		ks_inventory_release(inv);
 		memset(inv, 0, sizeof(*inv));
 		ks_strv_init(&inv->files);
 		ks_tu_release(&t);
 		return -1;
 	}
+	ks_tu_watch_stop();
 	inv->parse_seconds = t.seconds;
+	ks_strv_pushv(&inv->host_errors, (const char *const *)t.host_errors.v,
+		      t.host_errors.n);
 	ks_tu_release(&t);
 	return 0;
 }
@@ -342,6 +362,16 @@ ks_inventory_format_json(const struct ks_inventory *inv, struct ks_buf *out)
 		json_extent(out, &l->config);
 		ks_buf_adds(out, ", \"args_extent\": ");
 		json_extent(out, &l->args);
+		ks_buf_adds(out, ", \"instances\": [");
+		for (j = 0; j < l->ninst; j++) {
+			if (j)
+				ks_buf_adds(out, ", ");
+			ks_buf_add_json_str(out, l->inst[j]);
+		}
+		ks_buf_adds(out, "], \"macro\": ");
+		ks_buf_add_json_str_or_null(out, l->macro);
+		ks_buf_adds(out, ", \"not_rewritable\": ");
+		ks_buf_add_json_str_or_null(out, l->not_rewritable);
 		ks_buf_addch(out, '}');
 	}
 	ks_buf_adds(out, "],\n \"manifest\": ");
@@ -351,6 +381,12 @@ ks_inventory_format_json(const struct ks_inventory *inv, struct ks_buf *out)
 		if (i)
 			ks_buf_adds(out, ", ");
 		ks_buf_add_json_str(out, inv->files.v[i]);
+	}
+	ks_buf_adds(out, "],\n \"host_errors\": [");
+	for (i = 0; i < inv->host_errors.n; i++) {
+		if (i)
+			ks_buf_adds(out, ", ");
+		ks_buf_add_json_str(out, inv->host_errors.v[i]);
 	}
 	ks_buf_adds(out, "]}\n");
 }
@@ -438,7 +474,19 @@ ks_inventory_format_text(const struct ks_inventory *inv, struct ks_buf *out)
 		ks_buf_addf(out, ">>>  in %s%s%s\n", l->caller,
 			    l->in_loop ? " (in a loop)" : "",
 			    l->kernel < 0 ? " (kernel not defined here)" : "");
+		for (j = 0; j < l->ninst; j++)
+			ks_buf_addf(out, "    launches    %s\n", l->inst[j]);
+		if (l->not_rewritable)
+			ks_buf_addf(out, "    %s\n", l->not_rewritable);
 	}
+	if (inv->host_errors.n)
+		ks_buf_addf(out, "\n%zu host line%s not understood (nvcc's "
+			    "dialect; no kernel or launch depends on %s)\n",
+			    inv->host_errors.n,
+			    inv->host_errors.n == 1 ? "" : "s",
+			    inv->host_errors.n == 1 ? "it" : "them");
+	for (i = 0; i < inv->host_errors.n; i++)
+		ks_buf_addf(out, "  %s\n", inv->host_errors.v[i]);
 }
 
 /* The rewriter's view of a kernel (cache/rewrite.h). */
@@ -481,10 +529,22 @@ ks_rewrite_kernel_from_inventory(const struct ks_inventory *inv,
 		r->shmem = l->shmem ? ks_xstrdup(l->shmem) : NULL;
 		r->stream = l->stream ? ks_xstrdup(l->stream) : NULL;
 		r->device_side = l->device_side;
+		r->macro = l->macro ? ks_xstrdup(l->macro) : NULL;
 		r->args = ks_xcalloc(l->nargs ? l->nargs : 1, sizeof(*r->args));
 		for (j = 0; j < l->nargs; j++)
 			r->args[j] = ks_xstrdup(l->argtext[j]);
 		r->nargs = l->nargs;
 	}
 	return 0;
+}
+
+char *
+ks_inventory_instance_args(const struct ks_instance *in)
+{
+	const char *lt = in->display ? strchr(in->display, '<') : NULL;
+	size_t n = lt ? strlen(lt + 1) : 0;
+
+	if (!n || lt[n] != '>')
+		return ks_xstrdup("");
+	return ks_xstrndup(lt + 1, n - 1);
 }

@@ -126,6 +126,19 @@ struct ks_launch {
 	struct ks_extent callee_ext;	/* "scale" or "tk<float>" */
 	struct ks_extent config;	/* "<<<...>>>" */
 	struct ks_extent args;	/* "(...)" */
+	/* The instances of a template kernel this site launches, by mangled
+	 * name: one for a site outside templates, one per instantiation of
+	 * the enclosing template function for a site inside one (whose
+	 * `mangled` is then NULL: the site launches several). */
+	char **inst;
+	size_t ninst;
+	/* A launch produced by a macro's expansion: the macro's name (then
+	 * `extent` is the macro's use; `callee_ext`, `config` and `args` are
+	 * empty; callee, grid, block, ... are read where they are spelled,
+	 * in the macro's body or the use's arguments) and the reason the
+	 * rewriter gives; both NULL otherwise. */
+	char *macro;
+	char *not_rewritable;
 };
 
 struct ks_inventory {
@@ -144,6 +157,10 @@ struct ks_inventory {
 	/* Every file the parse read (the TU first), absolute. */
 	struct ks_strv files;
 	double parse_seconds;
+	/* Host code clang did not understand and nvcc accepts, set aside
+	 * because no kernel, launch or template depends on it, as
+	 * "file:line:col: message" (tu.h, ks_walk_host_errors). */
+	struct ks_strv host_errors;
 };
 
 /* How to parse a TU: the build's view of it. */
@@ -159,11 +176,21 @@ struct ks_tu_opts {
 	/* nvcc's predefined macros ("-U__CUDACC__", "-D__CUDACC__=1", ...;
 	 * nvcc/nvccmacros.h), before the build's own; NULL: none */
 	const struct ks_strv *nvcc_macros;
+	/* The host compiler's include directories (nvcc/hostinc.h), searched
+	 * after clang's own (-idirafter); NULL: none */
+	const struct ks_strv *host_includes;
 	const char *std;		/* "c++17"; NULL: c++17 */
 	int no_pch;			/* parse without the cached PCH */
 	/* Steps of the kernel walk (statements and expressions evaluated)
 	 * before the TU's analysis stops; 0: KS_ANALYSIS_MAX_STEPS. */
 	unsigned long max_steps;
+	/* Milliseconds of CPU time the parse and walk of the TU may take,
+	 * the PCH's one-time build aside (KS_ANALYSIS_TIMEOUT); 0: no bound.
+	 * Past it the TU gets "analysis took longer than N ms of CPU time"
+	 * and no inventory
+	 * (tu.h, ks_tu_watch_start: a libclang call that does not return
+	 * ends the process with that reason). */
+	unsigned long timeout_ms;
 };
 
 /* The default bound on the walk of one TU: far above what real kernels
@@ -176,7 +203,9 @@ void ks_inventory_release(struct ks_inventory *inv);
  * Parse and inventory. Returns 0, or -1 with the reason in `err`: no
  * libclang, a file that cannot be read, the TU's first errors as
  * "file:line:col: message" (up to three), or a walk past its bound
- * ("analysis stopped after N steps"); then `inv` holds no kernels.
+ * ("analysis stopped after N steps"), a walk past its time bound
+ * ("analysis took longer than N ms of CPU time"); then `inv` holds no
+ * kernels.
  */
 int ks_inventory_build(const struct ks_tu_opts *o, struct ks_inventory *inv,
 		       struct ks_buf *err);
@@ -237,5 +266,12 @@ int ks_rewrite_kernel_from_inventory(const struct ks_inventory *inv,
 				     const struct ks_kernel *k,
 				     struct ks_rewrite_kernel *out,
 				     struct ks_buf *err);
+
+/*
+ * Pure: the template arguments of instance `in` as its display writes
+ * them ("float, 64" for "fill<float, 64>"), for ks_rewrite_instances();
+ * a malloc'd string, "" when the display has none.
+ */
+char *ks_inventory_instance_args(const struct ks_instance *in);
 
 #endif

@@ -25,7 +25,7 @@
 #define KS_TU_SOURCE_MAX (1u << 26)
 
 /* Bump when the stub, the prelude or the PCH recipe changes. */
-#define TU_STATE_VERSION 10
+#define TU_STATE_VERSION 11
 /* PCHs kept (7 MB for the prelude alone, 40 MB with cub and thrust);
  * the oldest go first. */
 #define TU_MAX_PCH 8
@@ -38,6 +38,63 @@
 	"#undef __CUDACC__\n" \
 	"#define __CUDACC__ __KS_CUDACC__\n" \
 	"#endif\n"
+
+/*
+ * What nvcc's headers give host code and clang's CUDA wrapper gives only
+ * to device code: the integer and mixed min/max of math_functions.hpp
+ * (the wrapper includes it with __host__ defined away), as host
+ * overloads beside clang's device ones; and nvcc's __nv_atomic_* builtins
+ * with their order and scope constants, declared for the analysis (the
+ * walk reads calls, it never compiles them).
+ */
+#define KS_NVCC_BOTH_SIDES \
+	"#define KS_MM(R, A, B) \\\n" \
+	"  static inline __host__ R min(A a, B b) \\\n" \
+	"  { return (R)a < (R)b ? (R)a : (R)b; } \\\n" \
+	"  static inline __host__ R max(A a, B b) \\\n" \
+	"  { return (R)a > (R)b ? (R)a : (R)b; }\n" \
+	"#define KS_U unsigned\n" \
+	"KS_MM(int, int, int) KS_MM(KS_U, KS_U, KS_U)\n" \
+	"KS_MM(KS_U, int, KS_U) KS_MM(KS_U, KS_U, int)\n" \
+	"KS_MM(long, long, long) KS_MM(KS_U long, KS_U long, KS_U long)\n" \
+	"KS_MM(KS_U long, long, KS_U long) KS_MM(KS_U long, KS_U long, long)\n" \
+	"KS_MM(long long, long long, long long)\n" \
+	"KS_MM(KS_U long long, KS_U long long, KS_U long long)\n" \
+	"KS_MM(KS_U long long, long long, KS_U long long)\n" \
+	"KS_MM(KS_U long long, KS_U long long, long long)\n" \
+	"KS_MM(float, float, float) KS_MM(double, double, double)\n" \
+	"KS_MM(double, float, double) KS_MM(double, double, float)\n" \
+	"#undef KS_U\n" \
+	"#undef KS_MM\n" \
+	"enum { __NV_ATOMIC_RELAXED, __NV_ATOMIC_CONSUME, " \
+	"__NV_ATOMIC_ACQUIRE, __NV_ATOMIC_RELEASE, __NV_ATOMIC_ACQ_REL, " \
+	"__NV_ATOMIC_SEQ_CST };\n" \
+	"enum { __NV_THREAD_SCOPE_THREAD, __NV_THREAD_SCOPE_BLOCK, " \
+	"__NV_THREAD_SCOPE_CLUSTER, __NV_THREAD_SCOPE_DEVICE, " \
+	"__NV_THREAD_SCOPE_SYSTEM };\n" \
+	"#define KS_NVA(op) template <class T, class U> __device__ T " \
+	"__nv_atomic_##op(T *, U, int, int = __NV_THREAD_SCOPE_SYSTEM);\n" \
+	"KS_NVA(fetch_add) KS_NVA(fetch_sub) KS_NVA(fetch_min) " \
+	"KS_NVA(fetch_max) KS_NVA(fetch_and) KS_NVA(fetch_or) " \
+	"KS_NVA(fetch_xor) KS_NVA(exchange_n)\n" \
+	"#undef KS_NVA\n" \
+	"template <class T> __device__ void __nv_atomic_exchange(T *, T *, " \
+	"T *, int, int = __NV_THREAD_SCOPE_SYSTEM);\n" \
+	"template <class T, class U> __device__ bool " \
+	"__nv_atomic_compare_exchange_n(T *, T *, U, bool, int, int, " \
+	"int = __NV_THREAD_SCOPE_SYSTEM);\n" \
+	"template <class T> __device__ bool __nv_atomic_compare_exchange(" \
+	"T *, T *, T *, bool, int, int, int = __NV_THREAD_SCOPE_SYSTEM);\n" \
+	"template <class T> __device__ T __nv_atomic_load_n(T *, int, " \
+	"int = __NV_THREAD_SCOPE_SYSTEM);\n" \
+	"template <class T> __device__ void __nv_atomic_load(T *, T *, int, " \
+	"int = __NV_THREAD_SCOPE_SYSTEM);\n" \
+	"template <class T, class U> __device__ void __nv_atomic_store_n(" \
+	"T *, U, int, int = __NV_THREAD_SCOPE_SYSTEM);\n" \
+	"template <class T> __device__ void __nv_atomic_store(T *, T *, int, " \
+	"int = __NV_THREAD_SCOPE_SYSTEM);\n" \
+	"__device__ void __nv_atomic_thread_fence(int, " \
+	"int = __NV_THREAD_SCOPE_SYSTEM);\n"
 
 /*
  * Without a toolkit: enough of CUDA for self-contained kernels, so that
@@ -131,6 +188,7 @@ static const char extras_text[] =
 	"/* ks: what clang's CUDA wrapper lacks and nvcc declares */\n"
 	"#pragma once\n"
 	"#pragma clang system_header\n"
+
 	"#define KS_CACHE_HINTS(T) \\\n"
 	"  __device__ T __ldcg(const T *); __device__ T __ldca(const T *); \\\n"
 	"  __device__ T __ldcs(const T *); __device__ T __ldlu(const T *); \\\n"
@@ -153,6 +211,9 @@ static const char extras_text[] =
 	"KS_CACHE_HINTS(double2)\n"
 	"#undef KS_CACHE_HINTS\n"
 	KS_CUDACC_RESTORE;
+
+/* Written after extras_text, in the same header. */
+static const char both_sides_text[] = KS_NVCC_BOTH_SIDES;
 
 const char *
 ks_tu_clang_arch(const char *target, char *buf, size_t size)
@@ -229,6 +290,11 @@ ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 	ks_strv_push(out, "-Wno-unknown-cuda-version");
 	/* Errors are all that matter; warnings cost time. */
 	ks_strv_push(out, "-w");
+	/* What nvcc (its front end and the host compiler) warns about at
+	 * most and clang refuses by default: `register` in C++17, narrowing
+	 * in braced initializers. */
+	ks_strv_push(out, "-Wno-register");
+	ks_strv_push(out, "-Wno-c++11-narrowing");
 	ks_strv_push(out, "-isystem");
 	ks_strv_push(out, stub_dir);
 	ks_strv_push_owned(
@@ -250,6 +316,12 @@ ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 			}
 		}
 	}
+	/* The host compiler's directories last: only what clang lacks
+	 * (omp.h, ...) comes from them. */
+	for (i = 0; o->host_includes && i < o->host_includes->n; i++) {
+		ks_strv_push(out, "-idirafter");
+		ks_strv_push(out, o->host_includes->v[i]);
+	}
 	/* nvcc's macros after clang's own, the build's -D/-U after both,
 	 * as nvcc takes a build's -U__CUDACC__ after its predefines. */
 	for (i = 0; o->nvcc_macros && i < o->nvcc_macros->n; i++) {
@@ -267,6 +339,14 @@ ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 						     cudacc));
 }
 
+static const char omp_text[] =
+	"/* ks: the host compiler's omp.h, as clang can take it */\n"
+	"#pragma clang system_header\n"
+	"#pragma push_macro(\"__malloc__\")\n"
+	"#define __malloc__(...) __malloc__\n"
+	"#include_next <omp.h>\n"
+	"#pragma pop_macro(\"__malloc__\")\n";
+
 /* <state>/clang/, with the stub header (and the prelude) in it. */
 static int
 prepare_state(const char *state_dir, int want_prelude, char **dir,
@@ -282,15 +362,33 @@ prepare_state(const char *state_dir, int want_prelude, char **dir,
 	 * (19 and before) still includes it. An empty one is enough. */
 	if (!ks_fs_exists(stub))
 		rc = ks_fs_write_atomic(stub, "", 0, err);
+	/* The host compiler's omp.h (gcc's, found through -idirafter) gives
+	 * __malloc__ a deallocator argument that clang refuses as an error;
+	 * clang takes the plain attribute it stands for. */
+	if (!rc) {
+		char *omp = ks_xasprintf("%s/omp.h", *dir);
+
+		if (!ks_fs_exists(omp))
+			rc = ks_fs_write_atomic(omp, omp_text,
+						sizeof(omp_text) - 1, err);
+		free(omp);
+	}
 	if (!rc && want_prelude && !ks_fs_exists(*prelude))
 		rc = ks_fs_write_atomic(*prelude, prelude_text,
 					sizeof(prelude_text) - 1, err);
 	if (!rc && !want_prelude) {
 		char *extras = ks_xasprintf("%s/ks_cuda_extras.h", *dir);
 
-		if (!ks_fs_exists(extras))
-			rc = ks_fs_write_atomic(extras, extras_text,
-						sizeof(extras_text) - 1, err);
+		if (!ks_fs_exists(extras)) {
+			struct ks_buf text = KS_BUF_INIT;
+
+			ks_buf_add(&text, extras_text, sizeof(extras_text) - 1);
+			ks_buf_add(&text, both_sides_text,
+				   sizeof(both_sides_text) - 1);
+			rc = ks_fs_write_atomic(extras, text.buf, text.len,
+						err);
+			ks_buf_release(&text);
+		}
 		free(extras);
 	}
 	free(stub);
@@ -618,7 +716,7 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 	struct ks_buf errors = KS_BUF_INIT;
 	char *dir = NULL, *prelude = NULL, *pch = NULL;
 	double start = now();
-	int rc = -1;
+	int rc = -1, prc;
 
 	memset(t, 0, sizeof(*t));
 	if (ks_libclang_load(err))
@@ -651,7 +749,12 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 			t->used_pch = 1;
 		}
 	}
-	if (parse(t->index, t->source, &args, &t->tu, &errors) && t->used_pch) {
+	/* The bound starts here: the PCH is built once, for many TUs. */
+	ks_tu_watch_start(t->source, o->timeout_ms);
+	prc = parse(t->index, t->source, &args, &t->tu, &errors);
+	if (prc && t->tu && !ks_walk_host_errors(t, &t->host_errors))
+		prc = 0;
+	if (prc && t->used_pch) {
 		/* A stale or foreign PCH must never cost a correct answer:
 		 * drop it and parse plainly. */
 		ks_log("analysis: parse with PCH failed (%s); retrying without",
@@ -665,9 +768,13 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 		free(args.v[args.n + 1]);
 		args.v[args.n] = NULL;
 		t->used_pch = 0;
-		parse(t->index, t->source, &args, &t->tu, &errors);
+		/* The bound starts here: the PCH is built once, for many TUs. */
+	ks_tu_watch_start(t->source, o->timeout_ms);
+	prc = parse(t->index, t->source, &args, &t->tu, &errors);
+		if (prc && t->tu && !ks_walk_host_errors(t, &t->host_errors))
+			prc = 0;
 	}
-	if (errors.len) {
+	if (prc) {
 		ks_error(err, "%s does not parse as CUDA with %s%s: %s",
 			 t->source, ks_libclang_path(),
 			 t->prelude ? " (no CUDA toolkit: minimal prelude)"
@@ -678,7 +785,11 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 	t->seconds = now() - start;
 	ks_log("analysis: parsed %s in %.3f s%s", t->source, t->seconds,
 	       t->used_pch ? " (PCH)" : "");
+	if (t->host_errors.n)
+		ks_log("analysis: %zu host-only errors set aside (first: %s)",
+		       t->host_errors.n, t->host_errors.v[0]);
 	rc = 0;
+	ks_strv_pushv(&t->args, (const char *const *)args.v, args.n);
 out:
 	if (rc)
 		ks_tu_release(t);
@@ -698,6 +809,8 @@ ks_tu_release(struct ks_tu *t)
 	if (t->index)
 		ks_cx.disposeIndex(t->index);
 	free(t->source);
+	ks_strv_release(&t->host_errors);
+	ks_strv_release(&t->args);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -29,7 +29,27 @@ struct ks_tu {
 	double seconds;
 	/* the walk's work: steps taken and the bound (0: none) */
 	unsigned long steps, max_steps;
+	int timed_out;		/* the walk stopped at the time bound */
+	/* errors clang gave in host code only (ks_walk_host_errors), as
+	 * "file:line:col: message"; the parse went on without them */
+	struct ks_strv host_errors;
+	/* the clang arguments of the parse, for a second parse of the same
+	 * TU (explicit instantiations: walk_tu.c) */
+	struct ks_strv args;
 };
+
+/*
+ * The time bound of a TU's analysis (watch.c), `ms` of the process's
+ * CPU time: from _start, the walk stops once ks_tu_watch_expired(); a
+ * libclang call still running a CPU second past `ms` ends the process
+ * with ks_tu_watch_reason()'s text on stderr (status KS_EXIT_FAILED;
+ * SIGPROF is taken meanwhile). `ms` 0: no bound. _stop disarms it.
+ */
+void ks_tu_watch_start(const char *source, unsigned long ms);
+void ks_tu_watch_stop(void);
+int ks_tu_watch_expired(void);
+void ks_tu_watch_reason(const char *source, unsigned long ms, char *buf,
+			size_t size);
 
 /* Parse `o` (libclang must be loaded). Returns 0, or -1 with the reason. */
 int ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t,
@@ -40,6 +60,14 @@ void ks_tu_release(struct ks_tu *t);
  * Returns -1 when the walk took more than t->max_steps steps (then what
  * it filled is incomplete), else 0. */
 int ks_walk(struct ks_tu *t, struct ks_inventory *inv);
+
+/*
+ * The TU's error diagnostics, when every one lies in host-only code that
+ * names no kernel, launch or template function (walk_hosterr.c): appends
+ * them to `out` as "file:line:col: message" and returns 0; else -1 and
+ * nothing appended (the TU is refused).
+ */
+int ks_walk_host_errors(struct ks_tu *t, struct ks_strv *out);
 
 /*
  * The closure of `kernel` (a definition cursor) as text: see closure.h

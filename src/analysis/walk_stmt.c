@@ -679,6 +679,13 @@ ks_walk_step(struct walk *w)
 		return 1;
 	}
 	t->steps++;
+	/* the clock, every 1,024 steps (a few microseconds of walk) */
+	if (!(t->steps & 1023) && ks_tu_watch_expired()) {
+		t->timed_out = 1;
+		if (t->max_steps)
+			t->steps = t->max_steps + 1;
+		return 1;
+	}
 	return 0;
 }
 

@@ -28,7 +28,19 @@ struct tuwalk {
 	int nloops;
 	/* macro definitions seen: name and body text, for launch bounds */
 	struct ks_strv macro_names, macro_bodies;
+	/* Instantiations of the TU's template functions met in host code,
+	 * walked after the definitions (their launches name the kernel
+	 * instances that the patterns leave dependent), and the mangled
+	 * names of those queued so far. */
+	CXCursor *work;
+	size_t nwork;
+	struct ks_strv queued;
+	int in_inst;		/* walking an instantiation */
 };
+
+/* The most instantiations walked per TU: far above real code (hundreds);
+ * past it the walk stops as past its step bound. */
+#define MAX_INSTANTIATIONS 20000
 
 static int
 kernel_index(struct tuwalk *tw, CXCursor decl)
@@ -43,6 +55,22 @@ kernel_index(struct tuwalk *tw, CXCursor decl)
 			return (int)i;
 	}
 	return -1;
+}
+
+/*
+ * A kernel's name as nvcc emits it: the mangled name, without the `L`
+ * of internal linkage (`static __global__ void k(int *)` is `_ZL1kPi`
+ * to clang and the `.entry _Z1kPi` of nvcc's PTX, which the runtime and
+ * the captures name).
+ */
+static char *
+kernel_mangling(CXCursor c)
+{
+	char *m = ks_cx_str(ks_cx.Cursor_getMangling(c));
+
+	if (ks_starts_with(m, "_ZL"))
+		memmove(m + 2, m + 3, strlen(m + 3) + 1);
+	return m;
 }
 
 static char *
@@ -77,7 +105,7 @@ qualified_name(CXCursor c)
 static void
 add_instance(struct ks_kernel *k, CXCursor spec)
 {
-	char *m = ks_cx_str(ks_cx.Cursor_getMangling(spec));
+	char *m = kernel_mangling(spec);
 	size_t i;
 
 	if (!*m) {
@@ -125,6 +153,55 @@ add_instance(struct ks_kernel *k, CXCursor spec)
 		k->inst[k->ninst].display = ks_buf_detach(&d, NULL);
 	}
 	k->ninst++;
+}
+
+static void
+launch_add_inst(struct ks_launch *l, const char *m)
+{
+	size_t i;
+
+	for (i = 0; i < l->ninst; i++)
+		if (!strcmp(l->inst[i], m))
+			return;
+	l->inst = KS_GROW(l->inst, l->ninst, NULL);
+	l->inst[l->ninst++] = ks_xstrdup(m);
+}
+
+/* The kernel template a dependent launch (`k<T><<<...>>>` in a template
+ * function) names: its callee is an overloaded reference. */
+static int
+dependent_kernel(struct tuwalk *tw, CXCursor call)
+{
+	struct kids ch;
+	int ki = -1;
+
+	ks_walk_kids_of(call, &ch);
+	if (ch.n) {
+		CXCursor c = ks_walk_strip(ch.v[0]);
+		unsigned i, n;
+
+		if (ks_walk_kind(c) != CXCursor_OverloadedDeclRef) {
+			struct kids gc;
+			size_t j;
+
+			/* an UnexposedExpr around the reference */
+			ks_walk_kids_of(c, &gc);
+			for (j = 0; j < gc.n; j++)
+				if (ks_walk_kind(gc.v[j]) ==
+				    CXCursor_OverloadedDeclRef) {
+					c = gc.v[j];
+					break;
+				}
+			ks_walk_kids_release(&gc);
+		}
+		n = ks_walk_kind(c) == CXCursor_OverloadedDeclRef
+			    ? ks_cx.getNumOverloadedDecls(c)
+			    : 0;
+		for (i = 0; i < n && ki < 0; i++)
+			ki = kernel_index(tw, ks_cx.getOverloadedDecl(c, i));
+	}
+	ks_walk_kids_release(&ch);
+	return ki;
 }
 
 /* Text of the source between two offsets of a file. */
@@ -238,7 +315,7 @@ add_kernel(struct tuwalk *tw, CXCursor c)
 	k->display = ks_cx_str(ks_cx.getCursorDisplayName(c));
 	k->is_template = ks_walk_kind(c) == CXCursor_FunctionTemplate;
 	if (!k->is_template)
-		k->mangled = ks_cx_str(ks_cx.Cursor_getMangling(c));
+		k->mangled = kernel_mangling(c);
 	ks_cx_extent(ks_cx.getCursorExtent(c), &k->extent);
 	k->in_main_file = !strcmp(k->extent.file, tw->t->source);
 	{
@@ -302,8 +379,120 @@ ext_between(struct ks_extent *e, const char *file, struct toks *t, unsigned a,
 	}
 }
 
+/* The cursor's start is in a macro expansion. */
+static int
+from_macro(CXCursor c)
+{
+	CXSourceLocation b = ks_cx.getRangeStart(ks_cx.getCursorExtent(c));
+	CXFile fe = NULL, fs = NULL;
+	unsigned oe = 0, os = 0;
+
+	ks_cx.getExpansionLocation(b, &fe, NULL, NULL, &oe);
+	ks_cx.getSpellingLocation(b, &fs, NULL, NULL, &os);
+	return oe != os || !fe || !fs || !ks_cx.File_isEqual(fe, fs);
+}
+
+struct last_leaf {
+	CXFile file;
+	unsigned from, last;
+};
+
+static enum CXChildVisitResult
+last_leaf_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct last_leaf *ll = data;
+	CXFile f = NULL;
+	unsigned o = 0;
+
+	(void)parent;
+	ks_cx.getSpellingLocation(ks_cx.getRangeStart(ks_cx.getCursorExtent(c)),
+				  &f, NULL, NULL, &o);
+	if (f && ks_cx.File_isEqual(f, ll->file) && o >= ll->from &&
+	    o > ll->last)
+		ll->last = o;
+	return CXChildVisit_Recurse;
+}
+
+/*
+ * The text of an expression from a macro expansion, where it is spelled
+ * (the macro's body, or the use's argument). libclang gives a macro
+ * expression's start where it is spelled but its end only where the macro
+ * is used, so the text runs from the start to the end of the last token
+ * any part of it starts at, and on through the brackets left open; NULL
+ * when that is not one piece of one file.
+ */
 static char *
-arg_text(struct ks_tu *t, CXCursor a)
+spelled_text(struct ks_tu *t, CXCursor c)
+{
+	struct last_leaf ll;
+	struct toks tk;
+	const char *s;
+	size_t size;
+	unsigned i, end = 0;
+	int depth = 0, seen = 0;
+
+	memset(&ll, 0, sizeof(ll));
+	ks_cx.getSpellingLocation(ks_cx.getRangeStart(ks_cx.getCursorExtent(c)),
+				  &ll.file, NULL, NULL, &ll.from);
+	if (!ll.file)
+		return NULL;
+	ll.last = ll.from;
+	ks_cx.visitChildren(c, last_leaf_visit, &ll);
+	s = ks_cx_file_text(t->tu, ll.file, &size);
+	if (!s || ll.from >= size)
+		return NULL;
+	ks_walk_toks_of(
+		t->tu,
+		ks_cx.getRange(
+			ks_cx.getLocationForOffset(t->tu, ll.file, ll.from),
+			ks_cx.getLocationForOffset(
+				t->tu, ll.file,
+				(unsigned)(ll.last + 4096 < size ? ll.last + 4096
+								 : size))),
+		&tk);
+	for (i = 0; i < tk.n; i++) {
+		unsigned b = ks_walk_tok_begin(&tk, i);
+
+		if (seen && (depth <= 0 || !(ks_walk_tok_is(&tk, i, ")") ||
+					     ks_walk_tok_is(&tk, i, "]"))))
+			break;
+		if (ks_walk_tok_is(&tk, i, "(") || ks_walk_tok_is(&tk, i, "["))
+			depth++;
+		else if (ks_walk_tok_is(&tk, i, ")") ||
+			 ks_walk_tok_is(&tk, i, "]"))
+			depth--;
+		end = ks_walk_tok_end(&tk, i);
+		if (b >= ll.last)
+			seen = 1;
+	}
+	ks_walk_toks_release(&tk);
+	if (!seen || end <= ll.from || end > size)
+		return NULL;
+	return ks_xstrndup(s + ll.from, end - ll.from);
+}
+
+/* The name of the macro whose use starts at offset `off` of `file`. */
+static char *
+macro_at(struct ks_tu *t, const char *file, unsigned long off)
+{
+	CXFile f = ks_cx.getFile(t->tu, file);
+	size_t size, n = 0;
+	const char *s = ks_cx_file_text(t->tu, f, &size);
+
+	if (!s || off >= size)
+		return ks_xstrdup("?");
+	while (off + n < size && (s[off + n] == '_' ||
+				  (s[off + n] >= 'a' && s[off + n] <= 'z') ||
+				  (s[off + n] >= 'A' && s[off + n] <= 'Z') ||
+				  (n && s[off + n] >= '0' && s[off + n] <= '9')))
+		n++;
+	return n ? ks_xstrndup(s + off, n) : ks_xstrdup("?");
+}
+
+/* An argument's text: as written at the launch, or where it is spelled
+ * for a launch from a macro (`macro`). */
+static char *
+arg_text(struct ks_tu *t, CXCursor a, int macro)
 {
 	struct ks_extent e;
 	char *s;
@@ -312,6 +501,8 @@ arg_text(struct ks_tu *t, CXCursor a)
 	if (ks_cx_line(a) == 0) {	/* a default argument: not written */
 		return NULL;
 	}
+	if (macro)
+		return spelled_text(t, a);
 	ks_cx_extent(ks_cx.getCursorExtent(a), &e);
 	s = source_text(t, &e);
 	free(e.file);
@@ -333,19 +524,54 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 	struct ks_host_launch hl;
 	unsigned i, open = 0, close = 0, lparen = 0;
 	size_t a, na = 0;
+	int in_macro = from_macro(call);
 
+	if (tw->in_inst) {
+		/* the site was met in the pattern: it gains an instance */
+		struct ks_extent e;
+
+		memset(&e, 0, sizeof(e));
+		ks_cx_extent(ks_cx.getCursorExtent(call), &e);
+		for (l = NULL, a = 0; a < inv->nlaunches && !l; a++)
+			if (inv->launches[a].extent.begin == e.begin &&
+			    !strcmp(inv->launches[a].extent.file, e.file))
+				l = &inv->launches[a];
+		free(e.file);
+		if (l) {
+			if (!ks_cx.Cursor_isNull(ref) &&
+			    ks_walk_kind(ref) == CXCursor_FunctionDecl) {
+				int ki = kernel_index(tw, ref);
+				char *m = kernel_mangling(ref);
+
+				if (ki >= 0 && l->kernel < 0)
+					l->kernel = ki;
+				if (ki >= 0 && inv->kernels[ki].is_template)
+					add_instance(&inv->kernels[ki], ref);
+				if (*m)
+					launch_add_inst(l, m);
+				free(m);
+			}
+			return;
+		}
+	}
 	inv->launches = KS_GROW(inv->launches, inv->nlaunches, NULL);
 	l = &inv->launches[inv->nlaunches++];
 	memset(l, 0, sizeof(*l));
 	l->kernel = ks_cx.Cursor_isNull(ref) ? -1 : kernel_index(tw, ref);
 	if (!ks_cx.Cursor_isNull(ref) && ks_walk_kind(ref) == CXCursor_FunctionDecl) {
-		char *m = ks_cx_str(ks_cx.Cursor_getMangling(ref));
+		char *m = kernel_mangling(ref);
 
 		l->mangled = *m ? m : NULL;
 		if (!*m)
 			free(m);
-		if (l->kernel >= 0 && inv->kernels[l->kernel].is_template)
+		if (l->kernel >= 0 && inv->kernels[l->kernel].is_template) {
 			add_instance(&inv->kernels[l->kernel], ref);
+			if (l->mangled)
+				launch_add_inst(l, l->mangled);
+		}
+	} else if (ks_cx.Cursor_isNull(ref) ||
+		   ks_walk_kind(ref) != CXCursor_FunctionDecl) {
+		l->kernel = dependent_kernel(tw, call);
 	}
 	l->caller = ks_xstrdup(tw->fn_name ? tw->fn_name : "");
 	l->in_loop = tw->nloops > 0;
@@ -361,7 +587,7 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 		    (ks_walk_spelled(ks_walk_strip(cf.v[a]), "__cudaPushCallConfiguration") ||
 		     ks_walk_spelled(ks_walk_strip(cf.v[a]), "cudaConfigureCall")))
 			continue;
-		s = arg_text(tw->t, cf.v[a]);
+		s = arg_text(tw->t, cf.v[a], in_macro);
 		switch (na++) {
 		case 0: l->grid = s; break;
 		case 1: l->block = s; break;
@@ -382,12 +608,28 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 		if (ks_cx.equalCursors(ks_walk_strip(ch.v[a]), config))
 			continue;
 		l->argtext = KS_GROW(l->argtext, l->nargs, NULL);
-		l->argtext[l->nargs] = arg_text(tw->t, ch.v[a]);
+		l->argtext[l->nargs] = arg_text(tw->t, ch.v[a], in_macro);
 		if (!l->argtext[l->nargs])
 			l->argtext[l->nargs] = ks_xstrdup("");
 		l->nargs++;
 	}
 	l->callee = source_text(tw->t, &l->callee_ext);
+	if (in_macro) {
+		/* The expansion is what the source holds: `extent` is the
+		 * macro's use; the pieces are read where they are spelled
+		 * and have no extent of their own. */
+		free(l->macro);
+		l->macro = macro_at(tw->t, l->extent.file, l->extent.begin);
+		l->not_rewritable = ks_xasprintf(
+			"not rewritable: launch inside macro %s", l->macro);
+		free(l->callee);
+		l->callee = ch.n ? spelled_text(tw->t, ch.v[0]) : NULL;
+		if (!l->callee)
+			l->callee = ks_xstrdup("");
+		free(l->callee_ext.file);
+		memset(&l->callee_ext, 0, sizeof(l->callee_ext));
+		l->callee_ext.file = ks_xstrdup("");
+	}
 	ks_walk_kids_release(&ch);
 	ks_walk_toks_of(tw->t->tu, ks_cx.getCursorExtent(call), &t);
 	for (i = 0; i < t.n; i++) {
@@ -400,12 +642,12 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 			break;
 		}
 	}
-	if (open && close)
+	if (open && close && !l->macro)
 		ext_between(&l->config, l->extent.file, &t, open - 1,
 			    close - 1);
 	else
 		l->config.file = ks_xstrdup("");
-	if (lparen && t.n)
+	if (lparen && t.n && !l->macro)
 		ext_between(&l->args, l->extent.file, &t, lparen - 1, t.n - 1);
 	else
 		l->args.file = ks_xstrdup("");
@@ -442,6 +684,42 @@ config_call(CXCursor call)
 	return found;
 }
 
+/*
+ * A template function of the TU's own files (or a member of a class
+ * template) instantiated where host code refers to it: walked once its
+ * pattern has been, so the launches in it name their instances.
+ */
+static void
+queue_instantiation(struct tuwalk *tw, CXCursor ref)
+{
+	enum CXCursorKind k = ks_walk_kind(ref);
+	CXCursor def;
+	char *m;
+
+	if (ks_cx.Cursor_isNull(ref) ||
+	    (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod &&
+	     k != CXCursor_Constructor && k != CXCursor_ConversionFunction) ||
+	    ks_cx.Cursor_isNull(ks_cx.getSpecializedCursorTemplate(ref)) ||
+	    ks_cx_is_system(ref) || kernel_index(tw, ref) >= 0)
+		return;
+	def = ks_cx.getCursorDefinition(ref);
+	if (ks_cx.Cursor_isNull(def) ||
+	    ks_walk_has_attr(def, CXCursor_CUDAGlobalAttr))
+		return;
+	m = ks_cx_str(ks_cx.Cursor_getMangling(def));
+	if (!*m) {
+		free(m);
+		m = ks_cx_str(ks_cx.getCursorUSR(def));
+	}
+	if (!*m || ks_strv_find(&tw->queued, m) >= 0) {
+		free(m);
+		return;
+	}
+	ks_strv_push_owned(&tw->queued, m);
+	tw->work = KS_GROW(tw->work, tw->nwork, NULL);
+	tw->work[tw->nwork++] = def;
+}
+
 static enum CXChildVisitResult
 host_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -460,6 +738,8 @@ host_visit(CXCursor c, CXCursor parent, CXClientData data)
 		tw->nloops--;
 		return CXChildVisit_Continue;
 	}
+	if (k == CXCursor_CallExpr || k == CXCursor_DeclRefExpr)
+		queue_instantiation(tw, ks_cx.getCursorReferenced(c));
 	if (k == CXCursor_CallExpr) {
 		CXCursor cfg = config_call(c);
 
@@ -468,7 +748,8 @@ host_visit(CXCursor c, CXCursor parent, CXClientData data)
 		} else {
 			char *name = ks_walk_spelling(c);
 
-			if (ks_host_is_blocking(name))
+			/* an instantiation's calls are its pattern's */
+			if (!tw->in_inst && ks_host_is_blocking(name))
 				ks_host_add_blocking(&tw->inv->host, tw->fn,
 						     ks_walk_begin_of(c), name);
 			free(name);
@@ -533,8 +814,19 @@ tu_visit(CXCursor c, CXCursor parent, CXClientData data)
 	if (!is_function(k))
 		return CXChildVisit_Continue;
 	if (ks_walk_has_attr(c, CXCursor_CUDAGlobalAttr)) {
-		if (tw->pass == 1 && ks_cx.isCursorDefinition(c))
+		if (tw->pass == 1 && ks_cx.isCursorDefinition(c) &&
+		    ks_cx.Cursor_isNull(ks_cx.getSpecializedCursorTemplate(c)))
 			add_kernel(tw, c);
+		else if (tw->pass == 2 && k == CXCursor_FunctionDecl) {
+			/* template __global__ void k<int>(int *); */
+			CXCursor tmpl = ks_cx.getSpecializedCursorTemplate(c);
+			int ki = ks_cx.Cursor_isNull(tmpl)
+					 ? -1
+					 : kernel_index(tw, tmpl);
+
+			if (ki >= 0 && tw->inv->kernels[ki].is_template)
+				add_instance(&tw->inv->kernels[ki], c);
+		}
 		return CXChildVisit_Continue;
 	}
 	if (tw->pass == 1)
@@ -561,6 +853,187 @@ tu_visit(CXCursor c, CXCursor parent, CXClientData data)
 		tw->fn_name = NULL;
 	}
 	return CXChildVisit_Continue;
+}
+
+/* ---- explicit instantiations --------------------------------------------- */
+
+/*
+ * libclang shows no cursor for an explicit instantiation
+ * (`template __global__ void k<int>(int *);`), yet nvcc emits the
+ * instance. They are found in the tokens of the TU's own file and
+ * resolved by a second parse of that file with one reference per
+ * instantiation appended, whose referenced declaration is the instance
+ * (mangled name and template arguments as for any other).
+ */
+struct explicit_ctx {
+	struct tuwalk *tw;
+};
+
+static unsigned
+matching(struct toks *t, unsigned i, const char *open, const char *close)
+{
+	int depth = 0;
+
+	for (; i < t->n; i++) {
+		if (ks_walk_tok_is(t, i, open))
+			depth++;
+		else if (ks_walk_tok_is(t, i, close) && --depth == 0)
+			return i;
+		else if (!strcmp(close, ">") && ks_walk_tok_is(t, i, ">>") &&
+			 (depth -= 2) <= 0)
+			return i;
+		else if (ks_walk_tok_is(t, i, ";") || ks_walk_tok_is(t, i, "{"))
+			break;
+	}
+	return 0;
+}
+
+static int
+template_kernel_named(struct tuwalk *tw, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < tw->inv->nkernels; i++)
+		if (tw->inv->kernels[i].is_template &&
+		    !strcmp(tw->inv->kernels[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static enum CXChildVisitResult
+explicit_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct tuwalk *tw = ((struct explicit_ctx *)data)->tw;
+
+	(void)parent;
+	if (ks_walk_kind(c) == CXCursor_DeclRefExpr) {
+		CXCursor ref = ks_cx.getCursorReferenced(c);
+		CXCursor tmpl = ks_cx.getSpecializedCursorTemplate(ref);
+		size_t i;
+		char *q;
+
+		if (ks_cx.Cursor_isNull(tmpl))
+			return CXChildVisit_Recurse;
+		q = qualified_name(tmpl);
+		for (i = 0; i < tw->inv->nkernels; i++)
+			if (tw->inv->kernels[i].is_template &&
+			    !strcmp(tw->inv->kernels[i].qualified, q))
+				add_instance(&tw->inv->kernels[i], ref);
+		free(q);
+	}
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult
+explicit_top(CXCursor c, CXCursor parent, CXClientData data)
+{
+	char *name;
+
+	(void)parent;
+	if (ks_walk_kind(c) != CXCursor_FunctionDecl)
+		return CXChildVisit_Continue;
+	name = ks_walk_spelling(c);
+	if (ks_starts_with(name, "__ks_explicit_"))
+		ks_cx.visitChildren(c, explicit_visit, data);
+	free(name);
+	return CXChildVisit_Continue;
+}
+
+static void
+explicit_instances(struct tuwalk *tw)
+{
+	struct ks_tu *t = tw->t;
+	CXFile f = ks_cx.getFile(t->tu, t->source);
+	size_t size = 0;
+	const char *text = ks_cx_file_text(t->tu, f, &size);
+	struct ks_buf extra = KS_BUF_INIT;
+	struct toks tk;
+	unsigned i;
+	int n = 0;
+
+	if (!text || !size || !t->args.n)
+		return;
+	ks_walk_toks_of(t->tu,
+			ks_cx.getRange(ks_cx.getLocationForOffset(t->tu, f, 0),
+				       ks_cx.getLocationForOffset(
+					       t->tu, f, (unsigned)size)),
+			&tk);
+	for (i = 0; i + 1 < tk.n; i++) {
+		unsigned j, lt = 0, gt = 0, lp, rp;
+		int ki = -1;
+
+		if (!ks_walk_tok_is(&tk, i, "template") ||
+		    ks_walk_tok_is(&tk, i + 1, "<") ||
+		    (i > 0 && ks_walk_tok_is(&tk, i - 1, "extern")))
+			continue;
+		for (j = i + 1; j < tk.n && ki < 0; j++) {
+			char *s;
+
+			if (ks_walk_tok_is(&tk, j, ";") ||
+			    ks_walk_tok_is(&tk, j, "{"))
+				break;
+			s = ks_walk_tok_str(&tk, j);
+			ki = template_kernel_named(tw, s);
+			free(s);
+		}
+		if (ki < 0)
+			continue;
+		lp = j;
+		if (ks_walk_tok_is(&tk, j, "<")) {
+			lt = j;
+			gt = matching(&tk, j, "<", ">");
+			if (!gt)
+				continue;
+			lp = gt + 1;
+		}
+		if (lp >= tk.n || !ks_walk_tok_is(&tk, lp, "(") ||
+		    !(rp = matching(&tk, lp, "(", ")")))
+			continue;
+		ks_buf_addf(&extra,
+			    "static void __ks_explicit_%d(void) { (void)"
+			    "static_cast<void (*)%.*s>(&%s%.*s); }\n",
+			    n++,
+			    (int)(ks_walk_tok_end(&tk, rp) -
+				  ks_walk_tok_begin(&tk, lp)),
+			    text + ks_walk_tok_begin(&tk, lp),
+			    tw->inv->kernels[ki].qualified,
+			    lt ? (int)(ks_walk_tok_end(&tk, gt) -
+				       ks_walk_tok_begin(&tk, lt))
+			       : 0,
+			    lt ? text + ks_walk_tok_begin(&tk, lt) : "");
+	}
+	ks_walk_toks_release(&tk);
+	if (n) {
+		struct ks_buf src = KS_BUF_INIT;
+		struct CXUnsavedFile uf;
+		CXTranslationUnit tu2 = NULL;
+		const char **argv = ks_xcalloc(t->args.n + 1, sizeof(*argv));
+		struct explicit_ctx ctx;
+		size_t a;
+
+		ks_buf_add(&src, text, size);
+		ks_buf_adds(&src, "\n");
+		ks_buf_add(&src, extra.buf, extra.len);
+		uf.Filename = t->source;
+		uf.Contents = src.buf;
+		uf.Length = (unsigned long)src.len;
+		for (a = 0; a < t->args.n; a++)
+			argv[a] = t->args.v[a];
+		if (ks_cx.parseTranslationUnit2(t->index, t->source, argv,
+						(int)t->args.n, &uf, 1,
+						CXTranslationUnit_None,
+						&tu2) == CXError_Success &&
+		    tu2) {
+			ctx.tw = tw;
+			ks_cx.visitChildren(ks_cx.getTranslationUnitCursor(tu2),
+					    explicit_top, &ctx);
+		}
+		if (tu2)
+			ks_cx.disposeTranslationUnit(tu2);
+		free(argv);
+		ks_buf_release(&src);
+	}
+	ks_buf_release(&extra);
 }
 
 static void
@@ -595,8 +1068,37 @@ ks_walk(struct ks_tu *t, struct ks_inventory *inv)
 	ks_cx.visitChildren(ks_cx.getTranslationUnitCursor(t->tu), tu_visit,
 			    &tw);
 	tw.pass = 2;
+	ks_strv_init(&tw.queued);
 	ks_cx.visitChildren(ks_cx.getTranslationUnitCursor(t->tu), tu_visit,
 			    &tw);
+	/* Instantiations, and those they refer to in turn. */
+	tw.in_inst = 1;
+	for (i = 0; i < tw.nwork && i < MAX_INSTANTIATIONS; i++) {
+		CXCursor c = tw.work[i], tmpl;
+
+		if (ks_tu_watch_expired()) {
+			t->timed_out = 1;
+			break;
+		}
+		tmpl = ks_cx.getSpecializedCursorTemplate(c);
+		tw.fn_name = qualified_name(ks_cx.Cursor_isNull(tmpl) ? c
+								      : tmpl);
+		/* the pattern's host function, walked already */
+		for (tw.fn = 0; (size_t)tw.fn < inv->host.nfns; tw.fn++)
+			if (!strcmp(inv->host.fns[tw.fn], tw.fn_name))
+				break;
+		if ((size_t)tw.fn == inv->host.nfns)
+			tw.fn = ks_host_add_fn(&inv->host, tw.fn_name);
+		tw.nloops = 0;
+		tw.device_fn = ks_walk_has_attr(c, CXCursor_CUDADeviceAttr) &&
+			       !ks_walk_has_attr(c, CXCursor_CUDAHostAttr);
+		ks_cx.visitChildren(c, host_visit, &tw);
+		free(tw.fn_name);
+		tw.fn_name = NULL;
+	}
+	if (tw.nwork > MAX_INSTANTIATIONS)
+		t->steps = t->max_steps + 1;
+	explicit_instances(&tw);
 	for (i = 0; i < inv->nkernels; i++) {
 		ks_features_compute(&inv->kernels[i].facts, &inv->host, (int)i,
 				    &inv->kernels[i].features);
@@ -606,6 +1108,11 @@ ks_walk(struct ks_tu *t, struct ks_inventory *inv)
 	ks_cx.getInclusions(t->tu, inclusion, inv);
 	ks_strv_release(&tw.macro_names);
 	ks_strv_release(&tw.macro_bodies);
+	ks_strv_release(&tw.queued);
+	free(tw.work);
 	free(tw.kcur);
-	return t->max_steps && t->steps > t->max_steps ? -1 : 0;
+	if (ks_tu_watch_expired())
+		t->timed_out = 1;
+	return t->timed_out || (t->max_steps && t->steps > t->max_steps) ? -1
+									  : 0;
 }

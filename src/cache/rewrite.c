@@ -861,6 +861,10 @@ plan_job(const char *src, size_t len, const struct lines *l,
 			return refuse(err, k->name, "the launch at line %zu "
 				      "comes before the definition (line %zu)",
 				      at, line);
+		if (lc->macro)
+			return refuse(err, k->name, "the launch at line %zu is "
+				      "not rewritable: launch inside macro %s",
+				      at, lc->macro);
 		if (in_directive(src, len, lc->begin))
 			return refuse(err, k->name, "the launch at line %zu is "
 				      "inside a preprocessor directive", at);
@@ -923,6 +927,179 @@ ks_rewrite(const char *src, size_t len, const char *path,
 out:
 	ks_buf_release(&text);
 	free(edits);
+	free(l.start);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Template instances                                                  */
+
+/* Does `def` open with `template <>` (an explicit specialization)? Sets
+ * *name_end to the end of the kernel's name before its '(' or '<'. */
+static int
+specialization_of(const char *def, const char *name, size_t *name_end)
+{
+	struct lexer lx;
+	struct token t, n;
+	int first = 1, spec = 0;
+
+	*name_end = 0;
+	lex_init(&lx, def, strlen(def));
+	while (lex(&lx, &t) != T_EOF && !is_punct(def, &t, '{')) {
+		if (first && is_ident(def, &t, "template")) {
+			struct lexer peek = lx;
+
+			if (lex(&peek, &n) != T_EOF && is_punct(def, &n, '<') &&
+			    lex(&peek, &n) != T_EOF && is_punct(def, &n, '>'))
+				spec = 1;
+		}
+		first = 0;
+		if (!*name_end && is_ident(def, &t, name)) {
+			struct lexer peek = lx;
+
+			if (lex(&peek, &n) != T_EOF &&
+			    (is_punct(def, &n, '(') || is_punct(def, &n, '<')))
+				*name_end = t.end;
+		}
+	}
+	return spec;
+}
+
+static int
+plan_instance(const char *src, size_t len, const struct lines *l,
+	      const struct ks_rewrite_instance_job *jobs, size_t ji,
+	      struct ks_buf *err)
+{
+	const struct ks_rewrite_instance_job *j = &jobs[ji];
+	const struct ks_rewrite_kernel *k = j->kernel;
+	const struct ks_rewrite_variant *v = j->variant;
+	size_t from, line, i, name_end;
+	int is_template;
+
+	if (!k->name || !*k->name || k->def_begin >= k->def_end ||
+	    k->def_end > len)
+		return refuse(err, k->name ? k->name : "", "its extent is "
+			      "outside the file");
+	line = line_of(l, k->def_begin);
+	if (!present(&v->definition) || !v->file || v->arch < 10 ||
+	    !j->args || !*j->args)
+		return refuse(err, k->name, "the variant has no definition, "
+			      "file, arch or instance");
+	if (present(&v->launcher))
+		return refuse(err, k->name, "a launcher for one instance "
+			      "(%s<%s>) is not supported", k->name, j->args);
+	from = decl_start(src, len, k->def_begin);
+	if (check_definition(src, from, k->def_end, k->name, line,
+			     &is_template, err))
+		return -1;
+	if (!is_template)
+		return refuse(err, k->name, "it is not a template (line %zu)",
+			      line);
+	specialization_of(v->definition.text, k->name, &name_end);
+	if (!name_end)
+		return refuse(err, k->name, "the variant does not define "
+			      "%s<%s>", k->name, j->args);
+	for (i = 0; i < k->nlaunches; i++)
+		if (k->launches[i].begin < k->def_end)
+			return refuse(err, k->name, "the launch at line %zu "
+				      "comes before the definition (line "
+				      "%zu): %s<%s> would be instantiated "
+				      "before its specialization",
+				      line_of(l, k->launches[i].begin), line,
+				      k->name, j->args);
+	for (i = 0; i < ji; i++)
+		if (jobs[i].kernel->def_begin == k->def_begin &&
+		    !strcmp(jobs[i].args, j->args))
+			return refuse(err, k->name, "two variants for %s<%s>",
+				      k->name, j->args);
+	if (present(&v->helpers) && emit_helpers(NULL, v, k->name, err))
+		return -1;
+	return 0;
+}
+
+static void
+emit_instance(struct ks_buf *out, const struct ks_rewrite_instance_job *j)
+{
+	const struct ks_rewrite_variant *v = j->variant;
+	const char *def = v->definition.text;
+	size_t name_end;
+	int spec = specialization_of(def, j->kernel->name, &name_end);
+
+	ensure_newline(out);
+	if (present(&v->helpers))
+		emit_helpers(out, v, j->kernel->name, NULL);
+	ks_buf_addf(out, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == %u\n",
+		    v->arch);
+	add_line_directive(out, v->definition.line ? v->definition.line : 1,
+			   v->file);
+	if (spec) {
+		ks_buf_adds(out, def);
+	} else {
+		/* the plain definition, made the instance's specialization
+		 * on its own lines (no newline is added) */
+		ks_buf_adds(out, "template <> ");
+		ks_buf_add(out, def, name_end);
+		ks_buf_addf(out, "<%s>", j->args);
+		ks_buf_adds(out, def + name_end);
+	}
+	ensure_newline(out);
+	ks_buf_adds(out, "#endif\n");
+}
+
+static int
+cmp_instance_jobs(const void *a, const void *b)
+{
+	const struct ks_rewrite_instance_job *x = *(const void *const *)a,
+					     *y = *(const void *const *)b;
+
+	return x->kernel->def_end < y->kernel->def_end	 ? -1
+	       : x->kernel->def_end > y->kernel->def_end ? 1
+	       : x < y					 ? -1
+							 : x > y;
+}
+
+int
+ks_rewrite_instances(const char *src, size_t len, const char *path,
+		     const struct ks_rewrite_instance_job *jobs, size_t njobs,
+		     struct ks_buf *out, struct ks_buf *err)
+{
+	struct ks_buf text = KS_BUF_INIT;
+	const struct ks_rewrite_instance_job **order;
+	size_t i, pos = 0;
+	struct lines l;
+	int rc = -1;
+
+	lines_init(&l, src, len);
+	order = ks_xcalloc(njobs ? njobs : 1, sizeof(*order));
+	for (i = 0; i < njobs; i++) {
+		if (plan_instance(src, len, &l, jobs, i, err))
+			goto out;
+		order[i] = &jobs[i];
+	}
+	qsort(order, njobs, sizeof(*order), cmp_instance_jobs);
+	ks_buf_adds(&text, "/* ks-nvcc: verified variants replace ");
+	for (i = 0; i < njobs; i++)
+		ks_buf_addf(&text, "%s%s<%s> (arch %u)", i ? ", " : "",
+			    jobs[i].kernel->name, jobs[i].args,
+			    jobs[i].variant->arch);
+	ks_buf_adds(&text, "; see docs/REWRITE.md */\n");
+	for (i = 0; i < njobs; i++) {
+		size_t end = order[i]->kernel->def_end;
+
+		if (end > pos) {
+			add_user(&text, src, &l, path, pos, end);
+			pos = end;
+		}
+		emit_instance(&text, order[i]);
+	}
+	if (pos < len || !njobs)
+		add_user(&text, src, &l, path, pos, len);
+	ensure_newline(&text);
+	ks_buf_add(out, text.buf, text.len);
+	rc = 0;
+out:
+	ks_buf_release(&text);
+	free(order);
 	free(l.start);
 	return rc;
 }
@@ -992,6 +1169,7 @@ ks_rewrite_kernel_release(struct ks_rewrite_kernel *k)
 		for (j = 0; j < lc->nargs; j++)
 			free(lc->args[j]);
 		free(lc->args);
+		free(lc->macro);
 	}
 	free(k->launches);
 	free(k->name);

@@ -54,6 +54,9 @@ struct ks_rewrite_launch {
 	char **args;
 	size_t nargs;
 	int device_side;	/* inside device code (dynamic parallelism) */
+	/* produced by this macro's expansion (NULL: none): [begin, end) is
+	 * the macro's use, which a launcher cannot rewrite */
+	char *macro;
 };
 
 /* A kernel of the main file, as the inventory sees it. */
@@ -103,6 +106,42 @@ struct ks_rewrite_job {
 int ks_rewrite(const char *src, size_t len, const char *path,
 	       const struct ks_rewrite_job *jobs, size_t njobs,
 	       struct ks_buf *out, struct ks_buf *err);
+
+/*
+ * One instance of a template kernel replaced by an explicit
+ * specialization: `kernel` holds the template's extents (its definition,
+ * from `template`, and its launches), `args` the instance's template
+ * arguments as the inventory displays them ("float", "float, 64"). The
+ * variant's definition is either the explicit specialization itself
+ * (`template <> __global__ void k<float>(float *p) {...}`) or a plain
+ * definition (`__global__ void k(float *p) {...}`), which becomes one:
+ * `template <> ` before it, `<args>` after the name. A launcher is
+ * refused (a launch in a template function serves every instance).
+ */
+struct ks_rewrite_instance_job {
+	const struct ks_rewrite_kernel *kernel;
+	const char *args;
+	const struct ks_rewrite_variant *variant;
+};
+
+/*
+ * Pure: the TU with each job's explicit specialization placed right after
+ * its template's definition, seen only by the device pass whose
+ * __CUDA_ARCH__ is the variant's (helpers as for ks_rewrite), appended to
+ * `out`: that pass compiles the variant for that instance and the
+ * template for the others; every other pass, and the host pass, compile
+ * the TU as written. The mangled name is the instance's, so launches and
+ * host stubs stay as they are. Refused, with one message naming the
+ * kernel: a kernel that is not a template, extents that are not its
+ * definition, a launch of it before the definition (the instance would
+ * be instantiated before its specialization), a variant that specializes
+ * another kernel, two jobs for the same instance, a launcher. Nothing is
+ * appended on failure.
+ */
+int ks_rewrite_instances(const char *src, size_t len, const char *path,
+			 const struct ks_rewrite_instance_job *jobs,
+			 size_t njobs, struct ks_buf *out,
+			 struct ks_buf *err);
 
 /*
  * Pure: split a variant file in place into its parts. Each part starts

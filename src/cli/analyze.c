@@ -28,6 +28,7 @@
 #include "../core/util.h"
 #include "../nvcc/arch.h"
 #include "../nvcc/args.h"
+#include "../nvcc/hostinc.h"
 #include "../nvcc/manifest.h"
 #include "../nvcc/nvccmacros.h"
 #include "../nvcc/nvccver.h"
@@ -55,6 +56,8 @@ struct build {
 	struct ks_strv includes, defines, devflags;
 	struct ks_strv archs;	/* real archs ("sm_90"), the keys' archs */
 	struct ks_strv macros;	/* nvcc's predefined macros, as -U/-D */
+	char *ccbin;		/* the build's -ccbin, or NULL */
+	struct ks_strv hostinc;	/* the host compiler's include dirs */
 };
 
 static void
@@ -67,6 +70,7 @@ build_init(struct build *b)
 	ks_strv_init(&b->devflags);
 	ks_strv_init(&b->archs);
 	ks_strv_init(&b->macros);
+	ks_strv_init(&b->hostinc);
 }
 
 static void
@@ -77,6 +81,8 @@ build_release(struct build *b)
 	free(b->nvcc);
 	free(b->nvcc_version);
 	ks_strv_release(&b->macros);
+	ks_strv_release(&b->hostinc);
+	free(b->ccbin);
 	free(b->toolkit);
 	free(b->std);
 	free(b->depfile);
@@ -208,6 +214,7 @@ from_args(struct build *b, const char *file, char **argv, int argc,
 		b->toolkit = toolkit_from_env();
 	b->std = a.std ? ks_xstrdup(a.std) : NULL;
 	b->depfile = a.depfile ? ks_xstrdup(a.depfile) : NULL;
+	b->ccbin = a.ccbin ? ks_xstrdup(a.ccbin) : NULL;
 	ks_strv_pushv(&b->includes, (const char *const *)a.includes.v,
 		      a.includes.n);
 	ks_strv_pushv(&b->defines, (const char *const *)a.defines.v,
@@ -248,6 +255,17 @@ from_record(struct build *b, const char *path, struct ks_buf *err)
 		add_arch(&reals, &virts, r.archs[i].real, r.archs[i].virt);
 	archs_done(&reals, &virts, &b->archs);
 	ks_build_rec_release(&r);
+	{
+		/* the record keeps argv; -ccbin is read back from it */
+		struct ks_args a;
+		struct ks_buf ignored = KS_BUF_INIT;
+
+		ks_args_init(&a);
+		if (!ks_args_classify(&b->argv, &a, &ignored) && a.ccbin)
+			b->ccbin = ks_xstrdup(a.ccbin);
+		ks_args_release(&a);
+		ks_buf_release(&ignored);
+	}
 	return 0;
 }
 
@@ -315,6 +333,26 @@ nvcc_macros_of(struct build *b, const struct ks_conf *conf)
 	if (ks_nvccmacros_get(conf->dir, b->nvcc, b->nvcc_version, &b->macros,
 			      &why) < 0)
 		ks_log("analysis without nvcc's macros: %s", why.buf);
+	ks_buf_release(&why);
+}
+
+/*
+ * The host compiler's include directories (omp.h and the like), which
+ * nvcc's host compile searches and clang lacks: asked of the build's host
+ * compiler (cached); without an answer the parse goes without them.
+ */
+static void
+host_includes_of(struct build *b, const struct ks_conf *conf)
+{
+	struct ks_buf why = KS_BUF_INIT;
+	struct stat st;
+	char *cxx = ks_hostinc_compiler(
+		b->ccbin, b->ccbin && !stat(b->ccbin, &st) && S_ISDIR(st.st_mode));
+
+	if (ks_hostinc_get(conf->dir, cxx, &b->hostinc, &why) < 0)
+		ks_log("analysis without the host compiler's includes: %s",
+		       why.buf);
+	free(cxx);
 	ks_buf_release(&why);
 }
 
@@ -397,6 +435,11 @@ ks_cmd_analyze(int argc, char **argv, struct ks_conf *conf)
 	o.defines = &b.defines;
 	nvcc_macros_of(&b, conf);
 	o.nvcc_macros = &b.macros;
+	host_includes_of(&b, conf);
+	o.host_includes = &b.hostinc;
+	o.timeout_ms = conf->analysis_timeout_ms > 0
+			       ? (unsigned long)conf->analysis_timeout_ms
+			       : 0;
 	o.std = b.std;
 	o.no_pch = no_pch;
 	if (ks_inventory_build(&o, &inv, &err))
@@ -464,6 +507,11 @@ ks_analyze_inventory(const char *record, const char *file, char **nvcc_argv,
 	o.defines = &b.defines;
 	nvcc_macros_of(&b, conf);
 	o.nvcc_macros = &b.macros;
+	host_includes_of(&b, conf);
+	o.host_includes = &b.hostinc;
+	o.timeout_ms = conf->analysis_timeout_ms > 0
+			       ? (unsigned long)conf->analysis_timeout_ms
+			       : 0;
 	o.std = b.std;
 	if (ks_inventory_build(&o, inv, err))
 		goto out;

@@ -146,6 +146,10 @@ static const struct item {
 	[KS_CONF_MIN_GAIN] = { "min_gain", "KS_MIN_GAIN", T_STR,
 			       offsetof(struct ks_conf, min_gain), "1.05",
 			       "the speedup over the base that moves it (spreads apart too)" },
+	[KS_CONF_ANALYSIS_TIMEOUT] = { "analysis_timeout", "KS_ANALYSIS_TIMEOUT",
+				       T_INT, offsetof(struct ks_conf, analysis_timeout_ms),
+				       "10000", "milliseconds of CPU one TU's analysis may "
+				       "take (parse and walk; 0: no bound)" },
 };
 
 static char *

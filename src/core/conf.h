@@ -62,6 +62,7 @@ enum ks_conf_item {
 	KS_CONF_LLM_RETRIES,
 	KS_CONF_LLM_TOKENS,
 	KS_CONF_MIN_GAIN,
+	KS_CONF_ANALYSIS_TIMEOUT,
 	KS_CONF_NITEMS
 };
 
@@ -109,6 +110,7 @@ struct ks_conf {
 	int llm_retries;	/* KS_LLM_RETRIES: on 429, 5xx, timeouts */
 	int llm_tokens;		/* KS_LLM_TOKENS: per task, 0 = no limit */
 	char *min_gain;		/* KS_MIN_GAIN: the ratio that moves the base */
+	int analysis_timeout_ms;	/* KS_ANALYSIS_TIMEOUT: one TU's analysis */
 	char *config_path;	/* the config file consulted (may not exist) */
 	enum ks_conf_origin origin[KS_CONF_NITEMS];
 };

@@ -283,3 +283,92 @@ test_host_flags_keep_the_keys() {
 	expect_ne "$(key a.o)" "$(key c.o)" "keys with and without -Xptxas -O1"
 	expect_ne "$(key a.o)" "$(key d.o)" "keys with and without -DSCALE=2"
 }
+
+# Host code in nvcc's dialect: omp.h from the host compiler, host min/max
+# on ints, `register` in C++17, and a host line clang cannot take.
+test_nvcc_dialect_host_code_does_not_refuse_the_tu() {
+	have_real_nvcc || skip_test "no nvcc"
+	nvcc=$(real_nvcc)
+	command -v g++ >/dev/null || skip_test "no g++"
+	printf '#include <omp.h>\n' | g++ -fopenmp -E -x c++ - >/dev/null 2>&1 ||
+		skip_test "g++ has no omp.h"
+	cat >d.cu <<'CU'
+#include <omp.h>
+#include <cstdlib>
+__global__ void k(int *p, int n) { p[threadIdx.x] = max(n, 1); }
+void report() { float s = __saturatef(0.5f); (void)s; }
+int main(int argc, char **argv) {
+  register int t = omp_get_max_threads();
+  int r = max(1, atoi(argv[1]));
+  int *d = 0;
+  k<<<t, r>>>(d, min(r, 3));
+  return 0;
+}
+CU
+	# nvcc compiles it but for the one host line (a device-only call)
+	"$nvcc" -Xcompiler -fopenmp -c d.cu -o d.o >nvcc.log 2>&1 && fail "nvcc took the device-only call"
+	expect_contains "$(cat nvcc.log)" "d.cu(4)"
+	expect_eq 1 "$(grep -c ': error' nvcc.log | tr -d ' ')" "nvcc errors"
+	PATH=$(dirname "$nvcc"):$PATH
+	"$KS_BIN" analyze --json d.cu >inv.json
+	python3 - inv.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [k["name"] for k in d["kernels"]] == ["k"], d["kernels"]
+assert [l["callee"] for l in d["launches"]] == ["k"], d["launches"]
+h = d["host_errors"]
+assert len(h) == 1 and "d.cu:4:" in h[0] and "__saturatef" in h[0], h
+PY
+	expect_contains "$(cat "$KS_DIR"/nvcc/*.hostinc)" "search starts here"
+	out=$("$KS_BIN" analyze d.cu)
+	expect_contains "$out" "1 host line not understood"
+}
+
+# Template kernels: the instances ks finds are the kernel entries of
+# nvcc's own PTX for the same TU, no more, no fewer.
+test_template_instances_are_the_ptx_entries() {
+	have_real_nvcc || skip_test "no nvcc"
+	nvcc=$(real_nvcc)
+	"$nvcc" -arch=sm_90 -ptx -o t.ptx "$DATA/templates.cu"
+	PATH=$(dirname "$nvcc"):$PATH
+	"$KS_BIN" analyze --json "$DATA/templates.cu" -- -arch=sm_90 >inv.json
+	python3 - inv.json t.ptx <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+ptx = set(re.findall(r"\.entry\s+(\w+)", open(sys.argv[2]).read()))
+ks = set()
+for k in d["kernels"]:
+    if k["mangled"]:
+        ks.add(k["mangled"])
+    ks.update(i["mangled"] for i in k["instances"])
+assert len(ptx) == 21, sorted(ptx)
+assert ks == ptx, ("only ks", sorted(ks - ptx), "only ptx", sorted(ptx - ks))
+# every launch names instances that are entries; every key is an instance
+for l in d["launches"]:
+    assert set(l["instances"]) <= ptx and (l["instances"] or l["mangled"] in ptx), l
+keyed = {m["mangled"] for k in d["kernels"] for m in k["keys"]}
+assert keyed == ptx, sorted(ptx - keyed)
+PY
+}
+
+# The time bound: a parse longer than KS_ANALYSIS_TIMEOUT (here 1 ms of
+# CPU; the plain parse of cub and thrust takes seconds) ends about a CPU
+# second later with the reason and no inventory; the default lets it
+# finish.
+test_analysis_time_bound() {
+	[ -d "${CUDA_HOME:-/usr/local/cuda}/include/cccl" ] || skip_test "no CUDA toolkit with CCCL"
+	start=$(date +%s)
+	set +e
+	KS_ANALYSIS_TIMEOUT=1 "$KS_BIN" analyze --no-pch "$DATA/cub_thrust.cu" >out.txt 2>err.txt
+	status=$?
+	set -e
+	end=$(date +%s)
+	expect_eq 105 "$status" "exit status"
+	expect_contains "$(cat err.txt)" "cub_thrust.cu: analysis took longer than 1 ms of CPU time (KS_ANALYSIS_TIMEOUT)"
+	expect_eq "" "$(cat out.txt)" "inventory"
+	# wall time: a CPU second, however loaded the machine is, is less
+	[ $((end - start)) -le 60 ] || fail "took $((end - start)) s"
+	expect_contains "$("$KS_BIN" config)" "analysis_timeout = 10000"
+	out=$("$KS_BIN" analyze "$DATA/cub_thrust.cu")
+	expect_contains "$out" "2 kernels"
+}

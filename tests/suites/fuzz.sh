@@ -7,7 +7,7 @@ suite_probe() {
 }
 
 # Build the harnesses once (later calls find them up to date).
-fuzz_run() { # name
+fuzz_run() { # name [seconds]
 	local b=${KS_BUILD:-build}
 	MAKEFLAGS= make -s --no-print-directory -C "$ROOT" -j2 BUILD="$b" \
 		fuzz-build >build.log 2>&1 || { cat build.log; fail "make fuzz-build"; }
@@ -16,7 +16,7 @@ fuzz_run() { # name
 	set +e
 	KS_FUZZ_KSNVCC=$b/ks-nvcc KS_FUZZ_RECORDER=$b/fuzz/argv-recorder \
 		KS_FUZZ_WORK=$TEST_DIR/work \
-		"$b/fuzz/fuzz_$1" -max_total_time=1 -max_len=4096 -timeout=10 \
+		"$b/fuzz/fuzz_$1" -max_total_time="${2:-1}" -max_len=4096 -timeout=10 \
 		-artifact_prefix="$TEST_DIR/crash-" corpus "$ROOT/tests/fuzz/seeds/$1" \
 		>fuzz.log 2>&1
 	status=$?
@@ -37,3 +37,9 @@ test_fuzz_capture() { fuzz_run capture; }
 test_fuzz_record() { fuzz_run record; }
 test_fuzz_optfile() { fuzz_run optfile; }
 test_fuzz_nvccver() { fuzz_run nvccver; }
+# The analysis walk over generated kernels: a few seconds (a parse each).
+test_fuzz_walk() {
+	"$KS_BIN" doctor 2>/dev/null | grep -q '^libclang  *ok' ||
+		skip_test "no libclang 16-19 (see ks doctor)"
+	fuzz_run walk 5
+}

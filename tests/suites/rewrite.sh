@@ -138,3 +138,30 @@ test_errors_point_at_the_variant_and_at_the_user() {
 	if compile kbad.cu 2>err.txt; then fail "a broken kernel compiled"; fi
 	expect_contains "$(cat err.txt)" "kern.cu($line): error: identifier \"undefined_in_kernel\" is undefined"
 }
+
+# One instance of a template kernel: the variant for scale<float> is in
+# the sm_90 PTX, in scale<float>'s entry only; scale<double> and sm_80
+# compile as written; the program links whichever arch comes last.
+test_one_instance_of_a_template_kernel() {
+	build_tool
+	./rewrite-tool tscale.cu 'scale<float>' 900 tscale-float.variant.cu >out.cu
+	expect_contains "$(cat out.cu)" "template <> __global__ void scale<float>(float *p"
+	compile out.cu
+	expect_eq 1 "$(in_ptx kd/out.compute_90.ptx "$MARK")" "variant in sm_90 PTX"
+	expect_eq 0 "$(in_ptx kd/out.compute_80.ptx "$MARK")" "variant in sm_80 PTX"
+	for f in kd/out.compute_90.ptx kd/out.compute_80.ptx; do
+		expect_eq 2 "$(grep -c '\.entry _Z5scaleI[fd]EvPT_S0_i' "$f")" "entries of $f"
+	done
+	# the marker sits in the float instance's entry
+	entry=$(awk '/\.entry/ { e = $3 } /'"$MARK"'/ { print e }' kd/out.compute_90.ptx)
+	expect_eq "_Z5scaleIfEvPT_S0_i(" "$entry" "entry holding the variant"
+	# shellcheck disable=SC2086
+	"$(real_nvcc)" $ARCHS -o prog out.cu || fail "link, sm_90 last"
+	"$(real_nvcc)" -gencode arch=compute_90,code=sm_90 \
+		-gencode arch=compute_80,code=sm_80 -o prog2 out.cu ||
+		fail "link, sm_80 last"
+	# a plain kernel is refused here, a template by ks_rewrite
+	./rewrite-tool saxpy.cu 'saxpy<float>' 900 saxpy-body.variant.cu \
+		>/dev/null 2>err.txt && fail "a plain kernel as an instance"
+	expect_contains "$(cat err.txt)" "it is not a template"
+}

@@ -1,0 +1,542 @@
+/* Unit tests of nvcc's dialect where clang is stricter: the host
+ * compiler's include directories (pure parse; omp.h found through them),
+ * nvcc's host min/max, `register` in C++17, the __nv_atomic_* builtins,
+ * and host code clang refuses that is set aside when no kernel, launch or
+ * template depends on it; and the instances of template kernels
+ * (tests/data/analysis/templates.cu: through template host functions,
+ * templates of templates, class templates, addresses, an explicit
+ * instantiation), the instances each launch names, a key per instance.
+ * Launches from macro expansions: the macro's use as the extent, the
+ * pieces as spelled, and the rewriter's "not rewritable" for a launcher.
+ * The time bound of a TU's walk.
+ * The parse tests skip without libclang or a CUDA toolkit (the extras
+ * header is the toolkit path's). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../src/analysis/inventory.h"
+#include "../../src/analysis/libclang.h"
+#include "../../src/cache/rewrite.h"
+#include "../../src/core/buf.h"
+#include "../../src/core/fs.h"
+#include "../../src/core/strv.h"
+#include "../../src/core/util.h"
+#include "../../src/nvcc/hostinc.h"
+#include "test.h"
+
+void ks_suite_analysis_dialect(void);
+
+static const char gcc_v[] =
+	"Using built-in specs.\n"
+	"ignoring nonexistent directory \"/usr/local/include/x86_64\"\n"
+	"#include \"...\" search starts here:\n"
+	" /quoted/only\n"
+	"#include <...> search starts here:\n"
+	" /usr/include/c++/12\n"
+	" /usr/lib/gcc/x86_64-linux-gnu/12/include\n"
+	" /Library/Frameworks (framework directory)\n"
+	" relative/dir\n"
+	" /usr/include\n"
+	"End of search list.\n"
+	"COMPILER_PATH=/usr/libexec/gcc\n";
+
+TEST(host_includes_from_the_compilers_report)
+{
+	struct ks_strv dirs = KS_STRV_INIT;
+
+	CHECK_INT_EQ(4, ks_hostinc_parse(gcc_v, &dirs));
+	CHECK_INT_EQ(4, (int)dirs.n);
+	CHECK(!strcmp(dirs.v[0], "/usr/include/c++/12"));
+	CHECK(!strcmp(dirs.v[1], "/usr/lib/gcc/x86_64-linux-gnu/12/include"));
+	CHECK(!strcmp(dirs.v[2], "/Library/Frameworks"));
+	CHECK(!strcmp(dirs.v[3], "/usr/include"));
+	/* no list, or one that never ends: nothing */
+	CHECK_INT_EQ(-1, ks_hostinc_parse("Using built-in specs.\n", &dirs));
+	CHECK_INT_EQ(-1, ks_hostinc_parse("#include <...> search starts "
+					  "here:\n /usr/include\n", &dirs));
+	CHECK_INT_EQ(-1, ks_hostinc_parse(NULL, &dirs));
+	CHECK_INT_EQ(4, (int)dirs.n);
+	ks_strv_release(&dirs);
+}
+
+TEST(host_compiler_of_ccbin)
+{
+	char *c;
+
+	c = ks_hostinc_compiler(NULL, 0);
+	CHECK(!strcmp(c, "g++"));
+	free(c);
+	c = ks_hostinc_compiler("/opt/gcc/bin/g++-12", 0);
+	CHECK(!strcmp(c, "/opt/gcc/bin/g++-12"));
+	free(c);
+	c = ks_hostinc_compiler("/opt/gcc/bin", 1);
+	CHECK(!strcmp(c, "/opt/gcc/bin/g++"));
+	free(c);
+}
+
+/* ---- parses ------------------------------------------------------------ */
+
+static char *toolkit;
+static char state[256];
+static int ready;
+
+static int
+setup(const char **why)
+{
+	struct ks_buf err = KS_BUF_INIT;
+	static char reason[512];
+
+	*why = reason;
+	if (ready)
+		return ready > 0;
+	ready = -1;
+	if (ks_libclang_load(&err)) {
+		snprintf(reason, sizeof(reason), "%s", err.buf);
+		ks_buf_release(&err);
+		return 0;
+	}
+	if (ks_fs_exists("/usr/local/cuda/include/cuda_runtime.h"))
+		toolkit = ks_xstrdup("/usr/local/cuda");
+	else if (getenv("CUDA_HOME") && *getenv("CUDA_HOME")) {
+		char *h = ks_xasprintf("%s/include/cuda_runtime.h",
+				       getenv("CUDA_HOME"));
+
+		if (ks_fs_exists(h))
+			toolkit = ks_xstrdup(getenv("CUDA_HOME"));
+		free(h);
+	}
+	if (!toolkit) {
+		snprintf(reason, sizeof(reason), "no CUDA toolkit");
+		return 0;
+	}
+	snprintf(state, sizeof(state), "%s/ks-dialect-XXXXXX",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
+						       : "/tmp");
+	if (!mkdtemp(state)) {
+		snprintf(reason, sizeof(reason), "cannot make %s", state);
+		return 0;
+	}
+	ready = 1;
+	return 1;
+}
+
+#define SETUP()                                                        \
+	do {                                                           \
+		const char *why_;                                      \
+		if (!setup(&why_))                                     \
+			SKIP("%s", why_);                              \
+	} while (0)
+
+static int
+parse_text(const char *name, const char *text, const struct ks_strv *hostinc,
+	   struct ks_inventory *inv, struct ks_buf *err)
+{
+	struct ks_tu_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.source = test_write(test_tmpdir(), name, text);
+	o.toolkit = toolkit;
+	o.state_dir = state;
+	o.arch = "sm_90";
+	o.host_includes = hostinc;
+	return ks_inventory_build(&o, inv, err);
+}
+
+TEST(host_min_max_register_and_nv_atomics_parse)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+
+	SETUP();
+	/* the forms the TUs were refused for, as nvcc takes them */
+	CHECK_INT_EQ(
+		0,
+		parse_text(
+			"dialect.cu",
+			"#include <cstdlib>\n"
+			"__global__ void k(int *p, int n)\n"
+			"{\n"
+			"  int v = 1, e = 0;\n"
+			"  __nv_atomic_fetch_add(p, v, __NV_ATOMIC_RELAXED,\n"
+			"                        __NV_THREAD_SCOPE_DEVICE);\n"
+			"  __nv_atomic_compare_exchange_n(p, &e, v, false,\n"
+			"      __NV_ATOMIC_ACQUIRE, __NV_ATOMIC_RELAXED,\n"
+			"      __NV_THREAD_SCOPE_BLOCK);\n"
+			"  __nv_atomic_store_n(p + 1, max(n, 1), "
+			"__NV_ATOMIC_RELEASE);\n"
+			"  __nv_atomic_thread_fence(__NV_ATOMIC_SEQ_CST);\n"
+			"}\n"
+			"int main(int argc, char **argv)\n"
+			"{\n"
+			"  register int t = 4;\n"
+			"  int r = max(1, atoi(argv[1]));\n"
+			"  unsigned u = 3; long l = 2;\n"
+			"  unsigned m = min(u, r) + max(r, u);\n"
+			"  long n = max(l, 7L); double d = max(1.0f, 2.0);\n"
+			"  int *p = 0;\n"
+			"  k<<<t, r>>>(p, (int)(m + n + d));\n"
+			"  return 0;\n"
+			"}\n",
+			NULL, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	CHECK_INT_EQ(1, (int)inv.nkernels);
+	CHECK_INT_EQ(1, (int)inv.nlaunches);
+	CHECK_INT_EQ(0, (int)inv.host_errors.n);
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+}
+
+TEST(omp_h_from_the_host_compiler)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_strv dirs = KS_STRV_INIT;
+	static const char src[] =
+		"#include <omp.h>\n"
+		"__global__ void k(int *p) { p[threadIdx.x] = 1; }\n"
+		"int main() { int *p = 0;\n"
+		"  k<<<1, omp_get_max_threads()>>>(p); return 0; }\n";
+	size_t i;
+	int have_omp = 0;
+
+	SETUP();
+	if (ks_hostinc_get(state, "g++", &dirs, &err) < 0)
+		SKIP("no host compiler to ask: %s", err.buf);
+	for (i = 0; i < dirs.n; i++) {
+		char *p = ks_fs_join(dirs.v[i], "omp.h");
+
+		have_omp |= ks_fs_exists(p);
+		free(p);
+	}
+	if (!have_omp) {
+		ks_strv_release(&dirs);
+		ks_buf_release(&err);
+		SKIP("the host compiler has no omp.h");
+	}
+	/* without the host compiler's directories clang has none */
+	CHECK_INT_EQ(-1, parse_text("omp.cu", src, NULL, &inv, &err));
+	CHECK(strstr(err.buf, "'omp.h' file not found") != NULL);
+	ks_buf_reset(&err);
+	CHECK_INT_EQ(0, parse_text("omp.cu", src, &dirs, &inv, &err));
+	CHECK_INT_EQ(1, (int)inv.nkernels);
+	CHECK_INT_EQ(1, (int)inv.nlaunches);
+	ks_inventory_release(&inv);
+	/* asked once: the second answer comes from the cache */
+	{
+		struct ks_strv again = KS_STRV_INIT;
+
+		CHECK_INT_EQ((int)dirs.n,
+			     ks_hostinc_get(state, "g++", &again, &err));
+		ks_strv_release(&again);
+	}
+	ks_strv_release(&dirs);
+	ks_buf_release(&err);
+}
+
+TEST(host_errors_are_set_aside_only_in_host_code)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	static const char kernels[] =
+		"__global__ void k(int *p) { p[threadIdx.x] = 1; }\n"
+		"template <class T> __global__ void tk(T *p) { p[0] = 1; }\n";
+	char *src;
+
+	SETUP();
+	/* an error in a host function that names no kernel: set aside */
+	src = ks_xasprintf("%s"
+			   "void helper() { float x = host_only_thing(3); }\n"
+			   "int main() { int *d = 0;\n"
+			   "  k<<<1, 1>>>(d);\n"
+			   "  tk<<<1, 1>>>(d); return 0; }\n",
+			   kernels);
+	CHECK_INT_EQ(0, parse_text("host_err.cu", src, NULL, &inv, &err));
+	free(src);
+	CHECK_INT_EQ(2, (int)inv.nkernels);
+	CHECK_INT_EQ(2, (int)inv.nlaunches);
+	CHECK_INT_EQ(1, (int)inv.host_errors.n);
+	CHECK(inv.host_errors.n &&
+	      strstr(inv.host_errors.v[0], "host_err.cu:3:") &&
+	      strstr(inv.host_errors.v[0], "host_only_thing"));
+	CHECK(inv.kernels[1].ninst == 1);
+	ks_inventory_release(&inv);
+	/* the same error in a launch, beside one, in device code, in a
+	 * host template, or outside a function: the TU is refused */
+	{
+		static const char *const bad[] = {
+			"int main() { int *d = 0;\n"
+			"  k<<<1, undefined_n>>>(d); return 0; }\n",
+			"int main() { int *d = 0; k<<<1, 1>>>(d);\n"
+			"  int x = undefined_n; tk<int>; return 0; }\n",
+			"__device__ int f(int x) { return undefined_d(x); }\n",
+			"template <class T> void run(T *p) { undefined_t(1); "
+			"tk<<<1, 1>>>(p); }\n",
+			"int g = undefined_g;\n",
+		};
+		size_t i;
+
+		for (i = 0; i < KS_ARRAY_SIZE(bad); i++) {
+			char name[32];
+
+			src = ks_xasprintf("%s%s", kernels, bad[i]);
+			snprintf(name, sizeof(name), "bad%zu.cu", i);
+			ks_buf_reset(&err);
+			if (parse_text(name, src, NULL, &inv, &err) != -1)
+				TEST_FAIL_("case %zu was not refused\n", i);
+			else if (!strstr(err.buf, "undefined_"))
+				TEST_FAIL_("case %zu: %s\n", i, err.buf);
+			CHECK_INT_EQ(0, (int)inv.nkernels);
+			ks_inventory_release(&inv);
+			free(src);
+		}
+	}
+	ks_buf_release(&err);
+}
+
+static const struct ks_kernel *
+kernel_named(const struct ks_inventory *inv, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < inv->nkernels; i++)
+		if (!strcmp(inv->kernels[i].qualified, name))
+			return &inv->kernels[i];
+	return NULL;
+}
+
+static int
+has_instance(const struct ks_kernel *k, const char *display,
+	     const char *mangled)
+{
+	size_t i;
+
+	for (i = 0; k && i < k->ninst; i++)
+		if (!strcmp(k->inst[i].display, display) &&
+		    !strcmp(k->inst[i].mangled, mangled))
+			return 1;
+	return 0;
+}
+
+TEST(template_instances_launches_and_keys)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_strv archs = KS_STRV_INIT, flags = KS_STRV_INIT;
+	struct ks_tu_opts o;
+	static const char *const stream[] = { "init_k", "copy_k", "mul_k",
+					      "add_k", "triad_k",
+					      "nstream_k", "dot_k" };
+	const struct ks_kernel *k;
+	size_t i, j, total = 0;
+	char *args;
+
+	SETUP();
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/templates.cu";
+	o.toolkit = toolkit;
+	o.state_dir = state;
+	o.arch = "sm_90";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	/* the seven kernels of the stream benchmark, float and double,
+	 * all through the template host function run_all<T> (copy_k one
+	 * level further down, through run_copy<T>) */
+	for (i = 0; i < KS_ARRAY_SIZE(stream); i++) {
+		k = kernel_named(&inv, stream[i]);
+		CHECK(k && k->is_template && k->ninst == 2);
+	}
+	CHECK(has_instance(kernel_named(&inv, "copy_k"), "copy_k<float>",
+			   "_Z6copy_kIfEvPKT_PS0_i"));
+	CHECK(has_instance(kernel_named(&inv, "copy_k"), "copy_k<double>",
+			   "_Z6copy_kIdEvPKT_PS0_i"));
+	/* a member of a class template, a direct launch, an explicit
+	 * instantiation; an address taken in a template function */
+	k = kernel_named(&inv, "tiles::fill");
+	CHECK(k && k->ninst == 3);
+	CHECK(has_instance(k, "fill<float, 32>", "_ZN5tiles4fillIfLi32EEEvPT_"));
+	CHECK(has_instance(k, "fill<double, 4>", "_ZN5tiles4fillIdLi4EEEvPT_"));
+	CHECK(has_instance(k, "fill<int, 8>", "_ZN5tiles4fillIiLi8EEEvPT_"));
+	CHECK(k && k->ninst && (args = ks_inventory_instance_args(&k->inst[0])) &&
+	      strchr(args, ','));
+	if (k && k->ninst)
+		free(args);
+	k = kernel_named(&inv, "by_address");
+	CHECK(k && k->ninst == 2);
+	k = kernel_named(&inv, "never_used");
+	CHECK(k && k->ninst == 0);
+	/* each launch names what it launches: two instances for a site in
+	 * run_all<T>, one for a site outside templates */
+	for (i = 0; i < inv.nlaunches; i++) {
+		const struct ks_launch *l = &inv.launches[i];
+
+		CHECK(l->kernel >= 0);
+		if (!strcmp(l->caller, "run_all") ||
+		    !strcmp(l->caller, "run_copy")) {
+			CHECK_INT_EQ(2, (int)l->ninst);
+			CHECK(l->mangled == NULL);
+		} else if (l->kernel >= 0) {
+			CHECK_INT_EQ(inv.kernels[l->kernel].is_template ? 1 : 0,
+				     (int)l->ninst);
+		}
+		for (j = 0; j < l->ninst; j++)
+			CHECK(l->kernel >= 0 &&
+			      ks_inventory_find(&inv, l->inst[j]) ==
+				      &inv.kernels[l->kernel]);
+		total += l->ninst;
+	}
+	CHECK_INT_EQ(11, (int)inv.nlaunches);
+	CHECK_INT_EQ(17, (int)total);
+	/* internal linkage: the names of nvcc's entries, without `L` */
+	k = kernel_named(&inv, "local_k");
+	CHECK(k && k->mangled && !strcmp(k->mangled, "_Z7local_kPi"));
+	CHECK(has_instance(kernel_named(&inv, "local_t"), "local_t<float>",
+			   "_Z7local_tIfEvPT_"));
+	/* a key per instance, each its own */
+	ks_strv_push(&archs, "sm_90");
+	ks_inventory_set_keys(&inv, &archs, &flags, "13.0.88");
+	k = kernel_named(&inv, "triad_k");
+	CHECK(k && k->nkeys == 2 && strcmp(k->keys[0].key, k->keys[1].key) &&
+	      !strcmp(k->keys[0].mangled, k->inst[0].mangled));
+	ks_strv_release(&archs);
+	ks_strv_release(&flags);
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+}
+
+TEST(launches_from_macro_expansions)
+{
+	static const char src[] =
+		"__global__ void k(int *p, int n) { p[threadIdx.x] = n; }\n"
+		"#define LAUNCH(kern, g, b, ...) kern<<<g, b>>>(__VA_ARGS__)\n"
+		"#define RUN_K(p) k<<<(n + 31) / 32, dim3(32, 1)>>>(p, f(n))\n"
+		"int f(int x) { return x; }\n"
+		"int main() {\n"
+		"  int *d = 0, n = 5;\n"
+		"  LAUNCH(k, (n + 1) * 2, f(64), d + 1, f(f(3)));\n"
+		"  RUN_K(d);\n"
+		"  k<<<1, 1>>>(d, 1);\n"
+		"  return 0;\n"
+		"}\n";
+	static const char launcher_variant[] =
+		"// ks-nvcc: definition\n"
+		"__global__ void k(int *p, int n) { p[threadIdx.x] = n + 1; }\n"
+		"// ks-nvcc: launcher\n"
+		"static void ks_launch_k(dim3 g, dim3 b, size_t m, "
+		"cudaStream_t s, int *p, int n) { k<<<g, b, m, s>>>(p, n); }\n";
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT, out = KS_BUF_INIT;
+	struct ks_rewrite_kernel rk;
+	struct ks_rewrite_variant v;
+	struct ks_rewrite_job job;
+	const struct ks_launch *l;
+	char *vt;
+
+	SETUP();
+	CHECK_INT_EQ(0, parse_text("macro.cu", src, NULL, &inv, &err));
+	CHECK_INT_EQ(3, (int)inv.nlaunches);
+	if (inv.nlaunches != 3)
+		goto out;
+	l = &inv.launches[0];
+	CHECK(l->macro && !strcmp(l->macro, "LAUNCH"));
+	CHECK(l->not_rewritable &&
+	      !strcmp(l->not_rewritable,
+		      "not rewritable: launch inside macro LAUNCH"));
+	CHECK_STR_EQ("k", l->callee);
+	CHECK(l->grid && !strcmp(l->grid, "(n + 1) * 2"));
+	CHECK(l->block && !strcmp(l->block, "f(64)"));
+	CHECK(l->nargs == 2 && !strcmp(l->argtext[0], "d + 1") &&
+	      !strcmp(l->argtext[1], "f(f(3))"));
+	CHECK(!strncmp(src + l->extent.begin,
+		       "LAUNCH(k, (n + 1) * 2, f(64), d + 1, f(f(3)))",
+		       l->extent.end - l->extent.begin));
+	CHECK_INT_EQ(7, (int)l->extent.line);
+	CHECK(!*l->config.file && !*l->args.file && !*l->callee_ext.file);
+	CHECK_INT_EQ(0, l->kernel);
+	l = &inv.launches[1];
+	CHECK(l->macro && !strcmp(l->macro, "RUN_K"));
+	CHECK(l->grid && !strcmp(l->grid, "(n + 31) / 32"));
+	CHECK(l->block && !strcmp(l->block, "dim3(32, 1)"));
+	CHECK(l->nargs == 2 && !strcmp(l->argtext[0], "d") &&
+	      !strcmp(l->argtext[1], "f(n)"));
+	CHECK_INT_EQ(8, (int)l->extent.end - (int)l->extent.begin);
+	l = &inv.launches[2];
+	CHECK(!l->macro && !l->not_rewritable);
+	CHECK(!strncmp(src + l->config.begin, "<<<1, 1>>>", 10));
+	/* the rewriter: a variant without a launcher leaves launches alone;
+	 * with one, the macro's launch is refused with the reason */
+	CHECK_INT_EQ(0, ks_rewrite_kernel_from_inventory(&inv, &inv.kernels[0],
+							 &rk, &err));
+	CHECK_INT_EQ(3, (int)rk.nlaunches);
+	vt = ks_xstrdup(launcher_variant);
+	memset(&v, 0, sizeof(v));
+	CHECK_INT_EQ(0, ks_rewrite_variant_split(vt, &v, &err));
+	v.file = "variant.cu";
+	v.arch = 900;
+	job.kernel = &rk;
+	job.variant = &v;
+	CHECK_INT_EQ(-1, ks_rewrite(src, strlen(src), "macro.cu", &job, 1,
+				    &out, &err));
+	CHECK(strstr(err.buf, "the launch at line 7 is not rewritable: "
+			      "launch inside macro LAUNCH") != NULL);
+	free(vt);
+	ks_rewrite_kernel_release(&rk);
+out:
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+	ks_buf_release(&out);
+}
+
+TEST(walk_stops_at_its_time_bound)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT, src = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	int i;
+
+	SETUP();
+	/* thousands of steps, parsed with the prelude (a fast parse) */
+	ks_buf_adds(&src, "__global__ void k(float *o, const float *a)\n{\n");
+	for (i = 0; i < 3000; i++)
+		ks_buf_addf(&src, "  o[threadIdx.x + %d] = a[%d] * 2.0f;\n",
+			    i, i);
+	ks_buf_adds(&src, "}\n");
+	memset(&o, 0, sizeof(o));
+	o.source = test_write(test_tmpdir(), "slow.cu", src.buf);
+	o.state_dir = state;
+	o.arch = "sm_90";
+	o.timeout_ms = 1;
+	CHECK_INT_EQ(-1, ks_inventory_build(&o, &inv, &err));
+	CHECK(strstr(err.buf, "slow.cu: analysis took longer than 1 ms of "
+			      "CPU time (KS_ANALYSIS_TIMEOUT)") != NULL);
+	CHECK_INT_EQ(0, (int)inv.nkernels);
+	ks_inventory_release(&inv);
+	ks_buf_reset(&err);
+	o.timeout_ms = 120000;
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	CHECK_INT_EQ(1, (int)inv.nkernels);
+	CHECK(inv.nkernels && inv.kernels[0].facts.nacc >= 6000);
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+	ks_buf_release(&src);
+}
+
+void
+ks_suite_analysis_dialect(void)
+{
+	RUN(host_includes_from_the_compilers_report);
+	RUN(host_compiler_of_ccbin);
+	RUN(host_min_max_register_and_nv_atomics_parse);
+	RUN(omp_h_from_the_host_compiler);
+	RUN(host_errors_are_set_aside_only_in_host_code);
+	RUN(template_instances_launches_and_keys);
+	RUN(launches_from_macro_expansions);
+	RUN(walk_stops_at_its_time_bound);
+	if (ready > 0)
+		ks_fs_remove_tree(state, &(struct ks_buf)KS_BUF_INIT);
+	free(toolkit);
+	toolkit = NULL;
+	ready = 0;
+}
