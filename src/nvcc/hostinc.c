@@ -2,15 +2,14 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../core/buf.h"
 #include "../core/fs.h"
-#include "../core/hash.h"
 #include "../core/log.h"
 #include "../core/proc.h"
 #include "../core/strv.h"
 #include "../core/util.h"
+#include "nvccver.h"
 
 /* The most bytes of -v output read (about 2 KB for gcc). */
 #define KS_HOSTINC_TEXT_MAX (1u << 18)
@@ -105,33 +104,18 @@ out:
 	return rc;
 }
 
+/* The compiler as the build names it, found on PATH: its cache file. */
 static char *
 cache_path(const char *dir, const char *compiler)
 {
-	struct ks_hash h = KS_HASH_INIT;
 	char *found = strchr(compiler, '/')
 			      ? ks_xstrdup(compiler)
-			      : ks_fs_which(compiler, getenv("PATH"), NULL,
-					    NULL);
-	char *real = found ? ks_fs_realpath(found) : NULL, *path, id[17];
-	struct stat st;
+			      : ks_fs_which(compiler, getenv("PATH"), NULL, NULL);
+	char *path = found ? ks_nvccver_cache_path(dir, found, "hostinc",
+						   ".hostinc")
+			   : NULL;
 
 	free(found);
-	if (!dir || !real || stat(real, &st)) {
-		free(real);
-		return NULL;
-	}
-	/* An upgraded compiler is asked again. */
-	ks_hash_init(&h);
-	ks_hash_str(&h, "hostinc");
-	ks_hash_str(&h, real);
-	ks_hash_u64(&h, (unsigned long long)st.st_size);
-	ks_hash_u64(&h, (unsigned long long)st.st_mtime);
-	ks_hash_u64(&h, (unsigned long long)st.st_ino);
-	ks_hash_hex64(&h, id);
-	ks_hash_release(&h);
-	path = ks_xasprintf("%s/nvcc/%s.hostinc", dir, id);
-	free(real);
 	return path;
 }
 

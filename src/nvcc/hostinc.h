@@ -8,7 +8,7 @@
  * Asked once per compiler binary (`CXX -E -x c++ -v /dev/null`) and kept
  * in <dir>/nvcc/<id>.hostinc (id from the binary's path and stat, as for
  * nvcc's version). The directory lists are owned by the caller's strv.
- * May include: libc, core/.
+ * May include: libc, core/, nvcc/nvccver.h.
  */
 #ifndef KS_NVCC_HOSTINC_H
 #define KS_NVCC_HOSTINC_H

@@ -3,11 +3,9 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../core/buf.h"
 #include "../core/fs.h"
-#include "../core/hash.h"
 #include "../core/log.h"
 #include "../core/proc.h"
 #include "../core/strv.h"
@@ -182,39 +180,13 @@ out:
 	return rc;
 }
 
-static char *
-cache_path(const char *dir, const char *nvcc)
-{
-	struct ks_hash h = KS_HASH_INIT;
-	char *real, *path, id[17];
-	struct stat st;
-
-	if (!dir || !nvcc || !(real = ks_fs_realpath(nvcc)))
-		return NULL;
-	if (stat(real, &st)) {
-		free(real);
-		return NULL;
-	}
-	/* The id of nvccver.c: an upgraded toolkit is asked again. */
-	ks_hash_init(&h);
-	ks_hash_str(&h, real);
-	ks_hash_u64(&h, (unsigned long long)st.st_size);
-	ks_hash_u64(&h, (unsigned long long)st.st_mtime);
-	ks_hash_u64(&h, (unsigned long long)st.st_ino);
-	ks_hash_hex64(&h, id);
-	ks_hash_release(&h);
-	path = ks_xasprintf("%s/nvcc/%s.macros", dir, id);
-	free(real);
-	return path;
-}
-
 int
 ks_nvccmacros_get(const char *dir, const char *nvcc, const char *version,
 		  struct ks_strv *out, struct ks_buf *err)
 {
 	struct ks_strv got = KS_STRV_INIT;
 	struct ks_buf cached = KS_BUF_INIT, why = KS_BUF_INIT;
-	char *path = cache_path(dir, nvcc);
+	char *path = ks_nvccver_cache_path(dir, nvcc, NULL, ".macros");
 	int n = -1;
 	size_t i;
 

@@ -77,28 +77,44 @@ out:
 	return rc;
 }
 
-int
-ks_nvccver_get(const char *dir, const char *nvcc, struct ks_buf *out,
-	       struct ks_buf *err)
+char *
+ks_nvccver_cache_path(const char *dir, const char *program, const char *salt,
+		      const char *ext)
 {
 	struct ks_hash h = KS_HASH_INIT;
-	struct ks_buf cached = KS_BUF_INIT, werr = KS_BUF_INIT;
-	char *real = ks_fs_realpath(nvcc), *path = NULL, id[17];
+	char *real, *path, id[17];
 	struct stat st;
-	int rc;
 
-	if (!dir || !real || stat(real, &st)) {
+	if (!dir || !program || !(real = ks_fs_realpath(program)))
+		return NULL;
+	if (stat(real, &st)) {
 		free(real);
-		return ask(nvcc, out, err);
+		return NULL;
 	}
 	ks_hash_init(&h);
+	if (salt)
+		ks_hash_str(&h, salt);
 	ks_hash_str(&h, real);
 	ks_hash_u64(&h, (unsigned long long)st.st_size);
 	ks_hash_u64(&h, (unsigned long long)st.st_mtime);
 	ks_hash_u64(&h, (unsigned long long)st.st_ino);
 	ks_hash_hex64(&h, id);
 	ks_hash_release(&h);
-	path = ks_xasprintf("%s/nvcc/%s", dir, id);
+	path = ks_xasprintf("%s/nvcc/%s%s", dir, id, ext);
+	free(real);
+	return path;
+}
+
+int
+ks_nvccver_get(const char *dir, const char *nvcc, struct ks_buf *out,
+	       struct ks_buf *err)
+{
+	struct ks_buf cached = KS_BUF_INIT, werr = KS_BUF_INIT;
+	char *path = ks_nvccver_cache_path(dir, nvcc, NULL, "");
+	int rc;
+
+	if (!path)
+		return ask(nvcc, out, err);
 	cached.max = 256;
 	rc = ks_fs_read(path, &cached, NULL);
 	ks_buf_rtrim(&cached);
@@ -118,6 +134,5 @@ ks_nvccver_get(const char *dir, const char *nvcc, struct ks_buf *out,
 	ks_buf_release(&cached);
 	ks_buf_release(&werr);
 	free(path);
-	free(real);
 	return rc;
 }

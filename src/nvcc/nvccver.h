@@ -15,6 +15,15 @@
 struct ks_buf;
 
 /*
+ * Where an answer of `program` is kept: <dir>/nvcc/<id><ext>, the id an
+ * XXH3-64 of `salt` (when not NULL), the program's real path, size, mtime
+ * and inode, so that an upgraded program is asked again. NULL when `dir`
+ * is NULL or the program cannot be found. The caller frees the path.
+ */
+char *ks_nvccver_cache_path(const char *dir, const char *program,
+			    const char *salt, const char *ext);
+
+/*
  * Append the version of `nvcc` ("13.0.88") to `out`. Uses and fills the
  * cache under `dir` (dir may be NULL: no cache).
  */
