@@ -78,6 +78,10 @@ ks_agent_review_real(void *ctx, const struct ks_task *t, const char *candidate,
 	rq.time = !rv->untimed;
 	rq.metrics = rv->metrics;
 	rq.sanitize = rv->sanitize && candidate;
+	if (rv->final) {
+		rq.random = 0;
+		rq.sanitize_smallest = 1;
+	}
 	rq.gpu_lock = rv->gpu_lock;
 	if (ks_review_run(&rq, &res, err))
 		return -1;

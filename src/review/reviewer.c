@@ -10,6 +10,8 @@
 #include "reviewer.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -463,7 +465,7 @@ out:
 /* The review of one capture; every outcome lands in `rc`. */
 static void
 review_one(const struct ks_review_request *rq, const char *capdir,
-	   const struct ks_tol *tol, struct ks_review_capture *rc)
+	   const struct ks_tol *tol, int sanitized, struct ks_review_capture *rc)
 {
 	const struct ks_conf *conf = rq->conf;
 	struct ks_review_facts f;
@@ -616,7 +618,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	    strcmp(f.replay_verdict, "incorrect"))
 		metrics_fallback(res, &o);
 	/* The sanitizer runs only on what passed. */
-	if (rq->sanitize &&
+	if (sanitized &&
 	    ks_review_verdict_exit(ks_review_decide(&f)) == 0) {
 		sanitize(res, &o, rc);
 		f.sanitize_asked = 1;
@@ -652,13 +654,34 @@ out:
 	free(cand_map);
 }
 
+/* The bytes of a capture's files: what a run under the sanitizer moves. */
+static unsigned long long
+capture_bytes(const char *dir)
+{
+	unsigned long long sum = 0;
+	struct dirent *e;
+	struct stat st;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d))) {
+		char *p = ks_fs_join(dir, e->d_name);
+
+		if (!stat(p, &st) && S_ISREG(st.st_mode))
+			sum += (unsigned long long)st.st_size;
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	return sum;
+}
+
 int
 ks_review_run(const struct ks_review_request *rq, struct ks_review_result *result,
 	      struct ks_buf *err)
 {
 	struct ks_tol tol[KS_DTYPE_N];
 	enum ks_review_verdict *v;
-	size_t i;
+	size_t i, smallest = 0;
 
 	ks_review_result_init(result);
 	if (!rq->conf || !rq->captures || !rq->ncaptures)
@@ -668,8 +691,21 @@ ks_review_run(const struct ks_review_request *rq, struct ks_review_result *resul
 	result->per = ks_xcalloc(rq->ncaptures, sizeof(*result->per));
 	result->n = rq->ncaptures;
 	v = ks_xcalloc(rq->ncaptures, sizeof(*v));
+	if (rq->sanitize && rq->sanitize_smallest) {
+		unsigned long long bytes, fewest = 0;
+
+		for (i = 0; i < rq->ncaptures; i++) {
+			bytes = capture_bytes(rq->captures[i]);
+			if (!i || bytes < fewest) {
+				fewest = bytes;
+				smallest = i;
+			}
+		}
+	}
 	for (i = 0; i < rq->ncaptures; i++) {
-		review_one(rq, rq->captures[i], tol, &result->per[i]);
+		review_one(rq, rq->captures[i], tol,
+			   rq->sanitize && (!rq->sanitize_smallest || i == smallest),
+			   &result->per[i]);
 		v[i] = result->per[i].verdict;
 	}
 	result->verdict = ks_review_combine(v, rq->ncaptures);

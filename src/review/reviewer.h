@@ -79,6 +79,8 @@ struct ks_review_request {
 	int metrics;		/* counters (CUPTI Range Profiler, else ncu) */
 	int ncu;		/* counters from ncu even where CUPTI works */
 	int sanitize;		/* memcheck and racecheck on a correct candidate */
+	int sanitize_smallest;	/* ... on the capture of fewest bytes only
+				 * (the rest are checked without it) */
 	unsigned long random;	/* fresh input sets; (unsigned long)-1: the
 				 * configuration's KS_REVIEW_RANDOM */
 	unsigned long seed;	/* of the fresh input sets (default 1) */

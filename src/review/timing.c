@@ -78,6 +78,12 @@ ks_timing_enough(const struct ks_timing *t, size_t min_reps, double min_ms)
 	return t->n >= min_reps && t->total >= min_ms;
 }
 
+int
+ks_timing_escaped(double orig_tail_ms, double cand_tail_ms)
+{
+	return cand_tail_ms > orig_tail_ms + KS_TIMING_TAIL_MS;
+}
+
 enum ks_speed
 ks_timing_decide(const struct ks_timing *orig, const struct ks_timing *cand,
 		 size_t min_reps, double *speedup)

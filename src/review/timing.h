@@ -53,6 +53,16 @@ enum ks_speed ks_timing_decide(const struct ks_timing *orig,
 			       double *speedup);
 
 /*
+ * Pure: did the candidate leave work running past its stop event? A tail is
+ * the median time the GPU stayed busy after a side's stop event (a launch
+ * on another stream, which the events on the launch stream do not see); an
+ * honest run's is the few microseconds of one synchronize call. Yes when
+ * the candidate's exceeds the original's by more than KS_TIMING_TAIL_MS.
+ */
+#define KS_TIMING_TAIL_MS 0.05
+int ks_timing_escaped(double orig_tail_ms, double cand_tail_ms);
+
+/*
  * Bounded time. A run of the original that takes far longer than the
  * captured launch is not the launch that was captured (a loop whose count
  * or exit came from memory replay did not restore): it is stopped and the

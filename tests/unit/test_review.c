@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "../../src/core/buf.h"
+#include "../../src/core/fs.h"
 #include "../../src/core/strv.h"
 #include "../../src/review/build.h"
 #include "../../src/review/occupancy.h"
@@ -174,6 +177,16 @@ TEST(timing_summary)
 	CHECK_INT_EQ(0, ks_timing_enough(&t, 1, 56));
 	ks_timing_summarize(ms, 0, &t);
 	CHECK_INT_EQ(0, t.n);
+}
+
+/* Work left on another stream shows as the GPU busy after the stop event. */
+static void
+test_timing_escaped(void)
+{
+	CHECK_INT_EQ(0, ks_timing_escaped(0.008, 0.012));
+	CHECK_INT_EQ(0, ks_timing_escaped(0.5, 0.54));	/* the original's own */
+	CHECK_INT_EQ(1, ks_timing_escaped(0.008, 0.9));
+	CHECK_INT_EQ(1, ks_timing_escaped(0.5, 0.56));
 }
 
 static void
@@ -401,6 +414,76 @@ TEST(build_shared_argv)
 	ks_buf_release(&err);
 }
 
+/*
+ * The same object is built once per process: a second build with the same
+ * command, shim and included TU links the first one into place; a changed
+ * TU or another shim builds again. "nvcc" here is a script that counts its
+ * runs and writes the -o file.
+ */
+TEST(build_so_once)
+{
+	const char *dir = test_tmpdir();
+	char *nvcc = ks_fs_join(dir, "count-nvcc"), *count = ks_fs_join(dir, "nvcc-runs");
+	char *tu = ks_fs_join(dir, "k.cu"), *w1 = ks_fs_join(dir, "w1"),
+	     *w2 = ks_fs_join(dir, "w2");
+	struct ks_buf script = KS_BUF_INIT, shim = KS_BUF_INIT, log = KS_BUF_INIT,
+		      err = KS_BUF_INIT, runs = KS_BUF_INIT;
+	struct ks_build_rec rec;
+	struct ks_build_so b;
+	char *so = NULL;
+
+	ks_buf_addf(&script, "#!/bin/sh\necho x >>'%s'\nwhile [ $# -gt 0 ]; do "
+			     "[ \"$1\" = -o ] && { echo obj >\"$2\"; shift; }; shift; "
+			     "done\n", count);
+	CHECK_INT_EQ(0, ks_fs_write_atomic(nvcc, script.buf, script.len, &err));
+	CHECK_INT_EQ(0, chmod(nvcc, 0755));
+	CHECK_INT_EQ(0, ks_fs_write_atomic(tu, "__global__ void k() {}\n", 23, &err));
+	CHECK_INT_EQ(0, ks_fs_mkdirs(w1, &err));
+	CHECK_INT_EQ(0, ks_fs_mkdirs(w2, &err));
+	memset(&rec, 0, sizeof(rec));
+	ks_strv_init(&rec.argv);
+	ks_strv_push(&rec.argv, "-O3");
+	rec.source = tu;
+	rec.cwd = (char *)dir;
+	ks_buf_addf(&shim, "#include \"%s\"\nint ks_entry_x;\n", tu);
+	memset(&b, 0, sizeof(b));
+	b.rec = &rec;
+	b.nvcc = nvcc;
+	b.shim = shim.buf;
+	b.workdir = w1;
+	b.name = "original";
+	b.timeout_ms = 20000;
+	CHECK_INT_EQ(0, ks_build_so(&b, &so, &log, &err));
+	free(so);
+	b.workdir = w2;		/* another capture's review, the same object */
+	CHECK_INT_EQ(0, ks_build_so(&b, &so, &log, &err));
+	CHECK(so && ks_fs_exists(so));
+	free(so);
+	CHECK_INT_EQ(0, ks_fs_read(count, &runs, &err));
+	CHECK_STR_EQ("x\n", runs.buf);
+	/* The TU changed: built again. */
+	CHECK_INT_EQ(0, ks_fs_write_atomic(tu, "__global__ void k(int) {}\n", 26, &err));
+	CHECK_INT_EQ(0, ks_build_so(&b, &so, &log, &err));
+	free(so);
+	b.name = "candidate";	/* another object */
+	CHECK_INT_EQ(0, ks_build_so(&b, &so, &log, &err));
+	free(so);
+	ks_buf_reset(&runs);
+	CHECK_INT_EQ(0, ks_fs_read(count, &runs, &err));
+	CHECK_STR_EQ("x\nx\nx\n", runs.buf);
+	ks_strv_release(&rec.argv);
+	ks_buf_release(&script);
+	ks_buf_release(&shim);
+	ks_buf_release(&log);
+	ks_buf_release(&err);
+	ks_buf_release(&runs);
+	free(nvcc);
+	free(count);
+	free(tu);
+	free(w1);
+	free(w2);
+}
+
 TEST(build_object_has)
 {
 	static const char obj[] = "xx\0_Z1kPf\0_Z1kPfi\0tail_Z1kv\0";
@@ -542,6 +625,7 @@ ks_suite_review(void)
 	RUN(check_written_tolerance_and_constant);
 	RUN(timing_summary);
 	RUN(timing_decision);
+	RUN(timing_escaped);
 	RUN(shim_typed);
 	RUN(shim_deduced_namespace_launcher);
 	RUN(shim_cooperative_and_rejects);
@@ -550,6 +634,7 @@ ks_suite_review(void)
 	RUN(ncu_csv);
 	RUN(build_shared_argv);
 	RUN(build_object_has);
+	RUN(build_so_once);
 	RUN(review_argv);
 	RUN(review_decide);
 	RUN(review_combine);

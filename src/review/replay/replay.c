@@ -35,6 +35,13 @@
 #define WARMUP_RUNS 3
 #define MAX_REPS 100000
 
+/* The stages, for the error's "stage" and the seconds each one took. */
+static const char *const stage_names[] = {
+	"setup", "original", "output-only", "candidate", "random", "timing",
+	"metrics",
+};
+#define NSTAGES (sizeof(stage_names) / sizeof(stage_names[0]))
+
 typedef int (*entry_fn)(void **params, dim3 grid, dim3 block, size_t shmem,
 			cudaStream_t s);
 typedef int (*function_fn)(void **fn);
@@ -80,6 +87,8 @@ struct replay {
 	int device;
 	struct side orig, cand;
 	const char *stage;	/* what was running when an error struck */
+	double mark;		/* when the stage began */
+	double secs[NSTAGES];	/* seconds spent in each stage */
 	long long captured_ns;	/* the captured launch's duration, -1: unknown */
 	int unwatched;		/* runs under a profiler: no bound */
 };
@@ -541,6 +550,34 @@ now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Enter a stage; the time since the last one goes to that one's account. */
+static void
+stage(struct replay *r, const char *name)
+{
+	double t = now_seconds();
+	size_t i;
+
+	for (i = 0; r->stage && i < NSTAGES; i++)
+		if (!strcmp(r->stage, stage_names[i]))
+			r->secs[i] += t - r->mark;
+	r->stage = name;
+	r->mark = t;
+}
+
+static void
+json_seconds(struct replay *r, struct ks_buf *j)
+{
+	size_t i, n = 0;
+
+	stage(r, r->stage);
+	ks_buf_adds(j, ",\n \"seconds\": {");
+	for (i = 0; i < NSTAGES; i++)
+		if (r->secs[i] > 0)
+			ks_buf_addf(j, "%s\"%s\": %.3f", n++ ? ", " : "", stage_names[i],
+				    r->secs[i]);
+	ks_buf_addch(j, '}');
+}
+
 /*
  * The watchdog: a run past its side's bound cannot be stopped from inside
  * the process (a kernel runs until it ends), so a thread leaves the result
@@ -809,6 +846,32 @@ out:
 	return rc;
 }
 
+/* draw_inputs() for f32, the common case, without a conversion per
+ * element: the same values in the same order. */
+static void
+draw_f32(const float *in, float *out, size_t n, uint64_t *state)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		double v = in[k];
+
+		if (isfinite(v)) {
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+	}
+	if (!(lo <= hi))
+		return;
+	for (k = 0; k < n; k++) {
+		double u = (double)(next_random(state) >> 11) / 9007199254740992.0;
+
+		if (isfinite(in[k]))
+			out[k] = (float)(lo + (hi - lo) * u);
+	}
+}
+
 /* Fresh inputs: floats redrawn over their captured finite range. */
 static void
 draw_inputs(struct replay *r, uint64_t *state, unsigned char **inputs)
@@ -824,6 +887,11 @@ draw_inputs(struct replay *r, uint64_t *state, unsigned char **inputs)
 		if (!ks_dtype_is_float(d) || r->output_only[i] ||
 		    r->cap.buffers[i].mem == KS_MEM_GLOBAL)
 			continue;
+		if (d == KS_DTYPE_F32) {
+			draw_f32((const float *)(const void *)r->in[i],
+				 (float *)(void *)inputs[i], n, state);
+			continue;
+		}
 		for (k = 0; k < n; k++) {
 			double v = ks_tol_load(d, r->in[i], k);
 
@@ -883,6 +951,35 @@ random_sets(struct replay *r, struct ks_buf *why, struct ks_buf *err, int *faile
 	return passed;
 }
 
+/*
+ * The candidate's outputs checked once more against the reference on the
+ * captured inputs: after running it again (`rerun`), or as the last run
+ * left them. Returns 1 when they fail (why: `what` and the first failing
+ * buffer), else 0; *failed when the run itself failed.
+ */
+static int
+again_check(struct replay *r, int rerun, const char *what, struct ks_buf *why,
+	    struct ks_buf *err, int *failed)
+{
+	unsigned char **got = host_set(r);
+	struct ks_buf one = KS_BUF_INIT;
+	int bad = 0;
+
+	*failed = 0;
+	if ((rerun && (set_inputs(r, &r->cand, r->in, r->output_only, err) ||
+		       run_once(r, &r->cand, err))) ||
+	    get_outputs(r, &r->cand, got, err)) {
+		*failed = 1;
+	} else if (check_run(r, &r->cand, r->in, r->output_only, r->ref, got, r->written,
+			     NULL, &one)) {
+		bad = 1;
+		ks_buf_addf(why, "%s: %s", what, one.buf);
+	}
+	host_set_free(r, got);
+	ks_buf_release(&one);
+	return bad;
+}
+
 struct timer {
 	void *scratch;
 	size_t scratch_size;
@@ -898,7 +995,18 @@ prepare_run(struct replay *r, const struct side *s, struct timer *t, int rep,
 	size_t i;
 
 	for (i = 0; i < r->cap.nbuffers; i++) {
-		if (!r->written[i] || r->output_only[i] || skipped(s, i))
+		if (skipped(s, i))
+			continue;
+		if (r->output_only[i]) {
+			/* A run that leaves them alone must not find last run's
+			 * results there. */
+			if (rt_ok(cudaMemsetAsync((void *)(uintptr_t)addr(r, s, i), 0xff,
+						  r->cap.buffers[i].size, 0),
+				  "poisoning outputs", err))
+				return -1;
+			continue;
+		}
+		if (!r->written[i])
 			continue;
 		if (rt_ok(cudaMemcpyAsync((void *)(uintptr_t)addr(r, s, i),
 					  (void *)(uintptr_t)t->pristine[i],
@@ -911,12 +1019,17 @@ prepare_run(struct replay *r, const struct side *s, struct timer *t, int rep,
 		     "flushing the L2", err);
 }
 
+/*
+ * One timed run: *ms by the events around the launch, *tail_ms how long the
+ * GPU stayed busy after the stop event (work on another stream).
+ */
 static int
 timed_run(struct replay *r, struct side *s, struct timer *t, int rep,
-	  double *ms, struct ks_buf *err)
+	  double *ms, double *tail_ms, struct ks_buf *err)
 {
 	float f = 0;
 	int rc = -1;
+	double t1 = 0;
 
 	if (prepare_run(r, s, t, rep, err) ||
 	    rt_ok(cudaEventRecord(t->start, 0), "cudaEventRecord", err))
@@ -925,9 +1038,12 @@ timed_run(struct replay *r, struct side *s, struct timer *t, int rep,
 	if (!launch(r, s, err) &&
 	    !rt_ok(cudaEventRecord(t->stop, 0), "cudaEventRecord", err) &&
 	    !rt_ok(cudaEventSynchronize(t->stop), s->label, err) &&
+	    (t1 = now_seconds(), !rt_ok(cudaDeviceSynchronize(), s->label, err)) &&
 	    !rt_ok(cudaEventElapsedTime(&f, t->start, t->stop), "cudaEventElapsedTime",
-		   err))
+		   err)) {
+		*tail_ms = (now_seconds() - t1) * 1000;
 		rc = 0;
+	}
 	watch_disarm();
 	*ms = f;
 	return rc;
@@ -936,14 +1052,18 @@ timed_run(struct replay *r, struct side *s, struct timer *t, int rep,
 /*
  * Time one or two sides interleaved (ABBA order, so that neither always
  * runs second) until each has --reps runs and --min-ms of kernel time, or
- * --max-seconds passed.
+ * --max-seconds passed. tail[k]: the median time the GPU stayed busy after
+ * side k's stop event. The last side runs once more at the end, as a timed
+ * run, so that its outputs are there to check.
  */
 static int
 time_sides(struct replay *r, struct side **sides, int nsides, struct ks_timing *out,
-	   size_t *flush_bytes, struct ks_buf *err)
+	   double *tail, size_t *flush_bytes, struct ks_buf *err)
 {
 	struct timer t;
-	double *ms[2] = { NULL, NULL }, start = now_seconds();
+	struct ks_timing tt;
+	double *ms[2] = { NULL, NULL }, *tails[2] = { NULL, NULL }, start = now_seconds();
+	double dummy, dtail;
 	size_t n[2] = { 0, 0 }, alloc = 1024, i;
 	int l2 = 0, rep, k, rc = -1, enough;
 
@@ -969,14 +1089,12 @@ time_sides(struct replay *r, struct side **sides, int nsides, struct ks_timing *
 	}
 	for (k = 0; k < nsides; k++) {
 		ms[k] = ks_xmalloc(alloc * sizeof(double));
+		tails[k] = ks_xmalloc(alloc * sizeof(double));
 		if (set_inputs(r, sides[k], r->in, r->output_only, err))
 			goto out;
-		for (rep = 0; rep < WARMUP_RUNS; rep++) {
-			double dummy;
-
-			if (timed_run(r, sides[k], &t, rep, &dummy, err))
+		for (rep = 0; rep < WARMUP_RUNS; rep++)
+			if (timed_run(r, sides[k], &t, rep, &dummy, &dtail, err))
 				goto out;
-		}
 	}
 	for (rep = 0; rep < MAX_REPS; rep++) {
 		for (k = 0; k < nsides; k++) {
@@ -984,11 +1102,13 @@ time_sides(struct replay *r, struct side **sides, int nsides, struct ks_timing *
 
 			if (n[which] == alloc) {
 				alloc *= 2;
-				ms[0] = ks_xrealloc(ms[0], alloc * sizeof(double));
-				if (nsides == 2)
-					ms[1] = ks_xrealloc(ms[1], alloc * sizeof(double));
+				for (i = 0; i < (size_t)nsides; i++) {
+					ms[i] = ks_xrealloc(ms[i], alloc * sizeof(double));
+					tails[i] = ks_xrealloc(tails[i], alloc * sizeof(double));
+				}
 			}
-			if (timed_run(r, sides[which], &t, rep, &ms[which][n[which]], err))
+			if (timed_run(r, sides[which], &t, rep, &ms[which][n[which]],
+				      &tails[which][n[which]], err))
 				goto out;
 			n[which]++;
 		}
@@ -1000,6 +1120,12 @@ time_sides(struct replay *r, struct side **sides, int nsides, struct ks_timing *
 		if (enough || now_seconds() - start > r->o.max_seconds)
 			break;
 	}
+	for (k = 0; k < nsides; k++) {
+		ks_timing_summarize(tails[k], n[k], &tt);
+		tail[k] = tt.median;
+	}
+	if (timed_run(r, sides[nsides - 1], &t, rep, &dummy, &dtail, err))
+		goto out;
 	rc = 0;
 out:
 	for (i = 0; i < r->cap.nbuffers; i++)
@@ -1014,6 +1140,8 @@ out:
 		cudaEventDestroy(t.stop);
 	free(ms[0]);
 	free(ms[1]);
+	free(tails[0]);
+	free(tails[1]);
 	return rc;
 }
 
@@ -1268,14 +1396,16 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 	struct ks_buf why = KS_BUF_INIT;
 	struct side *sides[2];
 	struct ks_timing t[2];
+	struct ks_buf cj = KS_BUF_INIT, tj = KS_BUF_INIT;
+	double tail[2] = { 0, 0 };
 	const char *verdict;
 	size_t bad, flush = 0;
-	int rc = -1, correct = 1, failed;
+	int rc = -1, correct = 1, failed = 0;
 
 	if (r->o.once) {
 		struct side *s = r->o.candidate ? &r->cand : &r->orig;
 
-		r->stage = s->label;
+		stage(r, s->label);
 		if (set_inputs(r, s, r->in, NULL, err) || run_once(r, s, err))
 			goto out;
 		ks_buf_addf(j, "\"once\": \"%s\", \"verdict\": \"ran\"", s->label);
@@ -1284,7 +1414,7 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 	}
 
 	/* 1. The original reproduces the captured outputs. */
-	r->stage = "original";
+	stage(r, "original");
 	if (set_inputs(r, &r->orig, r->in, NULL, err) || run_once(r, &r->orig, err) ||
 	    get_outputs(r, &r->orig, got, err)) {
 		original_failed(r, j, err);
@@ -1314,10 +1444,10 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 	ks_buf_adds(j, "null");
 
 	/* 2. Output-only buffers. */
-	r->stage = "output-only";
+	stage(r, "output-only");
 	if (find_output_only(r, err))
 		goto out;
-	r->stage = "original";
+	stage(r, "original");
 	ks_buf_adds(j, ", \"output_only\": [");
 	{
 		size_t i, first = 1;
@@ -1331,31 +1461,88 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 	}
 	ks_buf_adds(j, "]}");
 
-	/* 3 and 4. The candidate on the captured and on fresh inputs. */
+	/* 3 and 4. The candidate on the captured and on fresh inputs, then
+	 * on the captured ones again: what it computes must not depend on
+	 * what it saw before. */
 	if (r->o.candidate) {
-		r->stage = "candidate";
+		stage(r, "candidate");
 		ks_buf_reset(&why);
 		if (set_inputs(r, &r->cand, r->in, r->output_only, err) ||
 		    run_once(r, &r->cand, err) || get_outputs(r, &r->cand, got, err))
 			goto out;
-		ks_buf_adds(j, ",\n \"candidate\": {\"so\": ");
-		ks_buf_add_json_str(j, r->cand.path);
-		ks_buf_adds(j, ", ");
-		json_side_static(j, &r->cand);
-		ks_buf_adds(j, ", \"buffers\": ");
+		ks_buf_adds(&cj, ",\n \"candidate\": {\"so\": ");
+		ks_buf_add_json_str(&cj, r->cand.path);
+		ks_buf_adds(&cj, ", ");
+		json_side_static(&cj, &r->cand);
+		ks_buf_adds(&cj, ", \"buffers\": ");
 		bad = check_run(r, &r->cand, r->in, r->output_only, r->ref, got, r->written,
-				j, &why);
+				&cj, &why);
 		correct = !bad;
 		if (correct && r->o.random) {
-			r->stage = "random";
+			stage(r, "random");
 			size_t passed = random_sets(r, &why, err, &failed);
 
 			if (failed)
 				goto out;
-			ks_buf_addf(j, ", \"random\": {\"sets\": %lu, \"passed\": %zu, "
-				       "\"seed\": %lu}", r->o.random, passed, r->o.seed);
+			ks_buf_addf(&cj, ", \"random\": {\"sets\": %lu, \"passed\": %zu, "
+					"\"seed\": %lu}", r->o.random, passed, r->o.seed);
 			correct = passed == r->o.random;
+			if (correct) {
+				stage(r, "candidate");
+				correct = !again_check(r, 1, "the captured inputs again, "
+							  "after the fresh ones", &why, err,
+						       &failed);
+				if (failed)
+					goto out;
+				ks_buf_addf(&cj, ", \"again\": %s", correct ? "true" : "false");
+			}
 		}
+	}
+
+	/* 5. Timing: only what passed. The outputs are poisoned before every
+	 * timed run and checked after the last; work still running after the
+	 * stop event is work moved out of the timed region. */
+	if (r->o.time && correct) {
+		int ns = 0;
+		double speedup = 0;
+
+		stage(r, "timing");
+		sides[ns++] = &r->orig;
+		if (r->o.candidate)
+			sides[ns++] = &r->cand;
+		if (time_sides(r, sides, ns, t, tail, &flush, err))
+			goto out;
+		ks_buf_adds(&tj, ",\n \"timing\": {");
+		json_timing(&tj, "original", &t[0]);
+		ks_buf_addf(&tj, ", \"original_tail_ms\": %.6f", tail[0]);
+		if (ns == 2) {
+			enum ks_speed sp = ks_timing_decide(&t[0], &t[1], r->o.reps, &speedup);
+
+			ks_buf_adds(&tj, ", ");
+			json_timing(&tj, "candidate", &t[1]);
+			ks_buf_addf(&tj, ", \"candidate_tail_ms\": %.6f", tail[1]);
+			ks_buf_addf(&tj, ", \"verdict\": \"%s\", \"speedup\": %.4f",
+				    ks_speed_name(sp), speedup);
+			if (ks_timing_escaped(tail[0], tail[1])) {
+				correct = 0;
+				ks_buf_addf(&why, "work left running past the timed region: "
+						  "the GPU stayed busy %.3f ms after the stop "
+						  "event (median; the original's %.3f ms), the "
+						  "timed run took %.3f ms",
+					    tail[1], tail[0], t[1].median);
+			} else {
+				correct = !again_check(r, 0, "after the last timed run", &why,
+						       err, &failed);
+				if (failed)
+					goto out;
+			}
+			ks_buf_addf(&cj, ", \"after_timing\": %s", correct ? "true" : "false");
+		}
+		ks_buf_addf(&tj, ", \"l2_flush_bytes\": %zu, \"warmup\": %d}", flush,
+			    WARMUP_RUNS);
+	}
+	if (r->o.candidate) {
+		ks_buf_add(j, cj.buf, cj.len);
 		ks_buf_addf(j, ", \"correct\": %s, \"why\": ", correct ? "true" : "false");
 		if (correct)
 			ks_buf_adds(j, "null}");
@@ -1364,35 +1551,11 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 			ks_buf_addch(j, '}');
 		}
 	}
-
-	/* 5. Timing: only what passed. */
-	if (r->o.time && correct) {
-		int ns = 0;
-		double speedup = 0;
-
-		r->stage = "timing";
-		sides[ns++] = &r->orig;
-		if (r->o.candidate)
-			sides[ns++] = &r->cand;
-		if (time_sides(r, sides, ns, t, &flush, err))
-			goto out;
-		ks_buf_adds(j, ",\n \"timing\": {");
-		json_timing(j, "original", &t[0]);
-		if (ns == 2) {
-			enum ks_speed sp = ks_timing_decide(&t[0], &t[1], r->o.reps, &speedup);
-
-			ks_buf_adds(j, ", ");
-			json_timing(j, "candidate", &t[1]);
-			ks_buf_addf(j, ", \"verdict\": \"%s\", \"speedup\": %.4f",
-				    ks_speed_name(sp), speedup);
-		}
-		ks_buf_addf(j, ", \"l2_flush_bytes\": %zu, \"warmup\": %d}", flush,
-			    WARMUP_RUNS);
-	}
+	ks_buf_add(j, tj.buf, tj.len);
 
 	/* 6. Counters. */
 	if (r->o.metrics && correct) {
-		r->stage = "metrics";
+		stage(r, "metrics");
 		ks_buf_reset(&why);
 		ks_buf_adds(j, ",\n \"metrics\": {\"source\": \"cupti-range-profiler\", ");
 		metrics_of(r, &r->orig, j, &why);
@@ -1413,6 +1576,8 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 out:
 	host_set_free(r, got);
 	ks_buf_release(&why);
+	ks_buf_release(&cj);
+	ks_buf_release(&tj);
 	return rc;
 }
 
@@ -1457,7 +1622,8 @@ ks_replay_main(int argc, char **argv)
 	r.cand.globals = r.o.candidate_globals;
 	ks_buf_addf(&j, "{\"format\": %d, \"capture\": ", REPLAY_FORMAT);
 	ks_buf_add_json_str(&j, r.o.capture);
-	r.stage = "setup";
+	r.mark = now_seconds();
+	stage(&r, "setup");
 	if (load(&r, &err) || setup(&r, &err))
 		goto out;
 	ks_buf_adds(&j, ", \"kernel\": ");
@@ -1467,7 +1633,7 @@ ks_replay_main(int argc, char **argv)
 		ks_buf_add_json_str(&j, prop.name);
 		ks_buf_addf(&j, ", \"cc\": \"%d.%d\"", prop.major, prop.minor);
 	}
-	r.stage = "original";
+	stage(&r, "original");
 	r.orig.limit_ms = ks_bound_original_ms(r.captured_ns, r.o.bound_min_ms,
 					       r.o.bound_factor);
 	if (r.orig.path && open_side(&r, &r.orig, &err)) {
@@ -1482,7 +1648,7 @@ ks_replay_main(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	r.stage = "candidate";
+	stage(&r, "candidate");
 	if (r.cand.path && open_side(&r, &r.cand, &err))
 		goto out;
 	if (r.orig.path)
@@ -1501,6 +1667,7 @@ out:
 		ks_buf_addf(&j, ",\n \"stage\": \"%s\", \"error\": ", r.stage);
 		ks_buf_add_json_str(&j, err.len ? err.buf : "unknown failure");
 	}
+	json_seconds(&r, &j);
 	ks_buf_adds(&j, "}\n");
 	if (write_result(&r, &j))
 		rc = 1;

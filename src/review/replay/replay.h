@@ -25,9 +25,16 @@
  *  4. and on K fresh input sets: float buffers redrawn uniformly over the
  *     captured range of their finite values, integer and unknown buffers
  *     kept (they may be indices), compared with the original's output on
- *     the same inputs;
- *  5. --time: original and candidate interleaved (review/timing.h);
+ *     the same inputs; then on the captured inputs once more (A, B, A: no
+ *     state kept across launches);
+ *  5. --time: original and candidate interleaved (review/timing.h), the
+ *     output-only buffers poisoned before every timed run and the
+ *     candidate's outputs checked after its last; a candidate that leaves
+ *     the GPU busy after its stop event (work on another stream) is
+ *     rejected;
  *  6. --metrics: the CUPTI Range Profiler (metrics.h) on one run of each.
+ *
+ * The JSON's "seconds" says how long each stage took.
  *
  * The result is one JSON object (docs/CAPTURE.md) on stdout or in --json
  * FILE (the kernel's own printf output goes to stdout too, so callers use
