@@ -298,9 +298,14 @@ metrics_fallback(cJSON *res, const struct ks_review_opts *o)
 	ks_buf_release(&obj);
 }
 
-/* Both sanitizer tools on the candidate (else the original). */
+/*
+ * Both sanitizer tools on the candidate (else the original); racecheck only
+ * when the kernel may use shared memory (`shared`): it checks nothing else,
+ * and at gigabytes one run under it takes minutes.
+ */
 static void
-sanitize(cJSON *res, const struct ks_review_opts *o, struct ks_review_capture *rc)
+sanitize(cJSON *res, const struct ks_review_opts *o, int shared,
+	 struct ks_review_capture *rc)
 {
 	static const char *const tools[] = { "memcheck", "racecheck" };
 	struct ks_buf obj = KS_BUF_INIT, err = KS_BUF_INIT;
@@ -312,6 +317,14 @@ sanitize(cJSON *res, const struct ks_review_opts *o, struct ks_review_capture *r
 		struct ks_buf rep = KS_BUF_INIT;
 		int clean = 0;
 
+		if (i == 1 && !shared) {
+			rc->racecheck_clean = 1;
+			ks_buf_addf(&obj, ", \"%s\": {\"clean\": true, \"skipped\": \"no "
+					  "shared memory: no static shared memory, none "
+					  "given at the launch, no launcher\"}", tools[i]);
+			ks_buf_release(&rep);
+			continue;
+		}
 		if (!cs || ks_review_sanitize(o, cs, tools[i], &clean, &rep, &err)) {
 			ks_buf_reset(&rep);
 			ks_buf_adds(&rep, cs ? err.buf : "no compute-sanitizer");
@@ -462,6 +475,63 @@ out:
 	return path;
 }
 
+/*
+ * The output-only buffers each capture's original showed, for this
+ * process: finding them takes a run per buffer, the original does not
+ * change within a process, and a task reviews the same captures again and
+ * again. Keyed by the capture and the record the original was built from.
+ */
+struct known {
+	char *key, *list;
+};
+static struct known *knowns;
+static size_t nknown;
+
+static char *
+known_key(const char *capdir, const char *record)
+{
+	return ks_xasprintf("%s\n%s", capdir, record ? record : "");
+}
+
+static const char *
+known_output_only(const char *capdir, const char *record)
+{
+	char *key = known_key(capdir, record);
+	const char *list = NULL;
+	size_t i;
+
+	for (i = 0; i < nknown && !list; i++)
+		if (!strcmp(knowns[i].key, key))
+			list = knowns[i].list;
+	free(key);
+	return list;
+}
+
+/* Remember original.output_only of a replay whose original reproduced. */
+static void
+keep_output_only(const char *capdir, const char *record, const cJSON *res)
+{
+	const cJSON *orig = cJSON_GetObjectItemCaseSensitive(res, "original");
+	const cJSON *oo = orig ? cJSON_GetObjectItemCaseSensitive(orig, "output_only") : NULL;
+	const cJSON *e;
+	struct ks_buf list = KS_BUF_INIT;
+
+	if (!cJSON_IsArray(oo) || known_output_only(capdir, record) ||
+	    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(orig, "reproduces")))
+		return;
+	cJSON_ArrayForEach(e, oo) {
+		if (!cJSON_IsNumber(e) || e->valuedouble < 0) {
+			ks_buf_release(&list);
+			return;
+		}
+		ks_buf_addf(&list, "%s%lu", list.len ? "," : "", (unsigned long)e->valuedouble);
+	}
+	knowns = ks_xrealloc(knowns, (nknown + 1) * sizeof(*knowns));
+	knowns[nknown].key = known_key(capdir, record);
+	knowns[nknown++].list = list.len ? ks_buf_detach(&list, NULL) : ks_xstrdup("-");
+	ks_buf_release(&list);
+}
+
 /* The review of one capture; every outcome lands in `rc`. */
 static void
 review_one(const struct ks_review_request *rq, const char *capdir,
@@ -590,6 +660,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	o.bound_min_ms = (unsigned long)conf->replay_bound_min_ms;
 	o.bound_factor = (unsigned long)conf->replay_bound_factor;
 	o.candidate_factor = (unsigned long)conf->candidate_bound_factor;
+	o.output_only = known_output_only(capdir, rq->record);
 	/* One GPU run at a time; a day is long enough to wait. */
 	if (rq->gpu_lock && ks_lock_acquire(&gpu, rq->gpu_lock, 24 * 3600 * 1000, &err))
 		goto fail;
@@ -612,6 +683,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 		ks_error(&err, "ks-replay wrote no JSON");
 		goto fail;
 	}
+	keep_output_only(capdir, rq->record, res);
 	f.replay_verdict = ks_json_str(res, "verdict");
 	f.stage = ks_json_str(res, "stage");
 	if (o.metrics && f.replay_verdict && strcmp(f.replay_verdict, "ineligible") &&
@@ -620,7 +692,14 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	/* The sanitizer runs only on what passed. */
 	if (sanitized &&
 	    ks_review_verdict_exit(ks_review_decide(&f)) == 0) {
-		sanitize(res, &o, rc);
+		const cJSON *side = cJSON_GetObjectItemCaseSensitive(
+			res, o.candidate ? "candidate" : "original");
+		const cJSON *sm = side ? cJSON_GetObjectItemCaseSensitive(side, "static_smem")
+				       : NULL;
+		/* Unknown counts as used. */
+		int smem = cJSON_IsNumber(sm) ? (int)sm->valuedouble : 1;
+
+		sanitize(res, &o, launcher || c.shmem || smem != 0, rc);
 		f.sanitize_asked = 1;
 		f.sanitize_clean = rc->memcheck_clean && rc->racecheck_clean;
 	}

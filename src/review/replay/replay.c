@@ -71,6 +71,8 @@ struct opts {
 	double bound_min_ms, bound_factor, candidate_factor;
 	int time, metrics, once, probe;
 	int written_only;	/* output-only detection poisons written buffers only */
+	const char *output_only;	/* --output-only: known from an earlier
+					 * replay ("-": none), or NULL */
 };
 
 struct replay {
@@ -91,6 +93,14 @@ struct replay {
 	double secs[NSTAGES];	/* seconds spent in each stage */
 	long long captured_ns;	/* the captured launch's duration, -1: unknown */
 	int unwatched;		/* runs under a profiler: no bound */
+	/* Host sets, kept for reuse: at gigabytes, fresh pages and pageable
+	 * copies are most of a review's time. Pinned where the driver allows. */
+	struct hostset {
+		unsigned char **v;
+		int pinned, busy;
+	} sets[8];
+	size_t nsets;
+	int in_pinned;		/* in[] and ref[] are registered with the driver */
 };
 
 static int
@@ -122,7 +132,8 @@ usage(void)
 	      "                 [--tol DTYPE=ATOL,RTOL]... [--once] [--json FILE]\n"
 	      "                 [--original-globals MAP] [--candidate-globals MAP]\n"
 	      "                 [--bound-min-ms MS] [--bound-factor F]\n"
-	      "                 [--candidate-factor F] [--written-only]\n",
+	      "                 [--candidate-factor F] [--written-only]\n"
+	      "                 [--output-only -|I,J,...]\n",
 	      stderr);
 }
 
@@ -178,6 +189,8 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 			o->original_globals = v, i++;
 		} else if (!strcmp(a, "--candidate-globals")) {
 			o->candidate_globals = v, i++;
+		} else if (!strcmp(a, "--output-only")) {
+			o->output_only = v, i++;
 		} else if (!strcmp(a, "--random") || !strcmp(a, "--seed") ||
 			   !strcmp(a, "--reps") || !strcmp(a, "--min-ms") ||
 			   !strcmp(a, "--max-seconds") || !strcmp(a, "--bound-min-ms") ||
@@ -718,24 +731,107 @@ run_once(struct replay *r, struct side *s, struct ks_buf *err)
 }
 
 static unsigned char **
-host_set(const struct replay *r)
+host_set_alloc(const struct replay *r, int *pinned)
 {
 	unsigned char **v = ks_xcalloc(r->cap.nbuffers + 1, sizeof(*v));
 	size_t i;
 
-	for (i = 0; i < r->cap.nbuffers; i++)
+	*pinned = 1;
+	for (i = 0; i < r->cap.nbuffers && *pinned; i++) {
+		void *p = NULL;
+
+		if (cudaMallocHost(&p, r->cap.buffers[i].size + 1) != cudaSuccess) {
+			cudaGetLastError();
+			*pinned = 0;
+			while (i--)
+				cudaFreeHost(v[i]);
+			break;
+		}
+		v[i] = p;
+	}
+	for (i = 0; !*pinned && i < r->cap.nbuffers; i++)
 		v[i] = ks_xmalloc(r->cap.buffers[i].size + 1);
 	return v;
 }
 
+/* One set of host buffers, a buffer each, from the kept ones if one is free. */
+static unsigned char **
+host_set(struct replay *r)
+{
+	struct hostset *h;
+	size_t i;
+
+	for (i = 0; i < r->nsets; i++) {
+		if (!r->sets[i].busy) {
+			r->sets[i].busy = 1;
+			return r->sets[i].v;
+		}
+	}
+	if (r->nsets == KS_ARRAY_SIZE(r->sets)) {
+		int pinned;
+
+		return host_set_alloc(r, &pinned);	/* not kept: freed below */
+	}
+	h = &r->sets[r->nsets++];
+	h->v = host_set_alloc(r, &h->pinned);
+	h->busy = 1;
+	return h->v;
+}
+
 static void
-host_set_free(const struct replay *r, unsigned char **v)
+host_set_drop(const struct replay *r, unsigned char **v, int pinned)
 {
 	size_t i;
 
-	for (i = 0; v && i < r->cap.nbuffers; i++)
-		free(v[i]);
+	for (i = 0; v && i < r->cap.nbuffers; i++) {
+		if (pinned)
+			cudaFreeHost(v[i]);
+		else
+			free(v[i]);
+	}
 	free(v);
+}
+
+static void
+host_set_free(struct replay *r, unsigned char **v)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsets; i++) {
+		if (r->sets[i].v == v) {
+			r->sets[i].busy = 0;
+			return;
+		}
+	}
+	host_set_drop(r, v, 0);
+}
+
+/* Pin the captured states, so that copies from and to them run at full
+ * speed; without it they are copied as pageable memory. */
+static void
+pin_captured(struct replay *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->cap.nbuffers; i++) {
+		size_t size = r->cap.buffers[i].size;
+
+		if (size && (cudaHostRegister(r->in[i], size, cudaHostRegisterDefault) !=
+				     cudaSuccess ||
+			     cudaHostRegister(r->ref[i], size, cudaHostRegisterDefault) !=
+				     cudaSuccess)) {
+			cudaGetLastError();
+			for (j = 0; j <= i; j++) {
+				if (!r->cap.buffers[j].size)
+					continue;
+				cudaHostUnregister(r->in[j]);
+				cudaHostUnregister(r->ref[j]);
+			}
+			cudaGetLastError();
+			return;
+		}
+	}
+	r->in_pinned = 1;
 }
 
 /*
@@ -743,7 +839,8 @@ host_set_free(const struct replay *r, unsigned char **v)
  * poison if poisoned[i]), ref: the reference, got: the run's result,
  * written[i]: the reference run wrote it. Appends a JSON array of per-buffer
  * verdicts to `json` (when not NULL) and the first failure to `why`.
- * Returns the number of failing buffers.
+ * Returns the number of failing buffers; with neither `json` nor `why`, 1
+ * at the first failing buffer (a yes-or-no question, answered early).
  */
 static size_t
 check_run(struct replay *r, const struct side *s, unsigned char **before,
@@ -752,6 +849,21 @@ check_run(struct replay *r, const struct side *s, unsigned char **before,
 {
 	size_t i, bad = 0;
 
+	if (!json && !why) {
+		for (i = 0; i < r->cap.nbuffers; i++) {
+			struct ks_check b;
+
+			b.dtype = r->cap.buffers[i].dtype;
+			b.size = r->cap.buffers[i].size;
+			b.before = poisoned && poisoned[i] ? poison_of(r, i) : before[i];
+			b.ref = ref[i];
+			b.got = got[i];
+			b.written = written[i] || (poisoned && poisoned[i]);
+			if (!ks_check_buffer_passes(&b, r->tol))
+				return 1;
+		}
+		return 0;
+	}
 	if (json)
 		ks_buf_addch(json, '[');
 	for (i = 0; i < r->cap.nbuffers; i++) {
@@ -818,7 +930,6 @@ find_output_only(struct replay *r, struct ks_buf *err)
 {
 	size_t n = r->cap.nbuffers, i, j;
 	unsigned char **got = host_set(r);
-	struct ks_buf why = KS_BUF_INIT;
 	int *mask = ks_xcalloc(n + 1, sizeof(*mask));
 	int rc = -1;
 
@@ -831,18 +942,16 @@ find_output_only(struct replay *r, struct ks_buf *err)
 			continue;
 		for (j = 0; j < n; j++)
 			mask[j] = j == i;
-		ks_buf_reset(&why);
 		if (set_inputs(r, &r->orig, r->in, mask, err) ||
 		    run_once(r, &r->orig, err) || get_outputs(r, &r->orig, got, err))
 			goto out;
 		r->output_only[i] = !check_run(r, &r->orig, r->in, mask, r->ref, got,
-					       r->written, NULL, &why);
+					       r->written, NULL, NULL);
 	}
 	rc = 0;
 out:
 	host_set_free(r, got);
 	free(mask);
-	ks_buf_release(&why);
 	return rc;
 }
 
@@ -870,6 +979,27 @@ draw_f32(const float *in, float *out, size_t n, uint64_t *state)
 		if (isfinite(in[k]))
 			out[k] = (float)(lo + (hi - lo) * u);
 	}
+}
+
+/* --output-only: "-", or buffer numbers separated by commas. */
+static int
+known_output_only(struct replay *r, const char *list, struct ks_buf *err)
+{
+	const char *p = list;
+
+	if (!strcmp(list, "-"))
+		return 0;
+	while (*p) {
+		char *end;
+		unsigned long i = strtoul(p, &end, 10);
+
+		if (end == p || i >= r->cap.nbuffers || (*end && *end != ','))
+			return ks_error(err, "--output-only: '%s' is not a list of "
+					"buffer numbers of this capture", list);
+		r->output_only[i] = 1;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
 }
 
 /* Fresh inputs: floats redrawn over their captured finite range. */
@@ -1443,10 +1573,15 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 	}
 	ks_buf_adds(j, "null");
 
-	/* 2. Output-only buffers. */
+	/* 2. Output-only buffers (an earlier replay of the same original on
+	 * the same capture may have found them). */
 	stage(r, "output-only");
-	if (find_output_only(r, err))
+	if (r->o.output_only) {
+		if (known_output_only(r, r->o.output_only, err))
+			goto out;
+	} else if (find_output_only(r, err)) {
 		goto out;
+	}
 	stage(r, "original");
 	ks_buf_adds(j, ", \"output_only\": [");
 	{
@@ -1626,6 +1761,7 @@ ks_replay_main(int argc, char **argv)
 	stage(&r, "setup");
 	if (load(&r, &err) || setup(&r, &err))
 		goto out;
+	pin_captured(&r);
 	ks_buf_adds(&j, ", \"kernel\": ");
 	ks_buf_add_json_str(&j, r.cap.kernel);
 	if (cudaGetDeviceProperties(&prop, r.device) == cudaSuccess) {
