@@ -73,9 +73,10 @@ ks_timing_summarize(const double *ms, size_t n, struct ks_timing *t)
 }
 
 int
-ks_timing_enough(const struct ks_timing *t, size_t min_reps, double min_ms)
+ks_timing_enough(const struct ks_timing *t, size_t min_reps, double min_ms,
+		 double wall_ms)
 {
-	return t->n >= min_reps && t->total >= min_ms;
+	return t->n >= min_reps && (t->total >= min_ms || wall_ms >= min_ms);
 }
 
 int

@@ -41,8 +41,15 @@ void ks_timing_summarize(const double *ms, size_t n, struct ks_timing *t);
 /* Pure: the p-th percentile (0..100) of `n` sorted values. */
 double ks_timing_percentile(const double *sorted, size_t n, double p);
 
-/* Pure: 1 when a side has enough runs (`min_reps`) and time (`min_ms`). */
-int ks_timing_enough(const struct ks_timing *t, size_t min_reps, double min_ms);
+/*
+ * Pure: 1 when a side has enough runs (`min_reps`) and time: `min_ms` of
+ * its own kernel time, or `wall_ms` (the timing so far, both sides and the
+ * L2 flushes) of at least `min_ms`. Interleaved, the faster side of a big
+ * speedup would otherwise hold the slower to hundreds of runs, and a
+ * microsecond kernel would run a hundred thousand times.
+ */
+int ks_timing_enough(const struct ks_timing *t, size_t min_reps, double min_ms,
+		     double wall_ms);
 
 /*
  * Pure: the verdict on `cand` against `orig` (above). `speedup` gets the

@@ -160,6 +160,50 @@ TEST(check_written_tolerance_and_constant)
 	ks_buf_release(&why);
 }
 
+/* The yes-or-no check answers as the full one does, on every rule; f32
+ * and f64 (the per-element path) alike. */
+TEST(check_passes_agrees)
+{
+	struct ks_tol tol[KS_DTYPE_N];
+	struct ks_buf why = KS_BUF_INIT;
+	float before[5] = { 0 }, ref[5] = { 1, -2, 0.0f, 3, 4 }, got[5];
+	double dref[3] = { 1, 2, 3 }, dgot[3], dbefore[3] = { 0 };
+	struct ks_check b = { KS_DTYPE_F32, sizeof(ref), before, ref, got, 1 };
+	struct ks_check d = { KS_DTYPE_F64, sizeof(dref), dbefore, dref, dgot, 1 };
+	int k;
+
+	ks_tol_defaults(tol);
+	ref[3] = INFINITY;
+	ref[4] = NAN;
+	for (k = 0; k < 8; k++) {
+		memcpy(got, ref, sizeof(got));
+		if (k == 1)
+			got[2] = -0.0f;		/* equal, other bits */
+		if (k == 2)
+			got[0] = 1.0000001f;	/* within tolerance */
+		if (k == 3)
+			got[1] = 5;
+		if (k == 4)
+			got[3] = -INFINITY;
+		if (k == 5)
+			got[4] = 0;
+		if (k == 6)
+			b.written = 0;		/* must equal before */
+		if (k == 7) {
+			b.written = 1;
+			memset(got, 0xff, sizeof(got));
+		}
+		ks_buf_reset(&why);
+		CHECK_INT_EQ(ks_check_buffer(&b, tol, &why), ks_check_buffer_passes(&b, tol));
+	}
+	memcpy(dgot, dref, sizeof(dgot));
+	CHECK_INT_EQ(1, ks_check_buffer_passes(&d, tol));
+	dgot[0] = dgot[1] = dgot[2] = 2;	/* constant where the reference is not */
+	CHECK_INT_EQ(ks_check_buffer(&d, tol, &why), ks_check_buffer_passes(&d, tol));
+	CHECK_INT_EQ(0, ks_check_buffer_passes(&d, tol));
+	ks_buf_release(&why);
+}
+
 TEST(timing_summary)
 {
 	double ms[10] = { 10, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
@@ -172,9 +216,10 @@ TEST(timing_summary)
 	CHECK(fabs(t.hi - 9.1) < 1e-12);
 	CHECK(t.min == 1 && t.max == 10 && t.total == 55);
 	CHECK(ms[0] == 10);	/* the input is left alone */
-	CHECK_INT_EQ(1, ks_timing_enough(&t, 10, 55));
-	CHECK_INT_EQ(0, ks_timing_enough(&t, 11, 1));
-	CHECK_INT_EQ(0, ks_timing_enough(&t, 1, 56));
+	CHECK_INT_EQ(1, ks_timing_enough(&t, 10, 55, 0));
+	CHECK_INT_EQ(0, ks_timing_enough(&t, 11, 1, 1000));
+	CHECK_INT_EQ(0, ks_timing_enough(&t, 1, 56, 55));
+	CHECK_INT_EQ(1, ks_timing_enough(&t, 1, 56, 56));	/* enough wall time */
 	ks_timing_summarize(ms, 0, &t);
 	CHECK_INT_EQ(0, t.n);
 }
@@ -623,6 +668,7 @@ ks_suite_review(void)
 	RUN(tol_integers_exact);
 	RUN(check_unwritten_must_stay);
 	RUN(check_written_tolerance_and_constant);
+	RUN(check_passes_agrees);
 	RUN(timing_summary);
 	RUN(timing_decision);
 	RUN(timing_escaped);

@@ -1245,7 +1245,8 @@ time_sides(struct replay *r, struct side **sides, int nsides, struct ks_timing *
 		enough = 1;
 		for (k = 0; k < nsides; k++) {
 			ks_timing_summarize(ms[k], n[k], &out[k]);
-			enough &= ks_timing_enough(&out[k], r->o.reps, r->o.min_ms);
+			enough &= ks_timing_enough(&out[k], r->o.reps, r->o.min_ms,
+						   (now_seconds() - start) * 1000);
 		}
 		if (enough || now_seconds() - start > r->o.max_seconds)
 			break;
