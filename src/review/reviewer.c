@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../capture/capture.h"
@@ -532,6 +533,15 @@ keep_output_only(const char *capdir, const char *record, const cJSON *res)
 	ks_buf_release(&list);
 }
 
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 /* The review of one capture; every outcome lands in `rc`. */
 static void
 review_one(const struct ks_review_request *rq, const char *capdir,
@@ -549,6 +559,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	char *orig_map = NULL, *cand_map = NULL;
 	struct ks_lock gpu = KS_LOCK_INIT;
 	cJSON *res = NULL;
+	double gpu_t0 = 0;
 	int launcher = rq->launcher;
 	unsigned long random = rq->random == (unsigned long)-1 ?
 		(unsigned long)conf->review_random : rq->random;
@@ -664,6 +675,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	/* One GPU run at a time; a day is long enough to wait. */
 	if (rq->gpu_lock && ks_lock_acquire(&gpu, rq->gpu_lock, 24 * 3600 * 1000, &err))
 		goto fail;
+	gpu_t0 = now_ms();
 	if (ks_review_replay(&o, &result, &err))
 		goto fail;
 	res = cJSON_Parse(result.buf);
@@ -703,6 +715,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 		f.sanitize_asked = 1;
 		f.sanitize_clean = rc->memcheck_clean && rc->racecheck_clean;
 	}
+	rc->gpu_ms = now_ms() - gpu_t0;
 	ks_lock_release(&gpu);
 	read_result(res, f.has_candidate, rc);
 	rc->bounded = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(res, "bound"));

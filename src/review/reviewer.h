@@ -126,6 +126,8 @@ struct ks_review_capture {
 	char *metrics_source;	/* "cupti-range-profiler", "ncu", "timing-only" */
 	struct ks_review_metrics orig_metrics, cand_metrics;
 	int sanitized;		/* compute-sanitizer ran */
+	double gpu_ms;		/* time on the GPU (ks-replay and the sanitizer
+				 * runs), without waiting for the GPU lock */
 	int memcheck_clean, racecheck_clean;
 	char *workdir;		/* shims, objects, result.json, review.json */
 	char *json_path;	/* <workdir>/review.json */
