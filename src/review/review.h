@@ -40,6 +40,7 @@ struct ks_review_opts {
 				 * when finding the output-only ones */
 	const char *output_only;	/* found by an earlier replay of this
 					 * capture ("-": none), or NULL */
+	const char *gpu_lock;	/* passed to ks-replay (gpulock.h), or NULL */
 };
 
 /*

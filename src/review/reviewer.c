@@ -27,6 +27,7 @@
 #include "../core/util.h"
 #include "build.h"
 #include "globals.h"
+#include "gpulock.h"
 #include "metricset.h"
 #include "review.h"
 #include "shim.h"
@@ -255,6 +256,15 @@ json_set(cJSON *o, const char *key, const char *value)
 		cJSON_ReplaceItemInObjectCaseSensitive(o, key, v);
 	else
 		cJSON_AddItemToObject(o, key, v);
+}
+
+/* Will metrics_fallback() run ncu? When ks-replay's counters are missing. */
+static int
+needs_ncu(const cJSON *res)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(res, "metrics");
+
+	return !m || ks_json_str(m, "error");
 }
 
 /* ncu when the Range Profiler could not read counters; else timing only. */
@@ -557,7 +567,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 		      result = KS_BUF_INIT;
 	char *callable = NULL, *kdir = NULL, *cand_abs = NULL, *replay = NULL;
 	char *orig_map = NULL, *cand_map = NULL;
-	struct ks_lock gpu = KS_LOCK_INIT;
+	struct ks_gpulock gpu = KS_GPULOCK_INIT;
 	cJSON *res = NULL;
 	double gpu_t0 = 0;
 	int launcher = rq->launcher;
@@ -673,8 +683,9 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	o.candidate_factor = (unsigned long)conf->candidate_bound_factor;
 	o.output_only = known_output_only(capdir, rq->record);
 	/* One GPU run at a time; a day is long enough to wait. */
-	if (rq->gpu_lock && ks_lock_acquire(&gpu, rq->gpu_lock, 24 * 3600 * 1000, &err))
-		goto fail;
+	/* ks-replay takes the GPU lock itself: shared while it checks, alone
+	 * while it measures (gpulock.h). */
+	o.gpu_lock = rq->gpu_lock;
 	gpu_t0 = now_ms();
 	if (ks_review_replay(&o, &result, &err))
 		goto fail;
@@ -690,6 +701,9 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 			goto fail;
 		res = cJSON_Parse(result.buf);
 	}
+	rc->gpu_ms = now_ms() - gpu_t0;
+	if (res)
+		rc->gpu_ms -= ks_json_num(res, "lock_wait_s") * 1e3;
 	o.metrics = rq->metrics || rq->ncu;
 	if (!res) {
 		ks_error(&err, "ks-replay wrote no JSON");
@@ -699,8 +713,16 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	f.replay_verdict = ks_json_str(res, "verdict");
 	f.stage = ks_json_str(res, "stage");
 	if (o.metrics && f.replay_verdict && strcmp(f.replay_verdict, "ineligible") &&
-	    strcmp(f.replay_verdict, "incorrect"))
+	    strcmp(f.replay_verdict, "incorrect") && needs_ncu(res)) {
+		/* ncu measures: the GPU alone. */
+		if (rq->gpu_lock &&
+		    ks_gpulock_exclusive(&gpu, rq->gpu_lock, 24 * 3600 * 1000, &err))
+			goto fail;
+		gpu_t0 = now_ms();
 		metrics_fallback(res, &o);
+		rc->gpu_ms += now_ms() - gpu_t0;
+		ks_gpulock_release(&gpu);
+	}
 	/* The sanitizer runs only on what passed. */
 	if (sanitized &&
 	    ks_review_verdict_exit(ks_review_decide(&f)) == 0) {
@@ -711,12 +733,17 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 		/* Unknown counts as used. */
 		int smem = cJSON_IsNumber(sm) ? (int)sm->valuedouble : 1;
 
+		/* The sanitizer checks: it may share the GPU. */
+		if (rq->gpu_lock &&
+		    ks_gpulock_shared(&gpu, rq->gpu_lock, 24 * 3600 * 1000, &err))
+			goto fail;
+		gpu_t0 = now_ms();
 		sanitize(res, &o, launcher || c.shmem || smem != 0, rc);
+		rc->gpu_ms += now_ms() - gpu_t0;
+		ks_gpulock_release(&gpu);
 		f.sanitize_asked = 1;
 		f.sanitize_clean = rc->memcheck_clean && rc->racecheck_clean;
 	}
-	rc->gpu_ms = now_ms() - gpu_t0;
-	ks_lock_release(&gpu);
 	read_result(res, f.has_candidate, rc);
 	rc->bounded = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(res, "bound"));
 	rc->verdict = ks_review_decide(&f);
@@ -730,7 +757,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 fail:
 	fail_capture(rc, KS_REVIEW_ERROR, stage, err.buf);
 out:
-	ks_lock_release(&gpu);
+	ks_gpulock_release(&gpu);
 	cJSON_Delete(res);
 	ks_capture_release(&c);
 	ks_build_rec_release(&rec);

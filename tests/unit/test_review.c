@@ -11,6 +11,7 @@
 #include "../../src/core/fs.h"
 #include "../../src/core/strv.h"
 #include "../../src/review/build.h"
+#include "../../src/review/gpulock.h"
 #include "../../src/review/occupancy.h"
 #include "../../src/review/review.h"
 #include "../../src/review/reviewer.h"
@@ -529,6 +530,40 @@ TEST(build_so_once)
 	free(w2);
 }
 
+/* Checkers share the GPU, a measurer has it alone, and a measurer waiting
+ * at the gate lets no new checker in. Separate descriptors lock against
+ * each other as separate processes do. */
+TEST(gpulock_readers_writer)
+{
+	char *path = ks_fs_join(test_tmpdir(), "gpu"), *gate = ks_fs_join(test_tmpdir(), "gpu-gate");
+	struct ks_gpulock a = KS_GPULOCK_INIT, b = KS_GPULOCK_INIT, w = KS_GPULOCK_INIT;
+	struct ks_lock shut = KS_LOCK_INIT;
+	struct ks_buf err = KS_BUF_INIT;
+
+	CHECK_INT_EQ(0, ks_gpulock_shared(&a, path, 0, &err));
+	CHECK_INT_EQ(0, ks_gpulock_shared(&b, path, 0, &err));
+	CHECK_INT_EQ(-1, ks_gpulock_exclusive(&w, path, 0, &err));
+	ks_gpulock_release(&a);
+	ks_gpulock_release(&b);
+	CHECK_INT_EQ(0, ks_gpulock_exclusive(&w, path, 0, &err));
+	CHECK_INT_EQ(-1, ks_gpulock_shared(&a, path, 0, &err));
+	/* Back to shared: others may join. */
+	CHECK_INT_EQ(0, ks_gpulock_shared(&w, path, 0, &err));
+	CHECK_INT_EQ(0, ks_gpulock_shared(&a, path, 0, &err));
+	ks_gpulock_release(&a);
+	/* A measurer holds the gate while it waits for the checkers. */
+	CHECK_INT_EQ(0, ks_lock_acquire(&shut, gate, 0, &err));
+	CHECK_INT_EQ(-1, ks_gpulock_shared(&b, path, 0, &err));
+	ks_lock_release(&shut);
+	CHECK_INT_EQ(0, ks_gpulock_shared(&b, path, 0, &err));
+	ks_gpulock_release(&b);
+	ks_gpulock_release(&w);
+	ks_gpulock_release(&w);	/* twice is safe */
+	ks_buf_release(&err);
+	free(path);
+	free(gate);
+}
+
 TEST(build_object_has)
 {
 	static const char obj[] = "xx\0_Z1kPf\0_Z1kPfi\0tail_Z1kv\0";
@@ -681,6 +716,7 @@ ks_suite_review(void)
 	RUN(build_shared_argv);
 	RUN(build_object_has);
 	RUN(build_so_once);
+	RUN(gpulock_readers_writer);
 	RUN(review_argv);
 	RUN(review_decide);
 	RUN(review_combine);

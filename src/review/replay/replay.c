@@ -27,6 +27,7 @@
 #include "../metricset.h"
 #include "../occupancy.h"
 #include "../timing.h"
+#include "../gpulock.h"
 #include "../tolerance.h"
 #include "metrics.h"
 #include "replay.h"
@@ -73,6 +74,8 @@ struct opts {
 	int written_only;	/* output-only detection poisons written buffers only */
 	const char *output_only;	/* --output-only: known from an earlier
 					 * replay ("-": none), or NULL */
+	const char *gpu_lock;	/* --gpu-lock: shared while checking,
+				 * exclusive while measuring (gpulock.h) */
 };
 
 struct replay {
@@ -101,6 +104,7 @@ struct replay {
 	} sets[8];
 	size_t nsets;
 	int in_pinned;		/* in[] and ref[] are registered with the driver */
+	struct ks_gpulock gpu;
 };
 
 static int
@@ -133,7 +137,7 @@ usage(void)
 	      "                 [--original-globals MAP] [--candidate-globals MAP]\n"
 	      "                 [--bound-min-ms MS] [--bound-factor F]\n"
 	      "                 [--candidate-factor F] [--written-only]\n"
-	      "                 [--output-only -|I,J,...]\n",
+	      "                 [--output-only -|I,J,...] [--gpu-lock PATH]\n",
 	      stderr);
 }
 
@@ -191,6 +195,8 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 			o->candidate_globals = v, i++;
 		} else if (!strcmp(a, "--output-only")) {
 			o->output_only = v, i++;
+		} else if (!strcmp(a, "--gpu-lock")) {
+			o->gpu_lock = v, i++;
 		} else if (!strcmp(a, "--random") || !strcmp(a, "--seed") ||
 			   !strcmp(a, "--reps") || !strcmp(a, "--min-ms") ||
 			   !strcmp(a, "--max-seconds") || !strcmp(a, "--bound-min-ms") ||
@@ -561,6 +567,24 @@ now_seconds(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Hold the GPU alone (measuring) or shared (checking), with --gpu-lock;
+ * without it, nothing to do. The wait is the GPU's, not this replay's.
+ */
+static int
+gpu_alone(struct replay *r, int alone, struct ks_buf *err)
+{
+	double t0 = now_seconds();
+	int rc;
+
+	if (!r->o.gpu_lock || r->o.once)
+		return 0;
+	rc = alone ? ks_gpulock_exclusive(&r->gpu, r->o.gpu_lock, 24 * 3600 * 1000, err)
+		   : ks_gpulock_shared(&r->gpu, r->o.gpu_lock, 24 * 3600 * 1000, err);
+	r->mark += now_seconds() - t0;
+	return rc;
 }
 
 /* Enter a stage; the time since the last one goes to that one's account. */
@@ -1643,6 +1667,8 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 		double speedup = 0;
 
 		stage(r, "timing");
+		if (gpu_alone(r, 1, err))
+			goto out;
 		sides[ns++] = &r->orig;
 		if (r->o.candidate)
 			sides[ns++] = &r->cand;
@@ -1676,6 +1702,8 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 		}
 		ks_buf_addf(&tj, ", \"l2_flush_bytes\": %zu, \"warmup\": %d}", flush,
 			    WARMUP_RUNS);
+		if (gpu_alone(r, 0, err))
+			goto out;
 	}
 	if (r->o.candidate) {
 		ks_buf_add(j, cj.buf, cj.len);
@@ -1692,6 +1720,8 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 	/* 6. Counters. */
 	if (r->o.metrics && correct) {
 		stage(r, "metrics");
+		if (gpu_alone(r, 1, err))
+			goto out;
 		ks_buf_reset(&why);
 		ks_buf_adds(j, ",\n \"metrics\": {\"source\": \"cupti-range-profiler\", ");
 		metrics_of(r, &r->orig, j, &why);
@@ -1727,6 +1757,7 @@ ks_replay_main(int argc, char **argv)
 
 	ks_progname = "ks-replay";
 	memset(&r, 0, sizeof(r));
+	r.gpu = (struct ks_gpulock)KS_GPULOCK_INIT;
 	r.orig.label = "original";
 	r.cand.label = "candidate";
 	r.orig.best_ms = r.cand.best_ms = -1;
@@ -1760,6 +1791,8 @@ ks_replay_main(int argc, char **argv)
 	ks_buf_add_json_str(&j, r.o.capture);
 	r.mark = now_seconds();
 	stage(&r, "setup");
+	if (gpu_alone(&r, 0, &err))
+		goto out;
 	if (load(&r, &err) || setup(&r, &err))
 		goto out;
 	pin_captured(&r);
@@ -1805,6 +1838,8 @@ out:
 		ks_buf_add_json_str(&j, err.len ? err.buf : "unknown failure");
 	}
 	json_seconds(&r, &j);
+	ks_buf_addf(&j, ",\n \"lock_wait_s\": %.3f", r.gpu.waited_ms / 1e3);
+	ks_gpulock_release(&r.gpu);
 	ks_buf_adds(&j, "}\n");
 	if (write_result(&r, &j))
 		rc = 1;

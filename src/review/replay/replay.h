@@ -40,8 +40,12 @@
  * FILE (the kernel's own printf output goes to stdout too, so callers use
  * --json). Exit status: 0 when the replay ran to a verdict, 1 when it could
  * not (the JSON's "error" says why), 2 on a bad command line.
+ * With --gpu-lock PATH it shares the GPU with other replays while it checks
+ * and has it alone while it times and profiles (review/gpulock.h); the
+ * JSON's "lock_wait_s" says how long it waited.
  * May include: libc, core/, capture/, review/ (diagnose.h, globals.h,
- * metricset.h, occupancy.h, timing.h, tolerance.h), metrics.h, CUDA, CUPTI.
+ * gpulock.h, metricset.h, occupancy.h, timing.h, tolerance.h), metrics.h,
+ * CUDA, CUPTI.
  */
 #ifndef KS_REVIEW_REPLAY_H
 #define KS_REVIEW_REPLAY_H
