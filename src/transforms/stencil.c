@@ -100,6 +100,7 @@ struct st {
 	long long E;		/* element bytes */
 	struct ks_mono sy, sz;	/* strides in elements (single monomials) */
 	struct ks_form center;
+	long long c0[3];	/* the store's fixed offset, per axis */
 	struct st_read *reads;
 	size_t nreads;
 	int r[3];		/* radius per axis */
@@ -397,13 +398,6 @@ recognize(struct st *s, const struct ks_xf_input *in, struct ks_buf *reason)
 			return -1;
 		}
 	}
-	if (s->center.c[KS_SRC_ONE].n || s->center.c[KS_SRC_ONE].opaque) {
-		ks_buf_addf(reason,
-			    "the store on line %u has an offset beyond the grid "
-			    "position (not covered)",
-			    f->acc[C].line);
-		return -1;
-	}
 	{
 		int hy = stride_of(&s->center, KS_SRC_TID_Y, s->E, &s->sy);
 		int hz = stride_of(&s->center, KS_SRC_TID_Z, s->E, &s->sz);
@@ -434,6 +428,14 @@ recognize(struct st *s, const struct ks_xf_input *in, struct ks_buf *reason)
 				    f->acc[C].line);
 			return -1;
 		}
+	}
+	/* an interior-only grid (x = ... + 1): the output's fixed offset */
+	if (split(s, &s->center.c[KS_SRC_ONE], s->c0)) {
+		ks_buf_addf(reason,
+			    "the store on line %u has a fixed offset that is not "
+			    "a combination of the row and plane strides",
+			    f->acc[C].line);
+		return -1;
 	}
 	/* the input: the thread-dependent global loads at neighbours */
 	for (size_t i = 0; i < f->nacc; i++) {
@@ -512,13 +514,6 @@ recognize(struct st *s, const struct ks_xf_input *in, struct ks_buf *reason)
 		}
 		r->acc = (int)i;
 		r->loop = -1;
-		if (split(s, &d.c[KS_SRC_ONE], r->k0)) {
-			ks_buf_addf(reason,
-				    "the offset of the read on line %u is not a "
-				    "combination of the row and plane strides",
-				    a->line);
-			return -1;
-		}
 		for (int ls = 0; ls < KS_MAX_LOOP_DEPTH; ls++) {
 			const struct ks_poly *p = &d.c[KS_SRC_LOOP0 + ls];
 			int l;
@@ -533,6 +528,8 @@ recognize(struct st *s, const struct ks_xf_input *in, struct ks_buf *reason)
 				return -1;
 			}
 			l = loop_at_depth(f, a->loop, ls);
+			if (l >= 0 && !loop_iter(s, in, l, reason))
+				return -1;
 			if (l < 0 || split(s, p, r->kl)) {
 				ks_buf_addf(reason,
 					    "the offset of the read on line %u is "
@@ -541,9 +538,14 @@ recognize(struct st *s, const struct ks_xf_input *in, struct ks_buf *reason)
 					    a->line);
 				return -1;
 			}
-			if (!loop_iter(s, in, l, reason))
-				return -1;
 			r->loop = l;
+		}
+		if (split(s, &d.c[KS_SRC_ONE], r->k0)) {
+			ks_buf_addf(reason,
+				    "the offset of the read on line %u is not a "
+				    "combination of the row and plane strides",
+				    a->line);
+			return -1;
 		}
 		for (int ax = 0; ax < s->dims; ax++) {
 			long long lo = r->k0[ax], hi = r->k0[ax];
@@ -620,8 +622,8 @@ recognize(struct st *s, const struct ks_xf_input *in, struct ks_buf *reason)
 		if (s->limit_br < 0) {
 			ks_buf_addf(reason,
 				    "%s has no early exit 'if (%c >= limit) return' "
-				    "on its slowest coordinate (the input's extent "
-				    "is unknown)",
+				    "on its slowest grid index itself (the input's "
+				    "extent is unknown)",
 				    k->name, s->dims == 3 ? 'z' : 'y');
 			return -1;
 		}
@@ -755,7 +757,22 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		const struct st_read *r = &s.reads[i];
 		const struct ks_access *a = &s.f->acc[r->acc];
 		struct ks_buf w = KS_BUF_INIT;
+		size_t nl = strlen(iname);
 
+		/* NAME[index]: the index is evaluated and dropped, so that
+		   what only computed it stays used (the compiler drops it) */
+		if (a->end - a->begin < nl + 2 ||
+		    in->text[a->begin + nl] != '[' || in->text[a->end - 1] != ']') {
+			ks_buf_addf(reason,
+				    "the read of %s on line %u is not written "
+				    "%s[index]",
+				    iname, a->line, iname);
+			goto out;
+		}
+		ks_buf_adds(&w, "((void)(");
+		ks_buf_add(&w, in->text + a->begin + nl + 1,
+			   a->end - a->begin - nl - 2);
+		ks_buf_adds(&w, "), ");
 		if (s.dims == 3 && (axis_used(r, 2) ||
 				    (!axis_used(r, 0) && !axis_used(r, 1)))) {
 			ks_buf_addf(&w, "ks_st_q(ks_q, %lld + ", rz);
@@ -768,6 +785,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			delta_c(&s, r, 0, &w);
 			ks_buf_adds(&w, "]");
 		}
+		ks_buf_adds(&w, ")");
 		edits[i].begin = a->begin;
 		edits[i].end = a->end;
 		withs[i] = ks_buf_detach(&w, NULL);
@@ -849,12 +867,14 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"{\n"
 		"\t__shared__ %s ks_t[%lld][%lld];\n"
 		"\tconst long long ks_sy = %s, ks_sz = %s;\n"
-		"\t/* the elements the bounds checks span */\n"
+		"\t/* the elements the bounds checks span; the output's fixed offset */\n"
 		"\tconst long long ks_n = (long long)(%s) * %s;\n"
+		"\tconst long long ks_c0 = %lldLL + %lldLL * ks_sy + %lldLL * ks_sz;\n"
 		"\tconst unsigned ks_cx = ks_og.x * ks_ob.x, ks_cy = ks_og.y * ks_ob.y;\n"
 		"\tconst long long ks_x0 = (long long)blockIdx.x * %lld;\n",
 		bx, by, bx * by, kname, params.buf, T, th, tw, csy.buf, csz.buf,
-		clim.buf, s.dims == 3 ? "ks_sz" : "ks_sy", bx);
+		clim.buf, s.dims == 3 ? "ks_sz" : "ks_sy", s.c0[0], s.c0[1],
+		s.c0[2], bx);
 	ks_buf_addf(variant,
 		"\tconst long long ks_y0 = (long long)blockIdx.y * %lld;\n"
 		"\tconst unsigned ks_gx = (unsigned)ks_x0 + threadIdx.x;\n"
@@ -875,8 +895,11 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			"\t\t\tconst int ks_ty_ = ks_c / %lld, ks_tx_ = ks_c %% %lld;\n"
 			"\t\t\tconst bool ks_xin = ks_tx_ >= %lld && ks_tx_ < %lld;\n"
 			"\t\t\tconst bool ks_yin = ks_ty_ >= %lld && ks_ty_ < %lld;\n"
+			"\n"
+			"\t\t\t(void)ks_xin;\n"
+			"\t\t\t(void)ks_yin;\n"
 			"%s%s"
-			"\t\t\tks_t[ks_ty_][ks_tx_] = ks_st_ld(%s, ks_x0 - %lld + ks_tx_ +\n"
+			"\t\t\tks_t[ks_ty_][ks_tx_] = ks_st_ld(%s, ks_c0 + ks_x0 - %lld + ks_tx_ +\n"
 			"\t\t\t\tks_sy * (ks_y0 - %lld + ks_ty_)%s, ks_n);\n"
 			"\t\t}\n",
 			bx, tw * th, bx * by, tw, tw, rx, rx + bx, ry,
@@ -909,7 +932,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 				"\tconst long long ks_cz = (long long)ks_og.z * ks_ob.z;\n"
 				"\tconst long long ks_z0 = (long long)blockIdx.z * %lld;\n"
 				"\tconst long long ks_zend = ks_z0 + %lld < ks_cz ? ks_z0 + %lld : ks_cz;\n"
-				"\tconst long long ks_f = (long long)ks_gx + ks_sy * ks_gy;\n"
+				"\tconst long long ks_f = ks_c0 + (long long)ks_gx + ks_sy * ks_gy;\n"
 				"\tunsigned ks_tz = (unsigned)(ks_z0 %% ks_ob.z), ks_bz = (unsigned)(ks_z0 / ks_ob.z);\n"
 				"\t%s ks_q[%lld];\n"
 				"\n"
