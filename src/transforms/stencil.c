@@ -924,6 +924,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 				"}\n",
 				hl.buf, rows, by, kname, by, ry, args.buf);
 		} else {
+			const long long nt = bx * by, ns = (tw * th + nt - 1) / nt;
+
 			ks_buf_addf(variant,
 				"\tconst unsigned ks_gy = (unsigned)ks_y0 + threadIdx.y;\n"
 				"\tconst unsigned ks_ty = ks_gy %% ks_ob.y, ks_by = ks_gy / ks_ob.y;\n"
@@ -934,17 +936,45 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 				"\tconst long long ks_zend = ks_z0 + %lld < ks_cz ? ks_z0 + %lld : ks_cz;\n"
 				"\tconst long long ks_f = ks_c0 + (long long)ks_gx + ks_sy * ks_gy;\n"
 				"\tunsigned ks_tz = (unsigned)(ks_z0 %% ks_ob.z), ks_bz = (unsigned)(ks_z0 / ks_ob.z);\n"
-				"\t%s ks_q[%lld];\n"
+				"\t%s ks_q[%lld], ks_h[%lld];\n"
+				"\t/* this thread's halo cells: tile slot (-1: none) and flat offset in plane 0 */\n"
+				"\tint ks_hs[%lld];\n"
+				"\tlong long ks_ho[%lld];\n"
 				"\n"
+				"#pragma unroll\n"
+				"\tfor (int ks_s = 0; ks_s < %lld; ks_s++) {\n"
+				"\t\tconst int ks_c = threadIdx.y * %lld + threadIdx.x + ks_s * %lld;\n"
+				"\t\tconst int ks_ty_ = ks_c / %lld, ks_tx_ = ks_c %% %lld;\n"
+				"\t\tconst bool ks_xin = ks_tx_ >= %lld && ks_tx_ < %lld;\n"
+				"\t\tconst bool ks_yin = ks_ty_ >= %lld && ks_ty_ < %lld;\n"
+				"\n"
+				"\t\tks_hs[ks_s] = ks_c < %lld && !(ks_xin && ks_yin)%s ? ks_c : -1;\n"
+				"\t\tks_ho[ks_s] = ks_c0 + ks_x0 - %lld + ks_tx_ + ks_sy * (ks_y0 - %lld + ks_ty_);\n"
+				"\t}\n"
+				"\t/* the column and the halo of the first plane; then, during each\n"
+				"\t   plane's body, the next plane's loads are in flight */\n"
 				"#pragma unroll\n"
 				"\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
 				"\t\tks_q[ks_j] = ks_st_ld(%s, ks_f + ks_sz * (ks_z0 - %lld + ks_j), ks_n);\n"
+				"#pragma unroll\n"
+				"\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
+				"\t\tks_h[ks_s] = ks_hs[ks_s] >= 0 ? ks_st_ld(%s, ks_ho[ks_s] + ks_sz * ks_z0, ks_n) : %s(0);\n"
 				"\tfor (long long ks_z = ks_z0; ks_z < ks_zend; ks_z++) {\n"
-				"\t\tks_q[%lld] = ks_st_ld(%s, ks_f + ks_sz * (ks_z + %lld), ks_n);\n"
+				"\t\t%s ks_qn = %s(0);\n"
+				"\n"
 				"\t\t__syncthreads();\n"
-				"%s"
+				"#pragma unroll\n"
+				"\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
+				"\t\t\tif (ks_hs[ks_s] >= 0)\n"
+				"\t\t\t\t(&ks_t[0][0])[ks_hs[ks_s]] = ks_h[ks_s];\n"
 				"\t\tks_t[ks_ly][ks_lx] = ks_q[%lld];\n"
 				"\t\t__syncthreads();\n"
+				"\t\tif (ks_z + 1 < ks_zend) {\n"
+				"\t\t\tks_qn = ks_st_ld(%s, ks_f + ks_sz * (ks_z + %lld), ks_n);\n"
+				"#pragma unroll\n"
+				"\t\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
+				"\t\t\t\tks_h[ks_s] = ks_hs[ks_s] >= 0 ? ks_st_ld(%s, ks_ho[ks_s] + ks_sz * (ks_z + 1), ks_n) : %s(0);\n"
+				"\t\t}\n"
 				"\t\tif (ks_mine)\n"
 				"\t\t\tks_st_body_%s(make_uint3(ks_tx, ks_ty, ks_tz),\n"
 				"\t\t\t\tmake_uint3(ks_bx, ks_by, ks_bz), ks_ob, ks_og, ks_t,\n"
@@ -952,15 +982,18 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 				"#pragma unroll\n"
 				"\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
 				"\t\t\tks_q[ks_j] = ks_q[ks_j + 1];\n"
+				"\t\tks_q[%lld] = ks_qn;\n"
 				"\t\tif (++ks_tz == ks_ob.z) {\n"
 				"\t\t\tks_tz = 0;\n"
 				"\t\t\tks_bz++;\n"
 				"\t\t}\n"
 				"\t}\n"
 				"}\n",
-				ry, planes, planes, planes, T, qn, qn - 1, iname,
-				rz, qn - 1, iname, rz, hl.buf, rz, kname, args.buf,
-				qn - 1);
+				ry, planes, planes, planes, T, qn, ns, ns, ns, ns, bx,
+				nt, tw, tw, rx, rx + bx, ry, th - ry, tw * th,
+				s.diag ? "" : " && (ks_xin || ks_yin)", rx, ry, qn,
+				iname, rz, ns, iname, T, T, T, ns, rz, iname, rz + 1, ns,
+				iname, T, kname, args.buf, qn - 1, qn - 1);
 		}
 		ks_buf_release(&hl);
 	}
