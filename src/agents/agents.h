@@ -75,7 +75,17 @@ struct ks_agent_skill {
 	char *id;
 	char *why;		/* the predicates that matched */
 	char *bucket, *case_id;
+	char *gain;		/* the case's expected gain (small, medium,
+				 * large), or NULL: not judged */
 };
+
+/*
+ * Pure: can a candidate of a case with `gain` beat a base `base_speedup`
+ * times faster than the original, when it must be built from the original
+ * (the base could not be transformed)? A small gain is taken as at most
+ * 1.5x, a medium one as 3x; a large or unknown one may be anything.
+ */
+int ks_agent_gain_can_pass(const char *gain, double base_speedup);
 
 struct ks_agent_plan {
 	struct ks_agent_skill *v;

@@ -73,6 +73,7 @@ ks_agent_plan_release(struct ks_agent_plan *p)
 		free(p->v[i].why);
 		free(p->v[i].bucket);
 		free(p->v[i].case_id);
+		free(p->v[i].gain);
 	}
 	free(p->v);
 	memset(p, 0, sizeof(*p));
@@ -223,14 +224,30 @@ transform_of(const struct ks_task *t, const char *id)
 
 static void
 plan_push(struct ks_agent_plan *p, const char *id, const char *why,
-	  const char *bucket, const char *case_id)
+	  const char *bucket, const char *case_id, const char *gain)
 {
 	p->v = ks_xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
 	p->v[p->n].id = ks_xstrdup(id);
 	p->v[p->n].why = why ? ks_xstrdup(why) : NULL;
 	p->v[p->n].bucket = bucket ? ks_xstrdup(bucket) : NULL;
 	p->v[p->n].case_id = case_id ? ks_xstrdup(case_id) : NULL;
+	p->v[p->n].gain = gain ? ks_xstrdup(gain) : NULL;
 	p->n++;
+}
+
+int
+ks_agent_gain_can_pass(const char *gain, double base_speedup)
+{
+	static const struct {
+		const char *gain;
+		double most;
+	} bounds[] = { { "small", 1.5 }, { "medium", 3.0 } };
+	size_t i;
+
+	for (i = 0; gain && i < KS_ARRAY_SIZE(bounds); i++)
+		if (!strcmp(gain, bounds[i].gain))
+			return base_speedup < bounds[i].most;
+	return 1;
 }
 
 int
@@ -250,7 +267,8 @@ ks_agent_plan(struct ks_task *t, struct ks_buf *err)
 		const struct ks_transform *const *all = ks_xf_all(&n);
 
 		for (i = 0; i < n; i++)
-			plan_push(&raw, all[i]->id, "fixed order (no policy)", NULL, NULL);
+			plan_push(&raw, all[i]->id, "fixed order (no policy)", NULL, NULL,
+				  NULL);
 	}
 	/* Only what the loop can act on: skills with a builtin transform. */
 	for (i = 0; i < raw.n; i++) {
@@ -259,7 +277,7 @@ ks_agent_plan(struct ks_task *t, struct ks_buf *err)
 			continue;
 		}
 		plan_push(&t->plan, raw.v[i].id, raw.v[i].why, raw.v[i].bucket,
-			  raw.v[i].case_id);
+			  raw.v[i].case_id, raw.v[i].gain);
 	}
 	ks_agent_plan_release(&raw);
 	if (t->llm && t->plan.n > 1)
@@ -621,6 +639,26 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int repairs,
 	pts = ks_xcalloc(KS_XF_SEARCH_MAX, sizeof(*pts));
 	npts = ks_xf_search_points(xf, &def, NULL, pts, KS_XF_SEARCH_MAX);
 	source_of_base(t, &src);
+	if (t->state.base && !strcmp(src.what, "original") &&
+	    !ks_agent_gain_can_pass(sk->gain, t->traj.v[t->state.base].speedup)) {
+		/* Built from the original, it competes with the base whole. */
+		struct ks_traj_round r;
+
+		round_new(t, &r, "optimize");
+		r.skill = ks_xstrdup(sk->id);
+		r.why = sk->why ? ks_xstrdup(sk->why) : NULL;
+		r.source = ks_xstrdup(src.what);
+		r.verdict = ks_xstrdup("declined");
+		r.reason = ks_xasprintf("it would be built from the original (%s), and its "
+					"case promises a %s gain, short of the base's "
+					"%.2fx over the original",
+					src.why ? src.why : "the base cannot be transformed",
+					sk->gain, t->traj.v[t->state.base].speedup);
+		rc = commit(t, &r, err) ? -1 : 1;
+		source_release(&src);
+		free(pts);
+		return rc;
+	}
 	for (i = 0; i < npts && !rc; i++) {
 		struct ks_buf params = KS_BUF_INIT, variant = KS_BUF_INIT,
 			      reason = KS_BUF_INIT, tu = KS_BUF_INIT;

@@ -344,13 +344,14 @@ similarity(struct ctx *c)
 
 static void
 plan_add(struct ks_agent_plan *p, const char *id, const char *why, const char *bucket,
-	 const char *case_id)
+	 const char *case_id, const char *gain)
 {
 	p->v = ks_xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
 	p->v[p->n].id = ks_xstrdup(id);
 	p->v[p->n].why = why ? ks_xstrdup(why) : NULL;
 	p->v[p->n].bucket = bucket ? ks_xstrdup(bucket) : NULL;
 	p->v[p->n].case_id = case_id ? ks_xstrdup(case_id) : NULL;
+	p->v[p->n].gain = gain ? ks_xstrdup(gain) : NULL;
 	p->n++;
 }
 
@@ -385,7 +386,7 @@ plan_unjudged(const struct ks_plan *pl, struct ks_agent_plan *out)
 			continue;
 		plan_add(out, all[i]->id, "not allowed by a case, but cases the policy "
 			 "could not judge (no counters) might: tried after the allowed "
-			 "ones, not forbidden", NULL, NULL);
+			 "ones, not forbidden", NULL, NULL, NULL);
 	}
 }
 
@@ -407,7 +408,7 @@ plan_op(void *vctx, const struct ks_task *t, size_t n, char *const *names,
 
 		for (i = 0; i < n; i++)
 			plan_add(out, all[i]->id, "fixed order (--no-long-term-memory)",
-				 NULL, NULL);
+				 NULL, NULL, NULL);
 		return 0;
 	}
 	m = cJSON_CreateObject();
@@ -420,7 +421,7 @@ plan_op(void *vctx, const struct ks_task *t, size_t n, char *const *names,
 		ks_policy_rank(c->pol, &vals, c->know, &pl);
 	for (i = 0; i < pl.nallowed; i++)
 		plan_add(out, pl.allowed[i].skill, pl.allowed[i].why, pl.allowed[i].bucket,
-			 pl.allowed[i].case_id);
+			 pl.allowed[i].case_id, pl.allowed[i].gain);
 	if (!pl.counters || pl.nskipped)
 		plan_unjudged(&pl, out);
 	ks_log("optimize: plan for %s: %zu allowed, %zu forbidden, %zu skipped",

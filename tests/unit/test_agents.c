@@ -550,9 +550,21 @@ TEST(base_source_puts_the_variant_in_place)
 	ks_buf_release(&err);
 }
 
+/* A candidate built from the original must be able to beat the base. */
+TEST(gain_can_pass)
+{
+	CHECK_INT_EQ(1, ks_agent_gain_can_pass("small", 1.2));
+	CHECK_INT_EQ(0, ks_agent_gain_can_pass("small", 1.5));
+	CHECK_INT_EQ(1, ks_agent_gain_can_pass("medium", 1.5));
+	CHECK_INT_EQ(0, ks_agent_gain_can_pass("medium", 13.7));
+	CHECK_INT_EQ(1, ks_agent_gain_can_pass("large", 13.7));
+	CHECK_INT_EQ(1, ks_agent_gain_can_pass(NULL, 13.7));	/* not judged */
+}
+
 void
 ks_suite_agents(void)
 {
+	RUN(gain_can_pass);
 	RUN(loop_repairs_rejects_and_never_repeats);
 	RUN(loop_resumes_after_a_kill);
 	RUN(loop_stays_within_the_gpu_budget);

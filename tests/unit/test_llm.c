@@ -130,8 +130,8 @@ TEST(code_blocks)
 
 TEST(planner_pick_must_be_allowed)
 {
-	struct ks_agent_skill s[2] = { { (char *)"a", NULL, NULL, NULL },
-				       { (char *)"b", NULL, NULL, NULL } };
+	struct ks_agent_skill s[2] = { { (char *)"a", NULL, NULL, NULL, NULL },
+				       { (char *)"b", NULL, NULL, NULL, NULL } };
 	struct ks_agent_plan p = { s, 2 };
 	char *why;
 
