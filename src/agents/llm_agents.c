@@ -12,6 +12,27 @@
 #include "../core/log.h"
 #include "../core/util.h"
 #include "../llm/llm.h"
+#include "../memory/trajectory.h"
+
+/* Every exchange goes to the task's transcript (llm.jsonl). */
+static void
+transcript(const struct ks_task *t, const char *agent, int round, const char *system,
+	   const char *user, const char *reply, long tokens, const char *error)
+{
+	struct ks_traj_exchange x;
+	struct ks_buf err = KS_BUF_INIT;
+
+	x.agent = agent;
+	x.round = round;
+	x.system = system;
+	x.user = user;
+	x.reply = reply;
+	x.error = error;
+	x.tokens = tokens;
+	if (ks_traj_transcript(t->dir, &x, &err))
+		ks_log("llm: the transcript: %s", err.buf);
+	ks_buf_release(&err);
+}
 
 static const char planner_system[] =
 	"You are the planner of a CUDA kernel optimizer. Pick exactly one "
@@ -76,9 +97,13 @@ ks_agent_llm_plan(struct ks_task *t)
 		ks_buf_addf(&user, "- %s: %s\n", t->plan.v[i].id,
 			    t->plan.v[i].why ? t->plan.v[i].why : "");
 	if (ks_llm_chat(t->llm, planner_system, user.buf, &reply, &tokens, &err)) {
+		transcript(t, "planner", (int)t->traj.n, planner_system, user.buf, NULL,
+			   tokens, err.buf);
 		ks_log("llm planner: %s (the policy's order stands)", err.buf);
 		goto out;
 	}
+	transcript(t, "planner", (int)t->traj.n, planner_system, user.buf, reply.buf,
+		   tokens, NULL);
 	t->pending_tokens += tokens;
 	at = ks_agent_llm_pick(&t->plan, reply.buf, &why);
 	if (at <= 0) {
@@ -115,9 +140,13 @@ ks_agent_llm_diagnose(struct ks_task *t, struct ks_traj_round *r, const char *lo
 	if (log)
 		ks_buf_add(&user, log, strlen(log) < 8000 ? strlen(log) : 8000);
 	if (ks_llm_chat(t->llm, diagnoser_system, user.buf, &reply, &tokens, &err)) {
+		transcript(t, "diagnoser", r->round, diagnoser_system, user.buf, NULL,
+			   tokens, err.buf);
 		ks_log("llm diagnoser: %s", err.buf);
 		goto out;
 	}
+	transcript(t, "diagnoser", r->round, diagnoser_system, user.buf, reply.buf,
+		   tokens, NULL);
 	r->tokens += tokens;
 	obj = ks_llm_json_object(reply.buf);
 	j = obj ? cJSON_Parse(obj) : NULL;

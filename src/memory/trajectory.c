@@ -286,21 +286,18 @@ ks_traj_path(const char *task_dir)
 	return ks_fs_join(task_dir, "trajectory.jsonl");
 }
 
-int
-ks_traj_append(const char *path, const struct ks_traj_round *r, struct ks_buf *err)
+/* Append `line` whole (one write), then fsync. */
+static int
+append_line(const char *path, const struct ks_buf *line, struct ks_buf *err)
 {
-	struct ks_buf line = KS_BUF_INIT;
 	size_t off = 0;
 	int fd, rc = 0;
 
-	ks_traj_round_json(r, &line);
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ks_buf_release(&line);
+	if (fd < 0)
 		return ks_error_errno(err, "cannot open %s", path);
-	}
-	while (off < line.len) {
-		ssize_t w = write(fd, line.buf + off, line.len - off);
+	while (off < line->len) {
+		ssize_t w = write(fd, line->buf + off, line->len - off);
 
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -310,10 +307,49 @@ ks_traj_append(const char *path, const struct ks_traj_round *r, struct ks_buf *e
 		}
 		off += (size_t)w;
 	}
-	/* The record must survive the kill that resuming is for. */
 	if (!rc && fsync(fd))
 		rc = ks_error_errno(err, "cannot sync %s", path);
 	close(fd);
+	return rc;
+}
+
+int
+ks_traj_transcript(const char *task_dir, const struct ks_traj_exchange *x,
+		   struct ks_buf *err)
+{
+	struct ks_buf line = KS_BUF_INIT;
+	char *path;
+	int rc;
+
+	if (!task_dir)
+		return 0;
+	path = ks_fs_join(task_dir, "llm.jsonl");
+	ks_buf_adds(&line, "{\"agent\": ");
+	ks_buf_add_json_str_or_null(&line, x->agent);
+	ks_buf_addf(&line, ", \"round\": %d, \"system\": ", x->round);
+	ks_buf_add_json_str_or_null(&line, x->system);
+	ks_buf_adds(&line, ", \"user\": ");
+	ks_buf_add_json_str_or_null(&line, x->user);
+	ks_buf_adds(&line, ", \"reply\": ");
+	ks_buf_add_json_str_or_null(&line, x->reply);
+	ks_buf_addf(&line, ", \"tokens\": %ld, \"error\": ", x->tokens);
+	ks_buf_add_json_str_or_null(&line, x->error);
+	ks_buf_adds(&line, "}\n");
+	rc = append_line(path, &line, err);
+	ks_buf_release(&line);
+	free(path);
+	return rc;
+}
+
+int
+ks_traj_append(const char *path, const struct ks_traj_round *r, struct ks_buf *err)
+{
+	struct ks_buf line = KS_BUF_INIT;
+	int rc;
+
+	ks_traj_round_json(r, &line);
+	/* The record must survive the kill that resuming is for: synced. */
+	rc = append_line(path, &line, err);
 	ks_buf_release(&line);
 	return rc;
 }

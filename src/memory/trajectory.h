@@ -119,6 +119,21 @@ char *ks_traj_path(const char *task_dir);
 int ks_traj_append(const char *path, const struct ks_traj_round *r,
 		   struct ks_buf *err);
 
+/*
+ * One exchange with the LLM, appended to <task_dir>/llm.jsonl: the agent
+ * ("planner", "diagnoser", ...), the round it served, the system and user
+ * prompts, the reply (or NULL), the tokens it cost and the error (or
+ * NULL). The settings' API key is never part of what is passed here.
+ */
+struct ks_traj_exchange {
+	const char *agent;
+	int round;
+	const char *system, *user, *reply, *error;
+	long tokens;
+};
+int ks_traj_transcript(const char *task_dir, const struct ks_traj_exchange *x,
+		       struct ks_buf *err);
+
 /* Read the file into `t`; a missing file is an empty trajectory. */
 int ks_traj_load(const char *path, struct ks_traj *t, struct ks_buf *err);
 

@@ -433,6 +433,19 @@ TEST(loop_follows_the_llm_planner_within_its_tokens)
 	 * of both skills' spaces */
 	CHECK(t.end == KS_TASK_NO_SKILL || t.end == KS_TASK_TOKENS);
 	CHECK(t.state.tokens <= 50);
+	/* the exchange is in the task's transcript */
+	{
+		char *path = ks_fs_join(dir, "llm.jsonl");
+		struct ks_buf text = KS_BUF_INIT;
+
+		CHECK(ks_fs_read(path, &text, &err) == 0);
+		CHECK(strstr(text.buf, "\"agent\": \"planner\"") != NULL);
+		CHECK(strstr(text.buf, "widen loads") != NULL);
+		CHECK(strstr(text.buf, "\"tokens\": 30") != NULL);
+		CHECK(strstr(text.buf, "Allowed skills") != NULL);
+		ks_buf_release(&text);
+		free(path);
+	}
 	ks_task_release(&t);
 	ks_llm_close(&l);
 	server_stop(&s);
