@@ -397,7 +397,7 @@ ks_report_text(const struct ks_report *r, struct ks_buf *out)
 	if (out->len)
 		ks_buf_addch(out, '\n');
 	cell(out, "program", 20, 0);
-	cell(out, "kernel", 22, 0);
+	cell(out, "kernel", 30, 0);
 	cell(out, "orig ms", 9, 1);
 	cell(out, "after ms", 9, 1);
 	cell(out, "speedup", 8, 1);
@@ -410,7 +410,7 @@ ks_report_text(const struct ks_report *r, struct ks_buf *out)
 	ks_buf_adds(out, "skills\n");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ks_report_kernel *k = &r->k[i];
-		char rb[24], prog[21], kern[23];
+		char rb[24], prog[21], kern[31];
 		/* After: the program's time after the rebuild, else the best
 		 * variant's time in its review. */
 		double best = !isnan(k->after_ms) ? k->after_ms : k->review_best_ms;
@@ -418,7 +418,7 @@ ks_report_text(const struct ks_report *r, struct ks_buf *out)
 		snprintf(prog, sizeof(prog), "%s", k->program ? k->program : "—");
 		snprintf(kern, sizeof(kern), "%s", k->kernel ? k->kernel : "?");
 		cell(out, prog, 20, 0);
-		cell(out, kern, 22, 0);
+		cell(out, kern, 30, 0);
 		cell(out, fmt(b[0], sizeof(b[0]), 'g', k->original_ms), 9, 1);
 		cell(out, fmt(b[1], sizeof(b[1]), 'g', best), 9, 1);
 		cell(out, fmt(b[2], sizeof(b[2]), 'x', k->review_speedup), 8, 1);
