@@ -37,6 +37,8 @@
 #   --ablate         also the two ablations on the same captures
 #   --no-torch       skip the PyTorch eager times
 #   --timeout S      time limit of each program run (default: 300)
+#   --retry-failed   run again the programs whose result is not PASS, from
+#                    their first step that did not succeed
 #   --merge          only write the final JSON from the partial folder
 #   --copy-to DIR    at the end, copy the partial folder to DIR (a device's
 #                    $OUT) as partial-bench-<date>.tgz
@@ -65,6 +67,7 @@ torch=1
 timeout_s=300
 merge_only=0
 copy_to=
+retry=0
 
 usage() {
 	sed -n '2,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//'
@@ -86,6 +89,7 @@ while [ $# -gt 0 ]; do
 	--no-torch) torch=0 ;;
 	--timeout) timeout_s=${2:?}; shift ;;
 	--merge) merge_only=1 ;;
+	--retry-failed) retry=1 ;;
 	--copy-to) copy_to=${2:?}; shift ;;
 	-h | --help) usage ;;
 	*) echo "run.sh: unknown option $1" >&2; usage ;;
@@ -167,7 +171,10 @@ step() {
 }
 
 # --- the ceilings, with plain nvcc ------------------------------------------
-if [ ! -f "$partial/ceilings.json" ]; then
+passed() {		# a partial result whose status is PASS
+	python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])).get("status") != "PASS")' "$1"
+}
+if [ ! -f "$partial/ceilings.json" ] || { [ "$retry" = 1 ] && ! passed "$partial/ceilings.json"; }; then
 	echo "bench: ceilings"
 	make -s --no-print-directory -C "$bench/ceilings" clean >/dev/null 2>&1
 	make --no-print-directory -C "$bench/ceilings" NVCC="$NV" \
@@ -299,7 +306,11 @@ for p in $wanted; do
 	*" $p "*) ;;
 	*) echo "run.sh: no program $p" >&2; exit 2 ;;
 	esac
-	[ -f "$partial/$p.json" ] && continue
+	if [ -f "$partial/$p.json" ]; then
+		[ "$retry" = 1 ] && ! passed "$partial/$p.json" || continue
+		# Steps that succeeded keep their markers; the failed one runs again.
+		rm -f "$partial/$p.json" "$partial/$p/failed-step"
+	fi
 	program "$p" || true
 	if [ "$stopped" = 1 ]; then
 		echo "bench: budget of ${budget_s}s spent; run again to continue"
