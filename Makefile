@@ -171,12 +171,13 @@ bench-wrapper: all
 # in bench/results/<date>-<gpu>.json, `ks report` shows them). PROGS="p1 p2"
 # a subset, BUDGET=S seconds per call (resumable: run again), LLM=URL,
 # ROUNDS=N, TASK_BUDGET=GPU-MIN, JOBS=N, ABLATE=1 the two ablations,
-# BENCH_ARGS for run.sh's other options.
+# OPTIMIZE_ARGS for ks optimize, BENCH_ARGS for run.sh's other options.
 bench: all
 	$(Q)bash bench/tools/run.sh $(if $(PROGS),--only "$(PROGS)") \
 		$(if $(BUDGET),--budget $(BUDGET)) $(if $(LLM),--llm "$(LLM)") \
 		$(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(TASK_BUDGET),--task-budget $(TASK_BUDGET)) \
-		$(if $(JOBS),--jobs $(JOBS)) $(if $(filter 1,$(ABLATE)),--ablate) $(BENCH_ARGS)
+		$(if $(JOBS),--jobs $(JOBS)) $(if $(filter 1,$(ABLATE)),--ablate) \
+		$(if $(OPTIMIZE_ARGS),--optimize-args "$(OPTIMIZE_ARGS)") $(BENCH_ARGS)
 
 clean:
 	rm -rf $(BUILD) $(PROGRAMS)

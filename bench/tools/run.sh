@@ -34,6 +34,7 @@
 #   --task-budget M  ks optimize --budget, GPU-minutes per task (default: none)
 #   --jobs N         ks optimize --jobs (default: 1)
 #   --llm URL        ks optimize --llm URL (default: none, rules only)
+#   --optimize-args "A B"  more options for every ks optimize (--no-metrics)
 #   --ablate         also the two ablations on the same captures
 #   --no-torch       skip the PyTorch eager times
 #   --timeout S      time limit of each program run (default: 300)
@@ -68,6 +69,7 @@ timeout_s=300
 merge_only=0
 copy_to=
 retry=0
+opt_args=
 
 usage() {
 	sed -n '2,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//'
@@ -86,6 +88,7 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=${2:?}; shift ;;
 	--llm) llm=${2:?}; shift ;;
 	--ablate) ablate=1 ;;
+	--optimize-args) opt_args=${2?}; shift ;;
 	--no-torch) torch=0 ;;
 	--timeout) timeout_s=${2:?}; shift ;;
 	--merge) merge_only=1 ;;
@@ -228,7 +231,7 @@ optimize() {		# KS_DIR, json, log, extra options...
 	[ "$cap" -gt 60 ] || cap=60
 	KS_DIR=$ksd timeout -k 30 "$cap" "$KS" optimize --json --llm "$llm" \
 		--rounds "$rounds" ${task_budget:+--budget "$task_budget"} \
-		--jobs "$jobs" "$@" >"$json.tmp" 2>"$log"
+		--jobs "$jobs" $opt_args "$@" >"$json.tmp" 2>"$log"
 	rc=$?
 	# 0: a variant cached, 1: none (both are a finished run).
 	if [ $rc = 0 ] || [ $rc = 1 ]; then
