@@ -209,13 +209,15 @@ run_prog() {		# program, binary folder, log
 	grep -qx "PASS $p" "$log" && [ $rc = 0 ]
 }
 # The regex of the program's naive kernels (their KSBENCH names, each also
-# with _kernel after it; chains are no kernel), on the demangled name.
+# with _kernel after it; chains are no kernel), on the demangled name
+# ("NAME(") or the mangled one ("_Z<len>NAME<parameter code>").
 kernel_regex() {
 	local names
 	names=$(grep '^KSBENCH ' "$1" | grep '"role":"naive"' |
 		sed 's/.*"kernel":"\([^"]*\)".*/\1/' | grep -vx chain | sort -u)
 	[ -n "$names" ] || return 1
-	echo "^($(echo $names | sed 's/\([^ ]*\)/\1|\1_kernel/g; s/ /|/g'))\\("
+	names=$(echo $names | sed 's/\([^ ]*\)/\1|\1_kernel/g; s/ /|/g')
+	echo "^(($names)\\(|_Z[0-9]+($names)[A-Za-z])"
 }
 capture() {		# program, KS_DIR, binary folder, run log, log
 	local re
@@ -241,6 +243,18 @@ optimize() {		# KS_DIR, json, log, extra options...
 	echo "ks optimize exit status $rc" >>"$log"
 	[ $rc = 124 ] && stopped=1
 	return 1
+}
+# After the rebuild: the counters, and which kernels were compiled in (the
+# rewritten TUs name each variant's file in the cache by #line; its
+# variant.json names the kernel).
+after_build1() {	# KS_DIR, results folder
+	"$KS" stats >"$2/stats-build1.txt" || return 1
+	grep -ho '^#line [0-9]* "[^"]*/variant\.cu"' "$1"/tmp/ks-nvcc.*/*.cu 2>/dev/null |
+		sed 's/^#line [0-9]* "\(.*\)\/variant\.cu"$/\1/' | sort -u |
+		while read -r d; do
+			python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["kernel"])' \
+				"$d/variant.json"
+		done >"$2/substituted.txt"
 }
 # A KS_DIR over another one's captures and build records, for an ablation.
 ablation_dir() {	# main KS_DIR, ablation KS_DIR, knowledge folder
@@ -269,7 +283,7 @@ program() {
 	step optimize "$w" optimize "$ksd" "$r/optimize.json" "$r/optimize.log" &&
 	step stats0 "$w" sh -c '"$0" stats -z >/dev/null' "$KS" &&
 	step build1 "$w" build "$p" "$w/b1" "$r/build1.log" &&
-	step stats1 "$w" sh -c '"$0" stats >"$1"' "$KS" "$r/stats-build1.txt" &&
+	step stats1 "$w" after_build1 "$ksd" "$r" &&
 	step run1 "$w" run_prog "$p" "$w/b1" "$r/run1.log" || ok=0
 	keep_tasks "$ksd" "$r/tasks"
 	[ -d "$ksd/cache" ] && { rm -rf "$r/cache"; cp -a "$ksd/cache" "$r/cache"; }

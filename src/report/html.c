@@ -702,6 +702,9 @@ kernel_section(struct ks_buf *out, const struct ks_report *r, size_t i)
 		ks_report_diff_html(k->orig_src, k->variant_src, out);
 	else if (k->variant_src)
 		ks_report_diff_html("", k->variant_src, out);
+	else if (k->verified)
+		ks_buf_adds(out, "<p class=\"none\">the verified variant's source is not in the "
+			    "data (its task folder was not found)</p>\n");
 	else
 		ks_buf_adds(out, "<p class=\"none\">no verified variant</p>\n");
 	if (k->variant_helpers && *k->variant_helpers) {

@@ -197,7 +197,9 @@ test_bench_run_script_usage() {
 	expect_contains "$(cat out.txt)" "Usage: bench/tools/run.sh [options]"
 	expect_eq 2 "$s2"
 	expect_contains "$(cat out2.txt)" "unknown option --no-such-option"
-	# Every bench program but the ceilings has its Torch operation.
-	progs=$(make -s --no-print-directory -C "$ROOT/bench" list | tr ' ' '\n' | grep -vx ceilings | tr '\n' ' ')
-	expect_eq "${progs% }" "$(python3 "$ROOT/bench/tools/torch_eager.py" --list)"
+	# Every program with a Torch operation is a bench program.
+	progs=" $(make -s --no-print-directory -C "$ROOT/bench" list) "
+	for p in $(python3 "$ROOT/bench/tools/torch_eager.py" --list); do
+		expect_contains "$progs" " $p "
+	done
 }
