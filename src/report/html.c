@@ -372,6 +372,10 @@ ks_report_svg_roofline(const struct ks_report_kernel *k, double copy_gbps,
 			    "stroke-width=\"2\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>",
 			    PX(pow(10, ax0)), PY(bw * pow(10, ax0)), PX(knee), PY(fl),
 			    PX(pow(10, ax1)), PY(fl));
+		ks_buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\">SGEMM %.1f TFLOP/s</text>"
+			    "<text x=\"%.1f\" y=\"%.1f\">copy %.0f GB/s</text>", PX(knee) + 6,
+			    PY(fl) - 6, sgemm_tflops, PX(pow(10, ax0)) + 4,
+			    PY(bw * pow(10, ax0)) - 10, copy_gbps);
 		ks_buf_addf(out, "<circle class=\"before\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
 			    "fill=\"#c0262d\"><title>before: %.3g FLOP/s</title></circle>",
 			    PX(ai), PY(pb), pb);
