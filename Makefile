@@ -237,7 +237,8 @@ REPLAY_SRC = src/review/replay/main.c src/review/replay/replay.c \
 	src/review/timing.c src/review/metricset.c src/review/occupancy.c \
 	src/core/buf.c src/core/fs.c src/core/hash.c src/core/strv.c \
 	src/core/util.c
-REPLAY_SRC += src/review/globals.c src/review/diagnose.c src/core/grow.c
+REPLAY_SRC += src/review/globals.c src/review/diagnose.c src/core/grow.c \
+	src/review/gpulock.c
 $(BUILD)/src/capture/%.o: ALL_CFLAGS += $(CUDA_CFLAGS)
 $(BUILD)/src/review/replay/%.o: ALL_CFLAGS += $(CUDA_CFLAGS)
 $(BUILD)/src/review/replay/metrics.o: ALL_CFLAGS += -Isrc/review/replay/compat

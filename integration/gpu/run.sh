@@ -193,6 +193,22 @@ t_rules() {
 	[ "$bad" = 0 ]
 }
 
+# Candidates that game the review (state across launches, work skipped when
+# the outputs already hold results, work moved off the timed stream).
+t_adversarial() {
+	local c1 out=$WORK/adversarial.txt bad=0
+	c1=$(capture_of '*relu*' 1)
+	[ -n "$c1" ]
+	: >"$out"
+	reject stateful "$c1" relu_stateful "captured inputs again" --random 1 >>"$out" || bad=$((bad + 1))
+	reject lazy "$c1" relu_lazy "after the last timed run" --random 1 --time >>"$out" || bad=$((bad + 1))
+	reject stream "$c1" relu_stream "past the timed region" --random 1 --time >>"$out" || bad=$((bad + 1))
+	echo "stream: tails $(jget "$WORK/stream.json" '(j["timing"]["original_tail_ms"], j["timing"]["candidate_tail_ms"])')" >>"$out"
+	cat "$out"
+	detail "$((3 - bad)) of 3 gaming candidates rejected (adversarial.txt)"
+	[ "$bad" = 0 ]
+}
+
 t_launches() {
 	local d n=0 status
 	mkdir -p "$WORK/launches"
@@ -400,7 +416,7 @@ print("DETAIL: make-app wall time, median: plain %.3f s; under ks capture captur
 PY
 }
 
-ALL="t_build t_capture_app t_capture_launch_n t_replay_app t_capture_bench t_launches t_rules t_good_candidate_and_sanitize t_gemm t_overhead t_cub_global t_review_cases t_time_bound"
+ALL="t_build t_capture_app t_capture_launch_n t_replay_app t_capture_bench t_launches t_rules t_adversarial t_good_candidate_and_sanitize t_gemm t_overhead t_cub_global t_review_cases t_time_bound"
 TESTS=${*:-$ALL}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/gpu: /'
 "$NVCC" --version | tail -n 1 | sed 's/^/nvcc: /'

@@ -226,6 +226,9 @@ struct ks_agent_reviewer {
 	int metrics;
 	int sanitize;		/* the sanitizer on correct candidates */
 	int untimed;		/* no timing (the final sanitizer pass) */
+	int final;		/* the final pass: no fresh inputs (the round's
+				 * review had them), the sanitizer on the
+				 * smallest capture only */
 	const char *gpu_lock;	/* held around the GPU runs, or NULL */
 };
 

@@ -65,10 +65,13 @@ enum {
 
 #define KS_POLY_MAX 4
 
-/* k * sym[0] * sym[1]; a zero symbol is 1. */
+/* k * sym[0] * sym[1] * sym[2]; a zero symbol is 1. Three symbols hold
+ * the plane stride of a 3-D grid (blockDim.z * nx * ny). */
+#define KS_MONO_SYMS 3
+
 struct ks_mono {
 	long long k;
-	unsigned short sym[2];
+	unsigned short sym[KS_MONO_SYMS];	/* sorted, zeros first */
 };
 
 /* A sum of monomials over uniform symbols; `opaque`: plus something unknown

@@ -23,22 +23,31 @@ poly_zero(const struct ks_poly *p)
 static void
 mono_norm(struct ks_mono *m)
 {
-	if (m->sym[0] > m->sym[1]) {
-		unsigned short t = m->sym[0];
+	for (int i = 1; i < KS_MONO_SYMS; i++)
+		for (int j = i; j > 0 && m->sym[j - 1] > m->sym[j]; j--) {
+			unsigned short t = m->sym[j - 1];
 
-		m->sym[0] = m->sym[1];
-		m->sym[1] = t;
-	}
+			m->sym[j - 1] = m->sym[j];
+			m->sym[j] = t;
+		}
 }
 
 static int
 mono_cmp(const struct ks_mono *a, const struct ks_mono *b)
 {
-	if (a->sym[0] != b->sym[0])
-		return a->sym[0] < b->sym[0] ? -1 : 1;
-	if (a->sym[1] != b->sym[1])
-		return a->sym[1] < b->sym[1] ? -1 : 1;
+	for (int i = 0; i < KS_MONO_SYMS; i++)
+		if (a->sym[i] != b->sym[i])
+			return a->sym[i] < b->sym[i] ? -1 : 1;
 	return 0;
+}
+
+static int
+mono_is_const(const struct ks_mono *m)
+{
+	for (int i = 0; i < KS_MONO_SYMS; i++)
+		if (m->sym[i])
+			return 0;
+	return 1;
 }
 
 /* Add k*m into p, keeping monomials sorted and merged. */
@@ -113,22 +122,22 @@ poly_mul(struct ks_poly *out, const struct ks_poly *a, const struct ks_poly *b)
 	for (i = 0; i < a->n; i++) {
 		for (j = 0; j < b->n; j++) {
 			struct ks_mono m;
-			unsigned short s[4];
+			unsigned short s[2 * KS_MONO_SYMS];
 			int ns = 0, t;
 
-			for (t = 0; t < 2; t++) {
+			for (t = 0; t < KS_MONO_SYMS; t++) {
 				if (a->m[i].sym[t])
 					s[ns++] = a->m[i].sym[t];
 				if (b->m[j].sym[t])
 					s[ns++] = b->m[j].sym[t];
 			}
-			if (ns > 2 || __builtin_mul_overflow(a->m[i].k,
-							     b->m[j].k, &m.k)) {
+			if (ns > KS_MONO_SYMS ||
+			    __builtin_mul_overflow(a->m[i].k, b->m[j].k, &m.k)) {
 				r.opaque = 1;
 				continue;
 			}
-			m.sym[0] = ns > 0 ? s[0] : 0;
-			m.sym[1] = ns > 1 ? s[1] : 0;
+			for (t = 0; t < KS_MONO_SYMS; t++)
+				m.sym[t] = t < ns ? s[t] : 0;
 			poly_addmono(&r, &m);
 		}
 	}
@@ -144,7 +153,7 @@ poly_const(const struct ks_poly *p, long long *k)
 		*k = 0;
 		return 1;
 	}
-	if (p->n == 1 && !p->m[0].sym[0] && !p->m[0].sym[1]) {
+	if (p->n == 1 && mono_is_const(&p->m[0])) {
 		*k = p->m[0].k;
 		return 1;
 	}
@@ -595,9 +604,13 @@ ks_form_exact(const struct ks_form *f, struct ks_xform *out)
 static int
 poly_is(const struct ks_poly *p, long long k, unsigned short sym)
 {
-	/* monomials keep their symbols sorted: a single one is sym[1] */
+	/* monomials keep their symbols sorted: a single one is the last */
+	struct ks_mono want;
+
+	memset(&want, 0, sizeof(want));
+	want.sym[KS_MONO_SYMS - 1] = sym;
 	return !p->opaque && p->n == 1 && p->m[0].k == k &&
-	       p->m[0].sym[0] == 0 && p->m[0].sym[1] == sym;
+	       !mono_cmp(&p->m[0], &want);
 }
 
 /* The view is c * g + uniform (*c its coefficient) plus quotient and
@@ -828,11 +841,11 @@ ks_form_format(const struct ks_form *f, char *const *syms, size_t nsyms,
 						 ? (m->k < 0 ? " - " : " + ")
 						 : (m->k < 0 ? "-" : ""));
 			if (llabs(m->k) != 1 ||
-			    (!m->sym[0] && !m->sym[1] && !src)) {
+			    (mono_is_const(m) && !src)) {
 				ks_buf_addf(out, "%lld", llabs(m->k));
 				any = 1;
 			}
-			for (t = 0; t < 2; t++) {
+			for (t = 0; t < KS_MONO_SYMS; t++) {
 				if (!m->sym[t])
 					continue;
 				ks_buf_adds(out, any ? "*" : "");

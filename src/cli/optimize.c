@@ -677,6 +677,7 @@ sanitize_best(struct ctx *c, const struct ks_task *t, int best, struct ks_buf *e
 	memset(&rv, 0, sizeof(rv));
 	s.sanitize = 1;
 	s.untimed = 1;
+	s.final = 1;
 	s.metrics = 0;
 	rc = ks_agent_review_real(&s, t, path, &rv, err);
 	if (!rc && (!rv.verdict || strcmp(rv.verdict, "correct")))

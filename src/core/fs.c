@@ -294,9 +294,9 @@ ks_fs_remove_tree(const char *path, struct ks_buf *err)
 	return 0;
 }
 
-int
-ks_lock_acquire(struct ks_lock *lock, const char *path, int timeout_ms,
-		struct ks_buf *err)
+static int
+lock_acquire(struct ks_lock *lock, const char *path, int timeout_ms, int how,
+	     struct ks_buf *err)
 {
 	char *lpath = ks_xasprintf("%s.lock", path);
 	struct timespec pause = { 0, 2 * 1000 * 1000 };
@@ -308,7 +308,7 @@ ks_lock_acquire(struct ks_lock *lock, const char *path, int timeout_ms,
 		goto out;
 	}
 	for (;;) {
-		if (!flock(lock->fd, LOCK_EX | LOCK_NB)) {
+		if (!flock(lock->fd, how | LOCK_NB)) {
 			rc = 0;
 			break;
 		}
@@ -329,6 +329,20 @@ ks_lock_acquire(struct ks_lock *lock, const char *path, int timeout_ms,
 out:
 	free(lpath);
 	return rc;
+}
+
+int
+ks_lock_acquire(struct ks_lock *lock, const char *path, int timeout_ms,
+		struct ks_buf *err)
+{
+	return lock_acquire(lock, path, timeout_ms, LOCK_EX, err);
+}
+
+int
+ks_lock_acquire_shared(struct ks_lock *lock, const char *path, int timeout_ms,
+		       struct ks_buf *err)
+{
+	return lock_acquire(lock, path, timeout_ms, LOCK_SH, err);
 }
 
 void

@@ -83,6 +83,9 @@ struct ks_lock {
  */
 int ks_lock_acquire(struct ks_lock *lock, const char *path, int timeout_ms,
 		    struct ks_buf *err);
+/* The same, shared with other shared holders (a reader's lock). */
+int ks_lock_acquire_shared(struct ks_lock *lock, const char *path, int timeout_ms,
+			   struct ks_buf *err);
 /* Release; safe on an unlocked KS_LOCK_INIT lock. */
 void ks_lock_release(struct ks_lock *lock);
 

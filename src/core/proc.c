@@ -63,8 +63,14 @@ drain(int fd, struct ks_buf *b, int *truncated)
 		return errno == EINTR || errno == EAGAIN ? 1 : 0;
 	if (n == 0)
 		return 0;
-	if (ks_buf_add(b, chunk, (size_t)n))
+	if (ks_buf_add(b, chunk, (size_t)n)) {
+		/* Keep what fits: the output's beginning, whatever the chunks. */
+		size_t room = b->max > b->len ? b->max - b->len : 0;
+
+		if (room)
+			ks_buf_add(b, chunk, room < (size_t)n ? room : (size_t)n);
 		*truncated = 1;
+	}
 	return 1;
 }
 

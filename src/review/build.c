@@ -7,6 +7,7 @@
 
 #include "../core/buf.h"
 #include "../core/fs.h"
+#include "../core/hash.h"
 #include "../core/proc.h"
 #include "../core/util.h"
 #include "../nvcc/derive.h"
@@ -120,6 +121,136 @@ collect_ptx(const char *keep, const char *out)
 	ks_buf_release(&all);
 }
 
+/*
+ * The objects this process built, by what went into them, so that a review
+ * of several captures, and the reviews of one task, build each object once
+ * (a full nvcc run each). Each is kept under a second name beside the first
+ * (<name>-<key>.so), which no later build overwrites; a hit hard-links it
+ * into place. Headers the TU includes are not part of the key: they do not
+ * change while one process runs.
+ */
+struct built {
+	char key[17];
+	char *so, *ptx;
+};
+static struct built *builts;
+static size_t nbuilt;
+
+/* A word of nvcc's command with this build's own paths made neutral. */
+static void
+hash_word(struct ks_hash *h, const char *w, const char *workdir)
+{
+	const char *at = strstr(w, workdir);
+
+	if (!at) {
+		ks_hash_str(h, w);
+		return;
+	}
+	ks_hash_bytes(h, w, (size_t)(at - w));
+	ks_hash_str(h, "<workdir>");
+	ks_hash_str(h, at + strlen(workdir));
+}
+
+/* The contents of the files the shim #includes (the TU, or a candidate). */
+static void
+hash_includes(struct ks_hash *h, const char *shim)
+{
+	const char *line = shim;
+
+	while (line && *line) {
+		const char *end = strchr(line, '\n');
+
+		if (!strncmp(line, "#include \"", 10)) {
+			struct ks_buf path = KS_BUF_INIT, text = KS_BUF_INIT;
+			const char *q = line + 10;
+
+			for (; *q && *q != '"' && *q != '\n'; q++) {
+				if (*q == '\\' && q[1])
+					q++;
+				ks_buf_addch(&path, *q);
+			}
+			if (path.len && !ks_fs_read(path.buf, &text, NULL))
+				ks_hash_bytes(h, text.buf, text.len);
+			else
+				ks_hash_str(h, "<unreadable>");
+			ks_buf_release(&path);
+			ks_buf_release(&text);
+		}
+		line = end ? end + 1 : NULL;
+	}
+}
+
+static void
+build_key(const struct ks_build_so *b, const struct ks_strv *argv, char out[17])
+{
+	struct ks_hash h = KS_HASH_INIT;
+	size_t i;
+
+	ks_hash_init(&h);
+	ks_hash_str(&h, b->rec->cwd);
+	ks_hash_u64(&h, (uint64_t)b->keep_ptx);
+	for (i = 0; i < argv->n; i++)
+		hash_word(&h, argv->v[i], b->workdir);
+	ks_hash_str(&h, b->shim);
+	hash_includes(&h, b->shim);
+	ks_hash_hex64(&h, out);
+	ks_hash_release(&h);
+}
+
+static const struct built *
+built_find(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < nbuilt; i++)
+		if (!strcmp(builts[i].key, key) && ks_fs_exists(builts[i].so))
+			return &builts[i];
+	return NULL;
+}
+
+/* Put a kept object (and PTX) in place under this build's names. */
+static int
+built_use(const struct built *k, const char *so, const char *ptx)
+{
+	unlink(so);
+	unlink(ptx);
+	if (link(k->so, so))
+		return -1;
+	if (k->ptx && link(k->ptx, ptx)) {
+		unlink(so);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+built_keep(const struct ks_build_so *b, const char *key, const char *so,
+	   const char *ptx)
+{
+	struct built k;
+
+	memset(&k, 0, sizeof(k));
+	memcpy(k.key, key, sizeof(k.key));
+	k.so = ks_xasprintf("%s/%s-%s.so", b->workdir, b->name, key);
+	unlink(k.so);
+	if (link(so, k.so)) {
+		free(k.so);
+		return;
+	}
+	if (b->keep_ptx) {
+		k.ptx = ks_xasprintf("%s/%s-%s.ptx", b->workdir, b->name, key);
+		unlink(k.ptx);
+		if (link(ptx, k.ptx)) {
+			unlink(k.so);
+			free(k.so);
+			free(k.ptx);
+			return;
+		}
+	}
+	builts = ks_xrealloc(builts, (nbuilt + 1) * sizeof(*builts));
+	builts[nbuilt++] = k;
+}
+
 int
 ks_build_so(const struct ks_build_so *b, char **so, struct ks_buf *log,
 	    struct ks_buf *err)
@@ -132,6 +263,8 @@ ks_build_so(const struct ks_build_so *b, char **so, struct ks_buf *log,
 	char *srcdir = ks_xstrdup(b->rec->source), *slash = strrchr(srcdir, '/');
 	char *keep = ks_xasprintf("%s/%s.keep", b->workdir, b->name);
 	char *ptx = ks_xasprintf("%s/%s.ptx", b->workdir, b->name);
+	const struct built *hit;
+	char key[17];
 	int rc = -1;
 
 	*so = NULL;
@@ -151,6 +284,15 @@ ks_build_so(const struct ks_build_so *b, char **so, struct ks_buf *log,
 		ks_strv_push(&argv, "-keep");
 		ks_strv_push(&argv, "-keep-dir");
 		ks_strv_push(&argv, keep);
+	}
+	build_key(b, &argv, key);
+	hit = built_find(key);
+	if (hit && !built_use(hit, path, ptx)) {
+		ks_buf_addf(log, "(built before in this run: %s)\n", hit->so);
+		*so = path;
+		path = NULL;
+		rc = 0;
+		goto out;
 	}
 	memset(&p, 0, sizeof(p));
 	p.argv = (const char *const *)argv.v;
@@ -173,6 +315,7 @@ ks_build_so(const struct ks_build_so *b, char **so, struct ks_buf *log,
 		ks_error(err, "nvcc failed (status %d) building %s", p.status, path);
 		goto out;
 	}
+	built_keep(b, key, path, ptx);
 	*so = path;
 	path = NULL;
 	rc = 0;

@@ -74,6 +74,15 @@ ks_review_argv(const struct ks_review_opts *o, const char *json_path, int once,
 		ks_strv_push(out, "--metrics");
 	if (o->written_only)
 		ks_strv_push(out, "--written-only");
+	/* A run under ncu or the sanitizer: the caller holds the lock. */
+	if (o->gpu_lock && !once) {
+		ks_strv_push(out, "--gpu-lock");
+		ks_strv_push(out, o->gpu_lock);
+	}
+	if (o->output_only) {
+		ks_strv_push(out, "--output-only");
+		ks_strv_push(out, o->output_only);
+	}
 	if (o->bounds) {
 		ks_strv_push(out, "--bound-min-ms");
 		ks_strv_push_owned(out, ks_xasprintf("%lu", o->bound_min_ms));

@@ -38,6 +38,9 @@ struct ks_review_opts {
 	unsigned long bound_min_ms, bound_factor, candidate_factor;
 	int written_only;	/* --written-only: poison only written buffers
 				 * when finding the output-only ones */
+	const char *output_only;	/* found by an earlier replay of this
+					 * capture ("-": none), or NULL */
+	const char *gpu_lock;	/* passed to ks-replay (gpulock.h), or NULL */
 };
 
 /*

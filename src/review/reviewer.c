@@ -10,8 +10,11 @@
 #include "reviewer.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../capture/capture.h"
@@ -24,6 +27,7 @@
 #include "../core/util.h"
 #include "build.h"
 #include "globals.h"
+#include "gpulock.h"
 #include "metricset.h"
 #include "review.h"
 #include "shim.h"
@@ -254,6 +258,15 @@ json_set(cJSON *o, const char *key, const char *value)
 		cJSON_AddItemToObject(o, key, v);
 }
 
+/* Will metrics_fallback() run ncu? When ks-replay's counters are missing. */
+static int
+needs_ncu(const cJSON *res)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(res, "metrics");
+
+	return !m || ks_json_str(m, "error");
+}
+
 /* ncu when the Range Profiler could not read counters; else timing only. */
 static void
 metrics_fallback(cJSON *res, const struct ks_review_opts *o)
@@ -296,9 +309,14 @@ metrics_fallback(cJSON *res, const struct ks_review_opts *o)
 	ks_buf_release(&obj);
 }
 
-/* Both sanitizer tools on the candidate (else the original). */
+/*
+ * Both sanitizer tools on the candidate (else the original); racecheck only
+ * when the kernel may use shared memory (`shared`): it checks nothing else,
+ * and at gigabytes one run under it takes minutes.
+ */
 static void
-sanitize(cJSON *res, const struct ks_review_opts *o, struct ks_review_capture *rc)
+sanitize(cJSON *res, const struct ks_review_opts *o, int shared,
+	 struct ks_review_capture *rc)
 {
 	static const char *const tools[] = { "memcheck", "racecheck" };
 	struct ks_buf obj = KS_BUF_INIT, err = KS_BUF_INIT;
@@ -310,6 +328,14 @@ sanitize(cJSON *res, const struct ks_review_opts *o, struct ks_review_capture *r
 		struct ks_buf rep = KS_BUF_INIT;
 		int clean = 0;
 
+		if (i == 1 && !shared) {
+			rc->racecheck_clean = 1;
+			ks_buf_addf(&obj, ", \"%s\": {\"clean\": true, \"skipped\": \"no "
+					  "shared memory: no static shared memory, none "
+					  "given at the launch, no launcher\"}", tools[i]);
+			ks_buf_release(&rep);
+			continue;
+		}
 		if (!cs || ks_review_sanitize(o, cs, tools[i], &clean, &rep, &err)) {
 			ks_buf_reset(&rep);
 			ks_buf_adds(&rep, cs ? err.buf : "no compute-sanitizer");
@@ -460,10 +486,76 @@ out:
 	return path;
 }
 
+/*
+ * The output-only buffers each capture's original showed, for this
+ * process: finding them takes a run per buffer, the original does not
+ * change within a process, and a task reviews the same captures again and
+ * again. Keyed by the capture and the record the original was built from.
+ */
+struct known {
+	char *key, *list;
+};
+static struct known *knowns;
+static size_t nknown;
+
+static char *
+known_key(const char *capdir, const char *record)
+{
+	return ks_xasprintf("%s\n%s", capdir, record ? record : "");
+}
+
+static const char *
+known_output_only(const char *capdir, const char *record)
+{
+	char *key = known_key(capdir, record);
+	const char *list = NULL;
+	size_t i;
+
+	for (i = 0; i < nknown && !list; i++)
+		if (!strcmp(knowns[i].key, key))
+			list = knowns[i].list;
+	free(key);
+	return list;
+}
+
+/* Remember original.output_only of a replay whose original reproduced. */
+static void
+keep_output_only(const char *capdir, const char *record, const cJSON *res)
+{
+	const cJSON *orig = cJSON_GetObjectItemCaseSensitive(res, "original");
+	const cJSON *oo = orig ? cJSON_GetObjectItemCaseSensitive(orig, "output_only") : NULL;
+	const cJSON *e;
+	struct ks_buf list = KS_BUF_INIT;
+
+	if (!cJSON_IsArray(oo) || known_output_only(capdir, record) ||
+	    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(orig, "reproduces")))
+		return;
+	cJSON_ArrayForEach(e, oo) {
+		if (!cJSON_IsNumber(e) || e->valuedouble < 0) {
+			ks_buf_release(&list);
+			return;
+		}
+		ks_buf_addf(&list, "%s%lu", list.len ? "," : "", (unsigned long)e->valuedouble);
+	}
+	knowns = ks_xrealloc(knowns, (nknown + 1) * sizeof(*knowns));
+	knowns[nknown].key = known_key(capdir, record);
+	knowns[nknown++].list = list.len ? ks_buf_detach(&list, NULL) : ks_xstrdup("-");
+	ks_buf_release(&list);
+}
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 /* The review of one capture; every outcome lands in `rc`. */
 static void
 review_one(const struct ks_review_request *rq, const char *capdir,
-	   const struct ks_tol *tol, struct ks_review_capture *rc)
+	   const struct ks_tol *tol, int sanitized, struct ks_review_capture *rc)
 {
 	const struct ks_conf *conf = rq->conf;
 	struct ks_review_facts f;
@@ -475,8 +567,9 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 		      result = KS_BUF_INIT;
 	char *callable = NULL, *kdir = NULL, *cand_abs = NULL, *replay = NULL;
 	char *orig_map = NULL, *cand_map = NULL;
-	struct ks_lock gpu = KS_LOCK_INIT;
+	struct ks_gpulock gpu = KS_GPULOCK_INIT;
 	cJSON *res = NULL;
+	double gpu_t0 = 0;
 	int launcher = rq->launcher;
 	unsigned long random = rq->random == (unsigned long)-1 ?
 		(unsigned long)conf->review_random : rq->random;
@@ -588,9 +681,12 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	o.bound_min_ms = (unsigned long)conf->replay_bound_min_ms;
 	o.bound_factor = (unsigned long)conf->replay_bound_factor;
 	o.candidate_factor = (unsigned long)conf->candidate_bound_factor;
+	o.output_only = known_output_only(capdir, rq->record);
 	/* One GPU run at a time; a day is long enough to wait. */
-	if (rq->gpu_lock && ks_lock_acquire(&gpu, rq->gpu_lock, 24 * 3600 * 1000, &err))
-		goto fail;
+	/* ks-replay takes the GPU lock itself: shared while it checks, alone
+	 * while it measures (gpulock.h). */
+	o.gpu_lock = rq->gpu_lock;
+	gpu_t0 = now_ms();
 	if (ks_review_replay(&o, &result, &err))
 		goto fail;
 	res = cJSON_Parse(result.buf);
@@ -605,24 +701,49 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 			goto fail;
 		res = cJSON_Parse(result.buf);
 	}
+	rc->gpu_ms = now_ms() - gpu_t0;
+	if (res)
+		rc->gpu_ms -= ks_json_num(res, "lock_wait_s") * 1e3;
 	o.metrics = rq->metrics || rq->ncu;
 	if (!res) {
 		ks_error(&err, "ks-replay wrote no JSON");
 		goto fail;
 	}
+	keep_output_only(capdir, rq->record, res);
 	f.replay_verdict = ks_json_str(res, "verdict");
 	f.stage = ks_json_str(res, "stage");
 	if (o.metrics && f.replay_verdict && strcmp(f.replay_verdict, "ineligible") &&
-	    strcmp(f.replay_verdict, "incorrect"))
+	    strcmp(f.replay_verdict, "incorrect") && needs_ncu(res)) {
+		/* ncu measures: the GPU alone. */
+		if (rq->gpu_lock &&
+		    ks_gpulock_exclusive(&gpu, rq->gpu_lock, 24 * 3600 * 1000, &err))
+			goto fail;
+		gpu_t0 = now_ms();
 		metrics_fallback(res, &o);
+		rc->gpu_ms += now_ms() - gpu_t0;
+		ks_gpulock_release(&gpu);
+	}
 	/* The sanitizer runs only on what passed. */
-	if (rq->sanitize &&
+	if (sanitized &&
 	    ks_review_verdict_exit(ks_review_decide(&f)) == 0) {
-		sanitize(res, &o, rc);
+		const cJSON *side = cJSON_GetObjectItemCaseSensitive(
+			res, o.candidate ? "candidate" : "original");
+		const cJSON *sm = side ? cJSON_GetObjectItemCaseSensitive(side, "static_smem")
+				       : NULL;
+		/* Unknown counts as used. */
+		int smem = cJSON_IsNumber(sm) ? (int)sm->valuedouble : 1;
+
+		/* The sanitizer checks: it may share the GPU. */
+		if (rq->gpu_lock &&
+		    ks_gpulock_shared(&gpu, rq->gpu_lock, 24 * 3600 * 1000, &err))
+			goto fail;
+		gpu_t0 = now_ms();
+		sanitize(res, &o, launcher || c.shmem || smem != 0, rc);
+		rc->gpu_ms += now_ms() - gpu_t0;
+		ks_gpulock_release(&gpu);
 		f.sanitize_asked = 1;
 		f.sanitize_clean = rc->memcheck_clean && rc->racecheck_clean;
 	}
-	ks_lock_release(&gpu);
 	read_result(res, f.has_candidate, rc);
 	rc->bounded = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(res, "bound"));
 	rc->verdict = ks_review_decide(&f);
@@ -636,7 +757,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 fail:
 	fail_capture(rc, KS_REVIEW_ERROR, stage, err.buf);
 out:
-	ks_lock_release(&gpu);
+	ks_gpulock_release(&gpu);
 	cJSON_Delete(res);
 	ks_capture_release(&c);
 	ks_build_rec_release(&rec);
@@ -652,13 +773,34 @@ out:
 	free(cand_map);
 }
 
+/* The bytes of a capture's files: what a run under the sanitizer moves. */
+static unsigned long long
+capture_bytes(const char *dir)
+{
+	unsigned long long sum = 0;
+	struct dirent *e;
+	struct stat st;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d))) {
+		char *p = ks_fs_join(dir, e->d_name);
+
+		if (!stat(p, &st) && S_ISREG(st.st_mode))
+			sum += (unsigned long long)st.st_size;
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	return sum;
+}
+
 int
 ks_review_run(const struct ks_review_request *rq, struct ks_review_result *result,
 	      struct ks_buf *err)
 {
 	struct ks_tol tol[KS_DTYPE_N];
 	enum ks_review_verdict *v;
-	size_t i;
+	size_t i, smallest = 0;
 
 	ks_review_result_init(result);
 	if (!rq->conf || !rq->captures || !rq->ncaptures)
@@ -668,8 +810,21 @@ ks_review_run(const struct ks_review_request *rq, struct ks_review_result *resul
 	result->per = ks_xcalloc(rq->ncaptures, sizeof(*result->per));
 	result->n = rq->ncaptures;
 	v = ks_xcalloc(rq->ncaptures, sizeof(*v));
+	if (rq->sanitize && rq->sanitize_smallest) {
+		unsigned long long bytes, fewest = 0;
+
+		for (i = 0; i < rq->ncaptures; i++) {
+			bytes = capture_bytes(rq->captures[i]);
+			if (!i || bytes < fewest) {
+				fewest = bytes;
+				smallest = i;
+			}
+		}
+	}
 	for (i = 0; i < rq->ncaptures; i++) {
-		review_one(rq, rq->captures[i], tol, &result->per[i]);
+		review_one(rq, rq->captures[i], tol,
+			   rq->sanitize && (!rq->sanitize_smallest || i == smallest),
+			   &result->per[i]);
 		v[i] = result->per[i].verdict;
 	}
 	result->verdict = ks_review_combine(v, rq->ncaptures);

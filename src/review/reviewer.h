@@ -79,6 +79,8 @@ struct ks_review_request {
 	int metrics;		/* counters (CUPTI Range Profiler, else ncu) */
 	int ncu;		/* counters from ncu even where CUPTI works */
 	int sanitize;		/* memcheck and racecheck on a correct candidate */
+	int sanitize_smallest;	/* ... on the capture of fewest bytes only
+				 * (the rest are checked without it) */
 	unsigned long random;	/* fresh input sets; (unsigned long)-1: the
 				 * configuration's KS_REVIEW_RANDOM */
 	unsigned long seed;	/* of the fresh input sets (default 1) */
@@ -124,6 +126,8 @@ struct ks_review_capture {
 	char *metrics_source;	/* "cupti-range-profiler", "ncu", "timing-only" */
 	struct ks_review_metrics orig_metrics, cand_metrics;
 	int sanitized;		/* compute-sanitizer ran */
+	double gpu_ms;		/* time on the GPU (ks-replay and the sanitizer
+				 * runs), without waiting for the GPU lock */
 	int memcheck_clean, racecheck_clean;
 	char *workdir;		/* shims, objects, result.json, review.json */
 	char *json_path;	/* <workdir>/review.json */

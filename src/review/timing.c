@@ -73,9 +73,16 @@ ks_timing_summarize(const double *ms, size_t n, struct ks_timing *t)
 }
 
 int
-ks_timing_enough(const struct ks_timing *t, size_t min_reps, double min_ms)
+ks_timing_enough(const struct ks_timing *t, size_t min_reps, double min_ms,
+		 double wall_ms)
 {
-	return t->n >= min_reps && t->total >= min_ms;
+	return t->n >= min_reps && (t->total >= min_ms || wall_ms >= min_ms);
+}
+
+int
+ks_timing_escaped(double orig_tail_ms, double cand_tail_ms)
+{
+	return cand_tail_ms > orig_tail_ms + KS_TIMING_TAIL_MS;
 }
 
 enum ks_speed

@@ -41,8 +41,15 @@ void ks_timing_summarize(const double *ms, size_t n, struct ks_timing *t);
 /* Pure: the p-th percentile (0..100) of `n` sorted values. */
 double ks_timing_percentile(const double *sorted, size_t n, double p);
 
-/* Pure: 1 when a side has enough runs (`min_reps`) and time (`min_ms`). */
-int ks_timing_enough(const struct ks_timing *t, size_t min_reps, double min_ms);
+/*
+ * Pure: 1 when a side has enough runs (`min_reps`) and time: `min_ms` of
+ * its own kernel time, or `wall_ms` (the timing so far, both sides and the
+ * L2 flushes) of at least `min_ms`. Interleaved, the faster side of a big
+ * speedup would otherwise hold the slower to hundreds of runs, and a
+ * microsecond kernel would run a hundred thousand times.
+ */
+int ks_timing_enough(const struct ks_timing *t, size_t min_reps, double min_ms,
+		     double wall_ms);
 
 /*
  * Pure: the verdict on `cand` against `orig` (above). `speedup` gets the
@@ -51,6 +58,16 @@ int ks_timing_enough(const struct ks_timing *t, size_t min_reps, double min_ms);
 enum ks_speed ks_timing_decide(const struct ks_timing *orig,
 			       const struct ks_timing *cand, size_t min_reps,
 			       double *speedup);
+
+/*
+ * Pure: did the candidate leave work running past its stop event? A tail is
+ * the median time the GPU stayed busy after a side's stop event (a launch
+ * on another stream, which the events on the launch stream do not see); an
+ * honest run's is the few microseconds of one synchronize call. Yes when
+ * the candidate's exceeds the original's by more than KS_TIMING_TAIL_MS.
+ */
+#define KS_TIMING_TAIL_MS 0.05
+int ks_timing_escaped(double orig_tail_ms, double cand_tail_ms);
 
 /*
  * Bounded time. A run of the original that takes far longer than the

@@ -82,4 +82,8 @@ struct ks_check {
 int ks_check_buffer(const struct ks_check *b, const struct ks_tol *tol,
 		    struct ks_buf *why);
 
+/* Pure: the same verdict as ks_check_buffer(), without the sentence,
+ * stopping at the first element that fails (a yes-or-no question). */
+int ks_check_buffer_passes(const struct ks_check *b, const struct ks_tol *tol);
+
 #endif

@@ -160,7 +160,7 @@ poly_c(const struct ks_xfk *x, const struct ks_poly *p, const char *dims,
 		ks_buf_adds(out, "0LL");
 	for (unsigned i = 0; i < p->n; i++) {
 		ks_buf_addf(out, "%s%lldLL", i ? " + " : "", p->m[i].k);
-		for (int s = 0; s < 2; s++) {
+		for (int s = 0; s < KS_MONO_SYMS; s++) {
 			if (!p->m[i].sym[s])
 				continue;
 			ks_buf_adds(out, " * ");

@@ -168,30 +168,45 @@ fixture(const char *dir, struct ks_conf *conf, struct ks_buf *err)
 	return rc || ks_conf_load(conf, err);
 }
 
-/* Run ks optimize with stdout into `out`. */
+/* What the last optimize() wrote on stderr. */
+static struct ks_buf last_stderr = KS_BUF_INIT;
+
+/* Run ks optimize with stdout into `out`, stderr into last_stderr. */
 static int
 optimize(struct ks_conf *conf, const char *const *args, struct ks_buf *out)
 {
 	char *argv[16], *path = ks_xasprintf("%s/stdout.txt", test_tmpdir());
-	int argc = 0, rc, saved;
-	FILE *f;
+	char *epath = ks_xasprintf("%s/stderr.txt", test_tmpdir());
+	int argc = 0, rc, saved, esaved;
+	FILE *f, *ef;
 
 	argv[argc++] = (char *)"optimize";
 	while (*args && argc < 15)
 		argv[argc++] = (char *)*args++;
 	argv[argc] = NULL;
 	fflush(stdout);
+	fflush(stderr);
 	saved = dup(1);
+	esaved = dup(2);
 	f = fopen(path, "w");
+	ef = fopen(epath, "w");
 	dup2(fileno(f), 1);
+	dup2(fileno(ef), 2);
 	rc = ks_cli_optimize(argc, argv, conf, 0);
 	fflush(stdout);
+	fflush(stderr);
 	dup2(saved, 1);
+	dup2(esaved, 2);
 	close(saved);
+	close(esaved);
 	fclose(f);
+	fclose(ef);
 	ks_buf_reset(out);
 	ks_fs_read(path, out, NULL);
+	ks_buf_reset(&last_stderr);
+	ks_fs_read(epath, &last_stderr, NULL);
 	free(path);
+	free(epath);
 	return rc;
 }
 
@@ -285,6 +300,7 @@ TEST(optimize_end_to_end_with_a_fake_ks_replay)
 		static const char *const none[] = { "^no_such_kernel$", NULL };
 
 		CHECK_INT_EQ(105, optimize(&conf, none, &out));
+		CHECK(strstr(last_stderr.buf, "no captured kernel matches") != NULL);
 	}
 	ks_traj_release(&t);
 	ks_conf_release(&conf);

@@ -5,9 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "../../src/core/buf.h"
+#include "../../src/core/fs.h"
 #include "../../src/core/strv.h"
 #include "../../src/review/build.h"
+#include "../../src/review/gpulock.h"
 #include "../../src/review/occupancy.h"
 #include "../../src/review/review.h"
 #include "../../src/review/reviewer.h"
@@ -157,6 +161,50 @@ TEST(check_written_tolerance_and_constant)
 	ks_buf_release(&why);
 }
 
+/* The yes-or-no check answers as the full one does, on every rule; f32
+ * and f64 (the per-element path) alike. */
+TEST(check_passes_agrees)
+{
+	struct ks_tol tol[KS_DTYPE_N];
+	struct ks_buf why = KS_BUF_INIT;
+	float before[5] = { 0 }, ref[5] = { 1, -2, 0.0f, 3, 4 }, got[5];
+	double dref[3] = { 1, 2, 3 }, dgot[3], dbefore[3] = { 0 };
+	struct ks_check b = { KS_DTYPE_F32, sizeof(ref), before, ref, got, 1 };
+	struct ks_check d = { KS_DTYPE_F64, sizeof(dref), dbefore, dref, dgot, 1 };
+	int k;
+
+	ks_tol_defaults(tol);
+	ref[3] = INFINITY;
+	ref[4] = NAN;
+	for (k = 0; k < 8; k++) {
+		memcpy(got, ref, sizeof(got));
+		if (k == 1)
+			got[2] = -0.0f;		/* equal, other bits */
+		if (k == 2)
+			got[0] = 1.0000001f;	/* within tolerance */
+		if (k == 3)
+			got[1] = 5;
+		if (k == 4)
+			got[3] = -INFINITY;
+		if (k == 5)
+			got[4] = 0;
+		if (k == 6)
+			b.written = 0;		/* must equal before */
+		if (k == 7) {
+			b.written = 1;
+			memset(got, 0xff, sizeof(got));
+		}
+		ks_buf_reset(&why);
+		CHECK_INT_EQ(ks_check_buffer(&b, tol, &why), ks_check_buffer_passes(&b, tol));
+	}
+	memcpy(dgot, dref, sizeof(dgot));
+	CHECK_INT_EQ(1, ks_check_buffer_passes(&d, tol));
+	dgot[0] = dgot[1] = dgot[2] = 2;	/* constant where the reference is not */
+	CHECK_INT_EQ(ks_check_buffer(&d, tol, &why), ks_check_buffer_passes(&d, tol));
+	CHECK_INT_EQ(0, ks_check_buffer_passes(&d, tol));
+	ks_buf_release(&why);
+}
+
 TEST(timing_summary)
 {
 	double ms[10] = { 10, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
@@ -169,11 +217,22 @@ TEST(timing_summary)
 	CHECK(fabs(t.hi - 9.1) < 1e-12);
 	CHECK(t.min == 1 && t.max == 10 && t.total == 55);
 	CHECK(ms[0] == 10);	/* the input is left alone */
-	CHECK_INT_EQ(1, ks_timing_enough(&t, 10, 55));
-	CHECK_INT_EQ(0, ks_timing_enough(&t, 11, 1));
-	CHECK_INT_EQ(0, ks_timing_enough(&t, 1, 56));
+	CHECK_INT_EQ(1, ks_timing_enough(&t, 10, 55, 0));
+	CHECK_INT_EQ(0, ks_timing_enough(&t, 11, 1, 1000));
+	CHECK_INT_EQ(0, ks_timing_enough(&t, 1, 56, 55));
+	CHECK_INT_EQ(1, ks_timing_enough(&t, 1, 56, 56));	/* enough wall time */
 	ks_timing_summarize(ms, 0, &t);
 	CHECK_INT_EQ(0, t.n);
+}
+
+/* Work left on another stream shows as the GPU busy after the stop event. */
+static void
+test_timing_escaped(void)
+{
+	CHECK_INT_EQ(0, ks_timing_escaped(0.008, 0.012));
+	CHECK_INT_EQ(0, ks_timing_escaped(0.5, 0.54));	/* the original's own */
+	CHECK_INT_EQ(1, ks_timing_escaped(0.008, 0.9));
+	CHECK_INT_EQ(1, ks_timing_escaped(0.5, 0.56));
 }
 
 static void
@@ -401,6 +460,110 @@ TEST(build_shared_argv)
 	ks_buf_release(&err);
 }
 
+/*
+ * The same object is built once per process: a second build with the same
+ * command, shim and included TU links the first one into place; a changed
+ * TU or another shim builds again. "nvcc" here is a script that counts its
+ * runs and writes the -o file.
+ */
+TEST(build_so_once)
+{
+	const char *dir = test_tmpdir();
+	char *nvcc = ks_fs_join(dir, "count-nvcc"), *count = ks_fs_join(dir, "nvcc-runs");
+	char *tu = ks_fs_join(dir, "k.cu"), *w1 = ks_fs_join(dir, "w1"),
+	     *w2 = ks_fs_join(dir, "w2");
+	struct ks_buf script = KS_BUF_INIT, shim = KS_BUF_INIT, log = KS_BUF_INIT,
+		      err = KS_BUF_INIT, runs = KS_BUF_INIT;
+	struct ks_build_rec rec;
+	struct ks_build_so b;
+	char *so = NULL;
+
+	ks_buf_addf(&script, "#!/bin/sh\necho x >>'%s'\nwhile [ $# -gt 0 ]; do "
+			     "[ \"$1\" = -o ] && { echo obj >\"$2\"; shift; }; shift; "
+			     "done\n", count);
+	CHECK_INT_EQ(0, ks_fs_write_atomic(nvcc, script.buf, script.len, &err));
+	CHECK_INT_EQ(0, chmod(nvcc, 0755));
+	CHECK_INT_EQ(0, ks_fs_write_atomic(tu, "__global__ void k() {}\n", 23, &err));
+	CHECK_INT_EQ(0, ks_fs_mkdirs(w1, &err));
+	CHECK_INT_EQ(0, ks_fs_mkdirs(w2, &err));
+	memset(&rec, 0, sizeof(rec));
+	ks_strv_init(&rec.argv);
+	ks_strv_push(&rec.argv, "-O3");
+	rec.source = tu;
+	rec.cwd = (char *)dir;
+	ks_buf_addf(&shim, "#include \"%s\"\nint ks_entry_x;\n", tu);
+	memset(&b, 0, sizeof(b));
+	b.rec = &rec;
+	b.nvcc = nvcc;
+	b.shim = shim.buf;
+	b.workdir = w1;
+	b.name = "original";
+	b.timeout_ms = 20000;
+	CHECK_INT_EQ(0, ks_build_so(&b, &so, &log, &err));
+	free(so);
+	b.workdir = w2;		/* another capture's review, the same object */
+	CHECK_INT_EQ(0, ks_build_so(&b, &so, &log, &err));
+	CHECK(so && ks_fs_exists(so));
+	free(so);
+	CHECK_INT_EQ(0, ks_fs_read(count, &runs, &err));
+	CHECK_STR_EQ("x\n", runs.buf);
+	/* The TU changed: built again. */
+	CHECK_INT_EQ(0, ks_fs_write_atomic(tu, "__global__ void k(int) {}\n", 26, &err));
+	CHECK_INT_EQ(0, ks_build_so(&b, &so, &log, &err));
+	free(so);
+	b.name = "candidate";	/* another object */
+	CHECK_INT_EQ(0, ks_build_so(&b, &so, &log, &err));
+	free(so);
+	ks_buf_reset(&runs);
+	CHECK_INT_EQ(0, ks_fs_read(count, &runs, &err));
+	CHECK_STR_EQ("x\nx\nx\n", runs.buf);
+	ks_strv_release(&rec.argv);
+	ks_buf_release(&script);
+	ks_buf_release(&shim);
+	ks_buf_release(&log);
+	ks_buf_release(&err);
+	ks_buf_release(&runs);
+	free(nvcc);
+	free(count);
+	free(tu);
+	free(w1);
+	free(w2);
+}
+
+/* Checkers share the GPU, a measurer has it alone, and a measurer waiting
+ * at the gate lets no new checker in. Separate descriptors lock against
+ * each other as separate processes do. */
+TEST(gpulock_readers_writer)
+{
+	char *path = ks_fs_join(test_tmpdir(), "gpu"), *gate = ks_fs_join(test_tmpdir(), "gpu-gate");
+	struct ks_gpulock a = KS_GPULOCK_INIT, b = KS_GPULOCK_INIT, w = KS_GPULOCK_INIT;
+	struct ks_lock shut = KS_LOCK_INIT;
+	struct ks_buf err = KS_BUF_INIT;
+
+	CHECK_INT_EQ(0, ks_gpulock_shared(&a, path, 0, &err));
+	CHECK_INT_EQ(0, ks_gpulock_shared(&b, path, 0, &err));
+	CHECK_INT_EQ(-1, ks_gpulock_exclusive(&w, path, 0, &err));
+	ks_gpulock_release(&a);
+	ks_gpulock_release(&b);
+	CHECK_INT_EQ(0, ks_gpulock_exclusive(&w, path, 0, &err));
+	CHECK_INT_EQ(-1, ks_gpulock_shared(&a, path, 0, &err));
+	/* Back to shared: others may join. */
+	CHECK_INT_EQ(0, ks_gpulock_shared(&w, path, 0, &err));
+	CHECK_INT_EQ(0, ks_gpulock_shared(&a, path, 0, &err));
+	ks_gpulock_release(&a);
+	/* A measurer holds the gate while it waits for the checkers. */
+	CHECK_INT_EQ(0, ks_lock_acquire(&shut, gate, 0, &err));
+	CHECK_INT_EQ(-1, ks_gpulock_shared(&b, path, 0, &err));
+	ks_lock_release(&shut);
+	CHECK_INT_EQ(0, ks_gpulock_shared(&b, path, 0, &err));
+	ks_gpulock_release(&b);
+	ks_gpulock_release(&w);
+	ks_gpulock_release(&w);	/* twice is safe */
+	ks_buf_release(&err);
+	free(path);
+	free(gate);
+}
+
 TEST(build_object_has)
 {
 	static const char obj[] = "xx\0_Z1kPf\0_Z1kPfi\0tail_Z1kv\0";
@@ -540,8 +703,10 @@ ks_suite_review(void)
 	RUN(tol_integers_exact);
 	RUN(check_unwritten_must_stay);
 	RUN(check_written_tolerance_and_constant);
+	RUN(check_passes_agrees);
 	RUN(timing_summary);
 	RUN(timing_decision);
+	RUN(timing_escaped);
 	RUN(shim_typed);
 	RUN(shim_deduced_namespace_launcher);
 	RUN(shim_cooperative_and_rejects);
@@ -550,6 +715,8 @@ ks_suite_review(void)
 	RUN(ncu_csv);
 	RUN(build_shared_argv);
 	RUN(build_object_has);
+	RUN(build_so_once);
+	RUN(gpulock_readers_writer);
 	RUN(review_argv);
 	RUN(review_decide);
 	RUN(review_combine);

@@ -27,6 +27,7 @@
 #include "../metricset.h"
 #include "../occupancy.h"
 #include "../timing.h"
+#include "../gpulock.h"
 #include "../tolerance.h"
 #include "metrics.h"
 #include "replay.h"
@@ -34,6 +35,13 @@
 #define REPLAY_FORMAT 1
 #define WARMUP_RUNS 3
 #define MAX_REPS 100000
+
+/* The stages, for the error's "stage" and the seconds each one took. */
+static const char *const stage_names[] = {
+	"setup", "original", "output-only", "candidate", "random", "timing",
+	"metrics",
+};
+#define NSTAGES (sizeof(stage_names) / sizeof(stage_names[0]))
 
 typedef int (*entry_fn)(void **params, dim3 grid, dim3 block, size_t shmem,
 			cudaStream_t s);
@@ -64,6 +72,10 @@ struct opts {
 	double bound_min_ms, bound_factor, candidate_factor;
 	int time, metrics, once, probe;
 	int written_only;	/* output-only detection poisons written buffers only */
+	const char *output_only;	/* --output-only: known from an earlier
+					 * replay ("-": none), or NULL */
+	const char *gpu_lock;	/* --gpu-lock: shared while checking,
+				 * exclusive while measuring (gpulock.h) */
 };
 
 struct replay {
@@ -80,8 +92,19 @@ struct replay {
 	int device;
 	struct side orig, cand;
 	const char *stage;	/* what was running when an error struck */
+	double mark;		/* when the stage began */
+	double secs[NSTAGES];	/* seconds spent in each stage */
 	long long captured_ns;	/* the captured launch's duration, -1: unknown */
 	int unwatched;		/* runs under a profiler: no bound */
+	/* Host sets, kept for reuse: at gigabytes, fresh pages and pageable
+	 * copies are most of a review's time. Pinned where the driver allows. */
+	struct hostset {
+		unsigned char **v;
+		int pinned, busy;
+	} sets[8];
+	size_t nsets;
+	int in_pinned;		/* in[] and ref[] are registered with the driver */
+	struct ks_gpulock gpu;
 };
 
 static int
@@ -113,7 +136,8 @@ usage(void)
 	      "                 [--tol DTYPE=ATOL,RTOL]... [--once] [--json FILE]\n"
 	      "                 [--original-globals MAP] [--candidate-globals MAP]\n"
 	      "                 [--bound-min-ms MS] [--bound-factor F]\n"
-	      "                 [--candidate-factor F] [--written-only]\n",
+	      "                 [--candidate-factor F] [--written-only]\n"
+	      "                 [--output-only -|I,J,...] [--gpu-lock PATH]\n",
 	      stderr);
 }
 
@@ -169,6 +193,10 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 			o->original_globals = v, i++;
 		} else if (!strcmp(a, "--candidate-globals")) {
 			o->candidate_globals = v, i++;
+		} else if (!strcmp(a, "--output-only")) {
+			o->output_only = v, i++;
+		} else if (!strcmp(a, "--gpu-lock")) {
+			o->gpu_lock = v, i++;
 		} else if (!strcmp(a, "--random") || !strcmp(a, "--seed") ||
 			   !strcmp(a, "--reps") || !strcmp(a, "--min-ms") ||
 			   !strcmp(a, "--max-seconds") || !strcmp(a, "--bound-min-ms") ||
@@ -542,6 +570,52 @@ now_seconds(void)
 }
 
 /*
+ * Hold the GPU alone (measuring) or shared (checking), with --gpu-lock;
+ * without it, nothing to do. The wait is the GPU's, not this replay's.
+ */
+static int
+gpu_alone(struct replay *r, int alone, struct ks_buf *err)
+{
+	double t0 = now_seconds();
+	int rc;
+
+	if (!r->o.gpu_lock || r->o.once)
+		return 0;
+	rc = alone ? ks_gpulock_exclusive(&r->gpu, r->o.gpu_lock, 24 * 3600 * 1000, err)
+		   : ks_gpulock_shared(&r->gpu, r->o.gpu_lock, 24 * 3600 * 1000, err);
+	r->mark += now_seconds() - t0;
+	return rc;
+}
+
+/* Enter a stage; the time since the last one goes to that one's account. */
+static void
+stage(struct replay *r, const char *name)
+{
+	double t = now_seconds();
+	size_t i;
+
+	for (i = 0; r->stage && i < NSTAGES; i++)
+		if (!strcmp(r->stage, stage_names[i]))
+			r->secs[i] += t - r->mark;
+	r->stage = name;
+	r->mark = t;
+}
+
+static void
+json_seconds(struct replay *r, struct ks_buf *j)
+{
+	size_t i, n = 0;
+
+	stage(r, r->stage);
+	ks_buf_adds(j, ",\n \"seconds\": {");
+	for (i = 0; i < NSTAGES; i++)
+		if (r->secs[i] > 0)
+			ks_buf_addf(j, "%s\"%s\": %.3f", n++ ? ", " : "", stage_names[i],
+				    r->secs[i]);
+	ks_buf_addch(j, '}');
+}
+
+/*
  * The watchdog: a run past its side's bound cannot be stopped from inside
  * the process (a kernel runs until it ends), so a thread leaves the result
  * the bound decides and ends the process; the context goes with it.
@@ -681,24 +755,107 @@ run_once(struct replay *r, struct side *s, struct ks_buf *err)
 }
 
 static unsigned char **
-host_set(const struct replay *r)
+host_set_alloc(const struct replay *r, int *pinned)
 {
 	unsigned char **v = ks_xcalloc(r->cap.nbuffers + 1, sizeof(*v));
 	size_t i;
 
-	for (i = 0; i < r->cap.nbuffers; i++)
+	*pinned = 1;
+	for (i = 0; i < r->cap.nbuffers && *pinned; i++) {
+		void *p = NULL;
+
+		if (cudaMallocHost(&p, r->cap.buffers[i].size + 1) != cudaSuccess) {
+			cudaGetLastError();
+			*pinned = 0;
+			while (i--)
+				cudaFreeHost(v[i]);
+			break;
+		}
+		v[i] = p;
+	}
+	for (i = 0; !*pinned && i < r->cap.nbuffers; i++)
 		v[i] = ks_xmalloc(r->cap.buffers[i].size + 1);
 	return v;
 }
 
+/* One set of host buffers, a buffer each, from the kept ones if one is free. */
+static unsigned char **
+host_set(struct replay *r)
+{
+	struct hostset *h;
+	size_t i;
+
+	for (i = 0; i < r->nsets; i++) {
+		if (!r->sets[i].busy) {
+			r->sets[i].busy = 1;
+			return r->sets[i].v;
+		}
+	}
+	if (r->nsets == KS_ARRAY_SIZE(r->sets)) {
+		int pinned;
+
+		return host_set_alloc(r, &pinned);	/* not kept: freed below */
+	}
+	h = &r->sets[r->nsets++];
+	h->v = host_set_alloc(r, &h->pinned);
+	h->busy = 1;
+	return h->v;
+}
+
 static void
-host_set_free(const struct replay *r, unsigned char **v)
+host_set_drop(const struct replay *r, unsigned char **v, int pinned)
 {
 	size_t i;
 
-	for (i = 0; v && i < r->cap.nbuffers; i++)
-		free(v[i]);
+	for (i = 0; v && i < r->cap.nbuffers; i++) {
+		if (pinned)
+			cudaFreeHost(v[i]);
+		else
+			free(v[i]);
+	}
 	free(v);
+}
+
+static void
+host_set_free(struct replay *r, unsigned char **v)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsets; i++) {
+		if (r->sets[i].v == v) {
+			r->sets[i].busy = 0;
+			return;
+		}
+	}
+	host_set_drop(r, v, 0);
+}
+
+/* Pin the captured states, so that copies from and to them run at full
+ * speed; without it they are copied as pageable memory. */
+static void
+pin_captured(struct replay *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->cap.nbuffers; i++) {
+		size_t size = r->cap.buffers[i].size;
+
+		if (size && (cudaHostRegister(r->in[i], size, cudaHostRegisterDefault) !=
+				     cudaSuccess ||
+			     cudaHostRegister(r->ref[i], size, cudaHostRegisterDefault) !=
+				     cudaSuccess)) {
+			cudaGetLastError();
+			for (j = 0; j <= i; j++) {
+				if (!r->cap.buffers[j].size)
+					continue;
+				cudaHostUnregister(r->in[j]);
+				cudaHostUnregister(r->ref[j]);
+			}
+			cudaGetLastError();
+			return;
+		}
+	}
+	r->in_pinned = 1;
 }
 
 /*
@@ -706,7 +863,8 @@ host_set_free(const struct replay *r, unsigned char **v)
  * poison if poisoned[i]), ref: the reference, got: the run's result,
  * written[i]: the reference run wrote it. Appends a JSON array of per-buffer
  * verdicts to `json` (when not NULL) and the first failure to `why`.
- * Returns the number of failing buffers.
+ * Returns the number of failing buffers; with neither `json` nor `why`, 1
+ * at the first failing buffer (a yes-or-no question, answered early).
  */
 static size_t
 check_run(struct replay *r, const struct side *s, unsigned char **before,
@@ -715,6 +873,21 @@ check_run(struct replay *r, const struct side *s, unsigned char **before,
 {
 	size_t i, bad = 0;
 
+	if (!json && !why) {
+		for (i = 0; i < r->cap.nbuffers; i++) {
+			struct ks_check b;
+
+			b.dtype = r->cap.buffers[i].dtype;
+			b.size = r->cap.buffers[i].size;
+			b.before = poisoned && poisoned[i] ? poison_of(r, i) : before[i];
+			b.ref = ref[i];
+			b.got = got[i];
+			b.written = written[i] || (poisoned && poisoned[i]);
+			if (!ks_check_buffer_passes(&b, r->tol))
+				return 1;
+		}
+		return 0;
+	}
 	if (json)
 		ks_buf_addch(json, '[');
 	for (i = 0; i < r->cap.nbuffers; i++) {
@@ -781,7 +954,6 @@ find_output_only(struct replay *r, struct ks_buf *err)
 {
 	size_t n = r->cap.nbuffers, i, j;
 	unsigned char **got = host_set(r);
-	struct ks_buf why = KS_BUF_INIT;
 	int *mask = ks_xcalloc(n + 1, sizeof(*mask));
 	int rc = -1;
 
@@ -794,19 +966,64 @@ find_output_only(struct replay *r, struct ks_buf *err)
 			continue;
 		for (j = 0; j < n; j++)
 			mask[j] = j == i;
-		ks_buf_reset(&why);
 		if (set_inputs(r, &r->orig, r->in, mask, err) ||
 		    run_once(r, &r->orig, err) || get_outputs(r, &r->orig, got, err))
 			goto out;
 		r->output_only[i] = !check_run(r, &r->orig, r->in, mask, r->ref, got,
-					       r->written, NULL, &why);
+					       r->written, NULL, NULL);
 	}
 	rc = 0;
 out:
 	host_set_free(r, got);
 	free(mask);
-	ks_buf_release(&why);
 	return rc;
+}
+
+/* draw_inputs() for f32, the common case, without a conversion per
+ * element: the same values in the same order. */
+static void
+draw_f32(const float *in, float *out, size_t n, uint64_t *state)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		double v = in[k];
+
+		if (isfinite(v)) {
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+	}
+	if (!(lo <= hi))
+		return;
+	for (k = 0; k < n; k++) {
+		double u = (double)(next_random(state) >> 11) / 9007199254740992.0;
+
+		if (isfinite(in[k]))
+			out[k] = (float)(lo + (hi - lo) * u);
+	}
+}
+
+/* --output-only: "-", or buffer numbers separated by commas. */
+static int
+known_output_only(struct replay *r, const char *list, struct ks_buf *err)
+{
+	const char *p = list;
+
+	if (!strcmp(list, "-"))
+		return 0;
+	while (*p) {
+		char *end;
+		unsigned long i = strtoul(p, &end, 10);
+
+		if (end == p || i >= r->cap.nbuffers || (*end && *end != ','))
+			return ks_error(err, "--output-only: '%s' is not a list of "
+					"buffer numbers of this capture", list);
+		r->output_only[i] = 1;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
 }
 
 /* Fresh inputs: floats redrawn over their captured finite range. */
@@ -824,6 +1041,11 @@ draw_inputs(struct replay *r, uint64_t *state, unsigned char **inputs)
 		if (!ks_dtype_is_float(d) || r->output_only[i] ||
 		    r->cap.buffers[i].mem == KS_MEM_GLOBAL)
 			continue;
+		if (d == KS_DTYPE_F32) {
+			draw_f32((const float *)(const void *)r->in[i],
+				 (float *)(void *)inputs[i], n, state);
+			continue;
+		}
 		for (k = 0; k < n; k++) {
 			double v = ks_tol_load(d, r->in[i], k);
 
@@ -883,6 +1105,35 @@ random_sets(struct replay *r, struct ks_buf *why, struct ks_buf *err, int *faile
 	return passed;
 }
 
+/*
+ * The candidate's outputs checked once more against the reference on the
+ * captured inputs: after running it again (`rerun`), or as the last run
+ * left them. Returns 1 when they fail (why: `what` and the first failing
+ * buffer), else 0; *failed when the run itself failed.
+ */
+static int
+again_check(struct replay *r, int rerun, const char *what, struct ks_buf *why,
+	    struct ks_buf *err, int *failed)
+{
+	unsigned char **got = host_set(r);
+	struct ks_buf one = KS_BUF_INIT;
+	int bad = 0;
+
+	*failed = 0;
+	if ((rerun && (set_inputs(r, &r->cand, r->in, r->output_only, err) ||
+		       run_once(r, &r->cand, err))) ||
+	    get_outputs(r, &r->cand, got, err)) {
+		*failed = 1;
+	} else if (check_run(r, &r->cand, r->in, r->output_only, r->ref, got, r->written,
+			     NULL, &one)) {
+		bad = 1;
+		ks_buf_addf(why, "%s: %s", what, one.buf);
+	}
+	host_set_free(r, got);
+	ks_buf_release(&one);
+	return bad;
+}
+
 struct timer {
 	void *scratch;
 	size_t scratch_size;
@@ -898,7 +1149,18 @@ prepare_run(struct replay *r, const struct side *s, struct timer *t, int rep,
 	size_t i;
 
 	for (i = 0; i < r->cap.nbuffers; i++) {
-		if (!r->written[i] || r->output_only[i] || skipped(s, i))
+		if (skipped(s, i))
+			continue;
+		if (r->output_only[i]) {
+			/* A run that leaves them alone must not find last run's
+			 * results there. */
+			if (rt_ok(cudaMemsetAsync((void *)(uintptr_t)addr(r, s, i), 0xff,
+						  r->cap.buffers[i].size, 0),
+				  "poisoning outputs", err))
+				return -1;
+			continue;
+		}
+		if (!r->written[i])
 			continue;
 		if (rt_ok(cudaMemcpyAsync((void *)(uintptr_t)addr(r, s, i),
 					  (void *)(uintptr_t)t->pristine[i],
@@ -911,12 +1173,17 @@ prepare_run(struct replay *r, const struct side *s, struct timer *t, int rep,
 		     "flushing the L2", err);
 }
 
+/*
+ * One timed run: *ms by the events around the launch, *tail_ms how long the
+ * GPU stayed busy after the stop event (work on another stream).
+ */
 static int
 timed_run(struct replay *r, struct side *s, struct timer *t, int rep,
-	  double *ms, struct ks_buf *err)
+	  double *ms, double *tail_ms, struct ks_buf *err)
 {
 	float f = 0;
 	int rc = -1;
+	double t1 = 0;
 
 	if (prepare_run(r, s, t, rep, err) ||
 	    rt_ok(cudaEventRecord(t->start, 0), "cudaEventRecord", err))
@@ -925,9 +1192,12 @@ timed_run(struct replay *r, struct side *s, struct timer *t, int rep,
 	if (!launch(r, s, err) &&
 	    !rt_ok(cudaEventRecord(t->stop, 0), "cudaEventRecord", err) &&
 	    !rt_ok(cudaEventSynchronize(t->stop), s->label, err) &&
+	    (t1 = now_seconds(), !rt_ok(cudaDeviceSynchronize(), s->label, err)) &&
 	    !rt_ok(cudaEventElapsedTime(&f, t->start, t->stop), "cudaEventElapsedTime",
-		   err))
+		   err)) {
+		*tail_ms = (now_seconds() - t1) * 1000;
 		rc = 0;
+	}
 	watch_disarm();
 	*ms = f;
 	return rc;
@@ -936,14 +1206,18 @@ timed_run(struct replay *r, struct side *s, struct timer *t, int rep,
 /*
  * Time one or two sides interleaved (ABBA order, so that neither always
  * runs second) until each has --reps runs and --min-ms of kernel time, or
- * --max-seconds passed.
+ * --max-seconds passed. tail[k]: the median time the GPU stayed busy after
+ * side k's stop event. The last side runs once more at the end, as a timed
+ * run, so that its outputs are there to check.
  */
 static int
 time_sides(struct replay *r, struct side **sides, int nsides, struct ks_timing *out,
-	   size_t *flush_bytes, struct ks_buf *err)
+	   double *tail, size_t *flush_bytes, struct ks_buf *err)
 {
 	struct timer t;
-	double *ms[2] = { NULL, NULL }, start = now_seconds();
+	struct ks_timing tt;
+	double *ms[2] = { NULL, NULL }, *tails[2] = { NULL, NULL }, start = now_seconds();
+	double dummy, dtail;
 	size_t n[2] = { 0, 0 }, alloc = 1024, i;
 	int l2 = 0, rep, k, rc = -1, enough;
 
@@ -969,14 +1243,12 @@ time_sides(struct replay *r, struct side **sides, int nsides, struct ks_timing *
 	}
 	for (k = 0; k < nsides; k++) {
 		ms[k] = ks_xmalloc(alloc * sizeof(double));
+		tails[k] = ks_xmalloc(alloc * sizeof(double));
 		if (set_inputs(r, sides[k], r->in, r->output_only, err))
 			goto out;
-		for (rep = 0; rep < WARMUP_RUNS; rep++) {
-			double dummy;
-
-			if (timed_run(r, sides[k], &t, rep, &dummy, err))
+		for (rep = 0; rep < WARMUP_RUNS; rep++)
+			if (timed_run(r, sides[k], &t, rep, &dummy, &dtail, err))
 				goto out;
-		}
 	}
 	for (rep = 0; rep < MAX_REPS; rep++) {
 		for (k = 0; k < nsides; k++) {
@@ -984,22 +1256,31 @@ time_sides(struct replay *r, struct side **sides, int nsides, struct ks_timing *
 
 			if (n[which] == alloc) {
 				alloc *= 2;
-				ms[0] = ks_xrealloc(ms[0], alloc * sizeof(double));
-				if (nsides == 2)
-					ms[1] = ks_xrealloc(ms[1], alloc * sizeof(double));
+				for (i = 0; i < (size_t)nsides; i++) {
+					ms[i] = ks_xrealloc(ms[i], alloc * sizeof(double));
+					tails[i] = ks_xrealloc(tails[i], alloc * sizeof(double));
+				}
 			}
-			if (timed_run(r, sides[which], &t, rep, &ms[which][n[which]], err))
+			if (timed_run(r, sides[which], &t, rep, &ms[which][n[which]],
+				      &tails[which][n[which]], err))
 				goto out;
 			n[which]++;
 		}
 		enough = 1;
 		for (k = 0; k < nsides; k++) {
 			ks_timing_summarize(ms[k], n[k], &out[k]);
-			enough &= ks_timing_enough(&out[k], r->o.reps, r->o.min_ms);
+			enough &= ks_timing_enough(&out[k], r->o.reps, r->o.min_ms,
+						   (now_seconds() - start) * 1000);
 		}
 		if (enough || now_seconds() - start > r->o.max_seconds)
 			break;
 	}
+	for (k = 0; k < nsides; k++) {
+		ks_timing_summarize(tails[k], n[k], &tt);
+		tail[k] = tt.median;
+	}
+	if (timed_run(r, sides[nsides - 1], &t, rep, &dummy, &dtail, err))
+		goto out;
 	rc = 0;
 out:
 	for (i = 0; i < r->cap.nbuffers; i++)
@@ -1014,6 +1295,8 @@ out:
 		cudaEventDestroy(t.stop);
 	free(ms[0]);
 	free(ms[1]);
+	free(tails[0]);
+	free(tails[1]);
 	return rc;
 }
 
@@ -1268,14 +1551,16 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 	struct ks_buf why = KS_BUF_INIT;
 	struct side *sides[2];
 	struct ks_timing t[2];
+	struct ks_buf cj = KS_BUF_INIT, tj = KS_BUF_INIT;
+	double tail[2] = { 0, 0 };
 	const char *verdict;
 	size_t bad, flush = 0;
-	int rc = -1, correct = 1, failed;
+	int rc = -1, correct = 1, failed = 0;
 
 	if (r->o.once) {
 		struct side *s = r->o.candidate ? &r->cand : &r->orig;
 
-		r->stage = s->label;
+		stage(r, s->label);
 		if (set_inputs(r, s, r->in, NULL, err) || run_once(r, s, err))
 			goto out;
 		ks_buf_addf(j, "\"once\": \"%s\", \"verdict\": \"ran\"", s->label);
@@ -1284,7 +1569,7 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 	}
 
 	/* 1. The original reproduces the captured outputs. */
-	r->stage = "original";
+	stage(r, "original");
 	if (set_inputs(r, &r->orig, r->in, NULL, err) || run_once(r, &r->orig, err) ||
 	    get_outputs(r, &r->orig, got, err)) {
 		original_failed(r, j, err);
@@ -1313,11 +1598,16 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 	}
 	ks_buf_adds(j, "null");
 
-	/* 2. Output-only buffers. */
-	r->stage = "output-only";
-	if (find_output_only(r, err))
+	/* 2. Output-only buffers (an earlier replay of the same original on
+	 * the same capture may have found them). */
+	stage(r, "output-only");
+	if (r->o.output_only) {
+		if (known_output_only(r, r->o.output_only, err))
+			goto out;
+	} else if (find_output_only(r, err)) {
 		goto out;
-	r->stage = "original";
+	}
+	stage(r, "original");
 	ks_buf_adds(j, ", \"output_only\": [");
 	{
 		size_t i, first = 1;
@@ -1331,31 +1621,92 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 	}
 	ks_buf_adds(j, "]}");
 
-	/* 3 and 4. The candidate on the captured and on fresh inputs. */
+	/* 3 and 4. The candidate on the captured and on fresh inputs, then
+	 * on the captured ones again: what it computes must not depend on
+	 * what it saw before. */
 	if (r->o.candidate) {
-		r->stage = "candidate";
+		stage(r, "candidate");
 		ks_buf_reset(&why);
 		if (set_inputs(r, &r->cand, r->in, r->output_only, err) ||
 		    run_once(r, &r->cand, err) || get_outputs(r, &r->cand, got, err))
 			goto out;
-		ks_buf_adds(j, ",\n \"candidate\": {\"so\": ");
-		ks_buf_add_json_str(j, r->cand.path);
-		ks_buf_adds(j, ", ");
-		json_side_static(j, &r->cand);
-		ks_buf_adds(j, ", \"buffers\": ");
+		ks_buf_adds(&cj, ",\n \"candidate\": {\"so\": ");
+		ks_buf_add_json_str(&cj, r->cand.path);
+		ks_buf_adds(&cj, ", ");
+		json_side_static(&cj, &r->cand);
+		ks_buf_adds(&cj, ", \"buffers\": ");
 		bad = check_run(r, &r->cand, r->in, r->output_only, r->ref, got, r->written,
-				j, &why);
+				&cj, &why);
 		correct = !bad;
 		if (correct && r->o.random) {
-			r->stage = "random";
+			stage(r, "random");
 			size_t passed = random_sets(r, &why, err, &failed);
 
 			if (failed)
 				goto out;
-			ks_buf_addf(j, ", \"random\": {\"sets\": %lu, \"passed\": %zu, "
-				       "\"seed\": %lu}", r->o.random, passed, r->o.seed);
+			ks_buf_addf(&cj, ", \"random\": {\"sets\": %lu, \"passed\": %zu, "
+					"\"seed\": %lu}", r->o.random, passed, r->o.seed);
 			correct = passed == r->o.random;
+			if (correct) {
+				stage(r, "candidate");
+				correct = !again_check(r, 1, "the captured inputs again, "
+							  "after the fresh ones", &why, err,
+						       &failed);
+				if (failed)
+					goto out;
+				ks_buf_addf(&cj, ", \"again\": %s", correct ? "true" : "false");
+			}
 		}
+	}
+
+	/* 5. Timing: only what passed. The outputs are poisoned before every
+	 * timed run and checked after the last; work still running after the
+	 * stop event is work moved out of the timed region. */
+	if (r->o.time && correct) {
+		int ns = 0;
+		double speedup = 0;
+
+		stage(r, "timing");
+		if (gpu_alone(r, 1, err))
+			goto out;
+		sides[ns++] = &r->orig;
+		if (r->o.candidate)
+			sides[ns++] = &r->cand;
+		if (time_sides(r, sides, ns, t, tail, &flush, err))
+			goto out;
+		ks_buf_adds(&tj, ",\n \"timing\": {");
+		json_timing(&tj, "original", &t[0]);
+		ks_buf_addf(&tj, ", \"original_tail_ms\": %.6f", tail[0]);
+		if (ns == 2) {
+			enum ks_speed sp = ks_timing_decide(&t[0], &t[1], r->o.reps, &speedup);
+
+			ks_buf_adds(&tj, ", ");
+			json_timing(&tj, "candidate", &t[1]);
+			ks_buf_addf(&tj, ", \"candidate_tail_ms\": %.6f", tail[1]);
+			ks_buf_addf(&tj, ", \"verdict\": \"%s\", \"speedup\": %.4f",
+				    ks_speed_name(sp), speedup);
+			if (ks_timing_escaped(tail[0], tail[1])) {
+				correct = 0;
+				ks_buf_addf(&why, "work left running past the timed region: "
+						  "the GPU stayed busy %.3f ms after the stop "
+						  "event (median; the original's %.3f ms), the "
+						  "timed run took %.3f ms",
+					    tail[1], tail[0], t[1].median);
+			} else {
+				correct = !again_check(r, 0, "after the last timed run", &why,
+						       err, &failed);
+				if (failed)
+					goto out;
+			}
+			ks_buf_addf(&cj, ", \"after_timing\": %s", correct ? "true" : "false");
+		}
+		ks_buf_addf(&tj, ", \"l2_flush_bytes\": %zu, \"warmup\": %d}", flush,
+			    WARMUP_RUNS);
+		if (gpu_alone(r, 0, err))
+			goto out;
+	}
+	if (r->o.candidate) {
+		ks_buf_add(j, cj.buf, cj.len);
 		ks_buf_addf(j, ", \"correct\": %s, \"why\": ", correct ? "true" : "false");
 		if (correct)
 			ks_buf_adds(j, "null}");
@@ -1364,35 +1715,13 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 			ks_buf_addch(j, '}');
 		}
 	}
-
-	/* 5. Timing: only what passed. */
-	if (r->o.time && correct) {
-		int ns = 0;
-		double speedup = 0;
-
-		r->stage = "timing";
-		sides[ns++] = &r->orig;
-		if (r->o.candidate)
-			sides[ns++] = &r->cand;
-		if (time_sides(r, sides, ns, t, &flush, err))
-			goto out;
-		ks_buf_adds(j, ",\n \"timing\": {");
-		json_timing(j, "original", &t[0]);
-		if (ns == 2) {
-			enum ks_speed sp = ks_timing_decide(&t[0], &t[1], r->o.reps, &speedup);
-
-			ks_buf_adds(j, ", ");
-			json_timing(j, "candidate", &t[1]);
-			ks_buf_addf(j, ", \"verdict\": \"%s\", \"speedup\": %.4f",
-				    ks_speed_name(sp), speedup);
-		}
-		ks_buf_addf(j, ", \"l2_flush_bytes\": %zu, \"warmup\": %d}", flush,
-			    WARMUP_RUNS);
-	}
+	ks_buf_add(j, tj.buf, tj.len);
 
 	/* 6. Counters. */
 	if (r->o.metrics && correct) {
-		r->stage = "metrics";
+		stage(r, "metrics");
+		if (gpu_alone(r, 1, err))
+			goto out;
 		ks_buf_reset(&why);
 		ks_buf_adds(j, ",\n \"metrics\": {\"source\": \"cupti-range-profiler\", ");
 		metrics_of(r, &r->orig, j, &why);
@@ -1413,6 +1742,8 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 out:
 	host_set_free(r, got);
 	ks_buf_release(&why);
+	ks_buf_release(&cj);
+	ks_buf_release(&tj);
 	return rc;
 }
 
@@ -1426,6 +1757,7 @@ ks_replay_main(int argc, char **argv)
 
 	ks_progname = "ks-replay";
 	memset(&r, 0, sizeof(r));
+	r.gpu = (struct ks_gpulock)KS_GPULOCK_INIT;
 	r.orig.label = "original";
 	r.cand.label = "candidate";
 	r.orig.best_ms = r.cand.best_ms = -1;
@@ -1457,9 +1789,13 @@ ks_replay_main(int argc, char **argv)
 	r.cand.globals = r.o.candidate_globals;
 	ks_buf_addf(&j, "{\"format\": %d, \"capture\": ", REPLAY_FORMAT);
 	ks_buf_add_json_str(&j, r.o.capture);
-	r.stage = "setup";
+	r.mark = now_seconds();
+	stage(&r, "setup");
+	if (gpu_alone(&r, 0, &err))
+		goto out;
 	if (load(&r, &err) || setup(&r, &err))
 		goto out;
+	pin_captured(&r);
 	ks_buf_adds(&j, ", \"kernel\": ");
 	ks_buf_add_json_str(&j, r.cap.kernel);
 	if (cudaGetDeviceProperties(&prop, r.device) == cudaSuccess) {
@@ -1467,7 +1803,7 @@ ks_replay_main(int argc, char **argv)
 		ks_buf_add_json_str(&j, prop.name);
 		ks_buf_addf(&j, ", \"cc\": \"%d.%d\"", prop.major, prop.minor);
 	}
-	r.stage = "original";
+	stage(&r, "original");
 	r.orig.limit_ms = ks_bound_original_ms(r.captured_ns, r.o.bound_min_ms,
 					       r.o.bound_factor);
 	if (r.orig.path && open_side(&r, &r.orig, &err)) {
@@ -1482,7 +1818,7 @@ ks_replay_main(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	r.stage = "candidate";
+	stage(&r, "candidate");
 	if (r.cand.path && open_side(&r, &r.cand, &err))
 		goto out;
 	if (r.orig.path)
@@ -1501,6 +1837,9 @@ out:
 		ks_buf_addf(&j, ",\n \"stage\": \"%s\", \"error\": ", r.stage);
 		ks_buf_add_json_str(&j, err.len ? err.buf : "unknown failure");
 	}
+	json_seconds(&r, &j);
+	ks_buf_addf(&j, ",\n \"lock_wait_s\": %.3f", r.gpu.waited_ms / 1e3);
+	ks_gpulock_release(&r.gpu);
 	ks_buf_adds(&j, "}\n");
 	if (write_result(&r, &j))
 		rc = 1;

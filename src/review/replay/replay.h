@@ -25,16 +25,27 @@
  *  4. and on K fresh input sets: float buffers redrawn uniformly over the
  *     captured range of their finite values, integer and unknown buffers
  *     kept (they may be indices), compared with the original's output on
- *     the same inputs;
- *  5. --time: original and candidate interleaved (review/timing.h);
+ *     the same inputs; then on the captured inputs once more (A, B, A: no
+ *     state kept across launches);
+ *  5. --time: original and candidate interleaved (review/timing.h), the
+ *     output-only buffers poisoned before every timed run and the
+ *     candidate's outputs checked after its last; a candidate that leaves
+ *     the GPU busy after its stop event (work on another stream) is
+ *     rejected;
  *  6. --metrics: the CUPTI Range Profiler (metrics.h) on one run of each.
+ *
+ * The JSON's "seconds" says how long each stage took.
  *
  * The result is one JSON object (docs/CAPTURE.md) on stdout or in --json
  * FILE (the kernel's own printf output goes to stdout too, so callers use
  * --json). Exit status: 0 when the replay ran to a verdict, 1 when it could
  * not (the JSON's "error" says why), 2 on a bad command line.
+ * With --gpu-lock PATH it shares the GPU with other replays while it checks
+ * and has it alone while it times and profiles (review/gpulock.h); the
+ * JSON's "lock_wait_s" says how long it waited.
  * May include: libc, core/, capture/, review/ (diagnose.h, globals.h,
- * metricset.h, occupancy.h, timing.h, tolerance.h), metrics.h, CUDA, CUPTI.
+ * gpulock.h, metricset.h, occupancy.h, timing.h, tolerance.h), metrics.h,
+ * CUDA, CUPTI.
  */
 #ifndef KS_REVIEW_REPLAY_H
 #define KS_REVIEW_REPLAY_H

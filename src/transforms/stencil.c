@@ -1,0 +1,1080 @@
+/*
+ * stencil_smem_halo: a stencil with one thread per output, its input read
+ * at fixed neighbouring offsets, becomes a tiled one.
+ *
+ * Recognized in the facts: every global store goes to one array S at one
+ * offset C, affine in the global thread indices gx, gy (and gz), one
+ * element per step of gx (x is the fastest dimension), with the row
+ * stride Sy and the plane stride Sz as single products of parameters;
+ * an input array I, read only at C + dx + dy*Sy + dz*Sz where each of
+ * dx, dy, dz is a constant or an affine function of a loop of constant
+ * trip count (a radius loop: in[i + r * nx]); an early-exit bounds check
+ * of the slowest coordinate against a uniform limit L (so I spans
+ * L * stride elements, as the store does). Other loads are left as they
+ * are. Two forms:
+ *
+ *   - 2-D (C without gz): a block of bx x by threads computes bx x
+ *     (by * rows) outputs from a shared tile with a halo of the radius
+ *     in x and y, loaded once (corners only where the stencil reads a
+ *     diagonal);
+ *   - 3-D: a bx x by tile of the x-y plane walks `planes` planes along
+ *     z; each thread keeps its column of 2 rz + 1 values in registers
+ *     (one new load per plane), and the plane's halo goes to a shared
+ *     tile. The stencil must be a star along z (a read off the plane is
+ *     on the thread's own column).
+ *
+ * The kernel's own body then runs once per output at the original
+ * grid's coordinates, its reads of I replaced by the tile and the
+ * column: the arithmetic, its order and every boundary rule are the
+ * kernel's own. A tile cell holds I at its flat offset when that is
+ * inside [0, L * stride), so a read the original makes past the end of
+ * a row (at the next row's start) reads the same value here.
+ *
+ * Ownership: everything is local to one apply() call.
+ * May include: libc, core/, analysis/ (structs only), transform.h,
+ * xfkit.h, xfbody.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analysis/inventory.h"
+#include "../core/buf.h"
+#include "transform.h"
+#include "xfbody.h"
+#include "xfkit.h"
+
+/* The largest radius along one axis the template takes. */
+#define ST_MAX_R 8
+
+static const struct ks_xfbody_rename renames[] = {
+	{ "threadIdx", "ks_tid" },
+	{ "blockIdx", "ks_bid" },
+	{ "blockDim", "ks_bdim" },
+	{ "gridDim", "ks_gdim" },
+	{ NULL, NULL },
+};
+
+static const char helpers[] =
+	"#ifndef KS_ST_HELPERS\n"
+	"#define KS_ST_HELPERS\n"
+	"/* q[i]: a select chain that folds to one register when i is a\n"
+	"   constant after unrolling, and stays correct when it is not. */\n"
+	"template <class T, int N> __device__ __forceinline__ static T\n"
+	"ks_st_q(const T (&q)[N], int i)\n"
+	"{\n"
+	"\tT v = q[0];\n"
+	"#pragma unroll\n"
+	"\tfor (int j = 1; j < N; j++)\n"
+	"\t\tif (j == i)\n"
+	"\t\t\tv = q[j];\n"
+	"\treturn v;\n"
+	"}\n"
+	"/* p[f] where 0 <= f < n, else 0 (a cell no read of the kernel\n"
+	"   reaches). */\n"
+	"template <class T> __device__ __forceinline__ static T\n"
+	"ks_st_ld(const T *p, long long f, long long n)\n"
+	"{\n"
+	"\treturn f >= 0 && f < n ? __ldg(p + f) : T(0);\n"
+	"}\n"
+	"template <class T> __device__ __forceinline__ static T\n"
+	"ks_st_ld(T *p, long long f, long long n)\n"
+	"{\n"
+	"\treturn f >= 0 && f < n ? p[f] : T(0);\n"
+	"}\n"
+	"#endif\n"
+	"\n";
+
+/* A read of I: delta = k0 + kl * L (L the iteration of `loop`), per axis. */
+struct st_read {
+	int acc;
+	long long k0[3], kl[3];
+	int loop;		/* -1: constant offsets */
+};
+
+struct st {
+	const struct ks_kernel *k;
+	const struct ks_facts *f;
+	struct ks_xfk x;
+	int S, I;		/* arrays */
+	int dims;		/* 2 or 3 */
+	long long E;		/* element bytes */
+	struct ks_mono sy, sz;	/* strides in elements (single monomials) */
+	struct ks_form center;
+	long long c0[3];	/* the store's fixed offset, per axis */
+	struct st_read *reads;
+	size_t nreads;
+	int r[3];		/* radius per axis */
+	int diag;		/* a read off both x and y at once */
+	int limit_br;		/* the bounds check of the slowest axis */
+	char *loopvar[KS_MAX_LOOP_DEPTH];	/* per loop index, lazily */
+};
+
+static void
+st_release(struct st *s)
+{
+	ks_xfk_release(&s->x);
+	free(s->reads);
+	for (int i = 0; i < KS_MAX_LOOP_DEPTH; i++)
+		free(s->loopvar[i]);
+}
+
+static int
+is_global(const struct ks_facts *f, const struct ks_access *a)
+{
+	enum ks_space sp = f->arrays[a->array].space;
+
+	return sp == KS_SPACE_GLOBAL || sp == KS_SPACE_UNKNOWN;
+}
+
+static int
+mono_same(const struct ks_mono *a, const struct ks_mono *b)
+{
+	for (int i = 0; i < KS_MONO_SYMS; i++)
+		if (a->sym[i] != b->sym[i])
+			return 0;
+	return 1;
+}
+
+static int
+mono_const(const struct ks_mono *m)
+{
+	for (int i = 0; i < KS_MONO_SYMS; i++)
+		if (m->sym[i])
+			return 0;
+	return 1;
+}
+
+/* The coefficient of source `s` of `c` as one monomial in elements:
+ * bytes / E. 0 when it is zero, 1 when one monomial, -1 otherwise. */
+static int
+stride_of(const struct ks_form *c, enum ks_src s, long long E,
+	  struct ks_mono *out)
+{
+	const struct ks_poly *p = &c->c[s];
+
+	memset(out, 0, sizeof(*out));
+	if (p->opaque)
+		return -1;
+	if (p->n == 0)
+		return 0;
+	if (p->n != 1 || p->m[0].k % E)
+		return -1;
+	*out = p->m[0];
+	out->k /= E;
+	return 1;
+}
+
+/* Split the byte polynomial p into a + b Sy + c Sz elements (k[0..2]).
+ * Returns 0, or -1 when a monomial is none of those. */
+static int
+split(const struct st *s, const struct ks_poly *p, long long k[3])
+{
+	k[0] = k[1] = k[2] = 0;
+	if (p->opaque)
+		return -1;
+	for (unsigned i = 0; i < p->n; i++) {
+		const struct ks_mono *m = &p->m[i];
+		long long q;
+
+		if (mono_const(m)) {
+			if (m->k % s->E)
+				return -1;
+			k[0] += m->k / s->E;
+		} else if (mono_same(m, &s->sy) && m->k % (s->E * s->sy.k) == 0) {
+			k[1] += m->k / (s->E * s->sy.k);
+		} else if (s->dims == 3 && mono_same(m, &s->sz) &&
+			   m->k % (s->E * s->sz.k) == 0) {
+			q = m->k / (s->E * s->sz.k);
+			k[2] += q;
+		} else {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The loop index at depth `d` enclosing loop `inner`, or -1. */
+static int
+loop_at_depth(const struct ks_facts *f, int inner, int d)
+{
+	for (int l = inner; l >= 0; l = f->loops[l].parent)
+		if (f->loops[l].depth == d)
+			return l;
+	return -1;
+}
+
+/* The name of the variable a for-loop on `line` declares or assigns
+ * first: `for (int r = 1; ...` gives "r". */
+struct loopname {
+	unsigned line;
+	int state;		/* 0 before for, 1 after for, 2 after (, 3 done */
+	unsigned long last_id_b, last_id_e;
+	unsigned long name_b, name_e;
+};
+
+static int
+find_loopname(const char *text, const struct ks_xfk_tok *t, void *ctx)
+{
+	struct loopname *ln = ctx;
+	size_t n = t->end - t->begin;
+
+	if (t->line != ln->line)
+		return ln->state >= 1 && t->line > ln->line ? 1 : 0;
+	switch (ln->state) {
+	case 0:
+		if (t->kind == 'i' && n == 3 && !memcmp(text + t->begin, "for", 3))
+			ln->state = 1;
+		return 0;
+	case 1:
+		if (t->kind == 'p' && n == 1 && text[t->begin] == '(') {
+			ln->state = 2;
+			return 0;
+		}
+		return 1;
+	case 2:
+		if (t->kind == 'i') {
+			ln->last_id_b = t->begin;
+			ln->last_id_e = t->end;
+			return 0;
+		}
+		if (t->kind == 'p' && n == 1 && text[t->begin] == '=' &&
+		    ln->last_id_e) {
+			ln->name_b = ln->last_id_b;
+			ln->name_e = ln->last_id_e;
+			ln->state = 3;
+			return 1;
+		}
+		if (t->kind == 'p' && n == 1 && text[t->begin] == '*')
+			return 0;
+		return 1;
+	default:
+		return 1;
+	}
+}
+
+/* The C expression of loop `l`'s iteration number ("((r) - 1)"), or
+ * NULL with the reason. */
+static const char *
+loop_iter(struct st *s, const struct ks_xf_input *in, int l,
+	  struct ks_buf *reason)
+{
+	const struct ks_loop *lp = &s->f->loops[l];
+	long long init, step;
+	struct loopname ln;
+	struct ks_buf b = KS_BUF_INIT;
+
+	if (l >= KS_MAX_LOOP_DEPTH) {
+		ks_buf_addf(reason, "too many loops (line %u)", lp->line);
+		return NULL;
+	}
+	if (s->loopvar[l])
+		return s->loopvar[l];
+	if (lp->step_kind != KS_STEP_ADD || !lp->has_trip ||
+	    !ks_form_is_const(&lp->init, &init) ||
+	    !ks_form_is_const(&lp->step, &step) || step == 0) {
+		ks_buf_addf(reason,
+			    "the neighbourhood's extent depends on the loop on "
+			    "line %u, which does not step by a constant from a "
+			    "constant over a constant trip count",
+			    lp->line);
+		return NULL;
+	}
+	memset(&ln, 0, sizeof(ln));
+	ln.line = lp->line;
+	ks_xfk_scan(in->text, s->k->body.begin, s->k->body.end, s->k->body.line,
+		    find_loopname, &ln);
+	if (ln.state != 3) {
+		ks_buf_addf(reason,
+			    "the variable of the loop on line %u was not found "
+			    "in a for header",
+			    lp->line);
+		return NULL;
+	}
+	ks_buf_adds(&b, "((");
+	ks_buf_add(&b, in->text + ln.name_b, ln.name_e - ln.name_b);
+	ks_buf_addf(&b, ") - (%lld))", init);
+	if (step != 1)
+		ks_buf_addf(&b, " / (%lld)", step);
+	s->loopvar[l] = ks_buf_detach(&b, NULL);
+	return s->loopvar[l];
+}
+
+/* Delta of read `r` along axis `a` as C ("(-1)", "(0 + 1 * ((r) - (1)))"). */
+static void
+delta_c(const struct st *s, const struct st_read *r, int a, struct ks_buf *o)
+{
+	if (r->loop < 0 || r->kl[a] == 0)
+		ks_buf_addf(o, "(%lld)", r->k0[a]);
+	else
+		ks_buf_addf(o, "(%lld + %lld * %s)", r->k0[a], r->kl[a],
+			    s->loopvar[r->loop]);
+}
+
+static int
+axis_used(const struct st_read *r, int a)
+{
+	return r->k0[a] != 0 || (r->loop >= 0 && r->kl[a] != 0);
+}
+
+/* Recognize; fills s. Returns 0, or -1 with the reason. */
+static int
+recognize(struct st *s, const struct ks_xf_input *in, struct ks_buf *reason)
+{
+	const struct ks_kernel *k = in->kernel;
+	const struct ks_facts *f = &k->facts;
+	int C = -1;
+	struct ks_mono one;
+
+	s->k = k;
+	s->f = f;
+	s->S = s->I = -1;
+	s->limit_br = -1;
+	if (ks_xfbody_plain_kernel(k, 0, reason) || ks_xfk_init(&s->x, in, reason))
+		return -1;
+	for (size_t i = 0; i < f->nacc; i++)
+		if (f->acc[i].flags & KS_ACC_ATOMIC) {
+			ks_buf_addf(reason, "%s has atomics (line %u)", k->name,
+				    f->acc[i].line);
+			return -1;
+		}
+	/* the output: one array, one offset */
+	for (size_t i = 0; i < f->nacc; i++) {
+		const struct ks_access *a = &f->acc[i];
+
+		if (!(a->flags & KS_ACC_STORE))
+			continue;
+		if (!is_global(f, a)) {
+			ks_buf_addf(reason, "the store on line %u is not to global "
+					    "memory",
+				    a->line);
+			return -1;
+		}
+		if (C < 0) {
+			C = (int)i;
+			continue;
+		}
+		if (a->array != f->acc[C].array ||
+		    !ks_form_equal(&a->offset, &f->acc[C].offset)) {
+			ks_buf_addf(reason,
+				    "%s stores at more than one place (lines %u, "
+				    "%u): not one output per thread",
+				    k->name, f->acc[C].line, a->line);
+			return -1;
+		}
+	}
+	if (C < 0) {
+		ks_buf_addf(reason, "%s stores nothing to global memory", k->name);
+		return -1;
+	}
+	s->S = f->acc[C].array;
+	s->center = f->acc[C].offset;
+	s->E = f->acc[C].bytes;
+	if (f->arrays[s->S].param < 0 || (f->acc[C].flags & KS_ACC_VECTOR) ||
+	    !s->E) {
+		ks_buf_addf(reason, "the store on line %u is not of a scalar "
+				    "through a pointer parameter",
+			    f->acc[C].line);
+		return -1;
+	}
+	if (s->center.data || s->center.nonlinear ||
+	    (ks_form_sources(&s->center) & KS_SRC_LOOP_MASK) ||
+	    !ks_form_global_index_only(&s->center)) {
+		ks_buf_addf(reason,
+			    "the store on line %u is not at an offset affine in "
+			    "the global thread indices alone",
+			    f->acc[C].line);
+		return -1;
+	}
+	{
+		long long kx;
+
+		if (!ks_form_coef_const(&s->center, KS_SRC_TID_X, &kx) ||
+		    kx != s->E) {
+			ks_buf_addf(reason,
+				    "the store on line %u does not move by one "
+				    "element along x (x is not the fastest "
+				    "dimension)",
+				    f->acc[C].line);
+			return -1;
+		}
+	}
+	{
+		int hy = stride_of(&s->center, KS_SRC_TID_Y, s->E, &s->sy);
+		int hz = stride_of(&s->center, KS_SRC_TID_Z, s->E, &s->sz);
+
+		if (hy <= 0) {
+			ks_buf_addf(reason,
+				    "the store on line %u %s along y: not a 2-D or "
+				    "3-D grid (1-D stencils are not covered)",
+				    f->acc[C].line,
+				    hy ? "has no single row stride" : "does not move");
+			return -1;
+		}
+		if (hz < 0) {
+			ks_buf_addf(reason,
+				    "the store on line %u has no single plane stride",
+				    f->acc[C].line);
+			return -1;
+		}
+		s->dims = hz ? 3 : 2;
+		memset(&one, 0, sizeof(one));
+		if (mono_same(&s->sy, &one) ||
+		    (s->dims == 3 && (mono_same(&s->sz, &one) ||
+				      mono_same(&s->sz, &s->sy)))) {
+			ks_buf_addf(reason,
+				    "the strides of the store on line %u are "
+				    "constants or equal (the axes cannot be told "
+				    "apart)",
+				    f->acc[C].line);
+			return -1;
+		}
+	}
+	/* an interior-only grid (x = ... + 1): the output's fixed offset */
+	if (split(s, &s->center.c[KS_SRC_ONE], s->c0)) {
+		ks_buf_addf(reason,
+			    "the store on line %u has a fixed offset that is not "
+			    "a combination of the row and plane strides",
+			    f->acc[C].line);
+		return -1;
+	}
+	/* the input: the thread-dependent global loads at neighbours */
+	for (size_t i = 0; i < f->nacc; i++) {
+		const struct ks_access *a = &f->acc[i];
+		struct ks_form d;
+		int nb = 0;
+
+		if (!(a->flags & KS_ACC_LOAD) || !is_global(f, a) ||
+		    !(ks_form_sources(&a->offset) & KS_SRC_THREAD_MASK))
+			continue;
+		if (a->array == s->S) {
+			ks_buf_addf(reason,
+				    "%s reads its output array (line %u): an "
+				    "in-place update",
+				    k->name, a->line);
+			return -1;
+		}
+		ks_form_sub(&d, &a->offset, &s->center);
+		nb = !d.data && !d.nonlinear &&
+		     !(ks_form_sources(&d) & KS_SRC_THREAD_MASK);
+		if (!nb)
+			continue;
+		if (s->I < 0) {
+			s->I = a->array;
+		} else if (a->array != s->I) {
+			/* another array read at the output's position: kept */
+			continue;
+		}
+	}
+	if (s->I < 0) {
+		ks_buf_addf(reason,
+			    "%s reads no array at fixed offsets from its output's "
+			    "position: not a stencil",
+			    k->name);
+		return -1;
+	}
+	s->reads = calloc(f->nacc, sizeof(*s->reads));
+	if (!s->reads)
+		return -1;
+	for (size_t i = 0; i < f->nacc; i++) {
+		const struct ks_access *a = &f->acc[i];
+		struct st_read *r = &s->reads[s->nreads];
+		struct ks_form d;
+		unsigned src;
+
+		if (a->array != s->I)
+			continue;
+		if (a->flags & (KS_ACC_STORE | KS_ACC_VECTOR) ||
+		    a->bytes != s->E) {
+			ks_buf_addf(reason,
+				    "the stencil's input %s is %s on line %u",
+				    f->arrays[s->I].name,
+				    a->flags & KS_ACC_STORE ? "stored to"
+							    : "read as another type",
+				    a->line);
+			return -1;
+		}
+		if (!a->in_main || a->end <= a->begin || a->begin < k->body.begin ||
+		    a->end > k->body.end) {
+			ks_buf_addf(reason,
+				    "the read of %s on line %u is not in the "
+				    "kernel's text (a macro or a helper)",
+				    f->arrays[s->I].name, a->line);
+			return -1;
+		}
+		ks_form_sub(&d, &a->offset, &s->center);
+		src = ks_form_sources(&d);
+		if (d.data || d.nonlinear || (src & KS_SRC_THREAD_MASK)) {
+			ks_buf_addf(reason,
+				    "the read of %s on line %u is not at a fixed "
+				    "offset from the output's position (it moves "
+				    "with the thread differently%s)",
+				    f->arrays[s->I].name, a->line,
+				    d.data ? ", or depends on data" : "");
+			return -1;
+		}
+		r->acc = (int)i;
+		r->loop = -1;
+		for (int ls = 0; ls < KS_MAX_LOOP_DEPTH; ls++) {
+			const struct ks_poly *p = &d.c[KS_SRC_LOOP0 + ls];
+			int l;
+
+			if (!(src & KS_SRC_BIT(KS_SRC_LOOP0 + ls)))
+				continue;
+			if (r->loop >= 0) {
+				ks_buf_addf(reason,
+					    "the read on line %u moves with two "
+					    "loops",
+					    a->line);
+				return -1;
+			}
+			l = loop_at_depth(f, a->loop, ls);
+			if (l >= 0 && !loop_iter(s, in, l, reason))
+				return -1;
+			if (l < 0 || split(s, p, r->kl)) {
+				ks_buf_addf(reason,
+					    "the offset of the read on line %u is "
+					    "not a combination of the row and "
+					    "plane strides",
+					    a->line);
+				return -1;
+			}
+			r->loop = l;
+		}
+		if (split(s, &d.c[KS_SRC_ONE], r->k0)) {
+			ks_buf_addf(reason,
+				    "the offset of the read on line %u is not a "
+				    "combination of the row and plane strides",
+				    a->line);
+			return -1;
+		}
+		for (int ax = 0; ax < s->dims; ax++) {
+			long long lo = r->k0[ax], hi = r->k0[ax];
+
+			if (r->loop >= 0) {
+				long long e = r->k0[ax] +
+					      r->kl[ax] * (f->loops[r->loop].trip - 1);
+
+				lo = lo < e ? lo : e;
+				hi = hi > e ? hi : e;
+			}
+			if (-lo > ST_MAX_R || hi > ST_MAX_R) {
+				ks_buf_addf(reason,
+					    "the read on line %u reaches more than "
+					    "%d elements along %c",
+					    a->line, ST_MAX_R, "xyz"[ax]);
+				return -1;
+			}
+			if (-lo > s->r[ax])
+				s->r[ax] = (int)-lo;
+			if (hi > s->r[ax])
+				s->r[ax] = (int)hi;
+		}
+		if (axis_used(r, 0) && axis_used(r, 1))
+			s->diag = 1;
+		if (s->dims == 3 && axis_used(r, 2) &&
+		    (axis_used(r, 0) || axis_used(r, 1))) {
+			ks_buf_addf(reason,
+				    "the read on line %u is off the thread's "
+				    "column along z and off its plane at once: "
+				    "streaming along z needs a star in z",
+				    a->line);
+			return -1;
+		}
+		s->nreads++;
+	}
+	if (s->r[0] == 0 && s->r[1] == 0 && s->r[2] == 0) {
+		ks_buf_addf(reason,
+			    "%s reads %s only at its output's position: no "
+			    "neighbours to share",
+			    k->name, f->arrays[s->I].name);
+		return -1;
+	}
+	if (f->arrays[s->I].param < 0) {
+		ks_buf_addf(reason, "the stencil's input %s is not a pointer "
+				    "parameter",
+			    f->arrays[s->I].name);
+		return -1;
+	}
+	/* the extent: an early exit on the slowest coordinate */
+	{
+		enum ks_src t = s->dims == 3 ? KS_SRC_TID_Z : KS_SRC_TID_Y;
+		enum ks_src b = s->dims == 3 ? KS_SRC_BID_Z : KS_SRC_BID_Y;
+
+		for (size_t i = 0; i < f->nbranches && s->limit_br < 0; i++) {
+			const struct ks_branch *br = &f->branches[i];
+			unsigned src = ks_form_sources(&br->subject);
+			long long kt, c0;
+			struct ks_form g = br->subject;
+
+			if (br->kind != KS_BR_BOUNDS || !br->early_exit ||
+			    br->loop >= 0 || br->cmp != KS_CMP_GE ||
+			    src != (KS_SRC_BIT(t) | KS_SRC_BIT(b)) ||
+			    !ks_form_coef_const(&br->subject, t, &kt) || kt != 1 ||
+			    !ks_form_global_index_only(&br->subject))
+				continue;
+			memset(&g.c[t], 0, sizeof(g.c[t]));
+			memset(&g.c[b], 0, sizeof(g.c[b]));
+			if (!ks_form_is_const(&g, &c0) || c0 != 0 ||
+			    !ks_form_is_uniform(&br->limit))
+				continue;
+			s->limit_br = (int)i;
+		}
+		if (s->limit_br < 0) {
+			ks_buf_addf(reason,
+				    "%s has no early exit 'if (%c >= limit) return' "
+				    "on its slowest grid index itself (the input's "
+				    "extent is unknown)",
+				    k->name, s->dims == 3 ? 'z' : 'y');
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Check that every mention of I in the body is one of the reads. */
+struct mention {
+	const struct st *s;
+	const char *name;
+	size_t n;
+	unsigned bad_line;
+};
+
+static int
+check_mention(const char *text, const struct ks_xfk_tok *t, void *ctx)
+{
+	struct mention *m = ctx;
+
+	if (t->kind != 'i' || t->end - t->begin != m->n ||
+	    memcmp(text + t->begin, m->name, m->n))
+		return 0;
+	for (size_t i = 0; i < m->s->nreads; i++)
+		if (m->s->f->acc[m->s->reads[i].acc].begin == t->begin)
+			return 0;
+	m->bad_line = t->line;
+	return 1;
+}
+
+static int
+edit_cmp(const void *a, const void *b)
+{
+	const struct ks_xfbody_edit *x = a, *y = b;
+
+	if (x->begin != y->begin)
+		return x->begin < y->begin ? -1 : 1;
+	return 0;
+}
+
+static int
+poly_c(struct st *s, const struct ks_poly *p, struct ks_buf *out)
+{
+	struct ks_form g;
+
+	ks_form_zero(&g);
+	g.c[KS_SRC_ONE] = *p;
+	return ks_xfk_form_c(&s->x, &g, NULL, NULL, "ks_o", out);
+}
+
+static enum ks_xf_result
+apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
+      struct ks_buf *variant, struct ks_buf *reason)
+{
+	const long long bx = p->v[0], by = p->v[1], rows = p->v[2],
+			planes = p->v[3];
+	struct st s;
+	struct ks_buf params = KS_BUF_INIT, bparams = KS_BUF_INIT;
+	struct ks_buf args = KS_BUF_INIT, body = KS_BUF_INIT;
+	struct ks_buf csy = KS_BUF_INIT, csz = KS_BUF_INIT, clim = KS_BUF_INIT;
+	struct ks_xfbody_edit *edits = NULL;
+	char **withs = NULL;
+	struct ks_xfbody_elem el;
+	enum ks_xf_result rc = KS_XF_DECLINED;
+	const char *iname, *kname, *T;
+	long long rx, ry, rz, tw, th, qn;
+
+	memset(&s, 0, sizeof(s));
+	if (bx * by > 1024) {
+		ks_buf_addf(reason, "a %lldx%lld block has more than 1024 threads",
+			    bx, by);
+		return KS_XF_DECLINED;
+	}
+	if (recognize(&s, in, reason))
+		goto out;
+	kname = s.k->name;
+	iname = s.k->params[s.f->arrays[s.I].param].name;
+	rx = s.r[0];
+	ry = s.r[1];
+	rz = s.r[2];
+	tw = bx + 2 * rx;
+	th = (s.dims == 3 ? by : by * rows) + 2 * ry;
+	qn = 2 * rz + 1;
+	if (ks_xfbody_elem(s.k, s.f->arrays[s.I].param, &el, reason))
+		goto out;
+	if (el.bytes != s.E) {
+		ks_buf_addf(reason, "%s is read as another type than it points to",
+			    iname);
+		goto out;
+	}
+	T = el.ctype;
+	if (tw * th * (long long)s.E > 48 * 1024) {
+		ks_buf_addf(reason,
+			    "a %lldx%lld tile of %s needs more than 49152 bytes "
+			    "of shared memory",
+			    tw, th, T);
+		goto out;
+	}
+	if (s.dims == 2 && planes != 32) {
+		ks_buf_addf(reason, "planes applies to 3-D stencils only "
+				    "(planes=32 for a 2-D one)");
+		goto out;
+	}
+	if (s.dims == 3 && rows != 4) {
+		ks_buf_addf(reason, "rows applies to 2-D stencils only (rows=4 "
+				    "for a 3-D one)");
+		goto out;
+	}
+	{
+		struct mention m;
+
+		m.s = &s;
+		m.name = iname;
+		m.n = strlen(iname);
+		m.bad_line = 0;
+		ks_xfk_scan(in->text, s.k->body.begin, s.k->body.end,
+			    s.k->body.line, check_mention, &m);
+		if (m.bad_line) {
+			ks_buf_addf(reason,
+				    "%s is used on line %u other than by a read "
+				    "the facts place",
+				    iname, m.bad_line);
+			goto out;
+		}
+	}
+	edits = calloc(s.nreads + 1, sizeof(*edits));
+	withs = calloc(s.nreads + 1, sizeof(*withs));
+	if (!edits || !withs)
+		goto out;
+	for (size_t i = 0; i < s.nreads; i++) {
+		const struct st_read *r = &s.reads[i];
+		const struct ks_access *a = &s.f->acc[r->acc];
+		struct ks_buf w = KS_BUF_INIT;
+		size_t nl = strlen(iname);
+
+		/* NAME[index]: the index is evaluated and dropped, so that
+		   what only computed it stays used (the compiler drops it) */
+		if (a->end - a->begin < nl + 2 ||
+		    in->text[a->begin + nl] != '[' || in->text[a->end - 1] != ']') {
+			ks_buf_addf(reason,
+				    "the read of %s on line %u is not written "
+				    "%s[index]",
+				    iname, a->line, iname);
+			goto out;
+		}
+		ks_buf_adds(&w, "((void)(");
+		ks_buf_add(&w, in->text + a->begin + nl + 1,
+			   a->end - a->begin - nl - 2);
+		ks_buf_adds(&w, "), ");
+		if (s.dims == 3 && (axis_used(r, 2) ||
+				    (!axis_used(r, 0) && !axis_used(r, 1)))) {
+			ks_buf_addf(&w, "ks_st_q(ks_q, %lld + ", rz);
+			delta_c(&s, r, 2, &w);
+			ks_buf_adds(&w, ")");
+		} else {
+			ks_buf_adds(&w, "ks_t[ks_ly + ");
+			delta_c(&s, r, 1, &w);
+			ks_buf_adds(&w, "][ks_lx + ");
+			delta_c(&s, r, 0, &w);
+			ks_buf_adds(&w, "]");
+		}
+		ks_buf_adds(&w, ")");
+		edits[i].begin = a->begin;
+		edits[i].end = a->end;
+		withs[i] = ks_buf_detach(&w, NULL);
+		edits[i].with = withs[i];
+	}
+	qsort(edits, s.nreads, sizeof(*edits), edit_cmp);
+	for (size_t i = 1; i < s.nreads; i++)
+		if (edits[i].begin < edits[i - 1].end) {
+			ks_buf_addf(reason, "two reads of %s overlap in the text",
+				    iname);
+			goto out;
+		}
+	{
+		struct ks_poly py, pz;
+
+		memset(&py, 0, sizeof(py));
+		py.n = 1;
+		py.m[0] = s.sy;
+		memset(&pz, 0, sizeof(pz));
+		pz.n = 1;
+		pz.m[0] = s.sz;
+		if (poly_c(&s, &py, &csy) ||
+		    (s.dims == 3 && poly_c(&s, &pz, &csz)) ||
+		    ks_xfk_form_c(&s.x, &s.f->branches[s.limit_br].limit, NULL,
+				  NULL, "ks_o", &clim)) {
+			ks_buf_addf(reason,
+				    "a stride or the extent of %s is not a "
+				    "product of kernel parameters",
+				    kname);
+			goto out;
+		}
+		if (s.dims == 2)
+			ks_buf_adds(&csz, "0LL");
+	}
+	if (ks_xfbody_params(s.k, -1, NULL, -1, NULL, &params, reason) ||
+	    ks_xfbody_copy(in->text, in->len, s.k, edits, s.nreads, renames,
+			   &body, reason))
+		goto out;
+	ks_xfbody_args(s.k, &args);
+	ks_buf_addf(&bparams, "const %s (*ks_t)[%lld], const int ks_lx, "
+			      "const int ks_ly, ",
+		    T, tw);
+	if (s.dims == 3)
+		ks_buf_addf(&bparams, "const %s (&ks_q)[%lld], ", T, qn);
+	ks_buf_add(&bparams, params.buf, params.len);
+
+	if (s.dims == 2)
+		ks_buf_addf(variant,
+			    "// %s: 2-D stencil of radius %lld x %lld from a "
+			    "shared %lldx%lld tile with halo, %lldx%lld threads, "
+			    "%lld rows each (stencil_smem_halo)\n",
+			    kname, rx, ry, tw, th, bx, by, rows);
+	else
+		ks_buf_addf(variant,
+			    "// %s: 3-D star stencil of radius %lld/%lld/%lld, a "
+			    "%lldx%lld x-y tile with halo walking %lld planes, "
+			    "the z column in registers (stencil_smem_halo)\n",
+			    kname, rx, ry, rz, bx, by, planes);
+	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
+	ks_buf_adds(variant, helpers);
+	ks_buf_addf(variant,
+		    "/* The body of %s at thread ks_tid of block ks_bid, its reads "
+		    "of %s from\n   the tile at (ks_lx, ks_ly)%s. */\n"
+		    "__device__ __forceinline__ static void\n"
+		    "ks_st_body_%s(const uint3 ks_tid, const uint3 ks_bid, "
+		    "const dim3 ks_bdim, const dim3 ks_gdim,\n\t%s)\n",
+		    kname, iname,
+		    s.dims == 3 ? " and the column ks_q" : "", kname,
+		    bparams.buf);
+	ks_buf_add(variant, body.buf, body.len);
+	ks_buf_adds(variant, "\n\n");
+	/* the kernel: cells (cx, cy) of the tile are the grid points
+	   (x0 - rx + cx, y0 - ry + cy) */
+	ks_buf_addf(variant,
+		"/* A %lldx%lld block over the original grid's global indices (ks_og\n"
+		"   blocks of ks_ob threads). */\n"
+		"__global__ void __launch_bounds__(%lld)\n"
+		"ks_st_%s(const dim3 ks_og, const dim3 ks_ob, %s)\n"
+		"{\n"
+		"\t__shared__ %s ks_t[%lld][%lld];\n"
+		"\tconst long long ks_sy = %s, ks_sz = %s;\n"
+		"\t/* the elements the bounds checks span; the output's fixed offset */\n"
+		"\tconst long long ks_n = (long long)(%s) * %s;\n"
+		"\tconst long long ks_c0 = %lldLL + %lldLL * ks_sy + %lldLL * ks_sz;\n"
+		"\tconst unsigned ks_cx = ks_og.x * ks_ob.x, ks_cy = ks_og.y * ks_ob.y;\n"
+		"\tconst long long ks_x0 = (long long)blockIdx.x * %lld;\n",
+		bx, by, bx * by, kname, params.buf, T, th, tw, csy.buf, csz.buf,
+		clim.buf, s.dims == 3 ? "ks_sz" : "ks_sy", s.c0[0], s.c0[1],
+		s.c0[2], bx);
+	ks_buf_addf(variant,
+		"\tconst long long ks_y0 = (long long)blockIdx.y * %lld;\n"
+		"\tconst unsigned ks_gx = (unsigned)ks_x0 + threadIdx.x;\n"
+		"\tconst unsigned ks_tx = ks_gx %% ks_ob.x, ks_bx = ks_gx / ks_ob.x;\n"
+		"\tconst int ks_lx = threadIdx.x + %lld;\n",
+		s.dims == 3 ? by : by * rows, rx);
+	/* the halo loop, shared by both forms; `interior` skips the cells
+	   the column fills */
+	{
+		struct ks_buf hl = KS_BUF_INIT;
+		const char *skip_in = s.dims == 3 ? "\t\t\tif (ks_xin && ks_yin)\n"
+						    "\t\t\t\tcontinue;\n"
+						  : "";
+
+		ks_buf_addf(&hl,
+			"#pragma unroll 4\n"
+			"\t\tfor (int ks_c = threadIdx.y * %lld + threadIdx.x; ks_c < %lld; ks_c += %lld) {\n"
+			"\t\t\tconst int ks_ty_ = ks_c / %lld, ks_tx_ = ks_c %% %lld;\n"
+			"\t\t\tconst bool ks_xin = ks_tx_ >= %lld && ks_tx_ < %lld;\n"
+			"\t\t\tconst bool ks_yin = ks_ty_ >= %lld && ks_ty_ < %lld;\n"
+			"\n"
+			"\t\t\t(void)ks_xin;\n"
+			"\t\t\t(void)ks_yin;\n"
+			"%s%s"
+			"\t\t\tks_t[ks_ty_][ks_tx_] = ks_st_ld(%s, ks_c0 + ks_x0 - %lld + ks_tx_ +\n"
+			"\t\t\t\tks_sy * (ks_y0 - %lld + ks_ty_)%s, ks_n);\n"
+			"\t\t}\n",
+			bx, tw * th, bx * by, tw, tw, rx, rx + bx, ry,
+			th - ry, skip_in,
+			s.diag ? "" : "\t\t\tif (!ks_xin && !ks_yin)\n"
+				      "\t\t\t\tcontinue;\n",
+			iname, rx, ry, s.dims == 3 ? " + ks_sz * ks_z" : "");
+		if (s.dims == 2) {
+			ks_buf_addf(variant,
+				"\t(void)ks_sz;\n"
+				"\t{\n%s\t}\n"
+				"\t__syncthreads();\n"
+				"#pragma unroll\n"
+				"\tfor (int ks_j = 0; ks_j < %lld; ks_j++) {\n"
+				"\t\tconst unsigned ks_gy = (unsigned)ks_y0 + threadIdx.y + ks_j * %lldu;\n"
+				"\n"
+				"\t\tif (ks_gx < ks_cx && ks_gy < ks_cy)\n"
+				"\t\t\tks_st_body_%s(make_uint3(ks_tx, ks_gy %% ks_ob.y, 0),\n"
+				"\t\t\t\tmake_uint3(ks_bx, ks_gy / ks_ob.y, 0), ks_ob, ks_og, ks_t,\n"
+				"\t\t\t\tks_lx, threadIdx.y + ks_j * %lld + %lld, %s);\n"
+				"\t}\n"
+				"}\n",
+				hl.buf, rows, by, kname, by, ry, args.buf);
+		} else {
+			const long long nt = bx * by, ns = (tw * th + nt - 1) / nt;
+
+			ks_buf_addf(variant,
+				"\tconst unsigned ks_gy = (unsigned)ks_y0 + threadIdx.y;\n"
+				"\tconst unsigned ks_ty = ks_gy %% ks_ob.y, ks_by = ks_gy / ks_ob.y;\n"
+				"\tconst int ks_ly = threadIdx.y + %lld;\n"
+				"\tconst bool ks_mine = ks_gx < ks_cx && ks_gy < ks_cy;\n"
+				"\tconst long long ks_cz = (long long)ks_og.z * ks_ob.z;\n"
+				"\tconst long long ks_z0 = (long long)blockIdx.z * %lld;\n"
+				"\tconst long long ks_zend = ks_z0 + %lld < ks_cz ? ks_z0 + %lld : ks_cz;\n"
+				"\tconst long long ks_f = ks_c0 + (long long)ks_gx + ks_sy * ks_gy;\n"
+				"\tunsigned ks_tz = (unsigned)(ks_z0 %% ks_ob.z), ks_bz = (unsigned)(ks_z0 / ks_ob.z);\n"
+				"\t%s ks_q[%lld], ks_h[%lld];\n"
+				"\t/* this thread's halo cells: tile slot (-1: none) and flat offset in plane 0 */\n"
+				"\tint ks_hs[%lld];\n"
+				"\tlong long ks_ho[%lld];\n"
+				"\n"
+				"#pragma unroll\n"
+				"\tfor (int ks_s = 0; ks_s < %lld; ks_s++) {\n"
+				"\t\tconst int ks_c = threadIdx.y * %lld + threadIdx.x + ks_s * %lld;\n"
+				"\t\tconst int ks_ty_ = ks_c / %lld, ks_tx_ = ks_c %% %lld;\n"
+				"\t\tconst bool ks_xin = ks_tx_ >= %lld && ks_tx_ < %lld;\n"
+				"\t\tconst bool ks_yin = ks_ty_ >= %lld && ks_ty_ < %lld;\n"
+				"\n"
+				"\t\tks_hs[ks_s] = ks_c < %lld && !(ks_xin && ks_yin)%s ? ks_c : -1;\n"
+				"\t\tks_ho[ks_s] = ks_c0 + ks_x0 - %lld + ks_tx_ + ks_sy * (ks_y0 - %lld + ks_ty_);\n"
+				"\t}\n"
+				"\t/* the column and the halo of the first plane; then, during each\n"
+				"\t   plane's body, the next plane's loads are in flight */\n"
+				"#pragma unroll\n"
+				"\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+				"\t\tks_q[ks_j] = ks_st_ld(%s, ks_f + ks_sz * (ks_z0 - %lld + ks_j), ks_n);\n"
+				"#pragma unroll\n"
+				"\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
+				"\t\tks_h[ks_s] = ks_hs[ks_s] >= 0 ? ks_st_ld(%s, ks_ho[ks_s] + ks_sz * ks_z0, ks_n) : %s(0);\n"
+				"\tfor (long long ks_z = ks_z0; ks_z < ks_zend; ks_z++) {\n"
+				"\t\t%s ks_qn = %s(0);\n"
+				"\n"
+				"\t\t__syncthreads();\n"
+				"#pragma unroll\n"
+				"\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
+				"\t\t\tif (ks_hs[ks_s] >= 0)\n"
+				"\t\t\t\t(&ks_t[0][0])[ks_hs[ks_s]] = ks_h[ks_s];\n"
+				"\t\tks_t[ks_ly][ks_lx] = ks_q[%lld];\n"
+				"\t\t__syncthreads();\n"
+				"\t\tif (ks_z + 1 < ks_zend) {\n"
+				"\t\t\tks_qn = ks_st_ld(%s, ks_f + ks_sz * (ks_z + %lld), ks_n);\n"
+				"#pragma unroll\n"
+				"\t\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
+				"\t\t\t\tks_h[ks_s] = ks_hs[ks_s] >= 0 ? ks_st_ld(%s, ks_ho[ks_s] + ks_sz * (ks_z + 1), ks_n) : %s(0);\n"
+				"\t\t}\n"
+				"\t\tif (ks_mine)\n"
+				"\t\t\tks_st_body_%s(make_uint3(ks_tx, ks_ty, ks_tz),\n"
+				"\t\t\t\tmake_uint3(ks_bx, ks_by, ks_bz), ks_ob, ks_og, ks_t,\n"
+				"\t\t\t\tks_lx, ks_ly, ks_q, %s);\n"
+				"#pragma unroll\n"
+				"\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+				"\t\t\tks_q[ks_j] = ks_q[ks_j + 1];\n"
+				"\t\tks_q[%lld] = ks_qn;\n"
+				"\t\tif (++ks_tz == ks_ob.z) {\n"
+				"\t\t\tks_tz = 0;\n"
+				"\t\t\tks_bz++;\n"
+				"\t\t}\n"
+				"\t}\n"
+				"}\n",
+				ry, planes, planes, planes, T, qn, ns, ns, ns, ns, bx,
+				nt, tw, tw, rx, rx + bx, ry, th - ry, tw * th,
+				s.diag ? "" : " && (ks_xin || ks_yin)", rx, ry, qn,
+				iname, rz, ns, iname, T, T, T, ns, rz, iname, rz + 1, ns,
+				iname, T, kname, args.buf, qn - 1, qn - 1);
+		}
+		ks_buf_release(&hl);
+	}
+	ks_buf_adds(variant, "// ks-nvcc: definition\n");
+	if (ks_xfbody_definition(in->text, in->len, s.k, variant, reason))
+		goto out;
+	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
+	ks_buf_addf(variant,
+		"static void\n"
+		"ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
+		"\t\t%s)\n"
+		"{\n"
+		"\tconst unsigned long long ks_nx = (unsigned long long)grid.x * block.x;\n"
+		"\tconst unsigned long long ks_ny = (unsigned long long)grid.y * block.y;\n"
+		"\tconst unsigned long long ks_nz = (unsigned long long)grid.z * block.z;\n"
+		"\n",
+		kname, params.buf);
+	if (s.dims == 2)
+		ks_buf_addf(variant,
+			"\t/* a grid the tiles cannot cover, or layers in z: the original */\n"
+			"\tif (!ks_nx || !ks_ny || ks_nz != 1 || ks_nx > 0xffffff00ull ||\n"
+			"\t    ks_ny > 0xffffff00ull || (ks_ny + %lld) / %lld > 65535ull) {\n"
+			"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+			"\t\treturn;\n"
+			"\t}\n"
+			"\tks_st_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld)),\n"
+			"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
+			"}\n",
+			by * rows - 1, by * rows, kname, args.buf, kname, bx - 1,
+			bx, by * rows - 1, by * rows, bx, by, args.buf);
+	else
+		ks_buf_addf(variant,
+			"\t/* a grid the tiles cannot cover: the original */\n"
+			"\tif (!ks_nx || !ks_ny || !ks_nz || ks_nx > 0xffffff00ull ||\n"
+			"\t    ks_ny > 65535ull * %lld || ks_nz > 65535ull * %lld) {\n"
+			"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+			"\t\treturn;\n"
+			"\t}\n"
+			"\tks_st_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld),\n"
+			"\t\t\t     (unsigned)((ks_nz + %lld) / %lld)),\n"
+			"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
+			"}\n",
+			by, planes, kname, args.buf, kname, bx - 1, bx, by - 1,
+			by, planes - 1, planes, bx, by, args.buf);
+	rc = KS_XF_APPLIED;
+out:
+	if (withs)
+		for (size_t i = 0; i < s.nreads; i++)
+			free(withs[i]);
+	free(withs);
+	free(edits);
+	st_release(&s);
+	ks_buf_release(&params);
+	ks_buf_release(&bparams);
+	ks_buf_release(&args);
+	ks_buf_release(&body);
+	ks_buf_release(&csy);
+	ks_buf_release(&csz);
+	ks_buf_release(&clim);
+	return rc;
+}
+
+const struct ks_transform ks_xf_stencil_smem_halo = {
+	.id = "stencil_smem_halo",
+	.summary = "a 2-D stencil from a shared tile with halo; a 3-D star "
+		   "stencil from an x-y tile walking z, the z column in "
+		   "registers",
+	.precondition = "one output per thread at an offset affine in the "
+			"global x, y (z) indices, an input read at constant "
+			"(or radius-loop) offsets in the row and plane strides, "
+			"an early exit on the slowest coordinate",
+	.nparams = 4,
+	.params = {
+		{ "bx", "threads per block along x (tile width)",
+		  32, 3, { 32, 64, 16 } },
+		{ "by", "threads per block along y",
+		  8, 3, { 8, 4, 16 } },
+		{ "rows", "2-D: outputs per thread along y",
+		  4, 4, { 4, 2, 8, 1 } },
+		{ "planes", "3-D: z planes one block walks",
+		  32, 4, { 32, 64, 16, 128 } },
+	},
+	.apply = apply,
+};

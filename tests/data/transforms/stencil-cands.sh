@@ -1,0 +1,27 @@
+#!/bin/bash
+# Build machine (libclang that parses CUDA 13's CCCL): the candidate TUs
+# of stencil_smem_halo that tests/data/transforms/gpu-stencil.sh checks
+# and times on the GPU machine: CANDS/<prog>/<point>.cu for the three
+# bench stencils, `d` the default point.
+#   bash tests/data/transforms/stencil-cands.sh CANDS [KS]
+set -u
+cands=${1:?usage: stencil-cands.sh CANDS [KS]}
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+ks=${2:-$top/build/ks}
+mkdir -p "$cands"
+cands=$(cd "$cands" && pwd)
+cd "$top" || exit 1
+gen() { # prog point k=v...
+	local p=$1 t=$2 kv args=()
+	shift 2
+	for kv in "$@"; do args+=(--param "$kv"); done
+	mkdir -p "$cands/$p"
+	"$ks" transform "bench/$p/main.cu:${p}_kernel" --skill stencil_smem_halo "${args[@]}" \
+		--arch sm_90 --tu -o "$cands/$p/$t.cu" -- -Ibench/common || echo "failed: $p $t"
+}
+gen jacobi2d d
+gen jacobi2d r8 rows=8
+gen stencil3d7 d
+gen stencil3d7 y16 by=16
+gen stencil3d25 d
+gen stencil3d25 y16p64 by=16 planes=64

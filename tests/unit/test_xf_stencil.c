@@ -1,0 +1,363 @@
+/* Unit tests of stencil_smem_halo: the kernels of
+ * tests/data/transforms/stencil.cu and the three stencils of bench/ are
+ * parsed with libclang; the transform applies to the 2-D and 3-D shapes
+ * and declines each look-alike with its reason; its output is
+ * deterministic, holds the three parts of a variant and goes through the
+ * rewriter; the tile and the column follow the radius the facts give.
+ * Also the form algebra it relies on: a 3-D plane stride (three symbols)
+ * stays exact. Without a loadable libclang the parse tests say why and
+ * pass. Compiling the variants with nvcc is tests/suites/xf_stencil.sh. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/analysis/facts.h"
+#include "../../src/analysis/inventory.h"
+#include "../../src/analysis/libclang.h"
+#include "../../src/cache/rewrite.h"
+#include "../../src/core/buf.h"
+#include "../../src/core/fs.h"
+#include "../../src/core/strv.h"
+#include "../../src/core/util.h"
+#include "../../src/transforms/transform.h"
+#include "test.h"
+
+void ks_suite_xf_stencil(void);
+
+#define DATA "tests/data/transforms"
+
+static int ready;		/* 0: not set up, 1: ready, -1: skip */
+static char state[256];
+static const char *toolkit;
+
+static struct parsed {
+	const char *file;
+	struct ks_inventory inv;
+	struct ks_buf text;
+	int done;
+} parsed[] = { { DATA "/stencil.cu", { 0 }, KS_BUF_INIT, 0 },
+	       { "bench/jacobi2d/main.cu", { 0 }, KS_BUF_INIT, 0 },
+	       { "bench/stencil3d7/main.cu", { 0 }, KS_BUF_INIT, 0 },
+	       { "bench/stencil3d25/main.cu", { 0 }, KS_BUF_INIT, 0 } };
+
+static int
+setup(void)
+{
+	struct ks_buf err = KS_BUF_INIT;
+
+	if (ready)
+		return ready > 0;
+	ready = -1;
+	if (ks_libclang_load(&err)) {
+		fprintf(stderr, "skip: stencil parse tests: %s\n", err.buf);
+		ks_buf_release(&err);
+		return 0;
+	}
+	if (!ks_fs_exists(DATA "/stencil.cu"))
+		return 0;
+	snprintf(state, sizeof(state), "%s/ks-xfst-XXXXXX",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
+						       : "/tmp");
+	if (!mkdtemp(state))
+		return 0;
+	if (ks_fs_exists("/usr/local/cuda/include/cuda_runtime.h"))
+		toolkit = "/usr/local/cuda";
+	ready = 1;
+	return 1;
+}
+
+static struct parsed *
+parse(const char *file)
+{
+	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {
+		struct parsed *p = &parsed[i];
+		struct ks_tu_opts o;
+		struct ks_buf err = KS_BUF_INIT;
+		struct ks_strv incs;
+		int rc;
+
+		if (strcmp(p->file, file))
+			continue;
+		if (p->done)
+			return p->done > 0 ? p : NULL;
+		p->done = -1;
+		memset(&o, 0, sizeof(o));
+		o.source = file;
+		o.toolkit = toolkit;
+		o.state_dir = state;
+		o.arch = "sm_90";
+		ks_strv_init(&incs);
+		ks_strv_push(&incs, "-Ibench/common");
+		o.includes = &incs;
+		rc = ks_inventory_build(&o, &p->inv, &err) ||
+		     ks_fs_read(file, &p->text, &err);
+		ks_strv_release(&incs);
+		if (rc) {
+			fprintf(stderr, "%s: %s\n", file, err.buf);
+			ks_buf_release(&err);
+			return NULL;
+		}
+		p->done = 1;
+		return p;
+	}
+	return NULL;
+}
+
+static enum ks_xf_result
+run_xf(const char *file, const char *kernel, const struct ks_xf_point *pt,
+       struct ks_buf *variant, struct ks_buf *reason,
+       const struct ks_kernel **kout)
+{
+	struct parsed *p = parse(file);
+	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
+	struct ks_xf_input in;
+	struct ks_xf_point def;
+
+	if (!p || !t)
+		return (enum ks_xf_result)-1;
+	memset(&in, 0, sizeof(in));
+	in.kernel = ks_inventory_find(&p->inv, kernel);
+	if (!in.kernel)
+		return (enum ks_xf_result)-1;
+	in.text = p->text.buf;
+	in.len = p->text.len;
+	in.opts.arch = 900;
+	if (kout)
+		*kout = in.kernel;
+	ks_xf_default_point(t, &def);
+	return ks_xf_apply(t, &in, pt ? pt : &def, variant, reason);
+}
+
+#define ST DATA "/stencil.cu"
+
+static const struct {
+	const char *file, *kernel;
+	const char *reason;	/* NULL: applies */
+} cases[] = {
+	{ ST, "jacobi", NULL },
+	{ ST, "box9", NULL },
+	{ ST, "star2d_r", NULL },
+	{ ST, "heat3d", NULL },
+	{ "bench/jacobi2d/main.cu", "jacobi2d_kernel", NULL },
+	{ "bench/stencil3d7/main.cu", "stencil3d7_kernel", NULL },
+	{ "bench/stencil3d25/main.cu", "stencil3d25_kernel", NULL },
+	{ ST, "smooth1d", "1-D stencils are not covered" },
+	{ ST, "box27", "streaming along z needs a star in z" },
+	{ ST, "gathered", "not at a fixed offset from the output's position" },
+	{ ST, "inplace", "an in-place update" },
+	{ ST, "no_exit", "no early exit 'if (y >= limit) return'" },
+	{ ST, "interior_r", "no early exit 'if (y >= limit) return'" },
+	{ ST, "transposed", "moves with the thread differently" },
+	{ ST, "radius_param", "does not step by a constant from a constant" },
+	{ ST, "colmajor", "x is not the fastest dimension" },
+	{ ST, "ptr_alias", "in is used on line" },
+};
+
+TEST(applies_to_stencils_and_declines_look_alikes)
+{
+	if (!setup())
+		return;
+	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
+		struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+		enum ks_xf_result res = run_xf(cases[i].file, cases[i].kernel,
+					       NULL, &v, &r, NULL);
+
+		if (cases[i].reason ? res != KS_XF_DECLINED ||
+					      !strstr(r.buf, cases[i].reason)
+				    : res != KS_XF_APPLIED) {
+			TEST_FAIL_("%s: result %d, reason '%s'",
+				   cases[i].kernel, (int)res, r.buf);
+			ks_buf_release(&v);
+			ks_buf_release(&r);
+			return;
+		}
+		CHECK(cases[i].reason || r.len == 0);
+		CHECK(!cases[i].reason || v.len == 0);
+		ks_buf_release(&v);
+		ks_buf_release(&r);
+	}
+}
+
+TEST(variants_are_deterministic_and_rewritable)
+{
+	if (!setup())
+		return;
+	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
+		struct ks_buf v1 = KS_BUF_INIT, v2 = KS_BUF_INIT, r = KS_BUF_INIT;
+		struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
+		struct ks_rewrite_variant rv;
+		struct ks_rewrite_kernel rk;
+		struct ks_rewrite_job job;
+		const struct ks_kernel *k = NULL;
+		struct parsed *p = parse(cases[i].file);
+		char want[128];
+		int rc;
+
+		if (cases[i].reason)
+			continue;
+		CHECK(p);
+		CHECK_INT_EQ(KS_XF_APPLIED, run_xf(cases[i].file, cases[i].kernel,
+						   NULL, &v1, &r, &k));
+		CHECK_INT_EQ(KS_XF_APPLIED, run_xf(cases[i].file, cases[i].kernel,
+						   NULL, &v2, &r, NULL));
+		CHECK(v1.len == v2.len && !memcmp(v1.buf, v2.buf, v1.len));
+		snprintf(want, sizeof(want), "static void\nks_launch_%s(",
+			 cases[i].kernel);
+		CHECK(strstr(v1.buf, want));
+		memset(&rv, 0, sizeof(rv));
+		memset(&rk, 0, sizeof(rk));
+		CHECK_INT_EQ(0, ks_rewrite_variant_split(v1.buf, &rv, &err));
+		CHECK(rv.helpers.text && rv.launcher.text);
+		CHECK(!strncmp(rv.definition.text, p->text.buf + k->extent.begin,
+			       k->extent.end - k->extent.begin));
+		rv.file = "variant.cu";
+		rv.arch = 900;
+		CHECK_INT_EQ(0, ks_rewrite_kernel_from_inventory(&p->inv, k, &rk,
+								 &err));
+		job.kernel = &rk;
+		job.variant = &rv;
+		rc = ks_rewrite(p->text.buf, p->text.len, cases[i].file, &job, 1,
+				&out, &err);
+		if (rc)
+			TEST_FAIL_("%s: %s", cases[i].kernel, err.buf);
+		ks_rewrite_kernel_release(&rk);
+		ks_buf_release(&v1);
+		ks_buf_release(&v2);
+		ks_buf_release(&r);
+		ks_buf_release(&out);
+		ks_buf_release(&err);
+		if (rc)
+			return;
+	}
+}
+
+/* Every allowed point of each applied case gives a variant or a reason;
+ * a 2-D stencil takes every rows value, a 3-D one every planes value. */
+TEST(every_point_applies_or_says_why)
+{
+	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
+
+	if (!setup())
+		return;
+	CHECK(t);
+	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
+		struct ks_xf_point pt;
+
+		if (cases[i].reason)
+			continue;
+		for (size_t d = 0; d < t->nparams; d++)
+			for (size_t j = 0; j < t->params[d].nvalues; j++) {
+				struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+				enum ks_xf_result res;
+
+				ks_xf_default_point(t, &pt);
+				pt.v[d] = t->params[d].values[j];
+				res = run_xf(cases[i].file, cases[i].kernel, &pt,
+					     &v, &r, NULL);
+				CHECK(res == KS_XF_APPLIED ||
+				      (res == KS_XF_DECLINED && r.len));
+				if (!strcmp(t->params[d].name, "rows") &&
+				    strstr(cases[i].kernel, "3d") == NULL &&
+				    strcmp(cases[i].kernel, "heat3d"))
+					CHECK_INT_EQ(KS_XF_APPLIED, res);
+				ks_buf_release(&v);
+				ks_buf_release(&r);
+			}
+	}
+}
+
+/* The tile's halo is the radius the reads reach; corners are loaded only
+ * for a stencil that reads diagonals; the radius loop's variable drives
+ * the column index; reads of other arrays stay global. */
+TEST(tile_and_column_follow_the_reads)
+{
+	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+
+	if (!setup())
+		return;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
+					   "stencil3d25_kernel", NULL, &v, &r,
+					   NULL));
+	/* 32x8 tile plus 4 on each side; 2 * 4 + 1 column registers */
+	CHECK(strstr(v.buf, "__shared__ float ks_t[16][40];"));
+	CHECK(strstr(v.buf, "float ks_q[9];"));
+	CHECK(strstr(v.buf, "ks_st_q(ks_q, 4 + (1 + 1 * ((r) - (1))))"));
+	CHECK(strstr(v.buf, "if (!ks_xin && !ks_yin)"));
+	/* the original's boundary copy reads the column's centre */
+	CHECK(strstr(v.buf, "out[i] = ((void)(i), ks_st_q(ks_q, 4 + (0)));"));
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "box9", NULL, &v, &r, NULL));
+	CHECK(strstr(v.buf, "__shared__ double ks_t[34][34];"));
+	CHECK(!strstr(v.buf, "if (!ks_xin && !ks_yin)"));
+	CHECK(strstr(v.buf, "out[i] = k[i] * s;"));
+	CHECK(strstr(v.buf, "ks_sy = ((1LL * (long long)(pitch)))"));
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "star2d_r", NULL, &v, &r, NULL));
+	CHECK(strstr(v.buf, "ks_t[ks_ly + (-2 + 1 * ((d) - (-2)))][ks_lx + (0)]"));
+	ks_buf_release(&v);
+	ks_buf_release(&r);
+}
+
+TEST(tile_too_large_for_shared_memory_declines)
+{
+	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
+	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+	struct ks_xf_point pt;
+
+	if (!setup())
+		return;
+	ks_xf_default_point(t, &pt);
+	pt.v[0] = 64;	/* bx */
+	pt.v[1] = 16;	/* by */
+	pt.v[2] = 8;	/* rows: 66 x 130 doubles */
+	CHECK_INT_EQ(KS_XF_DECLINED, run_xf(ST, "box9", &pt, &v, &r, NULL));
+	CHECK(strstr(r.buf, "needs more than 49152 bytes"));
+	ks_buf_reset(&r);
+	pt.v[1] = 32;	/* by: 64 x 32 threads */
+	CHECK_INT_EQ(KS_XF_DECLINED, run_xf(ST, "box9", &pt, &v, &r, NULL));
+	ks_buf_release(&v);
+	ks_buf_release(&r);
+}
+
+/* blockIdx.z * blockDim.z * nx * ny: three symbols in one monomial stay
+ * exact (a 3-D grid's plane stride); a fourth makes it opaque. */
+TEST(plane_stride_of_three_symbols_stays_exact)
+{
+	struct ks_form z, bd, nx, ny, w, t, u;
+	long long k;
+
+	ks_form_src(&z, KS_SRC_BID_Z);
+	ks_form_sym(&bd, KS_SYM_BDIM_Z);
+	ks_form_sym(&nx, KS_SYM_USER);
+	ks_form_sym(&ny, KS_SYM_USER + 1);
+	ks_form_sym(&w, KS_SYM_USER + 2);
+	ks_form_mul(&t, &z, &bd);
+	ks_form_mul(&t, &t, &nx);
+	ks_form_mul(&t, &t, &ny);
+	CHECK(!t.c[KS_SRC_BID_Z].opaque);
+	CHECK_INT_EQ(1, t.c[KS_SRC_BID_Z].n);
+	/* the same product in another order is the same form */
+	ks_form_mul(&u, &ny, &nx);
+	ks_form_mul(&u, &u, &z);
+	ks_form_mul(&u, &u, &bd);
+	CHECK(ks_form_equal(&t, &u));
+	/* minus itself is zero */
+	ks_form_sub(&u, &t, &u);
+	CHECK(ks_form_is_const(&u, &k) && k == 0);
+	ks_form_mul(&t, &t, &w);
+	CHECK(t.c[KS_SRC_BID_Z].opaque);
+}
+
+void
+ks_suite_xf_stencil(void)
+{
+	RUN(applies_to_stencils_and_declines_look_alikes);
+	RUN(variants_are_deterministic_and_rewritable);
+	RUN(every_point_applies_or_says_why);
+	RUN(tile_and_column_follow_the_reads);
+	RUN(tile_too_large_for_shared_memory_declines);
+	RUN(plane_stride_of_three_symbols_stays_exact);
+	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {
+		ks_inventory_release(&parsed[i].inv);
+		ks_buf_release(&parsed[i].text);
+	}
+}
