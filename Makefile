@@ -126,6 +126,8 @@ DEB_PACKAGES = gcc make cmake binutils python3 libcurl4-openssl-dev \
 DEB_PACKAGES += clang-19 libclang-rt-19-dev
 # ccache: the compiler-cache stacking suite (tests/suites/ccache.sh).
 DEB_PACKAGES += ccache
+# chromium: the report suite renders ks report's HTML headless (tests/suites/report.sh).
+DEB_PACKAGES += chromium
 deps:
 	$(Q)missing=""; for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || \
@@ -165,12 +167,24 @@ demo: deps
 bench-wrapper: all
 	$(Q)python3 bench/wrapper-overhead.py
 
+# The whole product over bench/ on a GPU machine (bench/tools/run.sh; results
+# in bench/results/<date>-<gpu>.json, `ks report` shows them). PROGS="p1 p2"
+# a subset, BUDGET=S seconds per call (resumable: run again), LLM=URL,
+# ROUNDS=N, TASK_BUDGET=GPU-MIN, JOBS=N, ABLATE=1 the two ablations,
+# OPTIMIZE_ARGS for ks optimize, BENCH_ARGS for run.sh's other options.
+bench: all
+	$(Q)bash bench/tools/run.sh $(if $(PROGS),--only "$(PROGS)") \
+		$(if $(BUDGET),--budget $(BUDGET)) $(if $(LLM),--llm "$(LLM)") \
+		$(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(TASK_BUDGET),--task-budget $(TASK_BUDGET)) \
+		$(if $(JOBS),--jobs $(JOBS)) $(if $(filter 1,$(ABLATE)),--ablate) \
+		$(if $(OPTIMIZE_ARGS),--optimize-args "$(OPTIMIZE_ARGS)") $(BENCH_ARGS)
+
 clean:
 	rm -rf $(BUILD) $(PROGRAMS)
 
 FORCE:
 
-.PHONY: all test unit deps install uninstall demo bench-wrapper clean FORCE
+.PHONY: all test unit deps install uninstall demo bench-wrapper bench clean FORCE
 
 # --- capture and replay (src/capture, src/review; docs/CAPTURE.md) -----------
 # The capture format (pure writer, cJSON reader) is linked into ks and the

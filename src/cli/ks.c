@@ -48,6 +48,8 @@ static const struct command {
 	  "the ranked skills the policy allows for each kernel" },
 	{ "replay", ks_cmd_replay, "replay CAPTURE [opts]",
 	  "check the original (and a candidate) on a capture" },
+	{ "report", ks_cmd_report, "report [RESULTS|DIR] [--html FILE] [--json]",
+	  "the results of a bench run or of the optimize tasks: table, JSON, HTML" },
 	{ "shim", ks_cmd_shim, "shim --capture C",
 	  "print the entry shim ks-replay launches through" },
 	{ "skills", ks_cmd_skills, "skills list|show ID|lint|stats",

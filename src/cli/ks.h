@@ -82,5 +82,7 @@ int ks_cmd_optimize(int argc, char **argv, struct ks_conf *conf);
  * whose ks-replay is a fake). */
 int ks_cli_optimize(int argc, char **argv, struct ks_conf *conf, int need_gpu);
 int ks_cmd_explain(int argc, char **argv, struct ks_conf *conf);
+/* report.c: ks report */
+int ks_cmd_report(int argc, char **argv, struct ks_conf *conf);
 
 #endif

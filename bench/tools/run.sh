@@ -1,0 +1,351 @@
+#!/usr/bin/env bash
+# run.sh: the whole product over the benchmark suite, on a GPU machine, the
+# way a user runs it (`make bench`).
+#
+# Per program: build through ks-nvcc (main.cu compiled with -c through
+# ks-nvcc, which records the build; linked by nvcc), run it (its KSBENCH
+# lines and PASS), `ks capture` its naive kernels, `ks optimize` them
+# (rules only, or with an LLM), rebuild through ks-nvcc (the verified
+# variants substituted from the variant cache), run it again and check its
+# PASS. Then the PyTorch eager time of the same jobs (torch_eager.py), and,
+# with --ablate, `ks optimize --no-long-term-memory` and
+# `--no-short-term-memory` over the same captures. The ceilings program is
+# built with plain nvcc and run first (the floors). summarize.py writes
+# DIR/<date>-<gpu>.json with the per-kernel results and the summary.
+#
+# Resumable: each step of a program leaves a marker in its work folder, and
+# a finished program its partial result DIR/partial-bench-<date>/<P>.json
+# (the done-marker); a run cut short continues where it stopped, within the
+# step (a killed `ks optimize` resumes its tasks from their trajectories).
+# The work folder holds the captures (large); the partial folder only logs,
+# trajectories and results (small: carry it to continue on another machine;
+# a program without its done-marker then starts again from its build).
+#
+# Usage: bench/tools/run.sh [options]
+#   --out DIR        results folder (default: bench/results)
+#   --work DIR       work folder: KS_DIRs, captures, binaries
+#                    (default: ${TMPDIR:-/tmp}/ks-bench)
+#   --only "P1 P2"   run only these programs
+#   --date DATE      the run's date, YYYY-MM-DD (default: today, UTC)
+#   --budget S       start no new step after S seconds, and cut a running
+#                    `ks optimize` at S (it resumes on the next run);
+#                    0 = no limit (default); exit status 3: run again
+#   --rounds N       ks optimize --rounds (default: 15)
+#   --task-budget M  ks optimize --budget, GPU-minutes per task (default: none)
+#   --jobs N         ks optimize --jobs (default: 1)
+#   --llm URL        ks optimize --llm URL (default: none, rules only)
+#   --optimize-args "A B"  more options for every ks optimize (--no-metrics)
+#   --ablate         also the two ablations on the same captures
+#   --no-torch       skip the PyTorch eager times
+#   --timeout S      time limit of each program run (default: 300)
+#   --retry-failed   run again the programs whose result is not PASS, from
+#                    their first step that did not succeed
+#   --merge          only write the final JSON from the partial folder
+#   --copy-to DIR    at the end, copy the partial folder to DIR (a device's
+#                    $OUT) as partial-bench-<date>.tgz
+#
+# Exit status: 0 when every program ran through and passed twice, 1 when
+# some did not, 2 on a usage error, 3 when the budget stopped the run.
+set -u
+
+tools=$(cd "$(dirname "$0")" && pwd)
+bench=$(dirname "$tools")
+root=$(dirname "$bench")
+collect() { python3 "$tools/collect.py" "$@"; }
+summarize() { python3 "$tools/summarize.py" "$@"; }
+
+out=$bench/results
+work=${TMPDIR:-/tmp}/ks-bench
+only=
+date=$(date -u +%F)
+budget_s=0
+rounds=15
+task_budget=
+jobs=1
+llm=none
+ablate=0
+torch=1
+timeout_s=300
+merge_only=0
+copy_to=
+retry=0
+opt_args=
+
+usage() {
+	sed -n '2,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//'
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) out=${2:?}; shift ;;
+	--work) work=${2:?}; shift ;;
+	--only) only=${2?}; shift ;;
+	--date) date=${2:?}; shift ;;
+	--budget) budget_s=${2:?}; shift ;;
+	--rounds) rounds=${2:?}; shift ;;
+	--task-budget) task_budget=${2?}; shift ;;
+	--jobs) jobs=${2:?}; shift ;;
+	--llm) llm=${2:?}; shift ;;
+	--ablate) ablate=1 ;;
+	--optimize-args) opt_args=${2?}; shift ;;
+	--no-torch) torch=0 ;;
+	--timeout) timeout_s=${2:?}; shift ;;
+	--merge) merge_only=1 ;;
+	--retry-failed) retry=1 ;;
+	--copy-to) copy_to=${2:?}; shift ;;
+	-h | --help) usage ;;
+	*) echo "run.sh: unknown option $1" >&2; usage ;;
+	esac
+	shift
+done
+
+mkdir -p "$out" "$work" || exit 2
+out=$(cd "$out" && pwd)
+work=$(cd "$work" && pwd)
+partial=$out/partial-bench-$date
+mkdir -p "$partial" || exit 2
+all=$(make -s --no-print-directory -C "$bench" list) || exit 2
+all=$(echo "$all" | tr ' ' '\n' | grep -vx ceilings | tr '\n' ' ')
+
+merge() {
+	summarize --merge "$partial" --programs "$all"
+}
+copy_out() {
+	[ -n "$copy_to" ] || return 0
+	mkdir -p "$copy_to" && tar czf "$copy_to/partial-bench-$date.tgz" \
+		-C "$out" "partial-bench-$date" &&
+		echo "bench: partial folder copied to $copy_to/partial-bench-$date.tgz"
+}
+if [ "$merge_only" = 1 ]; then
+	merge
+	exit $?
+fi
+
+command -v nvcc >/dev/null 2>&1 || PATH=/usr/local/cuda/bin:$PATH
+NV=$(command -v nvcc) || { echo "run.sh: no nvcc" >&2; exit 2; }
+export KS_NVCC=$NV
+export LD_LIBRARY_PATH=$(dirname "$(dirname "$NV")")/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export KS_CAPTURE_MAX_BYTES=${KS_CAPTURE_MAX_BYTES:-8G}
+KS=$root/ks KSNVCC=$root/ks-nvcc
+for p in "$KS" "$KSNVCC"; do
+	[ -x "$p" ] || { echo "run.sh: $p not built (make all first)" >&2; exit 2; }
+done
+[ -f "$partial/meta.json" ] || collect --meta --date "$date" -o "$partial/meta.json"
+# How the run was asked for, for the results.
+python3 - "$partial/run.json" "$rounds" "$task_budget" "$jobs" "$llm" "$ablate" \
+	"$("$KS" version 2>/dev/null)" "$0 $*" <<'EOF'
+import json, os, sys
+path, rounds, tb, jobs, llm, ablate, ver, cmd = sys.argv[1:]
+old = {}
+if os.path.exists(path):
+    old = json.load(open(path))
+old.update({"rounds": int(rounds), "task_budget_min": float(tb) if tb else None,
+            "jobs": int(jobs), "llm": None if llm == "none" else llm,
+            "ablate": ablate == "1", "ks_version": ver})
+old.setdefault("commands", []).append(cmd)
+json.dump(old, open(path, "w"), indent=2)
+EOF
+
+start=$(date +%s)
+stopped=0
+left() {		# seconds of budget left (a large number without one)
+	[ "$budget_s" -gt 0 ] || { echo 1000000; return; }
+	echo $((budget_s - ($(date +%s) - start)))
+}
+budget_spent() {
+	[ "$(left)" -gt 0 ] && return 1
+	stopped=1
+	return 0
+}
+# step NAME DIR CMD...: run CMD unless DIR/NAME.ok says it ran; the marker
+# is written when CMD succeeds. Adds the step's seconds to DIR/wall.
+step() {
+	local name=$1 dir=$2 t0 rc
+	shift 2
+	[ -f "$dir/$name.ok" ] && return 0
+	budget_spent && return 1
+	t0=$(date +%s)
+	"$@"
+	rc=$?
+	echo "$name $(($(date +%s) - t0)) $rc" >>"$dir/wall"
+	[ $rc = 0 ] && : >"$dir/$name.ok"
+	return $rc
+}
+
+# --- the ceilings, with plain nvcc ------------------------------------------
+passed() {		# a partial result whose status is PASS
+	python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])).get("status") != "PASS")' "$1"
+}
+if [ ! -f "$partial/ceilings.json" ] || { [ "$retry" = 1 ] && ! passed "$partial/ceilings.json"; }; then
+	echo "bench: ceilings"
+	make -s --no-print-directory -C "$bench/ceilings" clean >/dev/null 2>&1
+	make --no-print-directory -C "$bench/ceilings" NVCC="$NV" \
+		>"$partial/ceilings-build.log" 2>&1
+	t0=$(date +%s)
+	(cd "$bench/ceilings" && exec timeout -k 10 "$timeout_s" ./ceilings) \
+		>"$partial/ceilings.log" 2>&1
+	rc=$?
+	collect --parse "$partial/ceilings.log" --program ceilings --rc $rc \
+		--wall $(($(date +%s) - t0)) -o "$partial/ceilings.json"
+fi
+
+# --- one program -------------------------------------------------------------
+libs_of() {		# the program's link libraries, from its Makefile
+	sed -n 's/^LIBS *= *//p' "$bench/$1/Makefile"
+}
+build() {		# program, binary folder, log
+	local p=$1 b=$2 log=$3
+	mkdir -p "$b" && rm -f "$b/main.o" "$b/$p" &&
+		(cd "$bench/$p" &&
+		 "$KSNVCC" -O3 -arch=sm_90 -I../common -c main.cu -o "$b/main.o" &&
+		 "$NV" -O3 -arch=sm_90 -o "$b/$p" "$b/main.o" $(libs_of "$p")) \
+			>"$log" 2>&1
+}
+run_prog() {		# program, binary folder, log
+	local p=$1 b=$2 log=$3 rc
+	(cd "$bench/$p" && exec timeout -k 10 "$timeout_s" "$b/$p") >"$log" 2>&1
+	rc=$?
+	grep -qx "PASS $p" "$log" && [ $rc = 0 ]
+}
+# The regex of the program's naive kernels (their KSBENCH names, each also
+# with _kernel after it; chains are no kernel), on the demangled name
+# ("NAME(") or the mangled one ("_Z<len>NAME<parameter code>").
+kernel_regex() {
+	local names
+	names=$(grep '^KSBENCH ' "$1" | grep '"role":"naive"' |
+		sed 's/.*"kernel":"\([^"]*\)".*/\1/' | grep -vx chain | sort -u)
+	[ -n "$names" ] || return 1
+	names=$(echo $names | sed 's/\([^ ]*\)/\1|\1_kernel/g; s/ /|/g')
+	echo "^(($names)\\(|_Z[0-9]+($names)[A-Za-z])"
+}
+capture() {		# program, KS_DIR, binary folder, run log, log
+	local re
+	re=$(kernel_regex "$4") || { echo "no naive kernel in $4" >"$5"; return 1; }
+	echo "$re" >"$(dirname "$5")/kernels.re"
+	(cd "$bench/$1" && KS_DIR=$2 timeout -k 10 $((timeout_s * 3)) \
+		"$KS" capture --kernel "$re" -- "$3/$1") >"$5" 2>&1
+}
+optimize() {		# KS_DIR, json, log, extra options...
+	local ksd=$1 json=$2 log=$3 cap rc
+	shift 3
+	cap=$(left)
+	[ "$cap" -gt 60 ] || cap=60
+	KS_DIR=$ksd timeout -k 30 "$cap" "$KS" optimize --json --llm "$llm" \
+		--rounds "$rounds" ${task_budget:+--budget "$task_budget"} \
+		--jobs "$jobs" $opt_args "$@" >"$json.tmp" 2>"$log"
+	rc=$?
+	# 0: a variant cached, 1: none (both are a finished run).
+	if [ $rc = 0 ] || [ $rc = 1 ]; then
+		mv "$json.tmp" "$json"
+		return 0
+	fi
+	echo "ks optimize exit status $rc" >>"$log"
+	[ $rc = 124 ] && stopped=1
+	return 1
+}
+# After the rebuild: the counters, and which kernels were compiled in (the
+# rewritten TUs name each variant's file in the cache by #line; its
+# variant.json names the kernel).
+after_build1() {	# KS_DIR, results folder
+	"$KS" stats >"$2/stats-build1.txt" || return 1
+	grep -ho '^#line [0-9]* "[^"]*/variant\.cu"' "$1"/tmp/ks-nvcc.*/*.cu 2>/dev/null |
+		sed 's/^#line [0-9]* "\(.*\)\/variant\.cu"$/\1/' | sort -u |
+		while read -r d; do
+			python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["kernel"])' \
+				"$d/variant.json"
+		done >"$2/substituted.txt"
+}
+# A KS_DIR over another one's captures and build records, for an ablation.
+ablation_dir() {	# main KS_DIR, ablation KS_DIR, knowledge folder
+	mkdir -p "$2" "$3" || return 1
+	[ -e "$2/captures" ] || ln -s "$1/captures" "$2/captures"
+	[ -e "$2/knowledge" ] || ln -s "$3" "$2/knowledge"
+	rm -rf "$2/builds" && cp -a "$1/builds" "$2/builds"
+}
+keep_tasks() {		# KS_DIR, destination: trajectories and candidates
+	[ -d "$1/tasks" ] || return 0
+	mkdir -p "$2" && cp -a "$1/tasks/." "$2/"
+}
+
+program() {
+	local p=$1 w=$work/$p r=$partial/$p ksd ok=1 abl
+	ksd=$w/ks
+	mkdir -p "$w" "$r" "$work/knowledge" || return 1
+	# One long-term memory for the whole run, as one user's KS_DIR would
+	# hold it; each program its own captures, tasks and cache.
+	mkdir -p "$ksd" && { [ -e "$ksd/knowledge" ] || ln -s "$work/knowledge" "$ksd/knowledge"; }
+	echo "bench: $p"
+	export KS_DIR=$ksd
+	step build0 "$w" build "$p" "$w/b0" "$r/build0.log" &&
+	step run0 "$w" run_prog "$p" "$w/b0" "$r/run0.log" &&
+	step capture "$w" capture "$p" "$ksd" "$w/b0" "$r/run0.log" "$r/capture.log" &&
+	step optimize "$w" optimize "$ksd" "$r/optimize.json" "$r/optimize.log" &&
+	step stats0 "$w" sh -c '"$0" stats -z >/dev/null' "$KS" &&
+	step build1 "$w" build "$p" "$w/b1" "$r/build1.log" &&
+	step stats1 "$w" after_build1 "$ksd" "$r" &&
+	step run1 "$w" run_prog "$p" "$w/b1" "$r/run1.log" || ok=0
+	keep_tasks "$ksd" "$r/tasks"
+	[ -d "$ksd/cache" ] && { rm -rf "$r/cache"; cp -a "$ksd/cache" "$r/cache"; }
+	cp "$bench/$p/main.cu" "$r/main.cu"
+	# A program that failed before its optimize is done too: its result
+	# says which step failed. One cut by the budget is not.
+	if [ "$stopped" = 1 ] && [ "$ok" = 0 ]; then
+		return 1
+	fi
+	if [ "$torch" = 1 ] && [ ! -f "$w/torch.ok" ] && ! budget_spent; then
+		python3 "$tools/torch_eager.py" "$p" >"$r/torch.log" 2>&1
+		echo "torch $? " >>"$w/wall"
+		: >"$w/torch.ok"
+	fi
+	if [ "$ablate" = 1 ] && [ -d "$ksd/captures" ]; then
+		for abl in no-long-term-memory no-short-term-memory; do
+			[ -f "$w/ablate-$abl.ok" ] && continue
+			budget_spent && return 1
+			ablation_dir "$ksd" "$w/ks-$abl" "$work/knowledge-$abl" || continue
+			step "ablate-$abl" "$w" optimize "$w/ks-$abl" \
+				"$r/ablate-$abl.json" "$r/ablate-$abl.log" "--$abl"
+			keep_tasks "$w/ks-$abl" "$r/ablate-$abl/tasks"
+			[ "$stopped" = 1 ] && return 1
+		done
+	fi
+	cp "$w/wall" "$r/wall" 2>/dev/null
+	for s in build0 run0 capture optimize build1 run1; do
+		[ -f "$w/$s.ok" ] || { echo "$s" >"$r/failed-step"; break; }
+	done
+	summarize --program "$p" --dir "$r" -o "$partial/$p.json"
+}
+
+wanted=${only:-$all}
+status=0
+for p in $wanted; do
+	case " $all " in
+	*" $p "*) ;;
+	*) echo "run.sh: no program $p" >&2; exit 2 ;;
+	esac
+	if [ -f "$partial/$p.json" ]; then
+		[ "$retry" = 1 ] && ! passed "$partial/$p.json" || continue
+		# Steps that succeeded keep their markers; the failed one runs again.
+		rm -f "$partial/$p.json" "$partial/$p/failed-step"
+	fi
+	program "$p" || true
+	if [ "$stopped" = 1 ]; then
+		echo "bench: budget of ${budget_s}s spent; run again to continue"
+		break
+	fi
+done
+
+final=$(merge) || status=1
+[ -n "$final" ] && echo "bench: wrote $final" && summarize --table "$final"
+copy_out
+[ "$stopped" = 1 ] && exit 3
+[ -n "$final" ] && python3 - "$final" "$wanted" <<'EOF' || status=1
+import json, sys
+r = json.load(open(sys.argv[1]))
+bad = [p for p in sys.argv[2].split()
+       if r["programs"].get(p, {}).get("status") != "PASS"]
+print("bench: %d programs, %d not passing both runs%s" % (
+    len(sys.argv[2].split()), len(bad), (": " + " ".join(bad)) if bad else ""))
+sys.exit(1 if bad else 0)
+EOF
+exit $status
