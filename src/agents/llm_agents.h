@@ -4,7 +4,7 @@
  * one of the skills the policy allowed (anything else is ignored), and
  * the Diagnoser asks only about a failure no rule classifies. Each reply
  * costs tokens that go into the next trajectory record.
- * May include: libc, core/, llm/, agents.h.
+ * May include: libc, core/, llm/, memory/, agents.h.
  */
 #ifndef KS_AGENTS_LLM_AGENTS_H
 #define KS_AGENTS_LLM_AGENTS_H

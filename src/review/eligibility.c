@@ -284,6 +284,7 @@ check_one(const struct ks_conf *conf, const char *dir, const char *lock)
 	rq.ncaptures = 1;
 	rq.random = 0;
 	rq.gpu_lock = lock;
+	rq.gpu_alone = 1;	/* every capture of a run at once would not fit */
 	now_iso(stamp, sizeof(stamp));
 	if (ks_review_run(&rq, &res, &err)) {
 		struct ks_review_capture rc;

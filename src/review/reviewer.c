@@ -685,7 +685,12 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	/* One GPU run at a time; a day is long enough to wait. */
 	/* ks-replay takes the GPU lock itself: shared while it checks, alone
 	 * while it measures (gpulock.h). */
-	o.gpu_lock = rq->gpu_lock;
+	if (rq->gpu_lock && rq->gpu_alone) {
+		if (ks_gpulock_exclusive(&gpu, rq->gpu_lock, 24 * 3600 * 1000, &err))
+			goto fail;
+	} else {
+		o.gpu_lock = rq->gpu_lock;
+	}
 	gpu_t0 = now_ms();
 	if (ks_review_replay(&o, &result, &err))
 		goto fail;
@@ -704,6 +709,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	rc->gpu_ms = now_ms() - gpu_t0;
 	if (res)
 		rc->gpu_ms -= ks_json_num(res, "lock_wait_s") * 1e3;
+	ks_gpulock_release(&gpu);
 	o.metrics = rq->metrics || rq->ncu;
 	if (!res) {
 		ks_error(&err, "ks-replay wrote no JSON");

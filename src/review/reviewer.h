@@ -85,9 +85,12 @@ struct ks_review_request {
 				 * configuration's KS_REVIEW_RANDOM */
 	unsigned long seed;	/* of the fresh input sets (default 1) */
 	const struct ks_conf *conf;	/* KS_DIR, tolerances, reps, time limit */
-	const char *gpu_lock;	/* held around the GPU runs (reviews in
-				 * parallel build at once, run one at a
-				 * time), or NULL */
+	const char *gpu_lock;	/* the GPU's lock (gpulock.h), or NULL:
+				 * ks-replay holds it shared while it
+				 * checks and alone while it measures */
+	int gpu_alone;		/* ... or the whole replay holds it alone
+				 * (many replays of big captures at once
+				 * would not fit in memory) */
 };
 
 /* Defaults: no candidate, no timing, random from the configuration. */
