@@ -912,17 +912,28 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 				"\t(void)ks_sz;\n"
 				"\t{\n%s\t}\n"
 				"\t__syncthreads();\n"
+				"\t/* the original block and thread of row ks_gy, stepped by %lld rows\n"
+				"\t   (a uniform number of blocks and a remainder with one carry) */\n"
+				"\tconst unsigned ks_sq = %lldu / ks_ob.y, ks_sr = %lldu %% ks_ob.y;\n"
+				"\tunsigned ks_gy = (unsigned)ks_y0 + threadIdx.y;\n"
+				"\tunsigned ks_ty = ks_gy %% ks_ob.y, ks_by = ks_gy / ks_ob.y;\n"
+				"\n"
 				"#pragma unroll\n"
 				"\tfor (int ks_j = 0; ks_j < %lld; ks_j++) {\n"
-				"\t\tconst unsigned ks_gy = (unsigned)ks_y0 + threadIdx.y + ks_j * %lldu;\n"
-				"\n"
 				"\t\tif (ks_gx < ks_cx && ks_gy < ks_cy)\n"
-				"\t\t\tks_st_body_%s(make_uint3(ks_tx, ks_gy %% ks_ob.y, 0),\n"
-				"\t\t\t\tmake_uint3(ks_bx, ks_gy / ks_ob.y, 0), ks_ob, ks_og, ks_t,\n"
+				"\t\t\tks_st_body_%s(make_uint3(ks_tx, ks_ty, 0),\n"
+				"\t\t\t\tmake_uint3(ks_bx, ks_by, 0), ks_ob, ks_og, ks_t,\n"
 				"\t\t\t\tks_lx, threadIdx.y + ks_j * %lld + %lld, %s);\n"
+				"\t\tks_gy += %lldu;\n"
+				"\t\tks_ty += ks_sr;\n"
+				"\t\tks_by += ks_sq;\n"
+				"\t\tif (ks_ty >= ks_ob.y) {\n"
+				"\t\t\tks_ty -= ks_ob.y;\n"
+				"\t\t\tks_by++;\n"
+				"\t\t}\n"
 				"\t}\n"
 				"}\n",
-				hl.buf, rows, by, kname, by, ry, args.buf);
+				hl.buf, by, by, by, rows, kname, by, ry, args.buf, by);
 		} else {
 			const long long nt = bx * by, ns = (tw * th + nt - 1) / nt;
 

@@ -279,9 +279,10 @@ TEST(tile_and_column_follow_the_reads)
 					   NULL));
 	/* 32x8 tile plus 4 on each side; 2 * 4 + 1 column registers */
 	CHECK(strstr(v.buf, "__shared__ float ks_t[16][40];"));
-	CHECK(strstr(v.buf, "float ks_q[9];"));
+	CHECK(strstr(v.buf, "float ks_q[9], ks_h[3];"));
 	CHECK(strstr(v.buf, "ks_st_q(ks_q, 4 + (1 + 1 * ((r) - (1))))"));
-	CHECK(strstr(v.buf, "if (!ks_xin && !ks_yin)"));
+	/* a star: no corner cells */
+	CHECK(strstr(v.buf, "!(ks_xin && ks_yin) && (ks_xin || ks_yin) ? ks_c : -1;"));
 	/* the original's boundary copy reads the column's centre */
 	CHECK(strstr(v.buf, "out[i] = ((void)(i), ks_st_q(ks_q, 4 + (0)));"));
 	ks_buf_reset(&v);
@@ -290,6 +291,9 @@ TEST(tile_and_column_follow_the_reads)
 	CHECK(!strstr(v.buf, "if (!ks_xin && !ks_yin)"));
 	CHECK(strstr(v.buf, "out[i] = k[i] * s;"));
 	CHECK(strstr(v.buf, "ks_sy = ((1LL * (long long)(pitch)))"));
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "jacobi", NULL, &v, &r, NULL));
+	CHECK(strstr(v.buf, "if (!ks_xin && !ks_yin)"));
 	ks_buf_reset(&v);
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "star2d_r", NULL, &v, &r, NULL));
 	CHECK(strstr(v.buf, "ks_t[ks_ly + (-2 + 1 * ((d) - (-2)))][ks_lx + (0)]"));

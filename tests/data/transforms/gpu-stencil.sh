@@ -78,7 +78,7 @@ for p in $progs; do
 done
 # 4. reviews of the fastest passing point per program
 for p in $progs; do
-	[ "$(left)" -gt 70 ] || { stamp "no time for the review of $p"; continue; }
+	[ "$(left)" -gt 100 ] || { stamp "no time for the review of $p"; continue; }
 	k=${p}_kernel
 	best=$(python3 - "$logs" "$p" "$k" <<'PY'
 import glob, json, os, sys
