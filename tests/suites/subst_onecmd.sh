@@ -113,6 +113,11 @@ test_one_source_gets_its_variant() {
 	expect_stat subst-kernel 1
 	expect_stat subst-manifest-hit 1
 	expect_stat one-command 2
+	# Without -o: nvcc's a.out, named.
+	: >"$FAKE_NVCC_LOG"
+	"$KS_NVCC_BIN" -arch=sm_90 -O3 src/app.cu main.cpp
+	expect_eq "-arch=sm_90|-O3|$t|main.cpp|-o|a.out" "$(nvcc_calls)"
+	expect_file a.out
 }
 
 test_several_sources_the_kernel_in_the_second() {
