@@ -686,8 +686,9 @@ static int
 command_words(struct run *r, struct ks_strv *argv, struct ks_buf *err)
 {
 	struct ks_subst *s = r->s;
-	struct ks_strv cur = KS_STRV_INIT;
-	size_t i;
+	size_t *words, i, n = 0;
+	const char **paths;
+	int rc;
 
 	if (!s->nsources) {
 		if (ks_derive_argv(&derive_subst, (const char *const *)s->argv.v,
@@ -698,25 +699,18 @@ command_words(struct run *r, struct ks_strv *argv, struct ks_buf *err)
 		ks_strv_push(argv, s->a.output);
 		return 0;
 	}
-	ks_strv_pushv(&cur, (const char *const *)s->argv.v, s->argv.n);
-	for (i = 0; i < r->ntus; i++) {
-		struct ks_strv next = KS_STRV_INIT;
-
-		if (!r->tus[i].njobs)
-			continue;
-		if (ks_onecmd_replace_source((const char *const *)cur.v, cur.n,
-					     r->tus[i].word, r->tus[i].tmpsrc,
-					     &next, err)) {
-			ks_strv_release(&next);
-			ks_strv_release(&cur);
-			return -1;
+	words = ks_xcalloc(r->ntus, sizeof(*words));
+	paths = ks_xcalloc(r->ntus, sizeof(*paths));
+	for (i = 0; i < r->ntus; i++)
+		if (r->tus[i].njobs) {
+			words[n] = r->tus[i].word;
+			paths[n++] = r->tus[i].tmpsrc;
 		}
-		ks_strv_release(&cur);
-		cur = next;
-	}
-	ks_strv_pushv(argv, (const char *const *)cur.v, cur.n);
-	ks_strv_release(&cur);
-	return 0;
+	rc = ks_onecmd_replace_sources((const char *const *)s->argv.v,
+				       s->argv.n, words, paths, n, argv, err);
+	free(words);
+	free(paths);
+	return rc;
 }
 
 /*
