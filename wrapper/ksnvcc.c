@@ -95,12 +95,12 @@ struct cmd {
 
 /*
  * Record the CUDA source a->inputs[k] of a one-command build: its compile
- * alone (onecmd.h), classified again as a -c build would be. Returns 0,
- * or -1 with the reason in `err`.
+ * alone (onecmd.h), classified again as a -c build would be, handed to
+ * `sub` as one of its sources. Returns 0, or -1 with the reason in `err`.
  */
 static int
 record_source(struct cmd *c, const struct ks_args *a, const struct ks_strv *full,
-	      size_t k, struct ks_buf *err)
+	      size_t k, struct ks_subst *sub, struct ks_buf *err)
 {
 	struct ks_strv one = KS_STRV_INIT, onefull = KS_STRV_INIT;
 	struct ks_args s;
@@ -140,8 +140,19 @@ record_source(struct cmd *c, const struct ks_args *a, const struct ks_strv *full
 	ri.output = a->output;
 	ri.depfile = a->depfile;
 	rc = ks_record_write(c->conf->dir, &s, &ri, err);
-	if (!rc)
+	if (!rc) {
+		struct ks_subst_source *one_src = ks_subst_add_source(sub);
+		char *name = ks_record_name_for(&s, c->ri.cwd, a->output);
+
 		ks_log("recorded %s (one-command build)", a->inputs[k].path);
+		one_src->word = src;
+		one_src->a = s;
+		ks_args_init(&s);
+		one_src->argv = one;
+		ks_strv_init(&one);
+		one_src->record = ks_xasprintf("%s/builds/%s", c->conf->dir, name);
+		free(name);
+	}
 out:
 	ks_args_release(&s);
 	ks_strv_release(&one);
@@ -152,7 +163,8 @@ out:
 /* Record every CUDA source of a one-command build. The counter. */
 static const char *
 record_command(struct cmd *c, const struct ks_args *a,
-	       const struct ks_strv *full, struct ks_buf *err)
+	       const struct ks_strv *full, struct ks_subst *sub,
+	       struct ks_buf *err)
 {
 	const char *reason = "one-command";
 	size_t k;
@@ -161,7 +173,7 @@ record_command(struct cmd *c, const struct ks_args *a,
 		if (a->inputs[k].lang != KS_LANG_CU)
 			continue;
 		ks_buf_reset(err);
-		if (record_source(c, a, full, k, err)) {
+		if (record_source(c, a, full, k, sub, err)) {
 			ks_log("no record: %s", err->buf);
 			reason = "record-failed";
 		}
@@ -248,7 +260,7 @@ act(const struct ks_conf *conf, const char *real, int argc, char **argv,
 	c.ri.append_flags = getenv("NVCC_APPEND_FLAGS");
 	c.ri.time = (long long)time(NULL);
 	if (command) {
-		reason = record_command(&c, &a, &full, &err);
+		reason = record_command(&c, &a, &full, sub, &err);
 	} else if (ks_record_write(conf->dir, &a, &c.ri, &err)) {
 		ks_log("no record: %s", err.buf);
 		reason = "record-failed";
@@ -259,9 +271,11 @@ act(const struct ks_conf *conf, const char *real, int argc, char **argv,
 		sub->record = ks_xasprintf("%s/builds/%s", conf->dir, name);
 		free(name);
 	}
-	/* Substitution (subst.h) takes the classification over. */
+	/* Substitution (subst.h) takes the classification over; a
+	 * one-command build's once each of its CUDA sources is recorded. */
 	if (conf->subst && cwd && ver.len &&
-	    (!strcmp(reason, "compile") || !strcmp(reason, "record-failed"))) {
+	    (!strcmp(reason, "compile") || !strcmp(reason, "one-command") ||
+	     (!command && !strcmp(reason, "record-failed")))) {
 		sub->a = a;
 		ks_args_init(&a);
 		ks_strv_pushv(&sub->argv, (const char *const *)c.expanded.v, c.expanded.n);

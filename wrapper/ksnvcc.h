@@ -7,9 +7,9 @@
  *   -> classify argv -> neither a single-source CUDA compile nor a
  *      one-command build (compile and link, or -lib) with CUDA sources
  *   -> record the compile (a one-command build: each CUDA source's compile
- *      alone, nvcc/onecmd.h) -> for a single-source compile, substitute
- *      verified variants (subst.h: it exits with nvcc's status when it
- *      compiled a rewritten TU)
+ *      alone, nvcc/onecmd.h) -> substitute verified variants (subst.h:
+ *      ks-nvcc exits with nvcc's status when it compiled a rewritten TU;
+ *      a one-command build once every CUDA source of it is recorded)
  *   -> exec the real nvcc with the argv unchanged.
  * Each outcome adds to one stats counter. Nothing is printed on the way.
  * May include: libc, core/, nvcc/ (passthru.h, args.h, record.h, nvccver.h,

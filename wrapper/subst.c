@@ -22,6 +22,7 @@
 #include "../src/core/util.h"
 #include "../src/nvcc/derive.h"
 #include "../src/nvcc/manifest.h"
+#include "../src/nvcc/onecmd.h"
 #include "../src/nvcc/passthru.h"
 
 /* A TU that `ks` could not analyze is not asked about again for a day. */
@@ -40,12 +41,33 @@ ks_subst_init(struct ks_subst *s)
 void
 ks_subst_release(struct ks_subst *s)
 {
+	size_t i;
+
 	ks_args_release(&s->a);
 	ks_strv_release(&s->argv);
 	free(s->cwd);
 	free(s->nvcc_version);
 	free(s->record);
+	for (i = 0; i < s->nsources; i++) {
+		ks_args_release(&s->sources[i].a);
+		ks_strv_release(&s->sources[i].argv);
+		free(s->sources[i].record);
+	}
+	free(s->sources);
 	ks_subst_init(s);
+}
+
+struct ks_subst_source *
+ks_subst_add_source(struct ks_subst *s)
+{
+	struct ks_subst_source *src;
+
+	s->sources = ks_xrealloc(s->sources, (s->nsources + 1) * sizeof(*s->sources));
+	src = &s->sources[s->nsources++];
+	memset(src, 0, sizeof(*src));
+	ks_args_init(&src->a);
+	ks_strv_init(&src->argv);
+	return src;
 }
 
 /* --- pure helpers ----------------------------------------------------------- */
@@ -286,15 +308,30 @@ struct job {
 	char *vfile;
 };
 
+/*
+ * One translation unit whose kernels are looked up: the source of a -c
+ * compile, or one CUDA source of a one-command build.
+ */
+struct tu {
+	const char *path;		/* as the command names it */
+	const struct ks_args *a;	/* its compile, classified (archs) */
+	const struct ks_strv *argv;	/* its compile's words (the manifest id) */
+	const char *record;		/* its build record, or NULL */
+	size_t word;			/* a one-command source's word in s->argv */
+	struct job *jobs;
+	size_t njobs;
+	char *tmpdir, *tmpsrc;		/* its rewritten TU */
+};
+
 struct run {
 	const struct ks_conf *conf;
 	const char *real;
 	struct ks_subst *s;
 	struct ks_strv dirs;		/* primary cache, then secondary */
 	struct ks_strv counters;
-	struct job *jobs;
-	size_t njobs;
-	char *tmpdir, *tmpsrc;
+	struct tu *tus;
+	size_t ntus;
+	struct ks_strv from, to;	/* what the depfile names, mapped back */
 	const char *fail;		/* a fallback reason */
 	int status;			/* ks-nvcc's exit status, or -1 */
 };
@@ -340,9 +377,8 @@ find_ks(const struct ks_conf *conf)
  * bound. 0 when it answered; -1 (r->fail set) otherwise.
  */
 static int
-ask_ks(struct run *r, const char *id)
+ask_ks(struct run *r, const struct tu *t, const char *id)
 {
-	struct ks_subst *s = r->s;
 	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT, perr = KS_BUF_INIT;
 	struct ks_strv argv = KS_STRV_INIT;
 	char *mpath = ks_manifest_path(r->conf->dir, id);
@@ -368,13 +404,13 @@ ask_ks(struct run *r, const char *id)
 	ks_strv_push(&argv, ks);
 	ks_strv_push(&argv, "analyze");
 	ks_strv_push(&argv, "--manifest");
-	if (s->record) {
+	if (t->record) {
 		ks_strv_push(&argv, "--record");
-		ks_strv_push(&argv, s->record);
+		ks_strv_push(&argv, t->record);
 	} else {
-		ks_strv_push(&argv, s->a.inputs[0].path);
+		ks_strv_push(&argv, t->path);
 		ks_strv_push(&argv, "--");
-		ks_strv_pushv(&argv, (const char *const *)s->argv.v, s->argv.n);
+		ks_strv_pushv(&argv, (const char *const *)t->argv->v, t->argv->n);
 	}
 	envnvcc = ks_xasprintf("KS_NVCC=%s", r->real);
 	env[0] = envnvcc;
@@ -426,19 +462,19 @@ build_archs_has(const struct ks_args *a, const char *arch)
 }
 
 static struct job *
-job_of(struct run *r, const char *mangled)
+job_of(struct tu *t, const char *mangled)
 {
 	size_t i;
 
-	for (i = 0; i < r->njobs; i++)
-		if (!strcmp(r->jobs[i].mangled, mangled))
-			return &r->jobs[i];
+	for (i = 0; i < t->njobs; i++)
+		if (!strcmp(t->jobs[i].mangled, mangled))
+			return &t->jobs[i];
 	return NULL;
 }
 
 /* Look every (kernel, arch) of the manifest entry up in the caches. */
 static void
-find_variants(struct run *r, const struct ks_manifest_entry *me)
+find_variants(struct run *r, struct tu *t, const struct ks_manifest_entry *me)
 {
 	size_t i;
 	unsigned corrupt = 0;
@@ -452,7 +488,7 @@ find_variants(struct run *r, const struct ks_manifest_entry *me)
 		unsigned want = ks_subst_arch_number(mk->arch);
 		int rc;
 
-		if (!build_archs_has(&r->s->a, mk->arch))
+		if (!build_archs_has(t->a, mk->arch))
 			continue;
 		rc = ks_store_get((const char *const *)r->dirs.v, r->dirs.n,
 				  mk->key, &e, &corrupt, &err);
@@ -472,7 +508,7 @@ find_variants(struct run *r, const struct ks_manifest_entry *me)
 			continue;
 		}
 		ks_store_json_num(e.json, "speedup", &speedup);
-		j = job_of(r, mk->mangled);
+		j = job_of(t, mk->mangled);
 		if (j) {
 			/* One variant per kernel per compile: the fastest. */
 			if (speedup <= j->speedup) {
@@ -497,8 +533,8 @@ find_variants(struct run *r, const struct ks_manifest_entry *me)
 				ks_buf_release(&name);
 				continue;
 			}
-			r->jobs = ks_xrealloc(r->jobs, (r->njobs + 1) * sizeof(*r->jobs));
-			j = &r->jobs[r->njobs++];
+			t->jobs = ks_xrealloc(t->jobs, (t->njobs + 1) * sizeof(*t->jobs));
+			j = &t->jobs[t->njobs++];
 			memset(j, 0, sizeof(*j));
 			j->mangled = ks_xstrdup(mk->mangled);
 			j->name = ks_buf_detach(&name, NULL);
@@ -521,15 +557,16 @@ find_variants(struct run *r, const struct ks_manifest_entry *me)
 
 /* The rewritten TU into `out`; -1 with r->fail set. */
 static int
-rewrite(struct run *r, const char *tu, size_t len, struct ks_buf *out)
+rewrite(struct run *r, struct tu *t, const char *tu, size_t len,
+	struct ks_buf *out)
 {
-	struct ks_rewrite_job *jobs = ks_xcalloc(r->njobs, sizeof(*jobs));
+	struct ks_rewrite_job *jobs = ks_xcalloc(t->njobs, sizeof(*jobs));
 	struct ks_buf err = KS_BUF_INIT;
 	size_t i;
 	int rc = -1;
 
-	for (i = 0; i < r->njobs; i++) {
-		struct job *j = &r->jobs[i];
+	for (i = 0; i < t->njobs; i++) {
+		struct job *j = &t->jobs[i];
 
 		if (ks_rewrite_scan(tu, len, j->name, &j->k, &err)) {
 			ks_log("substitution: %s: %s", j->mangled, err.buf);
@@ -548,7 +585,7 @@ rewrite(struct run *r, const char *tu, size_t len, struct ks_buf *out)
 		jobs[i].kernel = &j->k;
 		jobs[i].variant = &j->v;
 	}
-	if (ks_rewrite(tu, len, r->s->a.inputs[0].path, jobs, r->njobs, out, &err)) {
+	if (ks_rewrite(tu, len, t->path, jobs, t->njobs, out, &err)) {
 		ks_log("substitution: %s", err.buf);
 		r->fail = "rewrite";
 		goto out;
@@ -601,7 +638,7 @@ out:
 }
 
 static int
-write_tmp(struct run *r, const char *text, size_t len)
+write_tmp(struct run *r, struct tu *t, const char *text, size_t len)
 {
 	struct ks_buf err = KS_BUF_INIT;
 	struct ks_hash h = KS_HASH_INIT;
@@ -611,18 +648,18 @@ write_tmp(struct run *r, const char *text, size_t len)
 	ks_hash_init(&h);
 	ks_hash_str(&h, "ks-nvcc subst tmp 1");
 	ks_hash_str(&h, r->s->cwd);
-	ks_hash_str(&h, r->s->a.inputs[0].path);
+	ks_hash_str(&h, t->path);
 	ks_hash_bytes(&h, text, len);
 	ks_hash_hex128(&h, digest);
 	ks_hash_release(&h);
-	r->tmpdir = ks_xasprintf("%s/ks-nvcc.%.16s", base, digest);
-	r->tmpsrc = ks_fs_join(r->tmpdir, ks_basename(r->s->a.inputs[0].path));
-	if (ks_fs_mkdirs(r->tmpdir, &err) ||
-	    ks_fs_write_atomic(r->tmpsrc, text, len, &err)) {
+	t->tmpdir = ks_xasprintf("%s/ks-nvcc.%.16s", base, digest);
+	t->tmpsrc = ks_fs_join(t->tmpdir, ks_basename(t->path));
+	if (ks_fs_mkdirs(t->tmpdir, &err) ||
+	    ks_fs_write_atomic(t->tmpsrc, text, len, &err)) {
 		ks_log("substitution: cannot write the rewritten TU: %s", err.buf);
 		r->fail = "tmp";
 	} else {
-		utimensat(AT_FDCWD, r->tmpdir, NULL, 0);
+		utimensat(AT_FDCWD, t->tmpdir, NULL, 0);
 		sweep_tmp(base, (long long)time(NULL));
 		rc = 0;
 	}
@@ -637,6 +674,44 @@ static const struct ks_derive derive_subst = {
 	"the substituted compile", 0, 0, subst_drop, KS_ARRAY_SIZE(subst_drop),
 	1, 0, 0, 0,
 };
+
+/*
+ * The words after the real nvcc: for a -c compile, the build's words but
+ * the input and the output, then the rewritten TU and -o; for a
+ * one-command build, the whole command with each source that has
+ * variants replaced by its rewritten TU in its place (onecmd.h: the
+ * command's own outputs, where they were).
+ */
+static int
+command_words(struct run *r, struct ks_strv *argv, struct ks_buf *err)
+{
+	struct ks_subst *s = r->s;
+	size_t *words, i, n = 0;
+	const char **paths;
+	int rc;
+
+	if (!s->nsources) {
+		if (ks_derive_argv(&derive_subst, (const char *const *)s->argv.v,
+				   s->argv.n, argv, NULL, err))
+			return -1;
+		ks_strv_push(argv, r->tus[0].tmpsrc);
+		ks_strv_push(argv, "-o");
+		ks_strv_push(argv, s->a.output);
+		return 0;
+	}
+	words = ks_xcalloc(r->ntus, sizeof(*words));
+	paths = ks_xcalloc(r->ntus, sizeof(*paths));
+	for (i = 0; i < r->ntus; i++)
+		if (r->tus[i].njobs) {
+			words[n] = r->tus[i].word;
+			paths[n++] = r->tus[i].tmpsrc;
+		}
+	rc = ks_onecmd_replace_sources((const char *const *)s->argv.v,
+				       s->argv.n, words, paths, n, argv, err);
+	free(words);
+	free(paths);
+	return rc;
+}
 
 /*
  * Compile the rewritten TU. Returns nvcc's status (its output held in
@@ -654,14 +729,10 @@ compile(struct run *r, struct ks_buf *out, struct ks_buf *errout)
 	int rc = -1;
 
 	ks_strv_push(&argv, r->real);
-	if (ks_derive_argv(&derive_subst, (const char *const *)r->s->argv.v,
-			   r->s->argv.n, &argv, NULL, &err)) {
+	if (command_words(r, &argv, &err)) {
 		ks_log("substitution: %s", err.buf);
 		goto out;
 	}
-	ks_strv_push(&argv, r->tmpsrc);
-	ks_strv_push(&argv, "-o");
-	ks_strv_push(&argv, r->s->a.output);
 	/* As the pass-through would: nvcc below us must not come back. */
 	if (rp) {
 		guard = old && *old ? ks_xasprintf("%s=%s:%s", KS_SAFEGUARD_ENV, old, rp)
@@ -693,26 +764,32 @@ out:
 }
 
 static int
-fix_depfile(struct run *r, struct ks_strv *from, struct ks_strv *to)
+fix_depfile(struct run *r)
 {
 	const struct ks_args *a = &r->s->a;
 	struct ks_buf text = KS_BUF_INIT, out = KS_BUF_INIT, err = KS_BUF_INIT;
+	size_t i;
 	int rc = -1;
 
 	if (!a->depfile || !(a->dep_md || a->dep_mmd))
 		return 0;
-	ks_strv_push(from, r->tmpsrc);
-	ks_strv_push(to, a->inputs[0].path);
+	for (i = 0; i < r->ntus; i++)
+		if (r->tus[i].njobs) {
+			ks_strv_push(&r->from, r->tus[i].tmpsrc);
+			ks_strv_push(&r->to, r->tus[i].path);
+		}
 	text.max = KS_MANIFEST_TU_MAX_BYTES;
 	if (ks_fs_read(a->depfile, &text, &err)) {
 		ks_log("substitution: the depfile: %s", err.buf);
 		goto out;
 	}
-	ks_subst_fix_depfile(text.buf, from, to, &out);
-	if (strstr(out.buf, r->tmpdir)) {
-		ks_log("substitution: the depfile still names %s", r->tmpdir);
-		goto out;
-	}
+	ks_subst_fix_depfile(text.buf, &r->from, &r->to, &out);
+	for (i = 0; i < r->ntus; i++)
+		if (r->tus[i].njobs && strstr(out.buf, r->tus[i].tmpdir)) {
+			ks_log("substitution: the depfile still names %s",
+			       r->tus[i].tmpdir);
+			goto out;
+		}
 	if (ks_fs_write_atomic(a->depfile, out.buf, out.len, &err)) {
 		ks_log("substitution: the depfile: %s", err.buf);
 		goto out;
@@ -742,24 +819,31 @@ flush_counters(struct run *r)
 static void
 run_release(struct run *r)
 {
-	size_t i;
+	size_t i, k;
 
-	for (i = 0; i < r->njobs; i++) {
-		struct job *j = &r->jobs[i];
+	for (k = 0; k < r->ntus; k++) {
+		struct tu *t = &r->tus[k];
 
-		free(j->name);
-		free(j->mangled);
-		free(j->arch);
-		free(j->text);
-		free(j->vfile);
-		ks_store_entry_release(&j->e);
-		ks_rewrite_kernel_release(&j->k);
+		for (i = 0; i < t->njobs; i++) {
+			struct job *j = &t->jobs[i];
+
+			free(j->name);
+			free(j->mangled);
+			free(j->arch);
+			free(j->text);
+			free(j->vfile);
+			ks_store_entry_release(&j->e);
+			ks_rewrite_kernel_release(&j->k);
+		}
+		free(t->jobs);
+		free(t->tmpdir);
+		free(t->tmpsrc);
 	}
-	free(r->jobs);
-	free(r->tmpdir);
-	free(r->tmpsrc);
+	free(r->tus);
 	ks_strv_release(&r->dirs);
 	ks_strv_release(&r->counters);
+	ks_strv_release(&r->from);
+	ks_strv_release(&r->to);
 }
 
 static void
@@ -808,78 +892,138 @@ fall_back(struct run *r)
 	ks_log("substitution: compiling the original (%s)", r->fail);
 }
 
-static void
-substitute(struct run *r)
+/*
+ * Look the TU's kernels up and, when variants apply, write its rewritten
+ * TU (t->tmpsrc). 0 with t->njobs 0 when none applies; -1 with r->fail.
+ */
+static int
+prepare(struct run *r, struct tu *t)
 {
 	struct ks_subst *s = r->s;
 	struct ks_buf tu = KS_BUF_INIT, err = KS_BUF_INIT, text = KS_BUF_INIT;
-	struct ks_buf fixed = KS_BUF_INIT, out = KS_BUF_INIT, errout = KS_BUF_INIT;
-	struct ks_strv from = KS_STRV_INIT, to = KS_STRV_INIT;
+	struct ks_buf fixed = KS_BUF_INIT;
 	struct ks_manifest_entry me;
 	char id[33], *srcabs = NULL, *srcdir = NULL, *given_dir = NULL;
-	int rc, status;
-	size_t i;
+	int rc = -1, found;
 
 	memset(&me, 0, sizeof(me));
-	if (!s->a.output) {
-		r->fail = "output";
-		goto out;
-	}
 	tu.max = KS_MANIFEST_TU_MAX_BYTES;
-	if (ks_fs_read(s->a.inputs[0].path, &tu, &err)) {
+	if (ks_fs_read(t->path, &tu, &err)) {
 		ks_log("substitution: %s", err.buf);
 		r->fail = "read";
 		goto out;
 	}
-	ks_manifest_id(tu.buf, tu.len, s->cwd, &s->argv, s->nvcc_version, id);
-	rc = ks_manifest_lookup(r->conf->dir, id, &me, &err);
-	if (rc < 0)
+	ks_manifest_id(tu.buf, tu.len, s->cwd, t->argv, s->nvcc_version, id);
+	found = ks_manifest_lookup(r->conf->dir, id, &me, &err);
+	if (found < 0)
 		ks_log("substitution: %s", err.buf);
-	if (rc == 1) {
+	if (found == 1) {
 		count(r, "subst-manifest-hit");
 	} else {
 		count(r, "subst-manifest-miss");
 		ks_buf_reset(&err);
-		if (ask_ks(r, id))
+		if (ask_ks(r, t, id))
 			goto out;
-		rc = ks_manifest_lookup(r->conf->dir, id, &me, &err);
-		if (rc != 1) {
+		found = ks_manifest_lookup(r->conf->dir, id, &me, &err);
+		if (found != 1) {
 			ks_log("substitution: still no manifest after ks analyze%s%s",
 			       err.len ? ": " : "", err.buf);
 			r->fail = "manifest";
 			goto out;
 		}
 	}
-	find_variants(r, &me);
-	if (!r->njobs) {
-		count(r, "subst-no-variant");
+	find_variants(r, t, &me);
+	if (!t->njobs) {
 		ks_log("substitution: no verified variant for the %zu kernel "
 		       "key%s of %s", me.nkernels, me.nkernels == 1 ? "" : "s",
-		       s->a.inputs[0].path);
+		       t->path);
+		rc = 0;
 		goto out;
 	}
-	if (rewrite(r, tu.buf, tu.len, &text))
+	if (rewrite(r, t, tu.buf, tu.len, &text))
 		goto out;
-	srcabs = ks_fs_realpath(s->a.inputs[0].path);
+	srcabs = ks_fs_realpath(t->path);
 	if (!srcabs) {
 		r->fail = "read";
 		goto out;
 	}
 	srcdir = ks_xstrdup(srcabs);
 	*strrchr(srcdir, '/') = '\0';
-	given_dir = ks_xstrdup(s->a.inputs[0].path);
+	given_dir = ks_xstrdup(t->path);
 	*(char *)ks_basename(given_dir) = '\0';
 	if (*given_dir && given_dir[strlen(given_dir) - 1] == '/')
 		given_dir[strlen(given_dir) - 1] = '\0';
 	ks_buf_reset(&err);
 	if (ks_subst_fix_includes(text.buf, *srcdir ? srcdir : "/", given_dir,
-				  is_file, NULL, &fixed, &from, &to, &err)) {
+				  is_file, NULL, &fixed, &r->from, &r->to, &err)) {
 		ks_log("substitution: %s", err.buf);
 		r->fail = "include";
 		goto out;
 	}
-	if (write_tmp(r, fixed.buf, fixed.len))
+	if (write_tmp(r, t, fixed.buf, fixed.len))
 		goto out;
+	rc = 0;
+out:
+	ks_manifest_entry_release(&me);
+	ks_buf_release(&tu);
+	ks_buf_release(&err);
+	ks_buf_release(&text);
+	ks_buf_release(&fixed);
+	free(srcabs);
+	free(srcdir);
+	free(given_dir);
+	return rc;
+}
+
+/* The TUs to look up: the compile's source, or each recorded CUDA source. */
+static void
+add_tus(struct run *r)
+{
+	struct ks_subst *s = r->s;
+	size_t i, n = s->nsources ? s->nsources : 1;
+
+	r->tus = ks_xcalloc(n, sizeof(*r->tus));
+	r->ntus = n;
+	if (!s->nsources) {
+		r->tus[0].path = s->a.inputs[0].path;
+		r->tus[0].a = &s->a;
+		r->tus[0].argv = &s->argv;
+		r->tus[0].record = s->record;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		r->tus[i].path = s->sources[i].a.inputs[0].path;
+		r->tus[i].a = &s->sources[i].a;
+		r->tus[i].argv = &s->sources[i].argv;
+		r->tus[i].record = s->sources[i].record;
+		r->tus[i].word = s->sources[i].word;
+	}
+}
+
+static void
+substitute(struct run *r)
+{
+	struct ks_subst *s = r->s;
+	struct ks_buf out = KS_BUF_INIT, errout = KS_BUF_INIT;
+	size_t i, k, with = 0;
+	int status;
+
+	if (!s->a.output) {
+		r->fail = "output";
+		return;
+	}
+	add_tus(r);
+	/* Every source's lookup first: anything that fails on the way
+	 * compiles the whole original command. */
+	for (k = 0; k < r->ntus; k++) {
+		if (prepare(r, &r->tus[k]))
+			return;
+		with += r->tus[k].njobs > 0;
+	}
+	if (!with) {
+		count(r, "subst-no-variant");
+		return;
+	}
 	status = compile(r, &out, &errout);
 	if (status != 0) {
 		if (status > 0)
@@ -888,7 +1032,7 @@ substitute(struct run *r)
 		r->fail = "compile";
 		goto out;
 	}
-	if (fix_depfile(r, &from, &to)) {
+	if (fix_depfile(r)) {
 		r->fail = "depfile";
 		goto out;
 	}
@@ -896,46 +1040,24 @@ substitute(struct run *r)
 	fwrite(errout.buf, 1, errout.len, stderr);
 	fflush(stdout);
 	fflush(stderr);
-	for (i = 0; i < r->njobs; i++) {
-		struct job *j = &r->jobs[i];
-		char *key = ks_xstrdup(ks_basename(j->e.dir));
+	for (k = 0; k < r->ntus; k++)
+		for (i = 0; i < r->tus[k].njobs; i++) {
+			struct job *j = &r->tus[k].jobs[i];
 
-		ks_log("substitution: %s for %s from %s (x%.2f)", j->mangled, j->arch,
-		       j->e.dir, j->speedup);
-		if (j->e.from == 0)
-			ks_store_touch(&j->e);
-		count(r, "subst-kernel");
-		free(key);
-	}
+			ks_log("substitution: %s for %s from %s (x%.2f)", j->mangled,
+			       j->arch, j->e.dir, j->speedup);
+			if (j->e.from == 0)
+				ks_store_touch(&j->e);
+			count(r, "subst-kernel");
+		}
 	count(r, "subst-compiled");
+	if (s->nsources)
+		count(r, "subst-one-command");
 	flush_counters(r);
-	ks_manifest_entry_release(&me);
-	ks_buf_release(&tu);
-	ks_buf_release(&err);
-	ks_buf_release(&text);
-	ks_buf_release(&fixed);
-	ks_buf_release(&out);
-	ks_buf_release(&errout);
-	ks_strv_release(&from);
-	ks_strv_release(&to);
-	free(srcabs);
-	free(srcdir);
-	free(given_dir);
 	r->status = 0;
-	return;
 out:
-	ks_manifest_entry_release(&me);
-	ks_buf_release(&tu);
-	ks_buf_release(&err);
-	ks_buf_release(&text);
-	ks_buf_release(&fixed);
 	ks_buf_release(&out);
 	ks_buf_release(&errout);
-	ks_strv_release(&from);
-	ks_strv_release(&to);
-	free(srcabs);
-	free(srcdir);
-	free(given_dir);
 }
 
 int
@@ -953,6 +1075,8 @@ ks_subst_run(const struct ks_conf *conf, const char *real, struct ks_subst *s)
 	r.s = s;
 	ks_strv_init(&r.dirs);
 	ks_strv_init(&r.counters);
+	ks_strv_init(&r.from);
+	ks_strv_init(&r.to);
 	cache_dirs(conf, &r.dirs);
 	/* An empty cache costs a few opendir calls, and nothing else. */
 	if (!any_nonempty(&r.dirs)) {

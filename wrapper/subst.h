@@ -2,7 +2,9 @@
  * subst: ks-nvcc compiles verified variants in place of the original
  * kernels (DESIGN.md section 4, docs/MANUAL.md "Substitution").
  *
- * For a compile the driver classified and recorded:
+ * For a compile the driver classified and recorded (a -c compile, or a
+ * one-command build each of whose CUDA sources was recorded: then every
+ * step up to the rewritten TU is done for each source):
  *   empty caches -> nothing (no file read, `ks` never started)
  *   -> the TU's direct-mode manifest (nvcc/manifest.h; on a miss, `ks
  *      analyze --manifest` once, bounded by subst_timeout)
@@ -14,9 +16,13 @@
  *      source's basename in a private temporary directory, its quoted
  *      includes made absolute so that they resolve as they did
  *   -> the real nvcc with the same words, the source replaced, -o given
+ *      (a one-command build: the whole command, each source with variants
+ *      replaced in its place, nvcc/onecmd.h)
  *   -> depfile entries mapped back to the user's files.
  * Any failure on the way compiles the original (the driver's exec), with a
- * counter "subst-fallback-<reason>"; KS_STRICT=1 makes it an error.
+ * counter "subst-fallback-<reason>"; KS_STRICT=1 makes it an error. In a
+ * one-command build a failure for any source runs the whole original
+ * command.
  * The variant compile's stdout and stderr are held back until it
  * succeeds, so a failed attempt is invisible and the original compile
  * speaks for itself.
@@ -36,6 +42,14 @@
 struct ks_buf;
 struct ks_conf;
 
+/* One CUDA source of a one-command build, as its record has it. */
+struct ks_subst_source {
+	size_t word;		/* its word in ks_subst.argv */
+	struct ks_args a;	/* its compile alone, classified */
+	struct ks_strv argv;	/* its compile alone (the record's argv) */
+	char *record;		/* its build record's path */
+};
+
 /* What the driver hands over for a compile it classified. */
 struct ks_subst {
 	int ready;		/* set once the fields below are filled */
@@ -44,10 +58,16 @@ struct ks_subst {
 	char *cwd;
 	char *nvcc_version;
 	char *record;		/* the build record's path, or NULL */
+	/* A one-command build's CUDA sources (none for a -c compile). */
+	struct ks_subst_source *sources;
+	size_t nsources;
 };
 
 void ks_subst_init(struct ks_subst *s);
 void ks_subst_release(struct ks_subst *s);
+
+/* A new, empty source of `s` (owned by it). */
+struct ks_subst_source *ks_subst_add_source(struct ks_subst *s);
 
 /*
  * Substitute, when a verified variant applies: compile the rewritten TU.

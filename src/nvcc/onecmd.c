@@ -136,3 +136,34 @@ out:
 	ks_strv_release(&words);
 	return rc;
 }
+
+int
+ks_onecmd_replace_sources(const char *const *argv, size_t argc,
+			  const size_t *src, const char *const *paths,
+			  size_t n, struct ks_strv *out, struct ks_buf *err)
+{
+	struct ks_strv cur = KS_STRV_INIT;
+	size_t i;
+
+	if (!n)
+		return ks_error(err, "no source to replace");
+	/* One at a time: a replacement keeps every word where it stood (it
+	 * only adds -o/-MF at the end, and only once: the next one sees
+	 * them), so the indices hold. */
+	ks_strv_pushv(&cur, argv, argc);
+	for (i = 0; i < n; i++) {
+		struct ks_strv next = KS_STRV_INIT;
+
+		if (ks_onecmd_replace_source((const char *const *)cur.v, cur.n,
+					     src[i], paths[i], &next, err)) {
+			ks_strv_release(&next);
+			ks_strv_release(&cur);
+			return -1;
+		}
+		ks_strv_release(&cur);
+		cur = next;
+	}
+	ks_strv_pushv(out, (const char *const *)cur.v, cur.n);
+	ks_strv_release(&cur);
+	return 0;
+}

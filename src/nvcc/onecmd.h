@@ -64,4 +64,14 @@ int ks_onecmd_replace_source(const char *const *argv, size_t argc, size_t src,
 			     const char *path, struct ks_strv *out,
 			     struct ks_buf *err);
 
+/*
+ * Pure: the same for `n` sources at once: argv[src[i]] replaced by
+ * paths[i] for each i (the indices of input words, in any order), the
+ * names nvcc would give outputs added once. Returns 0, or -1 with a
+ * message as ks_onecmd_replace_source.
+ */
+int ks_onecmd_replace_sources(const char *const *argv, size_t argc,
+			      const size_t *src, const char *const *paths,
+			      size_t n, struct ks_strv *out, struct ks_buf *err);
+
 #endif

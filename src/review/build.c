@@ -1,15 +1,19 @@
 #include "build.h"
 
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../core/buf.h"
 #include "../core/fs.h"
+#include "../core/grow.h"
 #include "../core/hash.h"
+#include "../core/log.h"
 #include "../core/proc.h"
 #include "../core/util.h"
+#include "../nvcc/args.h"
 #include "../nvcc/derive.h"
 
 /* The most of an object file read to look for a kernel's name. */
@@ -39,30 +43,259 @@ ks_build_object_has(const void *data, size_t len, const char *mangled)
 	return 0;
 }
 
-/* Does the record's object hold the mangled name in ctx? */
+int
+ks_build_rec_object_is_own(const struct ks_build_rec *r)
+{
+	struct ks_strv words = KS_STRV_INIT;
+	struct ks_args a;
+	struct ks_buf err = KS_BUF_INIT;
+	size_t i, cuda = 0;
+
+	if (!r->mode || !strcmp(r->mode, "compile"))
+		return 1;
+	/* nvcc read NVCC_PREPEND_FLAGS + the command + NVCC_APPEND_FLAGS:
+	 * a -x cu among them makes every input CUDA. */
+	ks_args_init(&a);
+	if (!(r->prepend_flags &&
+	      ks_args_split_env(r->prepend_flags, &words, &err))) {
+		ks_strv_pushv(&words, (const char *const *)r->command_argv.v,
+			      r->command_argv.n);
+		if (!(r->append_flags &&
+		      ks_args_split_env(r->append_flags, &words, &err)) &&
+		    !ks_args_classify(&words, &a, &err))
+			for (i = 0; i < a.ninputs; i++)
+				cuda += a.inputs[i].lang == KS_LANG_CU;
+	}
+	ks_args_release(&a);
+	ks_strv_release(&words);
+	ks_buf_release(&err);
+	return cuda == 1;
+}
+
+char *
+ks_build_rec_own_object_path(const char *dir, const struct ks_build_rec *r)
+{
+	const char *base = ks_basename(r->path ? r->path : "record");
+	size_t n = ks_ends_with(base, ".json") ? strlen(base) - 5 : strlen(base);
+	char digest[17];
+
+	ks_hash_once_hex64(r->text ? r->text : "", r->text ? strlen(r->text) : 0,
+			   digest);
+	return ks_xasprintf("%s/builds/objects/%.*s-%s.o", dir, (int)n, base,
+			    digest);
+}
+
+/* The most a source's compile alone may take. */
+#define KS_OWN_COMPILE_TIMEOUT_MS (10 * 60 * 1000)
+
+/* Remove <objects>/<id>-*.o but `keep`: objects of older versions of a record. */
+static void
+remove_older(const char *objects, const char *keep)
+{
+	const char *name = ks_basename(keep), *dash = strrchr(name, '-');
+	size_t n = dash ? (size_t)(dash - name + 1) : 0;
+	DIR *d = n ? opendir(objects) : NULL;
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char *p;
+
+		if (strncmp(de->d_name, name, n) || !strcmp(de->d_name, name) ||
+		    strchr(de->d_name + n, '-') || !ks_ends_with(de->d_name, ".o"))
+			continue;
+		p = ks_fs_join(objects, de->d_name);
+		unlink(p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
+ * The object of the record's source compiled alone: kept, or made now
+ * (under a temporary name, renamed into place). 0 with its path in *obj,
+ * or -1 with a message.
+ */
 static int
-object_defines(const struct ks_build_rec *r, void *ctx)
+own_object(const char *dir, const struct ks_build_rec *r, char **obj,
+	   struct ks_buf *err)
+{
+	struct ks_strv argv = KS_STRV_INIT;
+	struct ks_buf out = KS_BUF_INIT;
+	char *path = ks_build_rec_own_object_path(dir, r);
+	char *objects = ks_xasprintf("%s/builds/objects", dir);
+	char *tmp = ks_xasprintf("%.*s.tmp%ld.o", (int)(strlen(path) - 2), path,
+				 (long)getpid());
+	char *pre = ks_xasprintf("NVCC_PREPEND_FLAGS=%s",
+				 r->prepend_flags ? r->prepend_flags : "");
+	char *app = ks_xasprintf("NVCC_APPEND_FLAGS=%s",
+				 r->append_flags ? r->append_flags : "");
+	const char *env[3];
+	struct ks_proc p;
+	int rc = -1;
+
+	*obj = NULL;
+	if (ks_fs_exists(path)) {
+		*obj = path;
+		path = NULL;
+		rc = 0;
+		goto out;
+	}
+	if (ks_fs_mkdirs(objects, err))
+		goto out;
+	ks_strv_push(&argv, r->nvcc ? r->nvcc : "nvcc");
+	/* The record's argv is the source's compile alone (onecmd.h),
+	 * without outputs; ours is the only -o. */
+	if (ks_derive_argv(&ks_derive_manifest, (const char *const *)r->argv.v,
+			   r->argv.n, &argv, NULL, err))
+		goto out;
+	ks_strv_push(&argv, "-o");
+	ks_strv_push(&argv, tmp);
+	env[0] = pre;
+	env[1] = app;
+	env[2] = NULL;
+	memset(&p, 0, sizeof(p));
+	p.argv = (const char *const *)argv.v;
+	p.env = env;
+	p.cwd = r->cwd;
+	out.max = KS_NVCC_LOG_MAX;
+	p.out = &out;
+	p.err_out = &out;
+	p.timeout_ms = KS_OWN_COMPILE_TIMEOUT_MS;
+	if (ks_proc_run(&p, err))
+		goto out;
+	if (p.timed_out || p.status || rename(tmp, path)) {
+		ks_buf_rtrim(&out);
+		ks_error(err, "compiling %s alone %s%s%.300s", r->source,
+			 p.timed_out ? "took too long" : p.status ? "failed" :
+			 "left no object", out.len ? ": " : "", out.buf);
+		goto out;
+	}
+	remove_older(objects, path);
+	*obj = path;
+	path = NULL;
+	rc = 0;
+out:
+	unlink(tmp);
+	ks_strv_release(&argv);
+	ks_buf_release(&out);
+	free(path);
+	free(objects);
+	free(tmp);
+	free(pre);
+	free(app);
+	return rc;
+}
+
+/* Does the object at `path` hold `mangled`? */
+static int
+file_defines(const char *path, const char *mangled)
 {
 	struct ks_buf obj = KS_BUF_INIT;
 	int has;
 
-	if (!r->output)
-		return 0;
 	obj.max = KS_OBJECT_MAX_BYTES;
-	has = !ks_fs_read(r->output, &obj, NULL) &&
-	      ks_build_object_has(obj.buf, obj.len, ctx);
+	has = !ks_fs_read(path, &obj, NULL) &&
+	      ks_build_object_has(obj.buf, obj.len, mangled);
 	ks_buf_release(&obj);
 	return has;
+}
+
+/* The records whose object holds the name, each object read once. */
+struct find {
+	const char *mangled;
+	struct ks_build_rec *v;
+	size_t n, alloc;
+	struct ks_strv yes, no;	/* objects read, by answer */
+};
+
+static int
+collect(struct ks_build_rec *r, const char *path, const char *why, void *ctx)
+{
+	struct find *f = ctx;
+	int has;
+
+	(void)path;
+	(void)why;
+	if (!r || !r->output || ks_strv_find(&f->no, r->output) >= 0)
+		return 0;
+	has = ks_strv_find(&f->yes, r->output) >= 0;
+	if (!has) {
+		has = file_defines(r->output, f->mangled);
+		ks_strv_push(has ? &f->yes : &f->no, r->output);
+	}
+	if (has) {
+		f->v = KS_GROW(f->v, f->n, &f->alloc);
+		f->v[f->n++] = *r;
+		memset(r, 0, sizeof(*r));
+	}
+	return 0;
+}
+
+/* Newest first; records of one command (one time) by path, for a stable order. */
+static int
+by_time_desc(const void *x, const void *y)
+{
+	const struct ks_build_rec *a = x, *b = y;
+	int c = strcmp(b->time ? b->time : "", a->time ? a->time : "");
+
+	return c ? c : strcmp(a->path ? a->path : "", b->path ? b->path : "");
 }
 
 int
 ks_build_rec_find(const char *dir, const char *mangled, struct ks_build_rec *r,
 		  struct ks_buf *err)
 {
-	if (ks_build_rec_newest(dir, object_defines, (void *)mangled, r))
-		return ks_error(err, "no build record's object defines %s (build the "
-				"program through ks-nvcc, or name one with --record)",
-				mangled);
+	struct find f;
+	struct ks_buf why = KS_BUF_INIT;
+	size_t i, pick;
+
+	memset(r, 0, sizeof(*r));
+	memset(&f, 0, sizeof(f));
+	f.mangled = mangled;
+	ks_strv_init(&f.yes);
+	ks_strv_init(&f.no);
+	ks_build_rec_each(dir, collect, &f);
+	if (f.n > 1)
+		qsort(f.v, f.n, sizeof(*f.v), by_time_desc);
+	for (pick = 0; pick < f.n; pick++) {
+		struct ks_buf one = KS_BUF_INIT;
+		char *obj = NULL;
+		int has;
+
+		if (ks_build_rec_object_is_own(&f.v[pick]))
+			break;
+		/* One source of several: its own compile decides. */
+		if (own_object(dir, &f.v[pick], &obj, &one)) {
+			ks_log("build record %s: %s", f.v[pick].path, one.buf);
+			if (!why.len)
+				ks_buf_add(&why, one.buf, one.len);
+			ks_buf_release(&one);
+			continue;
+		}
+		has = file_defines(obj, mangled);
+		free(obj);
+		ks_buf_release(&one);
+		if (has)
+			break;
+	}
+	if (pick < f.n) {
+		*r = f.v[pick];
+		memset(&f.v[pick], 0, sizeof(f.v[pick]));
+	}
+	for (i = 0; i < f.n; i++)
+		ks_build_rec_release(&f.v[i]);
+	free(f.v);
+	ks_strv_release(&f.yes);
+	ks_strv_release(&f.no);
+	if (pick >= f.n) {
+		ks_error(err, "no build record's object defines %s (build the "
+			 "program through ks-nvcc, or name one with --record)%s%s",
+			 mangled, why.len ? "; " : "", why.buf);
+		ks_buf_release(&why);
+		return -1;
+	}
+	ks_buf_release(&why);
 	return 0;
 }
 

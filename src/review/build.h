@@ -14,11 +14,18 @@
  *
  * Which record compiled a kernel: the newest whose object file holds the
  * kernel's mangled name as a string (every nvcc object registers its
- * kernels by name).
+ * kernels by name), where that object is the source's own: a -c build's,
+ * or a one-command build's with one CUDA source. The records of a
+ * one-command build with several CUDA sources (`nvcc a.cu b.cu -o app`)
+ * all name the executable, which holds every source's kernels; such a
+ * record is chosen only when its source's compile alone (the record's
+ * argv, run once with the record's nvcc and NVCC_*_FLAGS, its object kept
+ * in <dir>/builds/objects/<record id>-<digest of the record>.o until the
+ * record changes) holds the name.
  *
  * Build records are read by nvcc/record.h (struct ks_build_rec).
  * Ownership: returned paths belong to the caller.
- * May include: libc, core/, nvcc/ (derive.h, record.h).
+ * May include: libc, core/, nvcc/ (args.h, derive.h, record.h).
  */
 #ifndef KS_REVIEW_BUILD_H
 #define KS_REVIEW_BUILD_H
@@ -36,6 +43,19 @@ struct ks_buf;
  */
 int ks_build_rec_find(const char *dir, const char *mangled,
 		      struct ks_build_rec *r, struct ks_buf *err);
+
+/*
+ * Pure: is the record's object its source's alone (a -c build, a format 1
+ * record, or a one-command build with one CUDA source, NVCC_*_FLAGS
+ * counted)? 0 when the command does not classify.
+ */
+int ks_build_rec_object_is_own(const struct ks_build_rec *r);
+
+/*
+ * Pure: where the compile alone of a one-command record's source is kept:
+ * <dir>/builds/objects/<record id>-<16 hex of the record's text>.o.
+ */
+char *ks_build_rec_own_object_path(const char *dir, const struct ks_build_rec *r);
 
 /* Pure: does `data` hold `mangled` as a NUL-delimited string? */
 int ks_build_object_has(const void *data, size_t len, const char *mangled);

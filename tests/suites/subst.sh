@@ -1,5 +1,6 @@
 # subst: ks-nvcc compiles verified variants from the cache, with the real
-# nvcc. Each test seeds the cache with a variant that is verified by
+# nvcc (tests/suites/subst_onecmd.sh shows the words nvcc gets in
+# one-command builds). Each test seeds the cache with a variant that is verified by
 # construction (the original kernel plus a branch on the constant
 # 0x5eed5eed = 1592614637, which nothing else contains) and looks for
 # that constant in the per-arch PTX that a -keep build leaves: the real
@@ -181,6 +182,29 @@ test_a_multi_arch_build_gets_the_variant_only_for_its_arch() {
 	expect_eq 1 "$(marks app.compute_90.ptx)" "marker for sm_90"
 	expect_eq 0 "$(marks app.compute_80.ptx)" "marker for sm_80"
 	expect_eq 1 "$(grep -c '.entry _Z5scalePffi' kd/app.compute_80.ptx)" "sm_80 keeps the kernel"
+}
+
+# A one-command build (compile and link): the variant reaches the PTX of
+# its source; the other sources and the link are the command's own.
+test_a_one_command_build_gets_the_variant() {
+	setup
+	printf 'void run(float *x, int n);\nint main() { run(0, 0); return 0; }\n' >src/main.cpp
+	printf '__global__ void twice(float *x) { x[0] *= 2; }\n' >src/other.cu
+	k=$(key_for sm_90 -arch=sm_90 -MD src/main.cpp src/other.cu src/app.cu -o app)
+	expect_ne "" "$k" "key"
+	seed "$k" 900
+	rm -rf kd/* app app.d
+	"$KS_NVCC_BIN" -arch=sm_90 -MD src/main.cpp src/other.cu src/app.cu -o app
+	expect_file app
+	expect_eq 1 "$(marks app.ptx)" "marker in the PTX of app.cu"
+	expect_eq 0 "$(marks other.ptx)" "marker in the PTX of other.cu"
+	expect_eq 1 "$(grep -c '.entry _Z5twicePf' kd/other.ptx)" "other.cu's kernel"
+	expect_stat subst-one-command 1
+	# nvcc writes the depfile of the last source: app.cu, as the user
+	# named it.
+	expect_contains "$(cat app.d)" "src/app.cu"
+	expect_contains "$(cat app.d)" "src/util.h"
+	expect_not_contains "$(cat app.d)" "ks-nvcc."
 }
 
 test_secondary_cache_read_only() {

@@ -224,6 +224,45 @@ TEST(replace_a_source)
 	CHECK(ks_starts_with(replaced("a.cu -o", 0, "/t/v.cu"), "ERROR:"));
 }
 
+/* Sources `a` and `b` of `line` replaced by /t/A.cu and /t/B.cu. */
+static const char *
+replaced2(const char *line, size_t a, size_t b)
+{
+	struct ks_strv out = KS_STRV_INIT;
+	const char *const *argv = w(line);
+	const size_t src[] = { a, b };
+	const char *const paths[] = { "/t/A.cu", "/t/B.cu" };
+
+	ks_buf_reset(&err_);
+	if (ks_onecmd_replace_sources(argv, words_.n, src, paths, 2, &out, &err_))
+		snprintf(joined_, sizeof(joined_), "ERROR: %s", err_.buf);
+	else
+		join(&out);
+	ks_strv_release(&out);
+	return joined_;
+}
+
+TEST(replace_several_sources)
+{
+	CHECK_STR_EQ("-O3 /t/A.cu main.cpp /t/B.cu -lm -o app",
+		     replaced2("-O3 a.cu main.cpp b.cu -lm -o app", 1, 3));
+	/* In any order. */
+	CHECK_STR_EQ("/t/B.cu -x cu /t/A.cu -o x",
+		     replaced2("foo.c -x cu bar.cpp -o x", 3, 0));
+	/* nvcc's a.out named once, not once per source. */
+	CHECK_STR_EQ("/t/A.cu /t/B.cu -o a.out", replaced2("a.cu b.cu", 0, 1));
+	/* An option's value is not a source. */
+	CHECK(ks_starts_with(replaced2("a.cu -o b.cu", 0, 2), "ERROR: argument 3"));
+	{
+		struct ks_strv out = KS_STRV_INIT;
+
+		CHECK_INT_EQ(-1, ks_onecmd_replace_sources(w("a.cu"), 1, NULL, NULL,
+							  0, &out, &err_));
+		CHECK_INT_EQ(0, (long)out.n);
+		ks_strv_release(&out);
+	}
+}
+
 void
 ks_suite_onecmd(void)
 {
@@ -232,6 +271,7 @@ ks_suite_onecmd(void)
 	RUN(compile_of_one_source);
 	RUN(compile_keeps_the_classification);
 	RUN(replace_a_source);
+	RUN(replace_several_sources);
 	ks_strv_release(&words_);
 	ks_buf_release(&err_);
 }
