@@ -234,6 +234,34 @@ ks_tu_clang_arch(const char *target, char *buf, size_t size)
 	return buf;
 }
 
+char *
+ks_tu_arch_list(const char *const *targets, size_t n)
+{
+	long nums[64];
+	size_t i, k, m = 0;
+	struct ks_buf b = KS_BUF_INIT;
+
+	for (i = 0; i < n; i++) {
+		struct ks_arch_target a;
+
+		if (!targets[i] || ks_arch_parse(targets[i], &a))
+			continue;
+		for (k = 0; k < m && nums[k] != a.number; k++)
+			;
+		if (k < m || m == KS_ARRAY_SIZE(nums))
+			continue;
+		/* insertion, ascending */
+		for (k = m++; k > 0 && nums[k - 1] > a.number; k--)
+			nums[k] = nums[k - 1];
+		nums[k] = a.number;
+	}
+	if (!m)
+		return NULL;
+	for (k = 0; k < m; k++)
+		ks_buf_addf(&b, "%s%ld", k ? "," : "", nums[k] * 10);
+	return ks_buf_detach(&b, NULL);
+}
+
 static char *
 absolute(const char *cwd, const char *p)
 {
@@ -328,6 +356,9 @@ ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 		ks_strv_push(out, o->nvcc_macros->v[i]);
 		cudacc = cudacc_of(o->nvcc_macros->v[i], cudacc);
 	}
+	if (o->arch_list)
+		ks_strv_push_owned(out, ks_xasprintf("-D__CUDA_ARCH_LIST__=%s",
+						     o->arch_list));
 	for (i = 0; o->defines && i < o->defines->n; i++) {
 		ks_strv_push(out, o->defines->v[i]);
 		cudacc = cudacc_of(o->defines->v[i], cudacc);

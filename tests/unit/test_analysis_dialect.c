@@ -489,6 +489,51 @@ out:
 	ks_buf_release(&out);
 }
 
+/* A kernel over a cub type is named with cub's inline namespace, which
+ * CCCL spells from __CUDA_ARCH_LIST__ (cub::CUB_300001_SM_900): without
+ * nvcc's value the instance was "..._SM___CUDA_ARCH_LIST__...", a name
+ * nvcc's PTX and the runtime never have. */
+TEST(instances_over_cub_types_carry_the_arch_list)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k;
+	static const char src[] =
+		"#include <cub/block/block_scan.cuh>\n"
+		"template <int B, cub::BlockScanAlgorithm A>\n"
+		"__global__ void scan_k(int *p)\n"
+		"{\n"
+		"  using S = cub::BlockScan<int, B, A>;\n"
+		"  __shared__ typename S::TempStorage t;\n"
+		"  int v = p[threadIdx.x];\n"
+		"  S(t).ExclusiveSum(v, v);\n"
+		"  p[threadIdx.x] = v;\n"
+		"}\n"
+		"int main() { int *p = 0;\n"
+		"  scan_k<64, cub::BLOCK_SCAN_RAKING><<<1, 64>>>(p);\n"
+		"  return 0; }\n";
+
+	SETUP();
+	memset(&o, 0, sizeof(o));
+	o.source = test_write(test_tmpdir(), "cubarg.cu", src);
+	o.toolkit = toolkit;
+	o.state_dir = state;
+	o.arch = "sm_90";
+	o.arch_list = "800,900";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	k = kernel_named(&inv, "scan_k");
+	CHECK(k && k->ninst == 1);
+	if (k && k->ninst == 1) {
+		CHECK(strstr(k->inst[0].mangled, "_SM_800_900") != NULL);
+		CHECK(strstr(k->inst[0].mangled, "ARCH_LIST") == NULL);
+	}
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+}
+
 TEST(walk_stops_at_its_time_bound)
 {
 	struct ks_inventory inv;
@@ -533,6 +578,7 @@ ks_suite_analysis_dialect(void)
 	RUN(host_errors_are_set_aside_only_in_host_code);
 	RUN(template_instances_launches_and_keys);
 	RUN(launches_from_macro_expansions);
+	RUN(instances_over_cub_types_carry_the_arch_list);
 	RUN(walk_stops_at_its_time_bound);
 	if (ready > 0)
 		ks_fs_remove_tree(state, &(struct ks_buf)KS_BUF_INIT);
