@@ -323,6 +323,13 @@ ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 	 * in braced initializers. */
 	ks_strv_push(out, "-Wno-register");
 	ks_strv_push(out, "-Wno-c++11-narrowing");
+	/* Names as nvcc's front end (and gcc) mangles them: clang 18 began
+	 * to mangle the type of a non-type template parameter when it is
+	 * deduced (`template <auto N>`: TnDa) or depends on another
+	 * parameter (enable_if: TnN...), so such kernels had names that
+	 * nvcc's PTX and the runtime never have. Clang 17's mangling is
+	 * nvcc's there; the setting changes mangling only. */
+	ks_strv_push(out, "-fclang-abi-compat=17");
 	ks_strv_push(out, "-isystem");
 	ks_strv_push(out, stub_dir);
 	ks_strv_push_owned(

@@ -893,6 +893,7 @@ TEST(clang_args_from_the_build)
 	CHECK(ks_strv_find(&out, "-UNDEBUG") >= 0);
 	CHECK(ks_strv_find(&out, "-nocudainc") < 0);
 	CHECK(ks_strv_find(&out, "-D__CUDA_ARCH_LIST__=900") < 0);
+	CHECK(ks_strv_find(&out, "-fclang-abi-compat=17") >= 0);
 	ks_strv_release(&out);
 	/* the build's arch list, before the build's own -D/-U */
 	o.arch_list = "800,900";

@@ -534,6 +534,57 @@ TEST(instances_over_cub_types_carry_the_arch_list)
 	ks_buf_release(&err);
 }
 
+/* Names as nvcc's PTX gives them (nvcc 13.0 -arch=sm_90 -ptx of the same
+ * file): clang 19 mangles the type of a non-type template parameter of
+ * dependent or deduced type ("TnN...", "TnDa"), nvcc does not. */
+TEST(kernel_names_are_mangled_as_nvcc_mangles_them)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	static const char *const want[][2] = {
+		{"pick_k", "_Z6pick_kIfLi0EEvjPT_"},
+		{"pick_k", "_Z6pick_kIdLi0EEvjPT_"},
+		{"auto_k", "_Z6auto_kILi5EEvPi"},
+		{"auto_k", "_Z6auto_kILc99EEvPi"},
+		{"tt_k", "_Z4tt_kI3boxfEvPT_IT0_E"},
+		{"width_k", "_Z7width_kIsLm2EEvPT_"},
+	};
+	size_t i, j, n = 0, found = 0;
+
+	SETUP();
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/mangling.cu";
+	o.toolkit = toolkit;
+	o.state_dir = state;
+	o.arch = "sm_90";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	for (i = 0; i < KS_ARRAY_SIZE(want); i++) {
+		int hit = 0;
+
+		for (j = 0; j < inv.nkernels; j++) {
+			const struct ks_kernel *k = &inv.kernels[j];
+			size_t m;
+
+			if (strcmp(k->name, want[i][0]))
+				continue;
+			for (m = 0; m < k->ninst; m++)
+				hit |= !strcmp(k->inst[m].mangled, want[i][1]);
+		}
+		if (!hit)
+			fprintf(stderr, "  missing %s\n", want[i][1]);
+		found += hit;
+	}
+	for (j = 0; j < inv.nkernels; j++)
+		n += inv.kernels[j].ninst;
+	CHECK_INT_EQ((int)KS_ARRAY_SIZE(want), (int)found);
+	CHECK_INT_EQ((int)KS_ARRAY_SIZE(want), (int)n);
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+}
+
 TEST(walk_stops_at_its_time_bound)
 {
 	struct ks_inventory inv;
@@ -579,6 +630,7 @@ ks_suite_analysis_dialect(void)
 	RUN(template_instances_launches_and_keys);
 	RUN(launches_from_macro_expansions);
 	RUN(instances_over_cub_types_carry_the_arch_list);
+	RUN(kernel_names_are_mangled_as_nvcc_mangles_them);
 	RUN(walk_stops_at_its_time_bound);
 	if (ready > 0)
 		ks_fs_remove_tree(state, &(struct ks_buf)KS_BUF_INIT);
