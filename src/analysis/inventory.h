@@ -182,6 +182,10 @@ struct ks_tu_opts {
 	 * cub type among its template arguments is mangled as nvcc's PTX
 	 * names it only with it. */
 	const char *arch_list;
+	/* clang's cuda_wrappers directory, searched before the C++ library
+	 * (-isystem; libclang.h, ks_libclang_cuda_wrappers); NULL: libclang's
+	 * own search (ks_tu_parse fills it in with a toolkit). */
+	const char *cuda_wrappers;
 	/* The host compiler's include directories (nvcc/hostinc.h), searched
 	 * after clang's own (-idirafter); NULL: none */
 	const struct ks_strv *host_includes;

@@ -25,7 +25,7 @@
 #define KS_TU_SOURCE_MAX (1u << 26)
 
 /* Bump when the stub, the prelude or the PCH recipe changes. */
-#define TU_STATE_VERSION 11
+#define TU_STATE_VERSION 12
 /* PCHs kept (7 MB for the prelude alone, 40 MB with cub and thrust);
  * the oldest go first. */
 #define TU_MAX_PCH 8
@@ -188,6 +188,10 @@ static const char extras_text[] =
 	"/* ks: what clang's CUDA wrapper lacks and nvcc declares */\n"
 	"#pragma once\n"
 	"#pragma clang system_header\n"
+	/* nvcc's crt/common_functions.h includes <new> for every CUDA
+	 * compile, so placement new is declared where code (cub's
+	 * block_load.cuh) uses it without including <new> itself. */
+	"#include <new>\n"
 
 	"#define KS_CACHE_HINTS(T) \\\n"
 	"  __device__ T __ldcg(const T *); __device__ T __ldca(const T *); \\\n"
@@ -306,6 +310,10 @@ ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 		ks_strv_push(out, "-isystem");
 		ks_strv_push_owned(out,
 				   ks_xasprintf("%s/include/cccl", o->toolkit));
+		if (o->cuda_wrappers) {
+			ks_strv_push(out, "-isystem");
+			ks_strv_push(out, o->cuda_wrappers);
+		}
 		ks_strv_push(out, "-include");
 		ks_strv_push_owned(
 			out, ks_xasprintf("%s/ks_cuda_extras.h", stub_dir));
@@ -771,7 +779,13 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 	t->prelude = o->toolkit == NULL;
 	if (prepare_state(o->state_dir, t->prelude, &dir, &prelude, err))
 		goto out;
-	ks_tu_args(o, dir, prelude, &args);
+	{
+		struct ks_tu_opts with = *o;
+
+		if (o->toolkit && !o->cuda_wrappers)
+			with.cuda_wrappers = ks_libclang_cuda_wrappers();
+		ks_tu_args(&with, dir, prelude, &args);
+	}
 	t->index = ks_cx.createIndex(0, 0);
 	if (o->toolkit && !o->no_pch) {
 		struct ks_strv prefix = KS_STRV_INIT;
