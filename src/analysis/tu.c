@@ -25,7 +25,7 @@
 #define KS_TU_SOURCE_MAX (1u << 26)
 
 /* Bump when the stub, the prelude or the PCH recipe changes. */
-#define TU_STATE_VERSION 12
+#define TU_STATE_VERSION 13
 /* PCHs kept (7 MB for the prelude alone, 40 MB with cub and thrust);
  * the oldest go first. */
 #define TU_MAX_PCH 8
@@ -214,6 +214,11 @@ static const char extras_text[] =
 	"KS_CACHE_HINTS(float2) KS_CACHE_HINTS(float4) KS_CACHE_HINTS(double)\n"
 	"KS_CACHE_HINTS(double2)\n"
 	"#undef KS_CACHE_HINTS\n"
+	/* nvcc's __managed__ is a device variable host code may use too;
+	 * clang knows the attribute for HIP only and ignores it in CUDA,
+	 * leaving a host variable that device code may not read. */
+	"#undef __managed__\n"
+	"#define __managed__ __device__\n"
 	KS_CUDACC_RESTORE;
 
 /* Written after extras_text, in the same header. */

@@ -624,6 +624,20 @@ TEST(cuda_wrappers_give_device_code_its_std_overloads)
 		fprintf(stderr, "%s\n", err.buf);
 	CHECK_INT_EQ(1, (int)inv.nkernels);
 	ks_inventory_release(&inv);
+	/* __managed__: a device variable that host code uses too */
+	CHECK_INT_EQ(
+		0,
+		parse_text("managed.cu",
+			   "__managed__ int P;\n"
+			   "__device__ int f(int x) { return x % P; }\n"
+			   "__global__ void k(int *p) { p[threadIdx.x] = f(1); }\n"
+			   "int main() { P = 3; k<<<1, 1>>>(0); return P; }\n",
+			   NULL, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	CHECK_INT_EQ(1, (int)inv.nkernels);
+	CHECK_INT_EQ(1, (int)inv.nlaunches);
+	ks_inventory_release(&inv);
 	ks_buf_release(&err);
 }
 
