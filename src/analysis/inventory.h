@@ -176,6 +176,16 @@ struct ks_tu_opts {
 	/* nvcc's predefined macros ("-U__CUDACC__", "-D__CUDACC__=1", ...;
 	 * nvcc/nvccmacros.h), before the build's own; NULL: none */
 	const struct ks_strv *nvcc_macros;
+	/* __CUDA_ARCH_LIST__ as nvcc defines it for the build ("750,900":
+	 * ks_tu_arch_list); NULL: not defined. CCCL names its inline
+	 * namespaces after it (cub::CUB_300001_SM_900), so a kernel with a
+	 * cub type among its template arguments is mangled as nvcc's PTX
+	 * names it only with it. */
+	const char *arch_list;
+	/* clang's cuda_wrappers directory, searched before the C++ library
+	 * (-isystem; libclang.h, ks_libclang_cuda_wrappers); NULL: libclang's
+	 * own search (ks_tu_parse fills it in with a toolkit). */
+	const char *cuda_wrappers;
 	/* The host compiler's include directories (nvcc/hostinc.h), searched
 	 * after clang's own (-idirafter); NULL: none */
 	const struct ks_strv *host_includes;
@@ -233,6 +243,14 @@ int ks_tu_prefix(const char *text, struct ks_strv *out);
  * to the newest it knows, which parses the same source.
  */
 const char *ks_tu_clang_arch(const char *target, char *buf, size_t size);
+
+/*
+ * Pure: __CUDA_ARCH_LIST__ for a build's targets, as nvcc 13 defines it:
+ * the virtual archs' numbers times ten, ascending, once each ("750,900"
+ * for compute_90 and compute_75; compute_90a gives 900). Names that do
+ * not parse are skipped; NULL when none does. The caller frees.
+ */
+char *ks_tu_arch_list(const char *const *targets, size_t n);
 
 /*
  * Pure: compute every kernel's keys (closure.h) for each real arch in

@@ -1,11 +1,13 @@
 #include "libclang.h"
 
+#define _GNU_SOURCE 1	/* dladdr */
 #include <ctype.h>
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/buf.h"
+#include "../core/fs.h"
 #include "../core/log.h"
 #include "../core/strv.h"
 #include "../core/util.h"
@@ -18,6 +20,7 @@ static char *loaded_path;
 static char *version;
 static int major;
 static struct ks_buf failure = KS_BUF_INIT;
+static char *wrappers;		/* clang's cuda_wrappers directory, or NULL */
 
 void
 ks_libclang_candidates(const char *env, struct ks_strv *out)
@@ -53,6 +56,64 @@ ks_libclang_parse_major(const char *v)
 		return 0;
 	s += strlen("version ");
 	return isdigit((unsigned char)*s) ? atoi(s) : 0;
+}
+
+/* An address inside the library (for dladdr). */
+static void *
+p_of(const struct ks_cx *t)
+{
+	void *p;
+
+	memcpy(&p, &t->getClangVersion, sizeof(p));
+	return p;
+}
+
+void
+ks_libclang_wrapper_candidates(const char *file, const char *clang_version,
+			       struct ks_strv *out)
+{
+	const char *v = clang_version ? strstr(clang_version, "version ") : NULL;
+	char full[32] = "";
+	int mj = ks_libclang_parse_major(clang_version);
+
+	if (v) {
+		size_t n;
+
+		v += strlen("version ");
+		n = strspn(v, "0123456789.");
+		if (n && n < sizeof(full))
+			memcpy(full, v, n), full[n] = '\0';
+	}
+	if (!mj)
+		return;
+	/* Debian's libclang takes /usr/include/clang/<version> */
+	if (*full)
+		ks_strv_push_owned(out, ks_xasprintf(
+			"/usr/include/clang/%s/include/cuda_wrappers", full));
+	if (file && *file) {
+		char *real = ks_fs_realpath(file);
+		const char *f = real ? real : file;
+		const char *slash = strrchr(f, '/');
+
+		if (slash) {
+			ks_strv_push_owned(out, ks_xasprintf(
+				"%.*s/clang/%d/include/cuda_wrappers",
+				(int)(slash - f), f, mj));
+			if (*full)
+				ks_strv_push_owned(out, ks_xasprintf(
+					"%.*s/clang/%s/include/cuda_wrappers",
+					(int)(slash - f), f, full));
+		}
+		free(real);
+	}
+	ks_strv_push_owned(out, ks_xasprintf(
+		"/usr/lib/llvm-%d/lib/clang/%d/include/cuda_wrappers", mj, mj));
+}
+
+const char *
+ks_libclang_cuda_wrappers(void)
+{
+	return state > 0 ? wrappers : NULL;
 }
 
 /* Fill `t` from `h`; returns the name of the first missing function. */
@@ -103,6 +164,27 @@ try_load(const char *name, struct ks_buf *why)
 	ks_cx.disposeString(v);
 	major = ks_libclang_parse_major(version);
 	ks_log("libclang: %s (%s)", loaded_path, version);
+	{
+		Dl_info di;
+		struct ks_strv c = KS_STRV_INIT;
+		const char *file = NULL;
+		size_t i;
+
+		memset(&di, 0, sizeof(di));
+		if (dladdr(p_of(&t), &di) && di.dli_fname)
+			file = di.dli_fname;
+		ks_libclang_wrapper_candidates(file, version, &c);
+		wrappers = NULL;
+		for (i = 0; i < c.n && !wrappers; i++) {
+			char *probe = ks_xasprintf("%s/new", c.v[i]);
+
+			if (ks_fs_exists(probe))
+				wrappers = ks_xstrdup(c.v[i]);
+			free(probe);
+		}
+		ks_strv_release(&c);
+		ks_log("libclang: cuda_wrappers %s", wrappers ? wrappers : "not found");
+	}
 	return 0;
 }
 

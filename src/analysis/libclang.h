@@ -35,6 +35,21 @@ void ks_libclang_configure(const char *setting);
  */
 int ks_libclang_load(struct ks_buf *err);
 
+/*
+ * clang's cuda_wrappers directory (its <new>, <cmath>, <algorithm>,
+ * <complex> with the device overloads), or NULL: the clang driver adds
+ * it to CUDA parses from its own install path, which libclang (without
+ * one) computes wrongly and then silently drops, so ks passes it. Found
+ * at load among ks_libclang_wrapper_candidates() (the first with `new`).
+ */
+const char *ks_libclang_cuda_wrappers(void);
+
+/* Pure: where the cuda_wrappers of the libclang at `file` (the loaded
+ * library, NULL if unknown) with `version` (clang_getClangVersion) may
+ * be, most likely first, appended to `out`. */
+void ks_libclang_wrapper_candidates(const char *file, const char *version,
+				    struct ks_strv *out);
+
 /* The library loaded ("libclang-19.so.1"), or NULL before a success. */
 const char *ks_libclang_path(void);
 

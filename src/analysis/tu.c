@@ -25,7 +25,7 @@
 #define KS_TU_SOURCE_MAX (1u << 26)
 
 /* Bump when the stub, the prelude or the PCH recipe changes. */
-#define TU_STATE_VERSION 11
+#define TU_STATE_VERSION 13
 /* PCHs kept (7 MB for the prelude alone, 40 MB with cub and thrust);
  * the oldest go first. */
 #define TU_MAX_PCH 8
@@ -188,6 +188,10 @@ static const char extras_text[] =
 	"/* ks: what clang's CUDA wrapper lacks and nvcc declares */\n"
 	"#pragma once\n"
 	"#pragma clang system_header\n"
+	/* nvcc's crt/common_functions.h includes <new> for every CUDA
+	 * compile, so placement new is declared where code (cub's
+	 * block_load.cuh) uses it without including <new> itself. */
+	"#include <new>\n"
 
 	"#define KS_CACHE_HINTS(T) \\\n"
 	"  __device__ T __ldcg(const T *); __device__ T __ldca(const T *); \\\n"
@@ -210,6 +214,11 @@ static const char extras_text[] =
 	"KS_CACHE_HINTS(float2) KS_CACHE_HINTS(float4) KS_CACHE_HINTS(double)\n"
 	"KS_CACHE_HINTS(double2)\n"
 	"#undef KS_CACHE_HINTS\n"
+	/* nvcc's __managed__ is a device variable host code may use too;
+	 * clang knows the attribute for HIP only and ignores it in CUDA,
+	 * leaving a host variable that device code may not read. */
+	"#undef __managed__\n"
+	"#define __managed__ __device__\n"
 	KS_CUDACC_RESTORE;
 
 /* Written after extras_text, in the same header. */
@@ -232,6 +241,34 @@ ks_tu_clang_arch(const char *target, char *buf, size_t size)
 	if (ks_ends_with(buf, "f"))
 		buf[strlen(buf) - 1] = '\0';
 	return buf;
+}
+
+char *
+ks_tu_arch_list(const char *const *targets, size_t n)
+{
+	long nums[64];
+	size_t i, k, m = 0;
+	struct ks_buf b = KS_BUF_INIT;
+
+	for (i = 0; i < n; i++) {
+		struct ks_arch_target a;
+
+		if (!targets[i] || ks_arch_parse(targets[i], &a))
+			continue;
+		for (k = 0; k < m && nums[k] != a.number; k++)
+			;
+		if (k < m || m == KS_ARRAY_SIZE(nums))
+			continue;
+		/* insertion, ascending */
+		for (k = m++; k > 0 && nums[k - 1] > a.number; k--)
+			nums[k] = nums[k - 1];
+		nums[k] = a.number;
+	}
+	if (!m)
+		return NULL;
+	for (k = 0; k < m; k++)
+		ks_buf_addf(&b, "%s%ld", k ? "," : "", nums[k] * 10);
+	return ks_buf_detach(&b, NULL);
 }
 
 static char *
@@ -278,6 +315,10 @@ ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 		ks_strv_push(out, "-isystem");
 		ks_strv_push_owned(out,
 				   ks_xasprintf("%s/include/cccl", o->toolkit));
+		if (o->cuda_wrappers) {
+			ks_strv_push(out, "-isystem");
+			ks_strv_push(out, o->cuda_wrappers);
+		}
 		ks_strv_push(out, "-include");
 		ks_strv_push_owned(
 			out, ks_xasprintf("%s/ks_cuda_extras.h", stub_dir));
@@ -295,6 +336,13 @@ ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 	 * in braced initializers. */
 	ks_strv_push(out, "-Wno-register");
 	ks_strv_push(out, "-Wno-c++11-narrowing");
+	/* Names as nvcc's front end (and gcc) mangles them: clang 18 began
+	 * to mangle the type of a non-type template parameter when it is
+	 * deduced (`template <auto N>`: TnDa) or depends on another
+	 * parameter (enable_if: TnN...), so such kernels had names that
+	 * nvcc's PTX and the runtime never have. Clang 17's mangling is
+	 * nvcc's there; the setting changes mangling only. */
+	ks_strv_push(out, "-fclang-abi-compat=17");
 	ks_strv_push(out, "-isystem");
 	ks_strv_push(out, stub_dir);
 	ks_strv_push_owned(
@@ -328,6 +376,9 @@ ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 		ks_strv_push(out, o->nvcc_macros->v[i]);
 		cudacc = cudacc_of(o->nvcc_macros->v[i], cudacc);
 	}
+	if (o->arch_list)
+		ks_strv_push_owned(out, ks_xasprintf("-D__CUDA_ARCH_LIST__=%s",
+						     o->arch_list));
 	for (i = 0; o->defines && i < o->defines->n; i++) {
 		ks_strv_push(out, o->defines->v[i]);
 		cudacc = cudacc_of(o->defines->v[i], cudacc);
@@ -733,7 +784,13 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 	t->prelude = o->toolkit == NULL;
 	if (prepare_state(o->state_dir, t->prelude, &dir, &prelude, err))
 		goto out;
-	ks_tu_args(o, dir, prelude, &args);
+	{
+		struct ks_tu_opts with = *o;
+
+		if (o->toolkit && !o->cuda_wrappers)
+			with.cuda_wrappers = ks_libclang_cuda_wrappers();
+		ks_tu_args(&with, dir, prelude, &args);
+	}
 	t->index = ks_cx.createIndex(0, 0);
 	if (o->toolkit && !o->no_pch) {
 		struct ks_strv prefix = KS_STRV_INIT;

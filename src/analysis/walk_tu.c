@@ -2,6 +2,7 @@
  * The walk's TU visitor (walk.h, tu.h): kernels, launch sites and host
  * facts of a parsed translation unit.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,12 @@ struct tuwalk {
 	size_t nwork;
 	struct ks_strv queued;
 	int in_inst;		/* walking an instantiation */
+	/* Walking the second parse of explicit_instances(): its cursors
+	 * are not the TU's, so kernels are matched by their extent. */
+	int foreign;
+	/* The TU's host function templates (definitions): name and
+	 * qualified name, for explicit instantiations of them. */
+	struct ks_strv tmpl_names, tmpl_quals;
 };
 
 /* The most instantiations walked per TU: far above real code (hundreds);
@@ -53,6 +60,25 @@ kernel_index(struct tuwalk *tw, CXCursor decl)
 			return (int)i;
 		if (!ks_cx.Cursor_isNull(tmpl) && ks_walk_same(tw->kcur[i], tmpl))
 			return (int)i;
+	}
+	if (tw->foreign) {
+		/* the same text at the same place: the second parse only
+		 * appends to the file */
+		CXCursor d = ks_cx.Cursor_isNull(tmpl) ? decl : tmpl;
+		CXCursor def = ks_cx.getCursorDefinition(d);
+		struct ks_extent e;
+		int ki = -1;
+
+		memset(&e, 0, sizeof(e));
+		ks_cx_extent(ks_cx.getCursorExtent(
+				     ks_cx.Cursor_isNull(def) ? d : def),
+			     &e);
+		for (i = 0; i < tw->inv->nkernels && ki < 0; i++)
+			if (tw->inv->kernels[i].extent.begin == e.begin &&
+			    !strcmp(tw->inv->kernels[i].extent.file, e.file))
+				ki = (int)i;
+		free(e.file);
+		return ki;
 	}
 	return -1;
 }
@@ -553,6 +579,9 @@ add_launch(struct tuwalk *tw, CXCursor call, CXCursor config)
 			}
 			return;
 		}
+		/* the second parse's cursors describe no new site */
+		if (tw->foreign)
+			return;
 	}
 	inv->launches = KS_GROW(inv->launches, inv->nlaunches, NULL);
 	l = &inv->launches[inv->nlaunches++];
@@ -843,6 +872,10 @@ tu_visit(CXCursor c, CXCursor parent, CXClientData data)
 		}
 	}
 	if (ks_cx.isCursorDefinition(c)) {
+		if (k == CXCursor_FunctionTemplate) {
+			ks_strv_push_owned(&tw->tmpl_names, ks_walk_spelling(c));
+			ks_strv_push_owned(&tw->tmpl_quals, qualified_name(c));
+		}
 		tw->fn_name = qualified_name(c);
 		tw->fn = ks_host_add_fn(&tw->inv->host, tw->fn_name);
 		tw->nloops = 0;
@@ -855,15 +888,53 @@ tu_visit(CXCursor c, CXCursor parent, CXClientData data)
 	return CXChildVisit_Continue;
 }
 
+/* Walk the queued instantiations from `from` on, and those they queue. */
+static void
+walk_work(struct tuwalk *tw, size_t from)
+{
+	struct ks_inventory *inv = tw->inv;
+	struct ks_tu *t = tw->t;
+	size_t i;
+
+	tw->in_inst = 1;
+	for (i = from; i < tw->nwork && i < MAX_INSTANTIATIONS; i++) {
+		CXCursor c = tw->work[i], tmpl;
+
+		if (ks_tu_watch_expired()) {
+			t->timed_out = 1;
+			break;
+		}
+		tmpl = ks_cx.getSpecializedCursorTemplate(c);
+		tw->fn_name = qualified_name(ks_cx.Cursor_isNull(tmpl) ? c
+								       : tmpl);
+		/* the pattern's host function, walked already */
+		for (tw->fn = 0; (size_t)tw->fn < inv->host.nfns; tw->fn++)
+			if (!strcmp(inv->host.fns[tw->fn], tw->fn_name))
+				break;
+		if ((size_t)tw->fn == inv->host.nfns)
+			tw->fn = ks_host_add_fn(&inv->host, tw->fn_name);
+		tw->nloops = 0;
+		tw->device_fn = ks_walk_has_attr(c, CXCursor_CUDADeviceAttr) &&
+				!ks_walk_has_attr(c, CXCursor_CUDAHostAttr);
+		ks_cx.visitChildren(c, host_visit, tw);
+		free(tw->fn_name);
+		tw->fn_name = NULL;
+	}
+}
+
 /* ---- explicit instantiations --------------------------------------------- */
 
 /*
  * libclang shows no cursor for an explicit instantiation
- * (`template __global__ void k<int>(int *);`), yet nvcc emits the
- * instance. They are found in the tokens of the TU's own file and
- * resolved by a second parse of that file with one reference per
- * instantiation appended, whose referenced declaration is the instance
- * (mangled name and template arguments as for any other).
+ * (`template __global__ void k<int>(int *);`, or of a host template that
+ * launches kernels: `template void run<float>(float *);`), yet nvcc
+ * emits the instances. They are found in the tokens of the TU's own file
+ * (also in a macro's body, for each use of the macro) and resolved by a
+ * second parse of that file with one reference per instantiation
+ * appended, in the instantiation's namespaces: a kernel's instance is
+ * the reference's, and a host function's instance is walked like any
+ * instantiation, so its launches name theirs. The original text keeps
+ * its offsets, so sites and kernels are matched by extent.
  */
 struct explicit_ctx {
 	struct tuwalk *tw;
@@ -888,16 +959,17 @@ matching(struct toks *t, unsigned i, const char *open, const char *close)
 	return 0;
 }
 
+/* A template kernel or host function template of the TU named `name`. */
 static int
-template_kernel_named(struct tuwalk *tw, const char *name)
+template_named(struct tuwalk *tw, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < tw->inv->nkernels; i++)
 		if (tw->inv->kernels[i].is_template &&
 		    !strcmp(tw->inv->kernels[i].name, name))
-			return (int)i;
-	return -1;
+			return 1;
+	return ks_strv_find(&tw->tmpl_names, name) >= 0;
 }
 
 static enum CXChildVisitResult
@@ -911,14 +983,19 @@ explicit_visit(CXCursor c, CXCursor parent, CXClientData data)
 		CXCursor tmpl = ks_cx.getSpecializedCursorTemplate(ref);
 		size_t i;
 		char *q;
+		int hit = 0;
 
 		if (ks_cx.Cursor_isNull(tmpl))
 			return CXChildVisit_Recurse;
 		q = qualified_name(tmpl);
 		for (i = 0; i < tw->inv->nkernels; i++)
 			if (tw->inv->kernels[i].is_template &&
-			    !strcmp(tw->inv->kernels[i].qualified, q))
+			    !strcmp(tw->inv->kernels[i].qualified, q)) {
 				add_instance(&tw->inv->kernels[i], ref);
+				hit = 1;
+			}
+		if (!hit && ks_strv_find(&tw->tmpl_quals, q) >= 0)
+			queue_instantiation(tw, ref);
 		free(q);
 	}
 	return CXChildVisit_Recurse;
@@ -927,16 +1004,164 @@ explicit_visit(CXCursor c, CXCursor parent, CXClientData data)
 static enum CXChildVisitResult
 explicit_top(CXCursor c, CXCursor parent, CXClientData data)
 {
+	enum CXCursorKind k = ks_walk_kind(c);
 	char *name;
 
 	(void)parent;
-	if (ks_walk_kind(c) != CXCursor_FunctionDecl)
+	if (k == CXCursor_Namespace &&
+	    ks_cx.Location_isFromMainFile(ks_cx.getCursorLocation(c)))
+		return CXChildVisit_Recurse;
+	if (k != CXCursor_FunctionDecl)
 		return CXChildVisit_Continue;
 	name = ks_walk_spelling(c);
 	if (ks_starts_with(name, "__ks_explicit_"))
 		ks_cx.visitChildren(c, explicit_visit, data);
 	free(name);
 	return CXChildVisit_Continue;
+}
+
+/* A macro defined in the TU's file: name, parameters and body tokens. */
+struct xmacro {
+	char *name;
+	unsigned begin, end;		/* the definition's tokens [begin, end) */
+	unsigned params, params_end;	/* `(` and `)` of its parameters, or 0 */
+	int helper;			/* its helper's number, or -1 */
+};
+
+/*
+ * The reference for the explicit instantiation at token i (`template`):
+ * `static void NAME(void) { (void)static_cast<R (*)(P)>(&F<A>); }`
+ * appended to `out`, NAME being `fn`. Returns 0, or -1 when the tokens
+ * are not one of a kernel or host function template of the TU.
+ */
+static int
+explicit_ref(struct tuwalk *tw, struct toks *tk, const char *text,
+	     unsigned i, unsigned stop, const char *fn, struct ks_buf *out)
+{
+	unsigned j, name = 0, lt = 0, gt = 0, lp, rp, q;
+
+	for (j = i + 1; j < stop && !name; j++) {
+		char *s;
+
+		if (ks_walk_tok_is(tk, j, ";") || ks_walk_tok_is(tk, j, "{"))
+			return -1;
+		s = ks_walk_tok_str(tk, j);
+		if ((ks_walk_tok_is(tk, j + 1, "<") ||
+		     ks_walk_tok_is(tk, j + 1, "(")) &&
+		    template_named(tw, s))
+			name = j;
+		free(s);
+	}
+	if (!name)
+		return -1;
+	lp = name + 1;
+	if (ks_walk_tok_is(tk, lp, "<")) {
+		lt = lp;
+		gt = matching(tk, lp, "<", ">");
+		if (!gt || gt >= stop)
+			return -1;
+		lp = gt + 1;
+	}
+	if (lp >= stop || !ks_walk_tok_is(tk, lp, "(") ||
+	    !(rp = matching(tk, lp, "(", ")")) || rp >= stop)
+		return -1;
+	/* the qualifier as written (`ns::f`), before it the return type */
+	for (q = name; q >= i + 3 && ks_walk_tok_is(tk, q - 1, "::"); q -= 2)
+		;
+	if (q > i + 1 && ks_walk_tok_is(tk, q - 1, "::"))
+		q--;	/* `::f` */
+	if (q <= i + 1)
+		return -1;	/* no return type: not a function */
+	ks_buf_addf(out,
+		    "static void %s(void) { (void)static_cast<%.*s (*)%.*s>"
+		    "(&%.*s%.*s); }",
+		    fn,
+		    (int)(ks_walk_tok_end(tk, q - 1) - ks_walk_tok_begin(tk, i + 1)),
+		    text + ks_walk_tok_begin(tk, i + 1),
+		    (int)(ks_walk_tok_end(tk, rp) - ks_walk_tok_begin(tk, lp)),
+		    text + ks_walk_tok_begin(tk, lp),
+		    (int)(ks_walk_tok_end(tk, name) - ks_walk_tok_begin(tk, q)),
+		    text + ks_walk_tok_begin(tk, q),
+		    lt ? (int)(ks_walk_tok_end(tk, gt) - ks_walk_tok_begin(tk, lt))
+		       : 0,
+		    lt ? text + ks_walk_tok_begin(tk, lt) : "");
+	return 0;
+}
+
+/* `namespace a { namespace b {` for the namespaces open at a token. */
+static void
+open_namespaces(const struct ks_strv *ns, struct ks_buf *out)
+{
+	size_t i;
+
+	for (i = 0; i < ns->n; i++)
+		ks_buf_addf(out, "namespace %s { ", ns->v[i]);
+}
+
+static void
+close_namespaces(const struct ks_strv *ns, struct ks_buf *out)
+{
+	size_t i;
+
+	for (i = 0; i < ns->n; i++)
+		ks_buf_adds(out, "} ");
+	ks_buf_adds(out, "\n");
+}
+
+/* The `#define`s of the file's tokens (a directive's tokens end where
+ * the next token starts a later line without a continuation: the line
+ * of the token after the last one the define's cursor covers). */
+static size_t
+macros_of(struct toks *tk, const char *text, struct xmacro **out)
+{
+	struct xmacro *m = NULL;
+	size_t n = 0, alloc = 0;
+	unsigned i;
+
+	for (i = 0; i + 2 < tk->n; i++) {
+		unsigned b, j;
+		struct xmacro *x;
+
+		if (!ks_walk_tok_is(tk, i, "#") ||
+		    !ks_walk_tok_is(tk, i + 1, "define"))
+			continue;
+		b = i;
+		/* the directive ends at the first newline not escaped */
+		for (j = i + 2; j + 1 < tk->n; j++) {
+			unsigned e = ks_walk_tok_end(tk, j),
+				 nb = ks_walk_tok_begin(tk, j + 1), p;
+			int nl = 0;
+
+			for (p = e; p < nb; p++)
+				if (text[p] == '\n' &&
+				    !(p > e && text[p - 1] == '\\') &&
+				    !(p > e + 1 && text[p - 1] == '\r' &&
+				      text[p - 2] == '\\'))
+					nl = 1;
+			if (nl)
+				break;
+		}
+		m = KS_GROW(m, n, &alloc);
+		x = &m[n++];
+		memset(x, 0, sizeof(*x));
+		x->name = ks_walk_tok_str(tk, i + 2);
+		x->begin = b;
+		x->end = j + 1 < tk->n ? j + 1 : tk->n;
+		x->helper = -1;
+		/* a function-like macro: `(` right after the name */
+		if (i + 3 < x->end && ks_walk_tok_is(tk, i + 3, "(") &&
+		    ks_walk_tok_begin(tk, i + 3) == ks_walk_tok_end(tk, i + 2)) {
+			for (j = i + 4; j < x->end && !ks_walk_tok_is(tk, j, ")"); j++)
+				;
+			if (j < x->end) {
+				x->params = i + 3;
+				x->params_end = j;
+			}
+		}
+		i = x->end - 1;
+	}
+	*out = m;
+	return n;
 }
 
 static void
@@ -946,10 +1171,15 @@ explicit_instances(struct tuwalk *tw)
 	CXFile f = ks_cx.getFile(t->tu, t->source);
 	size_t size = 0;
 	const char *text = ks_cx_file_text(t->tu, f, &size);
-	struct ks_buf extra = KS_BUF_INIT;
+	struct ks_buf extra = KS_BUF_INIT, helpers = KS_BUF_INIT;
+	struct ks_strv ns = KS_STRV_INIT;
+	struct xmacro *mac = NULL;
+	size_t nmac = 0, mi;
 	struct toks tk;
 	unsigned i;
-	int n = 0;
+	int n = 0, nhelp = 0, depth = 0;
+	/* the brace depth at which each open namespace began */
+	int nsdepth[64];
 
 	if (!text || !size || !t->args.n)
 		return;
@@ -958,51 +1188,134 @@ explicit_instances(struct tuwalk *tw)
 				       ks_cx.getLocationForOffset(
 					       t->tu, f, (unsigned)size)),
 			&tk);
+	nmac = macros_of(&tk, text, &mac);
+	/* helpers for macros whose bodies instantiate explicitly */
+	for (mi = 0; mi < nmac; mi++) {
+		struct xmacro *x = &mac[mi];
+		unsigned b = x->params ? x->params_end + 1 : x->begin + 3;
+		struct ks_buf body = KS_BUF_INIT;
+		int k = 0;
+
+		for (i = b; i < x->end; i++) {
+			char fn[64];
+
+			if (!ks_walk_tok_is(&tk, i, "template") ||
+			    ks_walk_tok_is(&tk, i + 1, "<") ||
+			    (i > b && ks_walk_tok_is(&tk, i - 1, "extern")))
+				continue;
+			snprintf(fn, sizeof(fn),
+				 "__KS_XCAT(__ks_explicit_m%d_%d_, __COUNTER__)",
+				 (int)mi, k);
+			if (!explicit_ref(tw, &tk, text, i, x->end, fn, &body)) {
+				ks_buf_adds(&body, " ");
+				k++;
+			}
+		}
+		if (k) {
+			x->helper = nhelp++;
+			ks_buf_addf(&helpers, "#define __KS_XM%d%.*s %s\n",
+				    x->helper,
+				    x->params ? (int)(ks_walk_tok_end(&tk, x->params_end) -
+						      ks_walk_tok_begin(&tk, x->params))
+					      : 0,
+				    x->params ? text + ks_walk_tok_begin(&tk, x->params) : "",
+				    body.buf);
+		}
+		ks_buf_release(&body);
+	}
+	mi = 0;
 	for (i = 0; i + 1 < tk.n; i++) {
-		unsigned j, lt = 0, gt = 0, lp, rp;
-		int ki = -1;
+		char fn[64];
 
-		if (!ks_walk_tok_is(&tk, i, "template") ||
-		    ks_walk_tok_is(&tk, i + 1, "<") ||
-		    (i > 0 && ks_walk_tok_is(&tk, i - 1, "extern")))
+		/* directives are not code: skip the #defines */
+		if (mi < nmac && i == mac[mi].begin) {
+			i = mac[mi++].end - 1;
 			continue;
-		for (j = i + 1; j < tk.n && ki < 0; j++) {
-			char *s;
+		}
+		if (ks_walk_tok_is(&tk, i, "{")) {
+			depth++;
+			continue;
+		}
+		if (ks_walk_tok_is(&tk, i, "}")) {
+			depth--;
+			if (ns.n && nsdepth[ns.n - 1] == depth + 1 &&
+			    ns.n <= KS_ARRAY_SIZE(nsdepth)) {
+				free(ns.v[--ns.n]);
+				ns.v[ns.n] = NULL;
+			}
+			continue;
+		}
+		if (ks_walk_tok_is(&tk, i, "namespace")) {
+			/* `namespace a {`, `namespace a::b {`, `namespace {` */
+			struct ks_buf nm = KS_BUF_INIT;
+			unsigned j;
 
-			if (ks_walk_tok_is(&tk, j, ";") ||
-			    ks_walk_tok_is(&tk, j, "{"))
+			for (j = i + 1; j < tk.n && !ks_walk_tok_is(&tk, j, "{") &&
+					!ks_walk_tok_is(&tk, j, ";") &&
+					!ks_walk_tok_is(&tk, j, "=");
+			     j++) {
+				char *s = ks_walk_tok_str(&tk, j);
+
+				ks_buf_adds(&nm, s);
+				free(s);
+			}
+			if (j < tk.n && ks_walk_tok_is(&tk, j, "{") &&
+			    ns.n < KS_ARRAY_SIZE(nsdepth)) {
+				nsdepth[ns.n] = depth + 1;
+				ks_strv_push(&ns, nm.len ? nm.buf : "");
+				depth++;
+				i = j;
+			}
+			ks_buf_release(&nm);
+			continue;
+		}
+		if (ks_walk_tok_is(&tk, i, "template") &&
+		    !ks_walk_tok_is(&tk, i + 1, "<") &&
+		    !(i > 0 && ks_walk_tok_is(&tk, i - 1, "extern"))) {
+			snprintf(fn, sizeof(fn), "__ks_explicit_%d", n);
+			open_namespaces(&ns, &extra);
+			if (!explicit_ref(tw, &tk, text, i, (unsigned)tk.n, fn,
+					  &extra))
+				n++;
+			close_namespaces(&ns, &extra);
+			continue;
+		}
+		/* a use of a macro that instantiates: its helper, same
+		 * arguments */
+		if (nhelp) {
+			char *s = ks_walk_tok_str(&tk, i);
+			size_t k;
+
+			for (k = 0; k < nmac; k++) {
+				unsigned rp = 0;
+
+				if (mac[k].helper < 0 || strcmp(mac[k].name, s))
+					continue;
+				if (mac[k].params &&
+				    (!ks_walk_tok_is(&tk, i + 1, "(") ||
+				     !(rp = matching(&tk, i + 1, "(", ")"))))
+					continue;
+				open_namespaces(&ns, &extra);
+				ks_buf_addf(&extra, "__KS_XM%d%.*s ",
+					    mac[k].helper,
+					    rp ? (int)(ks_walk_tok_end(&tk, rp) -
+						       ks_walk_tok_begin(&tk, i + 1))
+					       : 0,
+					    rp ? text + ks_walk_tok_begin(&tk, i + 1) : "");
+				close_namespaces(&ns, &extra);
+				n++;
+				if (rp)
+					i = rp;
 				break;
-			s = ks_walk_tok_str(&tk, j);
-			ki = template_kernel_named(tw, s);
+			}
 			free(s);
 		}
-		if (ki < 0)
-			continue;
-		lp = j;
-		if (ks_walk_tok_is(&tk, j, "<")) {
-			lt = j;
-			gt = matching(&tk, j, "<", ">");
-			if (!gt)
-				continue;
-			lp = gt + 1;
-		}
-		if (lp >= tk.n || !ks_walk_tok_is(&tk, lp, "(") ||
-		    !(rp = matching(&tk, lp, "(", ")")))
-			continue;
-		ks_buf_addf(&extra,
-			    "static void __ks_explicit_%d(void) { (void)"
-			    "static_cast<void (*)%.*s>(&%s%.*s); }\n",
-			    n++,
-			    (int)(ks_walk_tok_end(&tk, rp) -
-				  ks_walk_tok_begin(&tk, lp)),
-			    text + ks_walk_tok_begin(&tk, lp),
-			    tw->inv->kernels[ki].qualified,
-			    lt ? (int)(ks_walk_tok_end(&tk, gt) -
-				       ks_walk_tok_begin(&tk, lt))
-			       : 0,
-			    lt ? text + ks_walk_tok_begin(&tk, lt) : "");
 	}
 	ks_walk_toks_release(&tk);
+	for (mi = 0; mi < nmac; mi++)
+		free(mac[mi].name);
+	free(mac);
+	ks_strv_release(&ns);
 	if (n) {
 		struct ks_buf src = KS_BUF_INIT;
 		struct CXUnsavedFile uf;
@@ -1012,7 +1325,9 @@ explicit_instances(struct tuwalk *tw)
 		size_t a;
 
 		ks_buf_add(&src, text, size);
-		ks_buf_adds(&src, "\n");
+		ks_buf_adds(&src, "\n#define __KS_XCAT2(a, b) a##b\n"
+				  "#define __KS_XCAT(a, b) __KS_XCAT2(a, b)\n");
+		ks_buf_add(&src, helpers.buf, helpers.len);
 		ks_buf_add(&src, extra.buf, extra.len);
 		uf.Filename = t->source;
 		uf.Contents = src.buf;
@@ -1024,9 +1339,15 @@ explicit_instances(struct tuwalk *tw)
 						CXTranslationUnit_None,
 						&tu2) == CXError_Success &&
 		    tu2) {
+			size_t from = tw->nwork;
+
 			ctx.tw = tw;
+			tw->foreign = 1;
 			ks_cx.visitChildren(ks_cx.getTranslationUnitCursor(tu2),
 					    explicit_top, &ctx);
+			/* the host instances, walked while their parse lives */
+			walk_work(tw, from);
+			tw->foreign = 0;
 		}
 		if (tu2)
 			ks_cx.disposeTranslationUnit(tu2);
@@ -1034,6 +1355,7 @@ explicit_instances(struct tuwalk *tw)
 		ks_buf_release(&src);
 	}
 	ks_buf_release(&extra);
+	ks_buf_release(&helpers);
 }
 
 static void
@@ -1062,6 +1384,8 @@ ks_walk(struct ks_tu *t, struct ks_inventory *inv)
 	tw.inv = inv;
 	ks_strv_init(&tw.macro_names);
 	ks_strv_init(&tw.macro_bodies);
+	ks_strv_init(&tw.tmpl_names);
+	ks_strv_init(&tw.tmpl_quals);
 	/* Kernels first, so that a launch before the kernel's definition
 	 * (declared earlier, defined later) still finds it. */
 	tw.pass = 1;
@@ -1072,30 +1396,7 @@ ks_walk(struct ks_tu *t, struct ks_inventory *inv)
 	ks_cx.visitChildren(ks_cx.getTranslationUnitCursor(t->tu), tu_visit,
 			    &tw);
 	/* Instantiations, and those they refer to in turn. */
-	tw.in_inst = 1;
-	for (i = 0; i < tw.nwork && i < MAX_INSTANTIATIONS; i++) {
-		CXCursor c = tw.work[i], tmpl;
-
-		if (ks_tu_watch_expired()) {
-			t->timed_out = 1;
-			break;
-		}
-		tmpl = ks_cx.getSpecializedCursorTemplate(c);
-		tw.fn_name = qualified_name(ks_cx.Cursor_isNull(tmpl) ? c
-								      : tmpl);
-		/* the pattern's host function, walked already */
-		for (tw.fn = 0; (size_t)tw.fn < inv->host.nfns; tw.fn++)
-			if (!strcmp(inv->host.fns[tw.fn], tw.fn_name))
-				break;
-		if ((size_t)tw.fn == inv->host.nfns)
-			tw.fn = ks_host_add_fn(&inv->host, tw.fn_name);
-		tw.nloops = 0;
-		tw.device_fn = ks_walk_has_attr(c, CXCursor_CUDADeviceAttr) &&
-			       !ks_walk_has_attr(c, CXCursor_CUDAHostAttr);
-		ks_cx.visitChildren(c, host_visit, &tw);
-		free(tw.fn_name);
-		tw.fn_name = NULL;
-	}
+	walk_work(&tw, 0);
 	if (tw.nwork > MAX_INSTANTIATIONS)
 		t->steps = t->max_steps + 1;
 	explicit_instances(&tw);
@@ -1108,6 +1409,8 @@ ks_walk(struct ks_tu *t, struct ks_inventory *inv)
 	ks_cx.getInclusions(t->tu, inclusion, inv);
 	ks_strv_release(&tw.macro_names);
 	ks_strv_release(&tw.macro_bodies);
+	ks_strv_release(&tw.tmpl_names);
+	ks_strv_release(&tw.tmpl_quals);
 	ks_strv_release(&tw.queued);
 	free(tw.work);
 	free(tw.kcur);

@@ -58,6 +58,7 @@ struct build {
 	struct ks_strv macros;	/* nvcc's predefined macros, as -U/-D */
 	char *ccbin;		/* the build's -ccbin, or NULL */
 	struct ks_strv hostinc;	/* the host compiler's include dirs */
+	char *arch_list;	/* __CUDA_ARCH_LIST__ of the build, or NULL */
 };
 
 static void
@@ -83,6 +84,7 @@ build_release(struct build *b)
 	ks_strv_release(&b->macros);
 	ks_strv_release(&b->hostinc);
 	free(b->ccbin);
+	free(b->arch_list);
 	free(b->toolkit);
 	free(b->std);
 	free(b->depfile);
@@ -177,6 +179,13 @@ archs_of(const struct ks_args *a, struct ks_strv *out)
 	archs_done(&reals, &virts, out);
 }
 
+/* nvcc's __CUDA_ARCH_LIST__ for the build's virtual archs. */
+static char *
+arch_list_of(const struct ks_strv *virts)
+{
+	return ks_tu_arch_list((const char *const *)virts->v, virts->n);
+}
+
 /* The arch to parse for: the newest of the build's targets. */
 static const char *
 parse_arch(const struct ks_strv *archs)
@@ -222,6 +231,14 @@ from_args(struct build *b, const char *file, char **argv, int argc,
 	ks_strv_pushv(&b->devflags, (const char *const *)a.devflags.v,
 		      a.devflags.n);
 	archs_of(&a, &b->archs);
+	{
+		struct ks_strv virts = KS_STRV_INIT;
+
+		for (i = 0; i < (int)a.narchs; i++)
+			ks_strv_push(&virts, a.archs[i].virt);
+		b->arch_list = arch_list_of(&virts);
+		ks_strv_release(&virts);
+	}
 	rc = 0;
 out:
 	ks_args_release(&a);
@@ -253,6 +270,7 @@ from_record(struct build *b, const char *path, struct ks_buf *err)
 	ks_strv_pushv(&b->devflags, (const char *const *)r.devflags.v, r.devflags.n);
 	for (i = 0; i < r.narchs; i++)
 		add_arch(&reals, &virts, r.archs[i].real, r.archs[i].virt);
+	b->arch_list = arch_list_of(&virts);
 	archs_done(&reals, &virts, &b->archs);
 	ks_build_rec_release(&r);
 	{
@@ -435,6 +453,7 @@ ks_cmd_analyze(int argc, char **argv, struct ks_conf *conf)
 	o.defines = &b.defines;
 	nvcc_macros_of(&b, conf);
 	o.nvcc_macros = &b.macros;
+	o.arch_list = b.arch_list;
 	host_includes_of(&b, conf);
 	o.host_includes = &b.hostinc;
 	o.timeout_ms = conf->analysis_timeout_ms > 0
@@ -507,6 +526,7 @@ ks_analyze_inventory(const char *record, const char *file, char **nvcc_argv,
 	o.defines = &b.defines;
 	nvcc_macros_of(&b, conf);
 	o.nvcc_macros = &b.macros;
+	o.arch_list = b.arch_list;
 	host_includes_of(&b, conf);
 	o.host_includes = &b.hostinc;
 	o.timeout_ms = conf->analysis_timeout_ms > 0

@@ -351,6 +351,32 @@ assert keyed == ptx, sorted(ptx - keyed)
 PY
 }
 
+# Names nvcc gives and clang would not by default: a non-type template
+# parameter of dependent or deduced type (mangling.cu), a cub type among
+# the template arguments (cub_arg.cu, cub's namespace spelled from
+# __CUDA_ARCH_LIST__): ks lists exactly the PTX's entries.
+test_kernel_names_are_nvccs() {
+	have_real_nvcc || skip_test "no nvcc"
+	nvcc=$(real_nvcc)
+	PATH=$(dirname "$nvcc"):$PATH
+	for f in mangling cub_arg; do
+		"$nvcc" -arch=sm_90 -ptx -o "$f.ptx" "$DATA/$f.cu"
+		"$KS_BIN" analyze --json "$DATA/$f.cu" -- -arch=sm_90 >"$f.json"
+		python3 - "$f.json" "$f.ptx" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+ptx = set(re.findall(r"\.entry\s+(\w+)", open(sys.argv[2]).read()))
+ks = set()
+for k in d["kernels"]:
+    if k["mangled"]:
+        ks.add(k["mangled"])
+    ks.update(i["mangled"] for i in k["instances"])
+assert ptx, sys.argv[2]
+assert ks == ptx, ("only ks", sorted(ks - ptx), "only ptx", sorted(ptx - ks))
+PY
+	done
+}
+
 # The time bound: a parse longer than KS_ANALYSIS_TIMEOUT (here 1 ms of
 # CPU; the plain parse of cub and thrust takes seconds) ends about a CPU
 # second later with the reason and no inventory; the default lets it

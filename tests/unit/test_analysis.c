@@ -837,6 +837,26 @@ TEST(clang_arch_mapping)
 	CHECK_NULL(ks_tu_clang_arch(NULL, buf, sizeof(buf)));
 }
 
+TEST(cuda_arch_list_as_nvcc_defines_it)
+{
+	static const char *const two[] = {"compute_90", "compute_75",
+					  "compute_90"};
+	static const char *const odd[] = {"compute_90a", "native", NULL,
+					  "compute_100f", "lto_80"};
+	char *l;
+
+	/* nvcc 13: -gencode compute_90 and compute_75 give "750,900" */
+	l = ks_tu_arch_list(two, 3);
+	CHECK_STR_EQ("750,900", l);
+	free(l);
+	/* suffixes drop (sm_90a: 900); what does not parse is skipped */
+	l = ks_tu_arch_list(odd, 5);
+	CHECK_STR_EQ("800,900,1000", l);
+	free(l);
+	CHECK_NULL(ks_tu_arch_list(odd + 1, 2));
+	CHECK_NULL(ks_tu_arch_list(NULL, 0));
+}
+
 TEST(clang_args_from_the_build)
 {
 	struct ks_strv inc = KS_STRV_INIT, def = KS_STRV_INIT,
@@ -872,7 +892,18 @@ TEST(clang_args_from_the_build)
 	CHECK(ks_strv_find(&out, "-DN=4") >= 0);
 	CHECK(ks_strv_find(&out, "-UNDEBUG") >= 0);
 	CHECK(ks_strv_find(&out, "-nocudainc") < 0);
+	CHECK(ks_strv_find(&out, "-D__CUDA_ARCH_LIST__=900") < 0);
+	CHECK(ks_strv_find(&out, "-fclang-abi-compat=17") >= 0);
 	ks_strv_release(&out);
+	/* the build's arch list, before the build's own -D/-U */
+	o.arch_list = "800,900";
+	ks_strv_init(&out);
+	ks_tu_args(&o, "/state/clang", "/state/prelude.h", &out);
+	i = ks_strv_find(&out, "-D__CUDA_ARCH_LIST__=800,900");
+	CHECK(i > 0);
+	CHECK(i < ks_strv_find(&out, "-DN=4"));
+	ks_strv_release(&out);
+	o.arch_list = NULL;
 	/* no toolkit: the minimal prelude */
 	o.toolkit = NULL;
 	o.std = "c++20";
@@ -986,6 +1017,7 @@ ks_suite_analysis(void)
 	RUN(details_json);
 	RUN(kernel_key_hashes_every_input);
 	RUN(clang_arch_mapping);
+	RUN(cuda_arch_list_as_nvcc_defines_it);
 	RUN(clang_args_from_the_build);
 	RUN(leading_system_includes);
 	RUN(libclang_search_order);

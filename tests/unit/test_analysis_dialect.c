@@ -489,6 +489,202 @@ out:
 	ks_buf_release(&out);
 }
 
+/* A kernel over a cub type is named with cub's inline namespace, which
+ * CCCL spells from __CUDA_ARCH_LIST__ (cub::CUB_300001_SM_900): without
+ * nvcc's value the instance was "..._SM___CUDA_ARCH_LIST__...", a name
+ * nvcc's PTX and the runtime never have. */
+TEST(instances_over_cub_types_carry_the_arch_list)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k;
+	static const char src[] =
+		"#include <cub/block/block_scan.cuh>\n"
+		"template <int B, cub::BlockScanAlgorithm A>\n"
+		"__global__ void scan_k(int *p)\n"
+		"{\n"
+		"  using S = cub::BlockScan<int, B, A>;\n"
+		"  __shared__ typename S::TempStorage t;\n"
+		"  int v = p[threadIdx.x];\n"
+		"  S(t).ExclusiveSum(v, v);\n"
+		"  p[threadIdx.x] = v;\n"
+		"}\n"
+		"int main() { int *p = 0;\n"
+		"  scan_k<64, cub::BLOCK_SCAN_RAKING><<<1, 64>>>(p);\n"
+		"  return 0; }\n";
+
+	SETUP();
+	memset(&o, 0, sizeof(o));
+	o.source = test_write(test_tmpdir(), "cubarg.cu", src);
+	o.toolkit = toolkit;
+	o.state_dir = state;
+	o.arch = "sm_90";
+	o.arch_list = "800,900";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	k = kernel_named(&inv, "scan_k");
+	CHECK(k && k->ninst == 1);
+	if (k && k->ninst == 1) {
+		CHECK(strstr(k->inst[0].mangled, "_SM_800_900") != NULL);
+		CHECK(strstr(k->inst[0].mangled, "ARCH_LIST") == NULL);
+	}
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+}
+
+/* Names as nvcc's PTX gives them (nvcc 13.0 -arch=sm_90 -ptx of the same
+ * file): clang 19 mangles the type of a non-type template parameter of
+ * dependent or deduced type ("TnN...", "TnDa"), nvcc does not. */
+TEST(kernel_names_are_mangled_as_nvcc_mangles_them)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	static const char *const want[][2] = {
+		{"pick_k", "_Z6pick_kIfLi0EEvjPT_"},
+		{"pick_k", "_Z6pick_kIdLi0EEvjPT_"},
+		{"auto_k", "_Z6auto_kILi5EEvPi"},
+		{"auto_k", "_Z6auto_kILc99EEvPi"},
+		{"tt_k", "_Z4tt_kI3boxfEvPT_IT0_E"},
+		{"width_k", "_Z7width_kIsLm2EEvPT_"},
+	};
+	size_t i, j, n = 0, found = 0;
+
+	SETUP();
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/mangling.cu";
+	o.toolkit = toolkit;
+	o.state_dir = state;
+	o.arch = "sm_90";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	for (i = 0; i < KS_ARRAY_SIZE(want); i++) {
+		int hit = 0;
+
+		for (j = 0; j < inv.nkernels; j++) {
+			const struct ks_kernel *k = &inv.kernels[j];
+			size_t m;
+
+			if (strcmp(k->name, want[i][0]))
+				continue;
+			for (m = 0; m < k->ninst; m++)
+				hit |= !strcmp(k->inst[m].mangled, want[i][1]);
+		}
+		if (!hit)
+			fprintf(stderr, "  missing %s\n", want[i][1]);
+		found += hit;
+	}
+	for (j = 0; j < inv.nkernels; j++)
+		n += inv.kernels[j].ninst;
+	CHECK_INT_EQ((int)KS_ARRAY_SIZE(want), (int)found);
+	CHECK_INT_EQ((int)KS_ARRAY_SIZE(want), (int)n);
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+}
+
+/* clang's cuda_wrappers (device placement new, <cmath>'s std:: math for
+ * device code): libclang dropped them from its CUDA parses, so cub's
+ * block_load.cuh (placement new of items) refused whole TUs. */
+TEST(cuda_wrappers_give_device_code_its_std_overloads)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_strv c = KS_STRV_INIT;
+
+	ks_libclang_wrapper_candidates(
+		"/usr/lib/llvm-19/lib/libclang-19.so.1",
+		"Debian clang version 19.1.7 (3~deb12u1)", &c);
+	CHECK(c.n >= 2);
+	if (c.n >= 2) {
+		CHECK_STR_EQ("/usr/include/clang/19.1.7/include/cuda_wrappers",
+			     c.v[0]);
+		CHECK_STR_EQ("/usr/lib/llvm-19/lib/clang/19/include/"
+			     "cuda_wrappers", c.v[c.n - 1]);
+	}
+	ks_strv_release(&c);
+	ks_libclang_wrapper_candidates(NULL, "no version here", &c);
+	CHECK_INT_EQ(0, (int)c.n);
+	SETUP();
+	CHECK(ks_libclang_cuda_wrappers() != NULL);
+	CHECK_INT_EQ(
+		0,
+		parse_text("wrappers.cu",
+			   "#include <cmath>\n"
+			   "template <typename T>\n"
+			   "__device__ void put(T *p, T v) { new (p) T(v); }\n"
+			   "__global__ void k(float *p)\n"
+			   "{\n"
+			   "  put(p + threadIdx.x, std::sqrt(p[threadIdx.x]));\n"
+			   "}\n",
+			   NULL, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	CHECK_INT_EQ(1, (int)inv.nkernels);
+	ks_inventory_release(&inv);
+	/* __managed__: a device variable that host code uses too */
+	CHECK_INT_EQ(
+		0,
+		parse_text("managed.cu",
+			   "__managed__ int P;\n"
+			   "__device__ int f(int x) { return x % P; }\n"
+			   "__global__ void k(int *p) { p[threadIdx.x] = f(1); }\n"
+			   "int main() { P = 3; k<<<1, 1>>>(0); return P; }\n",
+			   NULL, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	CHECK_INT_EQ(1, (int)inv.nkernels);
+	CHECK_INT_EQ(1, (int)inv.nlaunches);
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+}
+
+/* Explicit instantiations nvcc emits kernels for
+ * (tests/data/analysis/explicit.cu): of a kernel, of a host template in
+ * a namespace that launches one, both through a macro used per type:
+ * the instances of nvcc 13.0's PTX for the file, and the launch's. */
+TEST(explicit_instantiations_of_host_templates_and_through_macros)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k;
+	size_t i;
+
+	SETUP();
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/explicit.cu";
+	o.toolkit = toolkit;
+	o.state_dir = state;
+	o.arch = "sm_90";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	k = kernel_named(&inv, "lib::detail::swap_k");
+	CHECK(k && k->ninst == 3);
+	CHECK(has_instance(k, "swap_k<double, 128>",
+			   "_ZN3lib6detail6swap_kIdLi128EEEvPNS0_7pair_ofIT_EEm"));
+	CHECK(has_instance(k, "swap_k<float, 128>",
+			   "_ZN3lib6detail6swap_kIfLi128EEEvPNS0_7pair_ofIT_EEm"));
+	CHECK(has_instance(k, "swap_k<int, 128>",
+			   "_ZN3lib6detail6swap_kIiLi128EEEvPNS0_7pair_ofIT_EEm"));
+	k = kernel_named(&inv, "lib::detail::fill_k");
+	CHECK(k && k->ninst == 3);
+	CHECK(has_instance(k, "fill_k<char>", "_ZN3lib6detail6fill_kIcEEvPT_S2_"));
+	CHECK(has_instance(k, "fill_k<float>", "_ZN3lib6detail6fill_kIfEEvPT_S2_"));
+	CHECK(has_instance(k, "fill_k<int>", "_ZN3lib6detail6fill_kIiEEvPT_S2_"));
+	CHECK_INT_EQ(1, (int)inv.nlaunches);
+	if (inv.nlaunches) {
+		CHECK_INT_EQ(3, (int)inv.launches[0].ninst);
+		for (i = 0; i < inv.launches[0].ninst; i++)
+			CHECK(strstr(inv.launches[0].inst[i], "swap_k") != NULL);
+	}
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+}
+
 TEST(walk_stops_at_its_time_bound)
 {
 	struct ks_inventory inv;
@@ -533,6 +729,10 @@ ks_suite_analysis_dialect(void)
 	RUN(host_errors_are_set_aside_only_in_host_code);
 	RUN(template_instances_launches_and_keys);
 	RUN(launches_from_macro_expansions);
+	RUN(instances_over_cub_types_carry_the_arch_list);
+	RUN(kernel_names_are_mangled_as_nvcc_mangles_them);
+	RUN(cuda_wrappers_give_device_code_its_std_overloads);
+	RUN(explicit_instantiations_of_host_templates_and_through_macros);
 	RUN(walk_stops_at_its_time_bound);
 	if (ready > 0)
 		ks_fs_remove_tree(state, &(struct ks_buf)KS_BUF_INIT);
