@@ -70,6 +70,7 @@ struct job {
 	char *kdir;		/* its directory under captures/ */
 	char *kernel, *demangled;
 	struct ks_strv caps;	/* capture directories, by launch */
+	unsigned long long ns;	/* the captured launches' time, summed */
 };
 
 struct jobs {
@@ -136,7 +137,19 @@ by_launch(const void *a, const void *b)
 	return dx < dy ? -1 : dx > dy;
 }
 
-/* Every captured kernel under KS_DIR/captures. */
+/* The kernels that took the program longest first (where time is short,
+ * they are worth the most), then by name. */
+static int
+by_time(const void *a, const void *b)
+{
+	const struct job *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	return strcmp(x->kdir, y->kdir);
+}
+
+/* Every captured kernel under KS_DIR/captures, by by_time(). */
 static void
 list_jobs(const char *dir, struct jobs *out)
 {
@@ -167,8 +180,10 @@ list_jobs(const char *dir, struct jobs *out)
 					j.kernel = ks_xstrdup(c.kernel);
 					j.demangled = c.demangled ? ks_xstrdup(c.demangled) : NULL;
 				}
-				if (!strcmp(j.kernel, c.kernel))
+				if (!strcmp(j.kernel, c.kernel)) {
 					ks_strv_push(&j.caps, cd);
+					j.ns += c.duration_ns;
+				}
 			}
 			ks_capture_release(&c);
 			free(cd);
@@ -189,6 +204,8 @@ list_jobs(const char *dir, struct jobs *out)
 	if (d)
 		closedir(d);
 	free(capdir);
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), by_time);
 }
 
 /* Keep the jobs the selection names; every selector must name one. */
