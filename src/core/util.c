@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 const char *ks_progname = "ks";
 
@@ -189,4 +190,13 @@ ks_utf8_valid(const char *s, size_t len)
 		i += n;
 	}
 	return 1;
+}
+
+double
+ks_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }

@@ -47,6 +47,9 @@ int ks_ends_with(const char *s, const char *suffix);
 int ks_str_in_list(const char *const *list, const char *s);
 /* Last path component (a pointer into `path`). */
 const char *ks_basename(const char *path);
+
+/* Milliseconds on the monotonic clock (differences only). */
+double ks_now_ms(void);
 /*
  * Pure: is `s` (`len` bytes) well-formed UTF-8 (no overlong forms, no
  * surrogates, nothing beyond U+10FFFF)? JSON text must be; nvcc's

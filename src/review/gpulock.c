@@ -1,18 +1,8 @@
 #include "gpulock.h"
 
 #include <stdlib.h>
-#include <time.h>
 
 #include "../core/util.h"
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 void
 ks_gpulock_release(struct ks_gpulock *g)
@@ -26,7 +16,7 @@ ks_gpulock_shared(struct ks_gpulock *g, const char *path, int timeout_ms,
 		  struct ks_buf *err)
 {
 	char *gate = ks_xasprintf("%s-gate", path);
-	double t0 = now_ms();
+	double t0 = ks_now_ms();
 	int rc = -1;
 
 	ks_gpulock_release(g);
@@ -37,7 +27,7 @@ ks_gpulock_shared(struct ks_gpulock *g, const char *path, int timeout_ms,
 	ks_lock_release(&g->gate);
 	if (rc)
 		ks_gpulock_release(g);
-	g->waited_ms += now_ms() - t0;
+	g->waited_ms += ks_now_ms() - t0;
 	free(gate);
 	return rc;
 }
@@ -47,7 +37,7 @@ ks_gpulock_exclusive(struct ks_gpulock *g, const char *path, int timeout_ms,
 		     struct ks_buf *err)
 {
 	char *gate = ks_xasprintf("%s-gate", path);
-	double t0 = now_ms();
+	double t0 = ks_now_ms();
 	int rc = -1;
 
 	ks_gpulock_release(g);
@@ -56,7 +46,7 @@ ks_gpulock_exclusive(struct ks_gpulock *g, const char *path, int timeout_ms,
 		rc = 0;
 	if (rc)
 		ks_gpulock_release(g);
-	g->waited_ms += now_ms() - t0;
+	g->waited_ms += ks_now_ms() - t0;
 	free(gate);
 	return rc;
 }

@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../capture/capture.h"
@@ -543,15 +542,6 @@ keep_output_only(const char *capdir, const char *record, const cJSON *res)
 	ks_buf_release(&list);
 }
 
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* The review of one capture; every outcome lands in `rc`. */
 static void
 review_one(const struct ks_review_request *rq, const char *capdir,
@@ -691,7 +681,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	} else {
 		o.gpu_lock = rq->gpu_lock;
 	}
-	gpu_t0 = now_ms();
+	gpu_t0 = ks_now_ms();
 	if (ks_review_replay(&o, &result, &err))
 		goto fail;
 	res = cJSON_Parse(result.buf);
@@ -706,7 +696,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 			goto fail;
 		res = cJSON_Parse(result.buf);
 	}
-	rc->gpu_ms = now_ms() - gpu_t0;
+	rc->gpu_ms = ks_now_ms() - gpu_t0;
 	if (res)
 		rc->gpu_ms -= ks_json_num(res, "lock_wait_s") * 1e3;
 	ks_gpulock_release(&gpu);
@@ -724,9 +714,9 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 		if (rq->gpu_lock &&
 		    ks_gpulock_exclusive(&gpu, rq->gpu_lock, 24 * 3600 * 1000, &err))
 			goto fail;
-		gpu_t0 = now_ms();
+		gpu_t0 = ks_now_ms();
 		metrics_fallback(res, &o);
-		rc->gpu_ms += now_ms() - gpu_t0;
+		rc->gpu_ms += ks_now_ms() - gpu_t0;
 		ks_gpulock_release(&gpu);
 	}
 	/* The sanitizer runs only on what passed. */
@@ -743,9 +733,9 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 		if (rq->gpu_lock &&
 		    ks_gpulock_shared(&gpu, rq->gpu_lock, 24 * 3600 * 1000, &err))
 			goto fail;
-		gpu_t0 = now_ms();
+		gpu_t0 = ks_now_ms();
 		sanitize(res, &o, launcher || c.shmem || smem != 0, rc);
-		rc->gpu_ms += now_ms() - gpu_t0;
+		rc->gpu_ms += ks_now_ms() - gpu_t0;
 		ks_gpulock_release(&gpu);
 		f.sanitize_asked = 1;
 		f.sanitize_clean = rc->memcheck_clean && rc->racecheck_clean;
