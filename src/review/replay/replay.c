@@ -792,9 +792,12 @@ host_set(struct replay *r)
 		}
 	}
 	if (r->nsets == KS_ARRAY_SIZE(r->sets)) {
-		int pinned;
+		/* Not kept: plain memory, as host_set_free() frees it. */
+		unsigned char **v = ks_xcalloc(r->cap.nbuffers + 1, sizeof(*v));
 
-		return host_set_alloc(r, &pinned);	/* not kept: freed below */
+		for (i = 0; i < r->cap.nbuffers; i++)
+			v[i] = ks_xmalloc(r->cap.buffers[i].size + 1);
+		return v;
 	}
 	h = &r->sets[r->nsets++];
 	h->v = host_set_alloc(r, &h->pinned);
