@@ -80,7 +80,7 @@ struct ks_conf {
 	int review_random;	/* KS_REVIEW_RANDOM: fresh input sets */
 	int review_reps;	/* KS_REVIEW_REPS: timed runs at least */
 	int review_min_ms;	/* KS_REVIEW_MIN_MS: timed kernel ms at least */
-	char *tol_f64;		/* KS_TOL_F64: "ATOL,RTOL" ("" = built in) */
+	char *tol_f64;		/* KS_TOL_F64: "ATOL,RTOL[,STOL]" ("" = built in) */
 	char *tol_f32;		/* KS_TOL_F32 */
 	char *tol_f16;		/* KS_TOL_F16 */
 	char *tol_bf16;		/* KS_TOL_BF16 */
