@@ -318,8 +318,8 @@ TEST(shim_typed)
 	CHECK(strstr(out.buf, "static_assert(sizeof(ks_t0) == 16") != NULL);
 	CHECK(strstr(out.buf, "scale<<<ks_g, ks_b, ks_sh, ks_s>>>(*(ks_t0 *)ks_p[0], "
 			      "*(ks_t1 *)ks_p[1], *(ks_t2 *)ks_p[2], *(ks_t3 *)ks_p[3]);") != NULL);
-	CHECK(strstr(out.buf, "extern \"C\" int\nks_entry(void **params, dim3 grid, "
-			      "dim3 block, size_t shmem, cudaStream_t s)") != NULL);
+	CHECK(strstr(out.buf, "extern \"C\" int\nks_entry(void **ks_params, dim3 ks_grid, "
+			      "dim3 ks_block, size_t ks_shmem, cudaStream_t ks_stream)") != NULL);
 	CHECK(strstr(out.buf, "extern \"C\" const char ks_entry_kernel[] = \"scale\";") != NULL);
 	CHECK(strstr(out.buf, "namespace") == NULL);
 	ks_buf_release(&out);
@@ -337,11 +337,11 @@ TEST(shim_deduced_namespace_launcher)
 	CHECK(strstr(out.buf, "#include \"") == NULL);
 	CHECK(strstr(out.buf, "namespace ns { namespace in { \n") != NULL);
 	CHECK(strstr(out.buf, "#ifndef __CUDA_ARCH__\n"
-			      "\tks_launch_tk(ks_g, ks_b, ks_sh, ks_s, *(A *)ks_p[I]...);\n"
+			      "\tks_launch_tk(ks_g, ks_b, ks_sh, ks_s, *(ks_A *)ks_p[ks_I]...);\n"
 			      "#endif\n") != NULL);
-	CHECK(strstr(out.buf, "static const std::size_t want[] = { 8, 4, 0 };") != NULL);
+	CHECK(strstr(out.buf, "static const std::size_t ks_want[] = { 8, 4, 0 };") != NULL);
 	CHECK(strstr(out.buf, "ks_shim_call(&tk<float>, ks_p") != NULL);
-	CHECK(strstr(out.buf, "return ns::in::ks_shim_entry(params") != NULL);
+	CHECK(strstr(out.buf, "return ns::in::ks_shim_entry(ks_params") != NULL);
 	ks_buf_release(&out);
 	ks_buf_release(&err);
 }
