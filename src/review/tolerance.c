@@ -363,9 +363,12 @@ ks_check_buffer(const struct ks_check *b, const struct ks_tol *tol,
 	if (!memcmp(b->got, b->ref, b->size))
 		return 1;
 	if (!ks_tol_compare(d, b->got, b->ref, b->size, &tol[d], &r)) {
-		ks_buf_addf(why, "%zu of %zu %s elements differ from the reference",
-			    r.bad, r.elems ? r.elems : b->size,
-			    r.elems ? ks_dtype_name(d) : "byte");
+		if (d == KS_DTYPE_BYTES || !r.elems)
+			ks_buf_addf(why, "%zu of %zu bytes differ from the reference",
+				    r.bad, r.elems ? r.elems : b->size);
+		else
+			ks_buf_addf(why, "%zu of %zu %s elements differ from the reference",
+				    r.bad, r.elems, ks_dtype_name(d));
 		if (ks_dtype_is_float(d)) {
 			ks_buf_addf(why, " beyond atol %g + rtol %g*|ref|", tol[d].atol,
 				    tol[d].rtol);

@@ -193,6 +193,15 @@ TEST(check_written_tolerance_and_constant)
 	ks_buf_reset(&why);
 	CHECK_INT_EQ(0, ks_check_buffer(&b, tol, &why));
 	CHECK(strstr(why.buf, "NaN misplaced") != NULL);
+	/* bytes are counted as bytes */
+	{
+		unsigned char bb[4] = { 0 }, br[4] = { 1, 2, 3, 4 }, bg[4] = { 1, 2, 3, 5 };
+		struct ks_check bc = { KS_DTYPE_BYTES, 4, bb, br, bg, 1 };
+
+		ks_buf_reset(&why);
+		CHECK_INT_EQ(0, ks_check_buffer(&bc, tol, &why));
+		CHECK(strstr(why.buf, "1 of 4 bytes differ from the reference") != NULL);
+	}
 	ks_buf_release(&why);
 }
 
