@@ -150,6 +150,10 @@ static const struct item {
 				       T_INT, offsetof(struct ks_conf, analysis_timeout_ms),
 				       "10000", "milliseconds of CPU one TU's analysis may "
 				       "take (parse and walk; 0: no bound)" },
+	[KS_CONF_GPU_LOCK] = { "gpu_lock", "KS_GPU_LOCK", T_STR,
+			       offsetof(struct ks_conf, gpu_lock), "",
+			       "the GPU lock, for every ks sharing one GPU across "
+			       "state directories (empty: KS_DIR/gpu)" },
 };
 
 static char *
@@ -366,4 +370,12 @@ ks_conf_path_setting(const struct ks_conf *c, enum ks_conf_item i)
 	const char *v = *(char *const *)((const char *)c + items[i].offset);
 
 	return c->origin[i] == KS_ORIGIN_DEFAULT ? NULL : v ? v : "";
+}
+
+char *
+ks_conf_gpu_lock(const struct ks_conf *c)
+{
+	if (c->gpu_lock && *c->gpu_lock)
+		return ks_xstrdup(c->gpu_lock);
+	return ks_fs_join(c->dir, "gpu");
 }

@@ -63,6 +63,7 @@ enum ks_conf_item {
 	KS_CONF_LLM_TOKENS,
 	KS_CONF_MIN_GAIN,
 	KS_CONF_ANALYSIS_TIMEOUT,
+	KS_CONF_GPU_LOCK,
 	KS_CONF_NITEMS
 };
 
@@ -111,6 +112,7 @@ struct ks_conf {
 	int llm_tokens;		/* KS_LLM_TOKENS: per task, 0 = no limit */
 	char *min_gain;		/* KS_MIN_GAIN: the ratio that moves the base */
 	int analysis_timeout_ms;	/* KS_ANALYSIS_TIMEOUT: one TU's analysis */
+	char *gpu_lock;		/* KS_GPU_LOCK: the GPU lock ("" = KS_DIR/gpu) */
 	char *config_path;	/* the config file consulted (may not exist) */
 	enum ks_conf_origin origin[KS_CONF_NITEMS];
 };
@@ -123,6 +125,9 @@ void ks_conf_init(struct ks_conf *c);
  * its default (search), else the value ("" for none).
  */
 const char *ks_conf_path_setting(const struct ks_conf *c, enum ks_conf_item i);
+
+/* The GPU lock's path (gpulock.h): KS_GPU_LOCK, else KS_DIR/gpu; malloc'd. */
+char *ks_conf_gpu_lock(const struct ks_conf *c);
 void ks_conf_release(struct ks_conf *c);
 
 /*
