@@ -5,7 +5,8 @@
  * template depends on it; and the instances of template kernels
  * (tests/data/analysis/templates.cu: through template host functions,
  * templates of templates, class templates, addresses, an explicit
- * instantiation), the instances each launch names, a key per instance.
+ * instantiation, function pointers in an initializer), the instances
+ * each launch names, a key per instance.
  * Launches from macro expansions: the macro's use as the extent, the
  * pieces as spelled, and the rewriter's "not rewritable" for a launcher.
  * The time bound of a TU's walk.
@@ -685,6 +686,46 @@ TEST(explicit_instantiations_of_host_templates_and_through_macros)
 	ks_buf_release(&err);
 }
 
+/* Template functions named only as function pointers in an array's
+ * initializer (tests/data/analysis/fnptr.cu), where libclang gives the
+ * overload set: the instances of nvcc 13.0's PTX for the file, through
+ * the host templates they launch from and of a kernel template named
+ * directly, and the launch's. */
+TEST(instances_named_by_function_pointers_in_initializers)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k;
+	size_t i;
+
+	SETUP();
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/fnptr.cu";
+	o.toolkit = toolkit;
+	o.state_dir = state;
+	o.arch = "sm_90";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	k = kernel_named(&inv, "tile::mv_k");
+	CHECK(k && k->ninst == 3);
+	CHECK(has_instance(k, "mv_k<32>", "_ZN4tile4mv_kILi32EEEvPKfPfi"));
+	CHECK(has_instance(k, "mv_k<64>", "_ZN4tile4mv_kILi64EEEvPKfPfi"));
+	CHECK(has_instance(k, "mv_k<96>", "_ZN4tile4mv_kILi96EEEvPKfPfi"));
+	k = kernel_named(&inv, "scale_k");
+	CHECK(k && k->ninst == 1);
+	CHECK(has_instance(k, "scale_k<float>", "_Z7scale_kIfEvPT_S0_"));
+	/* the template's launch names its three; the one through a
+	 * pointer variable names no kernel */
+	CHECK_INT_EQ(2, (int)inv.nlaunches);
+	for (i = 0; i < inv.nlaunches; i++)
+		if (inv.launches[i].kernel >= 0)
+			CHECK_INT_EQ(3, (int)inv.launches[i].ninst);
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+}
+
 TEST(walk_stops_at_its_time_bound)
 {
 	struct ks_inventory inv;
@@ -733,6 +774,7 @@ ks_suite_analysis_dialect(void)
 	RUN(kernel_names_are_mangled_as_nvcc_mangles_them);
 	RUN(cuda_wrappers_give_device_code_its_std_overloads);
 	RUN(explicit_instantiations_of_host_templates_and_through_macros);
+	RUN(instances_named_by_function_pointers_in_initializers);
 	RUN(walk_stops_at_its_time_bound);
 	if (ready > 0)
 		ks_fs_remove_tree(state, &(struct ks_buf)KS_BUF_INIT);
