@@ -25,7 +25,7 @@
 #define KS_TU_SOURCE_MAX (1u << 26)
 
 /* Bump when the stub, the prelude or the PCH recipe changes. */
-#define TU_STATE_VERSION 13
+#define TU_STATE_VERSION 14
 /* PCHs kept (7 MB for the prelude alone, 40 MB with cub and thrust);
  * the oldest go first. */
 #define TU_MAX_PCH 8
@@ -192,6 +192,15 @@ static const char extras_text[] =
 	 * compile, so placement new is declared where code (cub's
 	 * block_load.cuh) uses it without including <new> itself. */
 	"#include <new>\n"
+	/* and its crt/math_functions.h includes <math.h>, <stdlib.h>,
+	 * <cmath> and <cstdlib>, so host code may call isfinite, isnan,
+	 * abs ... unqualified (`if (!isfinite(r[i]))` in a host template)
+	 * without including them; clang's wrapper leaves host code only
+	 * what <cmath> puts in std. */
+	"#include <math.h>\n"
+	"#include <stdlib.h>\n"
+	"#include <cmath>\n"
+	"#include <cstdlib>\n"
 
 	"#define KS_CACHE_HINTS(T) \\\n"
 	"  __device__ T __ldcg(const T *); __device__ T __ldca(const T *); \\\n"

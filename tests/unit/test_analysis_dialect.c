@@ -1,6 +1,7 @@
 /* Unit tests of nvcc's dialect where clang is stricter: the host
  * compiler's include directories (pure parse; omp.h found through them),
  * nvcc's host min/max, `register` in C++17, the __nv_atomic_* builtins,
+ * the <math.h> and <cmath> nvcc includes for host code,
  * and host code clang refuses that is set aside when no kernel, launch or
  * template depends on it; and the instances of template kernels
  * (tests/data/analysis/templates.cu: through template host functions,
@@ -177,6 +178,48 @@ TEST(host_min_max_register_and_nv_atomics_parse)
 			"  long n = max(l, 7L); double d = max(1.0f, 2.0);\n"
 			"  int *p = 0;\n"
 			"  k<<<t, r>>>(p, (int)(m + n + d));\n"
+			"  return 0;\n"
+			"}\n",
+			NULL, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	CHECK_INT_EQ(1, (int)inv.nkernels);
+	CHECK_INT_EQ(1, (int)inv.nlaunches);
+	CHECK_INT_EQ(0, (int)inv.host_errors.n);
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+}
+
+/* nvcc includes <math.h> and <cmath> for every CUDA compile: a host
+ * template calling isfinite, isnan and isinf unqualified, in a TU that
+ * includes neither, is nvcc's code (a template, so its errors are not
+ * set aside as host lines). */
+TEST(host_math_classification_without_math_h)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+
+	SETUP();
+	CHECK_INT_EQ(
+		0,
+		parse_text(
+			"classify.cu",
+			"#include <stdio.h>\n"
+			"template <class T> int nonfinite(const T *r, int n)\n"
+			"{\n"
+			"  int c = 0;\n"
+			"  for (int i = 0; i < n; i++)\n"
+			"    if (!isfinite(r[i]) || isnan(r[i]) || isinf(r[i]))\n"
+			"      c++;\n"
+			"  return c;\n"
+			"}\n"
+			"__global__ void k(float *p) { *p = 1; }\n"
+			"int main(void)\n"
+			"{\n"
+			"  float x[2] = {1, 2};\n"
+			"  double y[2] = {1, 2};\n"
+			"  printf(\"%d\\n\", nonfinite(x, 2) + nonfinite(y, 2));\n"
+			"  k<<<1, 1>>>(x);\n"
 			"  return 0;\n"
 			"}\n",
 			NULL, &inv, &err));
@@ -766,6 +809,7 @@ ks_suite_analysis_dialect(void)
 	RUN(host_includes_from_the_compilers_report);
 	RUN(host_compiler_of_ccbin);
 	RUN(host_min_max_register_and_nv_atomics_parse);
+	RUN(host_math_classification_without_math_h);
 	RUN(omp_h_from_the_host_compiler);
 	RUN(host_errors_are_set_aside_only_in_host_code);
 	RUN(template_instances_launches_and_keys);
