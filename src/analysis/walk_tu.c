@@ -1429,7 +1429,9 @@ explicit_instances(struct tuwalk *tw)
 	}
 	if (n) {
 		struct ks_buf src = KS_BUF_INIT;
-		struct CXUnsavedFile uf;
+		struct CXUnsavedFile *uf =
+			ks_xcalloc(t->repair.n + 1, sizeof(*uf));
+		unsigned nuf = 1;
 		CXTranslationUnit tu2 = NULL;
 		const char **argv = ks_xcalloc(t->args.n + 2, sizeof(*argv));
 		struct explicit_ctx ctx;
@@ -1440,9 +1442,18 @@ explicit_instances(struct tuwalk *tw)
 				  "#define __KS_XCAT(a, b) __KS_XCAT2(a, b)\n");
 		ks_buf_add(&src, helpers.buf, helpers.len);
 		ks_buf_add(&src, extra.buf, extra.len);
-		uf.Filename = t->source;
-		uf.Contents = src.buf;
-		uf.Length = (unsigned long)src.len;
+		uf[0].Filename = t->source;
+		uf[0].Contents = src.buf;
+		uf[0].Length = (unsigned long)src.len;
+		/* the files as the TU was parsed (nvcc's dialect repaired),
+		 * but for the main file, whose text is already that */
+		for (a = 0; a < t->repair.n; a++) {
+			char *rp = ks_fs_realpath(t->repair.files[a].Filename);
+
+			if (!rp || strcmp(rp, t->source))
+				uf[nuf++] = t->repair.files[a];
+			free(rp);
+		}
 		for (a = 0; a < t->args.n; a++)
 			argv[a] = t->args.v[a];
 		/* a reference that does not resolve (its arguments name
@@ -1450,7 +1461,7 @@ explicit_instances(struct tuwalk *tw)
 		 * others must not be lost past clang's error limit */
 		argv[a++] = "-ferror-limit=0";
 		if (ks_cx.parseTranslationUnit2(t->index, t->source, argv,
-						(int)a, &uf, 1,
+						(int)a, uf, nuf,
 						CXTranslationUnit_None,
 						&tu2) == CXError_Success &&
 		    tu2) {
@@ -1467,6 +1478,7 @@ explicit_instances(struct tuwalk *tw)
 		if (tu2)
 			ks_cx.disposeTranslationUnit(tu2);
 		free(argv);
+		free(uf);
 		ks_buf_release(&src);
 	}
 	ks_buf_release(&extra);

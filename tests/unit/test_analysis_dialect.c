@@ -13,6 +13,7 @@
  * The time bound of a TU's walk.
  * The parse tests skip without libclang or a CUDA toolkit (the extras
  * header is the toolkit path's). */
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -769,6 +770,54 @@ TEST(instances_named_by_function_pointers_in_initializers)
 	ks_buf_release(&err);
 }
 
+/* A member template of a dependent class named without `template`
+ * (tests/data/analysis/deptmpl.cu), which nvcc takes and clang refuses
+ * at the instantiation: repaired for the parse with every offset kept,
+ * so the instances are nvcc 13.0's PTX entries for the file and the
+ * kernel's extent is its text on disk. */
+TEST(dependent_template_names_without_the_keyword)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT, text = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k;
+	size_t i;
+
+	SETUP();
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/deptmpl.cu";
+	o.toolkit = toolkit;
+	o.state_dir = state;
+	o.arch = "sm_90";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	k = kernel_named(&inv, "widen_k");
+	CHECK(k && k->ninst == 2);
+	CHECK(has_instance(k, "widen_k<float, 4>", "_Z7widen_kIfLm4EEvPT_PKd"));
+	CHECK(has_instance(k, "widen_k<double, 2>", "_Z7widen_kIdLm2EEvPT_PKd"));
+	CHECK_INT_EQ(2, (int)inv.nlaunches);
+	for (i = 0; i < inv.nlaunches; i++)
+		CHECK_INT_EQ(1, (int)inv.launches[i].ninst);
+	CHECK_INT_EQ(0, ks_fs_read(o.source, &text, &err));
+	if (k && k->extent.end <= text.len) {
+		CHECK(!strncmp(text.buf + k->extent.begin, "template", 8) ||
+		      !strncmp(text.buf + k->extent.begin, "__global__", 10));
+		CHECK(text.buf[k->extent.end - 1] == '}');
+	}
+	/* the header of the repair's macros is gone with the TU */
+	{
+		char *pat = ks_xasprintf("%s/clang/*/repair-*.h", state);
+		glob_t g;
+
+		CHECK_INT_EQ(GLOB_NOMATCH, glob(pat, 0, NULL, &g));
+		free(pat);
+	}
+	ks_inventory_release(&inv);
+	ks_buf_release(&text);
+	ks_buf_release(&err);
+}
+
 TEST(walk_stops_at_its_time_bound)
 {
 	struct ks_inventory inv;
@@ -819,6 +868,7 @@ ks_suite_analysis_dialect(void)
 	RUN(cuda_wrappers_give_device_code_its_std_overloads);
 	RUN(explicit_instantiations_of_host_templates_and_through_macros);
 	RUN(instances_named_by_function_pointers_in_initializers);
+	RUN(dependent_template_names_without_the_keyword);
 	RUN(walk_stops_at_its_time_bound);
 	if (ready > 0)
 		ks_fs_remove_tree(state, &(struct ks_buf)KS_BUF_INIT);
