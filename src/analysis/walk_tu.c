@@ -37,6 +37,7 @@ struct tuwalk {
 	size_t nwork;
 	struct ks_strv queued;
 	int in_inst;		/* walking an instantiation */
+	int in_pattern;		/* walking a template's pattern */
 	/* Walking the second parse of explicit_instances(): its cursors
 	 * are not the TU's, so kernels are matched by their extent. */
 	int foreign;
@@ -767,6 +768,22 @@ queue_instantiation(struct tuwalk *tw, CXCursor ref)
 static unsigned matching(struct toks *t, unsigned i, const char *open,
 			 const char *close);
 
+/* `c` is a template or lies in one (a member of a class template). */
+static int
+in_template(CXCursor c)
+{
+	for (; !ks_cx.Cursor_isNull(c) && !ks_cx.isInvalid(ks_walk_kind(c)) &&
+	       ks_walk_kind(c) != CXCursor_TranslationUnit;
+	     c = ks_cx.getCursorSemanticParent(c)) {
+		enum CXCursorKind k = ks_walk_kind(c);
+
+		if (k == CXCursor_FunctionTemplate || k == CXCursor_ClassTemplate ||
+		    k == CXCursor_ClassTemplatePartialSpecialization)
+			return 1;
+	}
+	return 0;
+}
+
 static void
 note_template_ref(struct tuwalk *tw, CXCursor c)
 {
@@ -874,7 +891,10 @@ host_visit(CXCursor c, CXCursor parent, CXClientData data)
 	}
 	if (k == CXCursor_CallExpr || k == CXCursor_DeclRefExpr)
 		queue_instantiation(tw, ks_cx.getCursorReferenced(c));
-	if (k == CXCursor_OverloadedDeclRef && !tw->foreign)
+	/* a pattern's names are dependent (`run<T>`), an instantiation's
+	 * text is its pattern's: only non-template code names instances */
+	if (k == CXCursor_OverloadedDeclRef && !tw->foreign && !tw->in_inst &&
+	    !tw->in_pattern)
 		note_template_ref(tw, c);
 	if (k == CXCursor_CallExpr) {
 		CXCursor cfg = config_call(c);
@@ -988,7 +1008,9 @@ tu_visit(CXCursor c, CXCursor parent, CXClientData data)
 		tw->nloops = 0;
 		tw->device_fn = ks_walk_has_attr(c, CXCursor_CUDADeviceAttr) &&
 				!ks_walk_has_attr(c, CXCursor_CUDAHostAttr);
+		tw->in_pattern = in_template(c);
 		ks_cx.visitChildren(c, host_visit, tw);
+		tw->in_pattern = 0;
 		free(tw->fn_name);
 		tw->fn_name = NULL;
 	}
