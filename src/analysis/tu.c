@@ -25,7 +25,7 @@
 #define KS_TU_SOURCE_MAX (1u << 26)
 
 /* Bump when the stub, the prelude or the PCH recipe changes. */
-#define TU_STATE_VERSION 13
+#define TU_STATE_VERSION 14
 /* PCHs kept (7 MB for the prelude alone, 40 MB with cub and thrust);
  * the oldest go first. */
 #define TU_MAX_PCH 8
@@ -192,6 +192,15 @@ static const char extras_text[] =
 	 * compile, so placement new is declared where code (cub's
 	 * block_load.cuh) uses it without including <new> itself. */
 	"#include <new>\n"
+	/* and its crt/math_functions.h includes <math.h>, <stdlib.h>,
+	 * <cmath> and <cstdlib>, so host code may call isfinite, isnan,
+	 * abs ... unqualified (`if (!isfinite(r[i]))` in a host template)
+	 * without including them; clang's wrapper leaves host code only
+	 * what <cmath> puts in std. */
+	"#include <math.h>\n"
+	"#include <stdlib.h>\n"
+	"#include <cmath>\n"
+	"#include <cstdlib>\n"
 
 	"#define KS_CACHE_HINTS(T) \\\n"
 	"  __device__ T __ldcg(const T *); __device__ T __ldca(const T *); \\\n"
@@ -738,7 +747,8 @@ out:
 
 static int
 parse(CXIndex index, const char *source, const struct ks_strv *args,
-      CXTranslationUnit *tu, struct ks_buf *errors)
+      const struct ks_tu_repair *repair, CXTranslationUnit *tu,
+      struct ks_buf *errors)
 {
 	const char **argv = ks_xcalloc(args->n + 1, sizeof(*argv));
 	enum CXErrorCode ec;
@@ -747,7 +757,8 @@ parse(CXIndex index, const char *source, const struct ks_strv *args,
 	argv_of(args, argv);
 	*tu = NULL;
 	ec = ks_cx.parseTranslationUnit2(
-		index, source, argv, (int)args->n, NULL, 0,
+		index, source, argv, (int)args->n, repair->files,
+		(unsigned)repair->n,
 		CXTranslationUnit_DetailedPreprocessingRecord, tu);
 	if (ec != CXError_Success || !*tu) {
 		ks_buf_addf(errors, "libclang could not parse it (error %d)",
@@ -758,6 +769,25 @@ parse(CXIndex index, const char *source, const struct ks_strv *args,
 	}
 	free(argv);
 	return rc;
+}
+
+/* The `-include-pch FILE` pair of the arguments, removed. */
+static void
+drop_pch_args(struct ks_strv *args)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < args->n; i++) {
+		if (strcmp(args->v[i], "-include-pch"))
+			continue;
+		free(args->v[i]);
+		free(args->v[i + 1]);
+		memmove(&args->v[i], &args->v[i + 2],
+			(args->n - i - 2) * sizeof(*args->v));
+		args->n -= 2;
+		args->v[args->n] = NULL;
+		return;
+	}
 }
 
 int
@@ -808,9 +838,27 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 	}
 	/* The bound starts here: the PCH is built once, for many TUs. */
 	ks_tu_watch_start(t->source, o->timeout_ms);
-	prc = parse(t->index, t->source, &args, &t->tu, &errors);
+	prc = parse(t->index, t->source, &args, &t->repair, &t->tu, &errors);
 	if (prc && t->tu && !ks_walk_host_errors(t, &t->host_errors))
 		prc = 0;
+	if (prc && t->tu && ks_tu_repair_find(t->tu, dir, &t->repair)) {
+		/* nvcc's dialect: member templates of dependent classes
+		 * named without `template`; parsed again with the names
+		 * repaired (the PCH is not at fault, so it stays) */
+		ks_log("analysis: %d dependent template names without "
+		       "`template` repaired (%s)",
+		       t->repair.sites, errors.buf);
+		ks_cx.disposeTranslationUnit(t->tu);
+		t->tu = NULL;
+		ks_buf_reset(&errors);
+		ks_strv_release(&t->host_errors);
+		ks_strv_push(&args, "-include");
+		ks_strv_push(&args, t->repair.defs);
+		prc = parse(t->index, t->source, &args, &t->repair, &t->tu,
+			    &errors);
+		if (prc && t->tu && !ks_walk_host_errors(t, &t->host_errors))
+			prc = 0;
+	}
 	if (prc && t->used_pch) {
 		/* A stale or foreign PCH must never cost a correct answer:
 		 * drop it and parse plainly. */
@@ -820,14 +868,13 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 		if (t->tu)
 			ks_cx.disposeTranslationUnit(t->tu);
 		ks_buf_reset(&errors);
-		args.n -= 2;
-		free(args.v[args.n]);
-		free(args.v[args.n + 1]);
-		args.v[args.n] = NULL;
+		ks_strv_release(&t->host_errors);
+		drop_pch_args(&args);
 		t->used_pch = 0;
 		/* The bound starts here: the PCH is built once, for many TUs. */
-	ks_tu_watch_start(t->source, o->timeout_ms);
-	prc = parse(t->index, t->source, &args, &t->tu, &errors);
+		ks_tu_watch_start(t->source, o->timeout_ms);
+		prc = parse(t->index, t->source, &args, &t->repair, &t->tu,
+			    &errors);
 		if (prc && t->tu && !ks_walk_host_errors(t, &t->host_errors))
 			prc = 0;
 	}
@@ -868,6 +915,7 @@ ks_tu_release(struct ks_tu *t)
 	free(t->source);
 	ks_strv_release(&t->host_errors);
 	ks_strv_release(&t->args);
+	ks_tu_repair_release(&t->repair);
 	memset(t, 0, sizeof(*t));
 }
 

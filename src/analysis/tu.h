@@ -20,6 +20,26 @@
 
 struct ks_buf;
 
+/*
+ * The repair of dependent template names spelled without `template`
+ * (tu_repair.c): the changed texts of the files (same offsets and lines
+ * as on disk) for libclang's unsaved files, and the header of their
+ * macros, included on the command line. Owned; _release unlinks it.
+ */
+struct ks_tu_repair {
+	struct CXUnsavedFile *files;
+	size_t n;
+	char *defs;		/* path of the macros' header, or NULL */
+	int sites;
+};
+
+/* Sites of `tu`'s error diagnostics that are such names, repaired into
+ * `r` (the header written under `dir`). Returns their number (0: none,
+ * `r` empty). */
+int ks_tu_repair_find(CXTranslationUnit tu, const char *dir,
+		      struct ks_tu_repair *r);
+void ks_tu_repair_release(struct ks_tu_repair *r);
+
 struct ks_tu {
 	CXIndex index;
 	CXTranslationUnit tu;
@@ -36,6 +56,9 @@ struct ks_tu {
 	/* the clang arguments of the parse, for a second parse of the same
 	 * TU (explicit instantiations: walk_tu.c) */
 	struct ks_strv args;
+	/* the files as parsed where nvcc's dialect needed a changed text
+	 * (a second parse passes them too) */
+	struct ks_tu_repair repair;
 };
 
 /*

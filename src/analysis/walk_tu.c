@@ -37,12 +37,20 @@ struct tuwalk {
 	size_t nwork;
 	struct ks_strv queued;
 	int in_inst;		/* walking an instantiation */
+	int in_pattern;		/* walking a template's pattern */
 	/* Walking the second parse of explicit_instances(): its cursors
 	 * are not the TU's, so kernels are matched by their extent. */
 	int foreign;
 	/* The TU's host function templates (definitions): name and
 	 * qualified name, for explicit instantiations of them. */
 	struct ks_strv tmpl_names, tmpl_quals;
+	/* References to template functions that libclang leaves as the
+	 * overload set (`void (*fs[])(int) = { run<1>, run<2> };`): one
+	 * `__ks_explicit_r*` reference each, resolved with the explicit
+	 * instantiations' second parse, and their texts, once each. */
+	struct ks_buf refs;
+	struct ks_strv ref_texts;
+	int nrefs;
 };
 
 /* The most instantiations walked per TU: far above real code (hundreds);
@@ -749,6 +757,120 @@ queue_instantiation(struct tuwalk *tw, CXCursor ref)
 	tw->work[tw->nwork++] = def;
 }
 
+/*
+ * A template function named with explicit arguments where libclang
+ * gives the overload set, not the instance it resolved to: the syntactic
+ * form of an initializer (`runner fs[] = { run<32>, run<64> };`, the
+ * pointers then called or launched). Its instance is nvcc's too, so the
+ * reference is kept, written as `&::ns::run<32>` in the template's
+ * namespaces, for explicit_instances() to resolve.
+ */
+static unsigned matching(struct toks *t, unsigned i, const char *open,
+			 const char *close);
+
+/* `c` is a template or lies in one (a member of a class template). */
+static int
+in_template(CXCursor c)
+{
+	for (; !ks_cx.Cursor_isNull(c) && !ks_cx.isInvalid(ks_walk_kind(c)) &&
+	       ks_walk_kind(c) != CXCursor_TranslationUnit;
+	     c = ks_cx.getCursorSemanticParent(c)) {
+		enum CXCursorKind k = ks_walk_kind(c);
+
+		if (k == CXCursor_FunctionTemplate || k == CXCursor_ClassTemplate ||
+		    k == CXCursor_ClassTemplatePartialSpecialization)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+note_template_ref(struct tuwalk *tw, CXCursor c)
+{
+	unsigned i, n = ks_cx.getNumOverloadedDecls(c), gt = 0, off = 0;
+	CXCursor tmpl = ks_cx.getNullCursor(), p;
+	CXFile f = NULL;
+	const char *text;
+	size_t size = 0;
+	struct ks_strv ns = KS_STRV_INIT;
+	struct ks_buf line = KS_BUF_INIT;
+	struct toks tk;
+	char *q;
+
+	for (i = 0; i < n && ks_cx.Cursor_isNull(tmpl); i++) {
+		CXCursor d = ks_cx.getOverloadedDecl(c, i);
+
+		if (ks_walk_kind(d) == CXCursor_FunctionTemplate &&
+		    !ks_cx_is_system(d))
+			tmpl = d;
+	}
+	if (ks_cx.Cursor_isNull(tmpl))
+		return;
+	/* namespaces only: a member of a class template has no name
+	 * without the class's arguments */
+	for (p = ks_cx.getCursorSemanticParent(tmpl);
+	     !ks_cx.Cursor_isNull(p) && !ks_cx.isInvalid(ks_walk_kind(p)) &&
+	     ks_walk_kind(p) != CXCursor_TranslationUnit;
+	     p = ks_cx.getCursorSemanticParent(p)) {
+		char *s;
+
+		if (ks_walk_kind(p) != CXCursor_Namespace) {
+			ks_strv_release(&ns);
+			return;
+		}
+		s = ks_walk_spelling(p);
+		if (!*s) {	/* an anonymous namespace has no name to write */
+			free(s);
+			ks_strv_release(&ns);
+			return;
+		}
+		ks_strv_push_owned(&ns, s);
+	}
+	/* the explicit arguments as written, after the name (the cursor's
+	 * extent is the name alone): in the file where it is spelled, from
+	 * the name on (a few KB are ample for one argument list) */
+	ks_cx.getSpellingLocation(ks_cx.getRangeStart(ks_cx.getCursorExtent(c)),
+				  &f, NULL, NULL, &off);
+	text = f ? ks_cx_file_text(tw->t->tu, f, &size) : NULL;
+	if (!text || off >= size)
+		goto out;
+	ks_walk_toks_of(tw->t->tu,
+			ks_cx.getRange(ks_cx.getLocationForOffset(tw->t->tu, f, off),
+				       ks_cx.getLocationForOffset(
+					       tw->t->tu, f,
+					       size - off > 4096 ? off + 4096
+								 : (unsigned)size)),
+			&tk);
+	if (tk.n > 1 && ks_walk_tok_is(&tk, 1, "<"))
+		gt = matching(&tk, 1, "<", ">");
+	if (gt) {
+		q = qualified_name(tmpl);
+		ks_buf_addf(&line, "(void)&::%s", q);
+		free(q);
+		for (i = 1; i <= gt; i++) {
+			char *s = ks_walk_tok_str(&tk, i);
+
+			ks_buf_addf(&line, " %s", s);
+			free(s);
+		}
+	}
+	ks_walk_toks_release(&tk);
+	if (line.len && ks_strv_find(&tw->ref_texts, line.buf) < 0) {
+		/* the namespaces, innermost last */
+		for (i = (unsigned)ns.n; i-- > 0;)
+			ks_buf_addf(&tw->refs, "namespace %s { ", ns.v[i]);
+		ks_buf_addf(&tw->refs, "static void __ks_explicit_r%d(void) { %s; } ",
+			    tw->nrefs++, line.buf);
+		for (i = 0; i < ns.n; i++)
+			ks_buf_adds(&tw->refs, "} ");
+		ks_buf_adds(&tw->refs, "\n");
+		ks_strv_push(&tw->ref_texts, line.buf);
+	}
+out:
+	ks_buf_release(&line);
+	ks_strv_release(&ns);
+}
+
 static enum CXChildVisitResult
 host_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -769,6 +891,11 @@ host_visit(CXCursor c, CXCursor parent, CXClientData data)
 	}
 	if (k == CXCursor_CallExpr || k == CXCursor_DeclRefExpr)
 		queue_instantiation(tw, ks_cx.getCursorReferenced(c));
+	/* a pattern's names are dependent (`run<T>`), an instantiation's
+	 * text is its pattern's: only non-template code names instances */
+	if (k == CXCursor_OverloadedDeclRef && !tw->foreign && !tw->in_inst &&
+	    !tw->in_pattern)
+		note_template_ref(tw, c);
 	if (k == CXCursor_CallExpr) {
 		CXCursor cfg = config_call(c);
 
@@ -881,7 +1008,9 @@ tu_visit(CXCursor c, CXCursor parent, CXClientData data)
 		tw->nloops = 0;
 		tw->device_fn = ks_walk_has_attr(c, CXCursor_CUDADeviceAttr) &&
 				!ks_walk_has_attr(c, CXCursor_CUDAHostAttr);
+		tw->in_pattern = in_template(c);
 		ks_cx.visitChildren(c, host_visit, tw);
+		tw->in_pattern = 0;
 		free(tw->fn_name);
 		tw->fn_name = NULL;
 	}
@@ -1316,11 +1445,17 @@ explicit_instances(struct tuwalk *tw)
 		free(mac[mi].name);
 	free(mac);
 	ks_strv_release(&ns);
+	if (tw->nrefs) {
+		ks_buf_add(&extra, tw->refs.buf, tw->refs.len);
+		n += tw->nrefs;
+	}
 	if (n) {
 		struct ks_buf src = KS_BUF_INIT;
-		struct CXUnsavedFile uf;
+		struct CXUnsavedFile *uf =
+			ks_xcalloc(t->repair.n + 1, sizeof(*uf));
+		unsigned nuf = 1;
 		CXTranslationUnit tu2 = NULL;
-		const char **argv = ks_xcalloc(t->args.n + 1, sizeof(*argv));
+		const char **argv = ks_xcalloc(t->args.n + 2, sizeof(*argv));
 		struct explicit_ctx ctx;
 		size_t a;
 
@@ -1329,13 +1464,26 @@ explicit_instances(struct tuwalk *tw)
 				  "#define __KS_XCAT(a, b) __KS_XCAT2(a, b)\n");
 		ks_buf_add(&src, helpers.buf, helpers.len);
 		ks_buf_add(&src, extra.buf, extra.len);
-		uf.Filename = t->source;
-		uf.Contents = src.buf;
-		uf.Length = (unsigned long)src.len;
+		uf[0].Filename = t->source;
+		uf[0].Contents = src.buf;
+		uf[0].Length = (unsigned long)src.len;
+		/* the files as the TU was parsed (nvcc's dialect repaired),
+		 * but for the main file, whose text is already that */
+		for (a = 0; a < t->repair.n; a++) {
+			char *rp = ks_fs_realpath(t->repair.files[a].Filename);
+
+			if (!rp || strcmp(rp, t->source))
+				uf[nuf++] = t->repair.files[a];
+			free(rp);
+		}
 		for (a = 0; a < t->args.n; a++)
 			argv[a] = t->args.v[a];
+		/* a reference that does not resolve (its arguments name
+		 * what only its use can see) is an error of its own; the
+		 * others must not be lost past clang's error limit */
+		argv[a++] = "-ferror-limit=0";
 		if (ks_cx.parseTranslationUnit2(t->index, t->source, argv,
-						(int)t->args.n, &uf, 1,
+						(int)a, uf, nuf,
 						CXTranslationUnit_None,
 						&tu2) == CXError_Success &&
 		    tu2) {
@@ -1352,6 +1500,7 @@ explicit_instances(struct tuwalk *tw)
 		if (tu2)
 			ks_cx.disposeTranslationUnit(tu2);
 		free(argv);
+		free(uf);
 		ks_buf_release(&src);
 	}
 	ks_buf_release(&extra);
@@ -1386,6 +1535,8 @@ ks_walk(struct ks_tu *t, struct ks_inventory *inv)
 	ks_strv_init(&tw.macro_bodies);
 	ks_strv_init(&tw.tmpl_names);
 	ks_strv_init(&tw.tmpl_quals);
+	ks_strv_init(&tw.ref_texts);
+	ks_buf_init(&tw.refs, 0);
 	/* Kernels first, so that a launch before the kernel's definition
 	 * (declared earlier, defined later) still finds it. */
 	tw.pass = 1;
@@ -1412,6 +1563,8 @@ ks_walk(struct ks_tu *t, struct ks_inventory *inv)
 	ks_strv_release(&tw.tmpl_names);
 	ks_strv_release(&tw.tmpl_quals);
 	ks_strv_release(&tw.queued);
+	ks_strv_release(&tw.ref_texts);
+	ks_buf_release(&tw.refs);
 	free(tw.work);
 	free(tw.kcur);
 	if (ks_tu_watch_expired())

@@ -1,16 +1,19 @@
 /* Unit tests of nvcc's dialect where clang is stricter: the host
  * compiler's include directories (pure parse; omp.h found through them),
  * nvcc's host min/max, `register` in C++17, the __nv_atomic_* builtins,
+ * the <math.h> and <cmath> nvcc includes for host code,
  * and host code clang refuses that is set aside when no kernel, launch or
  * template depends on it; and the instances of template kernels
  * (tests/data/analysis/templates.cu: through template host functions,
  * templates of templates, class templates, addresses, an explicit
- * instantiation), the instances each launch names, a key per instance.
+ * instantiation, function pointers in an initializer), the instances
+ * each launch names, a key per instance.
  * Launches from macro expansions: the macro's use as the extent, the
  * pieces as spelled, and the rewriter's "not rewritable" for a launcher.
  * The time bound of a TU's walk.
  * The parse tests skip without libclang or a CUDA toolkit (the extras
  * header is the toolkit path's). */
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -176,6 +179,48 @@ TEST(host_min_max_register_and_nv_atomics_parse)
 			"  long n = max(l, 7L); double d = max(1.0f, 2.0);\n"
 			"  int *p = 0;\n"
 			"  k<<<t, r>>>(p, (int)(m + n + d));\n"
+			"  return 0;\n"
+			"}\n",
+			NULL, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	CHECK_INT_EQ(1, (int)inv.nkernels);
+	CHECK_INT_EQ(1, (int)inv.nlaunches);
+	CHECK_INT_EQ(0, (int)inv.host_errors.n);
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+}
+
+/* nvcc includes <math.h> and <cmath> for every CUDA compile: a host
+ * template calling isfinite, isnan and isinf unqualified, in a TU that
+ * includes neither, is nvcc's code (a template, so its errors are not
+ * set aside as host lines). */
+TEST(host_math_classification_without_math_h)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+
+	SETUP();
+	CHECK_INT_EQ(
+		0,
+		parse_text(
+			"classify.cu",
+			"#include <stdio.h>\n"
+			"template <class T> int nonfinite(const T *r, int n)\n"
+			"{\n"
+			"  int c = 0;\n"
+			"  for (int i = 0; i < n; i++)\n"
+			"    if (!isfinite(r[i]) || isnan(r[i]) || isinf(r[i]))\n"
+			"      c++;\n"
+			"  return c;\n"
+			"}\n"
+			"__global__ void k(float *p) { *p = 1; }\n"
+			"int main(void)\n"
+			"{\n"
+			"  float x[2] = {1, 2};\n"
+			"  double y[2] = {1, 2};\n"
+			"  printf(\"%d\\n\", nonfinite(x, 2) + nonfinite(y, 2));\n"
+			"  k<<<1, 1>>>(x);\n"
 			"  return 0;\n"
 			"}\n",
 			NULL, &inv, &err));
@@ -685,6 +730,94 @@ TEST(explicit_instantiations_of_host_templates_and_through_macros)
 	ks_buf_release(&err);
 }
 
+/* Template functions named only as function pointers in an array's
+ * initializer (tests/data/analysis/fnptr.cu), where libclang gives the
+ * overload set: the instances of nvcc 13.0's PTX for the file, through
+ * the host templates they launch from and of a kernel template named
+ * directly, and the launch's. */
+TEST(instances_named_by_function_pointers_in_initializers)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k;
+	size_t i;
+
+	SETUP();
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/fnptr.cu";
+	o.toolkit = toolkit;
+	o.state_dir = state;
+	o.arch = "sm_90";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	k = kernel_named(&inv, "tile::mv_k");
+	CHECK(k && k->ninst == 3);
+	CHECK(has_instance(k, "mv_k<32>", "_ZN4tile4mv_kILi32EEEvPKfPfi"));
+	CHECK(has_instance(k, "mv_k<64>", "_ZN4tile4mv_kILi64EEEvPKfPfi"));
+	CHECK(has_instance(k, "mv_k<96>", "_ZN4tile4mv_kILi96EEEvPKfPfi"));
+	k = kernel_named(&inv, "scale_k");
+	CHECK(k && k->ninst == 1);
+	CHECK(has_instance(k, "scale_k<float>", "_Z7scale_kIfEvPT_S0_"));
+	/* the template's launch names its three; the one through a
+	 * pointer variable names no kernel */
+	CHECK_INT_EQ(2, (int)inv.nlaunches);
+	for (i = 0; i < inv.nlaunches; i++)
+		if (inv.launches[i].kernel >= 0)
+			CHECK_INT_EQ(3, (int)inv.launches[i].ninst);
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+}
+
+/* A member template of a dependent class named without `template`
+ * (tests/data/analysis/deptmpl.cu), which nvcc takes and clang refuses
+ * at the instantiation: repaired for the parse with every offset kept,
+ * so the instances are nvcc 13.0's PTX entries for the file and the
+ * kernel's extent is its text on disk. */
+TEST(dependent_template_names_without_the_keyword)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT, text = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k;
+	size_t i;
+
+	SETUP();
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/deptmpl.cu";
+	o.toolkit = toolkit;
+	o.state_dir = state;
+	o.arch = "sm_90";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	k = kernel_named(&inv, "widen_k");
+	CHECK(k && k->ninst == 2);
+	CHECK(has_instance(k, "widen_k<float, 4>", "_Z7widen_kIfLm4EEvPT_PKd"));
+	CHECK(has_instance(k, "widen_k<double, 2>", "_Z7widen_kIdLm2EEvPT_PKd"));
+	CHECK_INT_EQ(2, (int)inv.nlaunches);
+	for (i = 0; i < inv.nlaunches; i++)
+		CHECK_INT_EQ(1, (int)inv.launches[i].ninst);
+	CHECK_INT_EQ(0, ks_fs_read(o.source, &text, &err));
+	if (k && k->extent.end <= text.len) {
+		CHECK(!strncmp(text.buf + k->extent.begin, "template", 8) ||
+		      !strncmp(text.buf + k->extent.begin, "__global__", 10));
+		CHECK(text.buf[k->extent.end - 1] == '}');
+	}
+	/* the header of the repair's macros is gone with the TU */
+	{
+		char *pat = ks_xasprintf("%s/clang/*/repair-*.h", state);
+		glob_t g;
+
+		CHECK_INT_EQ(GLOB_NOMATCH, glob(pat, 0, NULL, &g));
+		free(pat);
+	}
+	ks_inventory_release(&inv);
+	ks_buf_release(&text);
+	ks_buf_release(&err);
+}
+
 TEST(walk_stops_at_its_time_bound)
 {
 	struct ks_inventory inv;
@@ -725,6 +858,7 @@ ks_suite_analysis_dialect(void)
 	RUN(host_includes_from_the_compilers_report);
 	RUN(host_compiler_of_ccbin);
 	RUN(host_min_max_register_and_nv_atomics_parse);
+	RUN(host_math_classification_without_math_h);
 	RUN(omp_h_from_the_host_compiler);
 	RUN(host_errors_are_set_aside_only_in_host_code);
 	RUN(template_instances_launches_and_keys);
@@ -733,6 +867,8 @@ ks_suite_analysis_dialect(void)
 	RUN(kernel_names_are_mangled_as_nvcc_mangles_them);
 	RUN(cuda_wrappers_give_device_code_its_std_overloads);
 	RUN(explicit_instantiations_of_host_templates_and_through_macros);
+	RUN(instances_named_by_function_pointers_in_initializers);
+	RUN(dependent_template_names_without_the_keyword);
 	RUN(walk_stops_at_its_time_bound);
 	if (ready > 0)
 		ks_fs_remove_tree(state, &(struct ks_buf)KS_BUF_INIT);
