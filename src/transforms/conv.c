@@ -557,8 +557,9 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 			}
 			for (size_t j = fo + 1; j <= e && !declared; j++)
 				declared = same(t, &ts.t[j], &ts.t[v]) &&
-					   ts.t[j - 1].kind == 'i' &&
-					   !is(t, &ts.t[j - 1], "return");
+					   ((ts.t[j - 1].kind == 'i' &&
+					     !is(t, &ts.t[j - 1], "return")) ||
+					    is(t, &ts.t[j - 1], ","));
 			if (!declared) {
 				decline(reason, "the loop nest assigns %.*s (line %u), "
 						"declared outside it",
@@ -1021,7 +1022,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 {
 	const struct ks_kernel *k = in->kernel;
 	const long long bm = pt->v[0], bn = pt->v[1], tm = pt->v[2];
-	const long long tn = pt->v[3], cb = pt->v[4], px = pt->v[5];
+	const long long tn = pt->v[3], px = pt->v[5];
+	long long cb = pt->v[4];
 	const long long nt = (bm / tm) * (bn / tn);
 	const char *const lv[CV_MAXL] = { "ks_ci", "ks_l1", "ks_l2", "ks_l3" };
 	long long bk, win = 1, smem;
@@ -1042,10 +1044,16 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		goto out;
 	for (int d = 1; d < c.nl; d++)
 		win *= c.trip[d];
-	bk = cb * win;
-	smem = 2 * bk * (bm + 4) + 2 * bk * (bn + 4);
-	if (smem < bn * (bm + 1))
-		smem = bn * (bm + 1);
+	/* fewer channels per slice where the window is large */
+	for (;;) {
+		bk = cb * win;
+		smem = 2 * bk * (bm + 4) + 2 * bk * (bn + 4);
+		if (smem < bn * (bm + 1))
+			smem = bn * (bm + 1);
+		if (smem * 4 <= 48 * 1024 || cb == 1)
+			break;
+		cb--;
+	}
 	if (smem * 4 > 48 * 1024) {
 		ks_buf_addf(reason, "the tile of %lld pixels x %lld channels with "
 				    "slices of %lld taps needs %lld bytes of shared "
