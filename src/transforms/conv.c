@@ -1026,7 +1026,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	long long cb = pt->v[4];
 	const long long nt = (bm / tm) * (bn / tn);
 	const char *const lv[CV_MAXL] = { "ks_ci", "ks_l1", "ks_l2", "ks_l3" };
-	long long bk, win = 1, smem;
+	long long bk, win = 1, smem, eg;
 	struct cv c;
 	struct ks_kloop kl;
 	struct ks_buf params = KS_BUF_INIT, args = KS_BUF_INIT;
@@ -1048,12 +1048,17 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	for (;;) {
 		bk = cb * win;
 		smem = 2 * bk * (bm + 4) + 2 * bk * (bn + 4);
-		if (smem < bn * (bm + 1))
-			smem = bn * (bm + 1);
 		if (smem * 4 <= 48 * 1024 || cb == 1)
 			break;
 		cb--;
 	}
+	/* the sums go out in passes of eg channels, each staged in the
+	 * same shared memory */
+	eg = bn;
+	while (eg > 4 && eg * (bm + 1) * 4 > 48 * 1024)
+		eg /= 2;
+	if (smem < eg * (bm + 1))
+		smem = eg * (bm + 1);
 	if (smem * 4 > 48 * 1024) {
 		ks_buf_addf(reason, "the tile of %lld pixels x %lld channels with "
 				    "slices of %lld taps needs %lld bytes of shared "
@@ -1098,7 +1103,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    "{\n"
 		    "\tenum { ks_BM = %lld, ks_BN = %lld, ks_TM = %lld, ks_TN = %lld, "
 		    "ks_PX = %lld, ks_CB = %lld,\n"
-		    "\t       ks_BK = %lld, ks_NT = %lld, ks_NTX = ks_BN / ks_TN,\n"
+		    "\t       ks_BK = %lld, ks_NT = %lld, ks_NTX = ks_BN / ks_TN, ks_EG = %lld,\n"
 		    "\t       ks_NA = (ks_BK * ks_BM + ks_NT - 1) / ks_NT,\n"
 		    "\t       ks_NB = (ks_BK * ks_BN + ks_NT - 1) / ks_NT,\n"
 		    "\t       ks_AS = ks_BK * (ks_BM + 4), ks_BS = ks_BK * (ks_BN + 4) };\n"
@@ -1113,7 +1118,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    "\tconst long long ks_img = blockIdx.z / ks_nkt;\n"
 		    "\tconst long long ks_ch0 = blockIdx.z %% ks_nkt * ks_BN;\n",
 		    px, px, bm / px, bm / px, bn, bn, nt, k->name,
-		    params.buf, bm, bn, tm, tn, px, cb, bk, nt, smem);
+		    params.buf, bm, bn, tm, tn, px, cb, bk, nt, eg, smem);
 	ks_buf_addf(variant,
 		    "\t/* reads stay inside the kernel's own bounds checks */\n"
 		    "\tconst long long ks_limx = %s%s%s;\n"
@@ -1249,30 +1254,39 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    "\t\t}\n"
 		    "\t\t__syncthreads();\n"
 		    "\t}\n"
-		    "\t/* the sums through shared memory, so that consecutive threads\n"
-		    "\t   run the body (and its store) at consecutive pixels */\n"
-		    "\t#pragma unroll\n"
-		    "\tfor (int ks_i = 0; ks_i < ks_TM; ks_i++)\n"
+		    "\t/* the sums through shared memory, ks_EG channels at a time, so\n"
+		    "\t   that consecutive threads run the body (and its store) at\n"
+		    "\t   consecutive pixels */\n"
+		    "\tfor (int ks_p = 0; ks_p < ks_BN; ks_p += ks_EG) {\n"
+		    "\t\tif (ks_p)\n"
+		    "\t\t\t__syncthreads();\n"
 		    "\t\t#pragma unroll\n"
-		    "\t\tfor (int ks_j = 0; ks_j < ks_TN; ks_j++)\n"
-		    "\t\t\tks_sm[(ks_j / 4 * (ks_BN / (ks_TN / 4)) + ks_tx * 4 + ks_j %% 4) *\n"
-		    "\t\t\t      (ks_BM + 1) + ks_i / 4 * (ks_BM / (ks_TM / 4)) + ks_ty * 4 +\n"
-		    "\t\t\t      ks_i %% 4] = ks_c[ks_i][ks_j];\n"
-		    "\t__syncthreads();\n"
-		    "\tfor (int ks_e = ks_t; ks_e < ks_BM * ks_BN; ks_e += ks_NT) {\n"
-		    "\t\tconst int ks_m = ks_e %% ks_BM, ks_n = ks_e / ks_BM;\n"
-		    "\t\tconst long long ks_gx = ks_gx0 + ks_m %% ks_PX;\n"
-		    "\t\tconst long long ks_gy = ks_gy0 + ks_m / ks_PX;\n"
-		    "\t\tconst long long ks_ch = ks_ch0 + ks_n;\n"
-		    "\t\tconst long long ks_z = ks_img * ks_den + ks_ch;\n"
-		    "\t\tconst unsigned ks_ux = (unsigned)ks_gx, ks_uy = (unsigned)ks_gy;\n"
+		    "\t\tfor (int ks_i = 0; ks_i < ks_TM; ks_i++)\n"
+		    "\t\t\t#pragma unroll\n"
+		    "\t\t\tfor (int ks_j = 0; ks_j < ks_TN; ks_j++) {\n"
+		    "\t\t\t\tconst int ks_n = ks_j / 4 * (ks_BN / (ks_TN / 4)) + ks_tx * 4 +\n"
+		    "\t\t\t\t\t\t ks_j %% 4 - ks_p;\n"
 		    "\n"
-		    "\t\tif (ks_gx >= ks_nx || ks_gy >= ks_ny || ks_ch >= ks_den ||\n"
-		    "\t\t    ks_z >= (long long)ks_og.z)\n"
-		    "\t\t\tcontinue;\n"
-		    "\t\tks_conv_body_%s(make_uint3(ks_ux %% ks_ob.x, ks_uy %% ks_ob.y, 0u),\n"
-		    "\t\t\tmake_uint3(ks_ux / ks_ob.x, ks_uy / ks_ob.y, (unsigned)ks_z),\n"
-		    "\t\t\tks_ob, ks_og, %s, ks_sm[ks_n * (ks_BM + 1) + ks_m]);\n"
+		    "\t\t\t\tif (ks_n >= 0 && ks_n < ks_EG)\n"
+		    "\t\t\t\t\tks_sm[ks_n * (ks_BM + 1) + ks_i / 4 * (ks_BM / (ks_TM / 4)) +\n"
+		    "\t\t\t\t\t      ks_ty * 4 + ks_i %% 4] = ks_c[ks_i][ks_j];\n"
+		    "\t\t\t}\n"
+		    "\t\t__syncthreads();\n"
+		    "\t\tfor (int ks_e = ks_t; ks_e < ks_BM * ks_EG; ks_e += ks_NT) {\n"
+		    "\t\t\tconst int ks_m = ks_e %% ks_BM, ks_n = ks_e / ks_BM;\n"
+		    "\t\t\tconst long long ks_gx = ks_gx0 + ks_m %% ks_PX;\n"
+		    "\t\t\tconst long long ks_gy = ks_gy0 + ks_m / ks_PX;\n"
+		    "\t\t\tconst long long ks_ch = ks_ch0 + ks_p + ks_n;\n"
+		    "\t\t\tconst long long ks_z = ks_img * ks_den + ks_ch;\n"
+		    "\t\t\tconst unsigned ks_ux = (unsigned)ks_gx, ks_uy = (unsigned)ks_gy;\n"
+		    "\n"
+		    "\t\t\tif (ks_gx >= ks_nx || ks_gy >= ks_ny || ks_ch >= ks_den ||\n"
+		    "\t\t\t    ks_z >= (long long)ks_og.z)\n"
+		    "\t\t\t\tcontinue;\n"
+		    "\t\t\tks_conv_body_%s(make_uint3(ks_ux %% ks_ob.x, ks_uy %% ks_ob.y, 0u),\n"
+		    "\t\t\t\tmake_uint3(ks_ux / ks_ob.x, ks_uy / ks_ob.y, (unsigned)ks_z),\n"
+		    "\t\t\t\tks_ob, ks_og, %s, ks_sm[ks_n * (ks_BM + 1) + ks_m]);\n"
+		    "\t\t}\n"
 		    "\t}\n"
 		    "}\n",
 		    k->name, args.buf);
