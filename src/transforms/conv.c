@@ -945,6 +945,27 @@ static const char helpers[] =
 	"{\n"
 	"\treturn bound > init ? (bound - init + step - 1) / step : 0;\n"
 	"}\n"
+	"/* 4 bytes global -> shared, zeros where !on: asynchronous on sm_80\n"
+	"   and newer (cp.async with a source size of 0 fills zeros). */\n"
+	"__device__ __forceinline__ static void\n"
+	"ks_cv_cp4(float *dst, const float *src, bool on)\n"
+	"{\n"
+	"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n"
+	"\tconst unsigned d = (unsigned)__cvta_generic_to_shared(dst);\n"
+	"\n"
+	"\tasm volatile(\"cp.async.ca.shared.global [%0], [%1], 4, %2;\\n\" ::\n"
+	"\t\t     \"r\"(d), \"l\"(src), \"r\"(on ? 4 : 0) : \"memory\");\n"
+	"#else\n"
+	"\t*dst = on ? __ldg(src) : 0.0f;\n"
+	"#endif\n"
+	"}\n"
+	"__device__ __forceinline__ static void\n"
+	"ks_cv_wait(void)\n"
+	"{\n"
+	"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n"
+	"\tasm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n"
+	"#endif\n"
+	"}\n"
 	"#endif\n"
 	"\n";
 
@@ -970,50 +991,37 @@ emit_tap(struct ks_buf *o, const struct cv *c, const char *ind)
 	ks_buf_addf(o, "%s(void)ks_r;\n", ind);
 }
 
-/* Slice `s` of A and B from global memory into the thread's registers
- * (zeros where the original reads nothing). */
+/* Slice `s` of A and B into shared buffer `buf` (zeros where the
+ * original reads nothing): A pixel-major, B channel-major, each k-row of
+ * the tile contiguous. */
 static void
-emit_load(struct ks_buf *o, const struct cv *c, const char *s, const char *ind)
-{
-	ks_buf_addf(o,
-		    "%s#pragma unroll\n"
-		    "%sfor (int ks_i = 0; ks_i < ks_NA; ks_i++)\n"
-		    "%s\tks_ra[ks_i] = (ks_am >> ks_i & 1u) && (long long)(%s) * ks_CB + "
-		    "ks_ac[ks_i] < ks_T ?\n"
-		    "%s\t\t__ldg(%s + ks_ao[ks_i] + (long long)(%s) * ks_ad) : 0.0f;\n"
-		    "%s#pragma unroll\n"
-		    "%sfor (int ks_i = 0; ks_i < ks_NB; ks_i++)\n"
-		    "%s\tks_rb[ks_i] = (ks_bmk >> ks_i & 1u) && (long long)(%s) * ks_CB + "
-		    "ks_bc[ks_i] < ks_T ?\n"
-		    "%s\t\t__ldg(%s + ks_bo[ks_i] + (long long)(%s) * ks_bd) : 0.0f;\n",
-		    ind, ind, ind, s, ind, c->xname, s, ind, ind, ind, s, ind,
-		    c->wname, s);
-}
-
-/* The registers into shared buffer `buf`: A pixel-major, B channel-major
- * (each k-row of the tile contiguous). */
-static void
-emit_store(struct ks_buf *o, const char *buf, const char *ind)
+emit_copy(struct ks_buf *o, const struct cv *c, const char *s, const char *buf,
+	  const char *ind)
 {
 	ks_buf_addf(o,
 		    "%s#pragma unroll\n"
 		    "%sfor (int ks_i = 0; ks_i < ks_NA; ks_i++) {\n"
 		    "%s\tconst int ks_e = ks_t + ks_i * ks_NT;\n"
+		    "%s\tconst bool ks_on = ((%s) + 1 < ks_ns ? ks_am : ks_aml) >> ks_i & 1u;\n"
 		    "\n"
 		    "%s\tif (ks_e < ks_BK * ks_BM)\n"
-		    "%s\t\tks_As[(%s) * ks_AS + ks_e / ks_BM * (ks_BM + 4) + ks_e %% ks_BM] =\n"
-		    "%s\t\t\tks_ra[ks_i];\n"
+		    "%s\t\tks_cv_cp4(&ks_As[(%s) * ks_AS + ks_e / ks_BM * (ks_BM + 4) + "
+		    "ks_e %% ks_BM],\n"
+		    "%s\t\t\t  ks_on ? %s + ks_ao[ks_i] + (long long)(%s) * ks_ad : %s, ks_on);\n"
 		    "%s}\n"
 		    "%s#pragma unroll\n"
 		    "%sfor (int ks_i = 0; ks_i < ks_NB; ks_i++) {\n"
 		    "%s\tconst int ks_e = ks_t + ks_i * ks_NT;\n"
+		    "%s\tconst bool ks_on = ((%s) + 1 < ks_ns ? ks_bmk : ks_bml) >> ks_i & 1u;\n"
 		    "\n"
 		    "%s\tif (ks_e < ks_BK * ks_BN)\n"
-		    "%s\t\tks_Bs[(%s) * ks_BS + ks_e %% ks_BK * (ks_BN + 4) + ks_e / ks_BK] =\n"
-		    "%s\t\t\tks_rb[ks_i];\n"
+		    "%s\t\tks_cv_cp4(&ks_Bs[(%s) * ks_BS + ks_e %% ks_BK * (ks_BN + 4) + "
+		    "ks_e / ks_BK],\n"
+		    "%s\t\t\t  ks_on ? %s + ks_bo[ks_i] + (long long)(%s) * ks_bd : %s, ks_on);\n"
 		    "%s}\n",
-		    ind, ind, ind, ind, ind, buf, ind, ind, ind, ind, ind, ind, ind,
-		    buf, ind, ind);
+		    ind, ind, ind, ind, s, ind, ind, buf, ind, c->xname, s, c->xname,
+		    ind, ind, ind, ind, ind, s, ind, ind, buf, ind, c->wname, s,
+		    c->wname, ind);
 }
 
 static enum ks_xf_result
@@ -1059,6 +1067,12 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		eg /= 2;
 	if (smem < eg * (bm + 1))
 		smem = eg * (bm + 1);
+	if ((bk * bm + nt - 1) / nt > 64 || (bk * bn + nt - 1) / nt > 64) {
+		ks_buf_addf(reason, "slices of %lld taps give a thread more than 64 "
+				    "elements to load (fewer channels per slice, or "
+				    "fewer outputs per thread)", bk);
+		goto out;
+	}
 	if (smem * 4 > 48 * 1024) {
 		ks_buf_addf(reason, "the tile of %lld pixels x %lld channels with "
 				    "slices of %lld taps needs %lld bytes of shared "
@@ -1138,8 +1152,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    "(gx, gy);\n"
 		    "\t   slice s adds s * ks_CB to ks_ci. */\n"
 		    "\tlong long ks_ao[ks_NA];\n"
-		    "\tint ks_ac[ks_NA];\n"
-		    "\tunsigned ks_am = 0;\n"
+		    "\tunsigned long long ks_am = 0, ks_aml = 0;\n"
 		    "\tconst long long ks_ad = (long long)ks_CB * ",
 		    c.xname, c.f->acc[c.ax].line);
 	ks_buf_addf(variant, "(%s);\n", c.X.cl[0]);
@@ -1164,15 +1177,14 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	aff_emit(variant, &c.X, 0, "ks_gx", "ks_gy", "ks_img", "0", lv);
 	ks_buf_adds(variant,
 		    ";\n"
-		    "\t\tks_ac[ks_i] = ks_ci;\n"
-		    "\t\tks_am |= ks_ok ? 1u << ks_i : 0u;\n"
+		    "\t\tks_am |= ks_ok ? 1ull << ks_i : 0ull;\n"
+		    "\t\tks_aml |= ks_ok && (ks_ns - 1) * ks_CB + ks_ci < ks_T ? 1ull << ks_i : 0ull;\n"
 		    "\t}\n");
 	ks_buf_addf(variant,
 		    "\t/* %s (line %u): tap-major, consecutive threads on "
 		    "consecutive taps */\n"
 		    "\tlong long ks_bo[ks_NB];\n"
-		    "\tint ks_bc[ks_NB];\n"
-		    "\tunsigned ks_bmk = 0;\n"
+		    "\tunsigned long long ks_bmk = 0, ks_bml = 0;\n"
 		    "\tconst long long ks_bd = (long long)ks_CB * (%s);\n",
 		    c.wname, c.f->acc[c.aw].line, c.W.cl[0]);
 	ks_buf_adds(variant,
@@ -1189,10 +1201,9 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	aff_emit(variant, &c.W, 0, "0", "0", "0", "ks_ch", lv);
 	ks_buf_adds(variant,
 		    ";\n"
-		    "\t\tks_bc[ks_i] = ks_ci;\n"
-		    "\t\tks_bmk |= ks_ok ? 1u << ks_i : 0u;\n"
+		    "\t\tks_bmk |= ks_ok ? 1ull << ks_i : 0ull;\n"
+		    "\t\tks_bml |= ks_ok && (ks_ns - 1) * ks_CB + ks_ci < ks_T ? 1ull << ks_i : 0ull;\n"
 		    "\t}\n"
-		    "\tfloat ks_ra[ks_NA], ks_rb[ks_NB];\n"
 		    "\tfloat ks_c[ks_TM][ks_TN];\n"
 		    "\n"
 		    "\n"
@@ -1202,10 +1213,10 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    "\t\tfor (int ks_j = 0; ks_j < ks_TN; ks_j++)\n"
 		    "\t\t\tks_c[ks_i][ks_j] = 0.0f;\n"
 		    "\tif (ks_ns > 0) {\n");
-	emit_load(variant, &c, "0", "\t\t");
-	emit_store(variant, "0", "\t\t");
+	emit_copy(variant, &c, "0", "0", "\t\t");
 	ks_buf_adds(variant,
 		    "\t}\n"
+		    "\tks_cv_wait();\n"
 		    "\t__syncthreads();\n"
 		    "\tfor (long long ks_s = 0; ks_s < ks_ns; ks_s++) {\n"
 		    "\t\tconst int ks_cb = (int)(ks_s & 1);\n"
@@ -1214,7 +1225,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    "\t\tconst float *const ks_b = ks_Bs + ks_cb * ks_BS;\n"
 		    "\n"
 		    "\t\tif (ks_more) {\n");
-	emit_load(variant, &c, "ks_s + 1", "\t\t\t");
+	emit_copy(variant, &c, "ks_s + 1", "ks_cb ^ 1", "\t\t\t");
 	ks_buf_adds(variant,
 		    "\t\t}\n"
 		    "\t\t#pragma unroll\n"
@@ -1248,10 +1259,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    "\t\t\t\t\tks_c[ks_i][ks_j] = fmaf(ks_fa[ks_i], ks_fb[ks_j], "
 		    "ks_c[ks_i][ks_j]);\n"
 		    "\t\t}\n"
-		    "\t\tif (ks_more) {\n");
-	emit_store(variant, "ks_cb ^ 1", "\t\t\t");
+		    "\t\tks_cv_wait();\n");
 	ks_buf_addf(variant,
-		    "\t\t}\n"
 		    "\t\t__syncthreads();\n"
 		    "\t}\n"
 		    "\t/* the sums through shared memory, ks_EG channels at a time, so\n"
