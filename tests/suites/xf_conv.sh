@@ -70,8 +70,10 @@ test_convolutions_compile_for_both_archs() {
 			"$k: FMAs of the tiled kernel in the sm_90 PTX"
 		expect_ne 0 "$(entry_count kd/tu-$k.compute_90.ptx ks_conv_$k 'bar.sync')" \
 			"$k: barriers"
-		expect_ne 0 "$(entry_count kd/tu-$k.compute_90.ptx ks_conv_$k 'ld.global.nc')" \
-			"$k: read-only loads"
+		expect_ne 0 "$(entry_count kd/tu-$k.compute_90.ptx ks_conv_$k 'cp.async.ca.shared.global')" \
+			"$k: asynchronous copies into shared memory (sm_90)"
+		expect_ne 0 "$(entry_count kd/tu-$k.compute_80.ptx ks_conv_$k 'cp.async.ca.shared.global')" \
+			"$k: asynchronous copies into shared memory (sm_80)"
 	done
 	tu conv.cu nchw3 bm=64 bn=32 tm=4 tn=8 cb=1 px=16
 	tu conv.cu nchw3 bm=256 bn=128 tm=8 tn=8 cb=1 px=64
