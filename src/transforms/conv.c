@@ -608,7 +608,8 @@ global_index(struct ks_form *out, int d)
 }
 
 /* The bounds checks in front of the nest: gx < limx, gy < limy,
- * blockIdx.z < limz (early exits or guards). */
+ * blockIdx.z < limz (early exits or guards). Anything else in front of
+ * it declines. */
 static int
 limits(struct cv *c, struct ks_buf *reason)
 {
@@ -623,8 +624,9 @@ limits(struct cv *c, struct ks_buf *reason)
 		char **slot = NULL, *lim;
 		int plus1;
 
+		/* conditions after the nest are the body's, run as written */
 		if (b->kind == KS_BR_UNIFORM || b->stmt == KS_BRS_LOOP ||
-		    b->loop >= 0)
+		    b->loop >= 0 || b->line > f->loops[c->loops[0]].line)
 			continue;
 		if (b->kind == KS_BR_BOUNDS && ks_form_equal(&b->subject, &gx))
 			slot = &c->limx;

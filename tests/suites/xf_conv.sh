@@ -65,7 +65,7 @@ have_emu() {
 test_convolutions_compile_for_both_archs() {
 	have_real_nvcc || skip_test "no nvcc"
 	cp "$DATA/conv.cu" .
-	for k in nchw3 nhwc3_relu nchw_s2d2 valid5_z; do
+	for k in nchw3 nhwc3_relu nchw_s2d2 valid5_z nchw3_leaky; do
 		tu conv.cu $k
 		expect_ne 0 "$(entry_count kd/tu-$k.compute_90.ptx ks_conv_$k 'fma.rn.f32')" \
 			"$k: FMAs of the tiled kernel in the sm_90 PTX"
@@ -102,6 +102,7 @@ test_variants_match_the_original_on_the_cpu() {
 		    "nchw3:2 3 19 21 5 19 21:bm=64 bn=32 tm=4 tn=8 cb=1 px=16" \
 		    "nchw3:1 9 5 33 3 5 33:cb=4 px=64" \
 		    "nhwc3_relu:2 3 19 21 5 19 21:" \
+		    "nchw3_leaky:2 3 19 21 5 19 21:" \
 		    "nchw_s2d2:2 3 19 21 5 10 11:" \
 		    "valid5_z:1 3 19 21 5 15 17:"; do
 		IFS=: read -r k shape pts <<<"$spec"

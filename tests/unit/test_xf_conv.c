@@ -138,6 +138,7 @@ static const struct {
 	{ CV, "nhwc3_relu", NULL },
 	{ CV, "nchw_s2d2", NULL },
 	{ CV, "valid5_z", NULL },
+	{ CV, "nchw3_leaky", NULL },
 	{ "bench/conv2d/main.cu", "conv2d_kernel", NULL },
 	{ "bench/conv_norm/main.cu", "conv2d_kernel", NULL },
 	{ CV, "depthwise", "a depthwise or grouped convolution" },

@@ -2,7 +2,7 @@
 // over the output plane, blockIdx.z = image * K + output channel (or the
 // output channel alone). Every kernel has the same parameters: input x
 // [N][C][H][W] (or NHWC), filter w, bias b, output y of Ho x Wo per
-// channel. The first four are recognized, the rest are look-alikes.
+// channel. The first five are recognized, the rest are look-alikes.
 
 // NCHW, 3x3, stride 1, padding 1 (the bench's).
 __global__ void
@@ -99,6 +99,33 @@ valid5_z(const float *x, const float *w, const float *b, float *y, int C,
 				s += x[((size_t)c * H + oy + r) * W + ox + q] *
 				     w[((k * C + c) * 5 + r) * 5 + q];
 	y[((size_t)k * Ho + oy) * Wo + ox] = s + b[k];
+}
+
+// NCHW 3x3 with a data-dependent epilogue after the nest (leaky ReLU) and
+// the padding tests folded into one condition per tap.
+__global__ void
+nchw3_leaky(const float *x, const float *w, const float *b, float *y, int C,
+	    int H, int W, int K, int Ho, int Wo)
+{
+	int ox = blockIdx.x * blockDim.x + threadIdx.x;
+	int oy = blockIdx.y * blockDim.y + threadIdx.y;
+	int n = blockIdx.z / K;
+	int k = blockIdx.z % K;
+	if (ox >= Wo || oy >= Ho)
+		return;
+	float acc = b[k];
+	for (int c = 0; c < C; c++)
+		for (int r = 0; r < 3; r++)
+			for (int q = 0; q < 3; q++) {
+				int iy = oy + r - 1, ix = ox + q - 1;
+				if (iy < 0 || iy >= H || ix < 0 || ix >= W)
+					continue;
+				acc += x[(((size_t)n * C + c) * H + iy) * W + ix] *
+				       w[((k * C + c) * 3 + r) * 3 + q];
+			}
+	if (acc < 0.0f)
+		acc *= 0.125f;
+	y[(((size_t)n * K + k) * Ho + oy) * Wo + ox] = acc;
 }
 
 // Look-alikes.
