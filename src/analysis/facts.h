@@ -148,6 +148,10 @@ int ks_form_div_derived(struct ks_facts *f, struct ks_form *out,
 /* The exact view: 1 and *out when the value is exactly affine (no data,
  * nothing nonlinear left), else 0. */
 int ks_form_exact(const struct ks_form *f, struct ks_xform *out);
+/* Both have an exact view and it is the same: the same value, also when
+ * the nonlinear views cannot say so (a variable a branch did not
+ * change). */
+int ks_form_same_exact(const struct ks_form *a, const struct ks_form *b);
 /*
  * The derived quotients of `f` as a chain over the flat 1-D index g =
  * blockIdx.x * blockDim.x + threadIdx.x: Q0 = g / den0, Q1 = Q0 / den1,

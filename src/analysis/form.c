@@ -600,6 +600,16 @@ ks_form_exact(const struct ks_form *f, struct ks_xform *out)
 	return xview(f, out);
 }
 
+int
+ks_form_same_exact(const struct ks_form *a, const struct ks_form *b)
+{
+	struct ks_xform va, vb;
+
+	return a->nonlinear == b->nonlinear && a->data == b->data &&
+	       a->rem == b->rem && xview(a, &va) && xview(b, &vb) &&
+	       xequal(&va, &vb);
+}
+
 /* A polynomial that is exactly k * sym (sym 0: the constant k). */
 static int
 poly_is(const struct ks_poly *p, long long k, unsigned short sym)

@@ -655,7 +655,8 @@ merge_branch(struct walk *w, const struct val *before, size_t n, int cond_data)
 		struct val *v = &w->vars[i].v;
 
 		if (w->vars[i].is_array ||
-		    (ks_form_equal(&v->f, &before[i].f) &&
+		    ((ks_form_equal(&v->f, &before[i].f) ||
+		      ks_form_same_exact(&v->f, &before[i].f)) &&
 		     v->ptr == before[i].ptr && v->array == before[i].array))
 			continue;
 		if (v->ptr != before[i].ptr || v->array != before[i].array) {

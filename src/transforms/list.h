@@ -29,5 +29,6 @@ KS_XF(derived_grid)
 /* GEMM, GEMV, convolution, stencils */
 KS_XF(gemm_register_blocking)
 KS_XF(gemv_warp_per_row)
+KS_XF(conv_tiling)
 KS_XF(stencil_smem_halo)
 

@@ -1,0 +1,331 @@
+/* Unit tests of conv_tiling: the kernels of tests/data/transforms/conv.cu
+ * and the bench's two conv2d kernels are parsed with libclang; the
+ * transform applies to the convolutions and declines each look-alike
+ * with its reason; its output is deterministic, holds the three parts of
+ * a variant and goes through the rewriter; the taps follow the strides,
+ * padding and dilation the facts give; every point applies or says why.
+ * Also the analysis fact it needs: a variable a thread-dependent branch
+ * did not change keeps its exact view (blockIdx.z % K after an early
+ * exit). Without a loadable libclang the parse tests say why and pass.
+ * Compiling the variants with nvcc and running them on the CPU is
+ * tests/suites/xf_conv.sh. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/analysis/facts.h"
+#include "../../src/analysis/inventory.h"
+#include "../../src/analysis/libclang.h"
+#include "../../src/cache/rewrite.h"
+#include "../../src/core/buf.h"
+#include "../../src/core/fs.h"
+#include "../../src/core/strv.h"
+#include "../../src/core/util.h"
+#include "../../src/transforms/transform.h"
+#include "test.h"
+
+void ks_suite_xf_conv(void);
+
+#define DATA "tests/data/transforms"
+
+static int ready;		/* 0: not set up, 1: ready, -1: skip */
+static char state[256];
+static const char *toolkit;
+
+static struct parsed {
+	const char *file;
+	struct ks_inventory inv;
+	struct ks_buf text;
+	int done;
+} parsed[] = { { DATA "/conv.cu", { 0 }, KS_BUF_INIT, 0 },
+	       { "bench/conv2d/main.cu", { 0 }, KS_BUF_INIT, 0 },
+	       { "bench/conv_norm/main.cu", { 0 }, KS_BUF_INIT, 0 } };
+
+static int
+setup(void)
+{
+	struct ks_buf err = KS_BUF_INIT;
+
+	if (ready)
+		return ready > 0;
+	ready = -1;
+	if (ks_libclang_load(&err)) {
+		fprintf(stderr, "skip: conv parse tests: %s\n", err.buf);
+		ks_buf_release(&err);
+		return 0;
+	}
+	if (!ks_fs_exists(DATA "/conv.cu"))
+		return 0;
+	snprintf(state, sizeof(state), "%s/ks-xfcv-XXXXXX",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
+						       : "/tmp");
+	if (!mkdtemp(state))
+		return 0;
+	if (ks_fs_exists("/usr/local/cuda/include/cuda_runtime.h"))
+		toolkit = "/usr/local/cuda";
+	ready = 1;
+	return 1;
+}
+
+static struct parsed *
+parse(const char *file)
+{
+	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {
+		struct parsed *p = &parsed[i];
+		struct ks_tu_opts o;
+		struct ks_buf err = KS_BUF_INIT;
+		struct ks_strv incs;
+		int rc;
+
+		if (strcmp(p->file, file))
+			continue;
+		if (p->done)
+			return p->done > 0 ? p : NULL;
+		p->done = -1;
+		memset(&o, 0, sizeof(o));
+		o.source = file;
+		o.toolkit = toolkit;
+		o.state_dir = state;
+		o.arch = "sm_90";
+		ks_strv_init(&incs);
+		ks_strv_push(&incs, "-Ibench/common");
+		o.includes = &incs;
+		rc = ks_inventory_build(&o, &p->inv, &err) ||
+		     ks_fs_read(file, &p->text, &err);
+		ks_strv_release(&incs);
+		if (rc) {
+			fprintf(stderr, "%s: %s\n", file, err.buf);
+			ks_buf_release(&err);
+			return NULL;
+		}
+		p->done = 1;
+		return p;
+	}
+	return NULL;
+}
+
+static enum ks_xf_result
+run_xf(const char *file, const char *kernel, const struct ks_xf_point *pt,
+       struct ks_buf *variant, struct ks_buf *reason,
+       const struct ks_kernel **kout)
+{
+	struct parsed *p = parse(file);
+	const struct ks_transform *t = ks_xf_find("conv_tiling");
+	struct ks_xf_input in;
+	struct ks_xf_point def;
+
+	if (!p || !t)
+		return (enum ks_xf_result)-1;
+	memset(&in, 0, sizeof(in));
+	in.kernel = ks_inventory_find(&p->inv, kernel);
+	if (!in.kernel)
+		return (enum ks_xf_result)-1;
+	in.text = p->text.buf;
+	in.len = p->text.len;
+	in.opts.arch = 900;
+	if (kout)
+		*kout = in.kernel;
+	ks_xf_default_point(t, &def);
+	return ks_xf_apply(t, &in, pt ? pt : &def, variant, reason);
+}
+
+#define CV DATA "/conv.cu"
+
+static const struct {
+	const char *file, *kernel;
+	const char *reason;	/* NULL: applies */
+} cases[] = {
+	{ CV, "nchw3", NULL },
+	{ CV, "nhwc3_relu", NULL },
+	{ CV, "nchw_s2d2", NULL },
+	{ CV, "valid5_z", NULL },
+	{ CV, "nchw3_leaky", NULL },
+	{ "bench/conv2d/main.cu", "conv2d_kernel", NULL },
+	{ "bench/conv_norm/main.cu", "conv2d_kernel", NULL },
+	{ CV, "depthwise", "a depthwise or grouped convolution" },
+	{ CV, "guarded", "does not skip the tap" },
+	{ CV, "any_filter", "has no constant trip count" },
+	{ CV, "rescaled", "assigns s (line" },
+	{ "bench/conv_norm/main.cu", "batchnorm_kernel", "no loop accumulating" },
+};
+
+TEST(applies_to_convolutions_and_declines_look_alikes)
+{
+	if (!setup())
+		return;
+	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
+		struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+		enum ks_xf_result res = run_xf(cases[i].file, cases[i].kernel,
+					       NULL, &v, &r, NULL);
+
+		if (cases[i].reason ? res != KS_XF_DECLINED ||
+					      !strstr(r.buf, cases[i].reason)
+				    : res != KS_XF_APPLIED) {
+			TEST_FAIL_("%s: result %d, reason '%s'",
+				   cases[i].kernel, (int)res, r.buf);
+			ks_buf_release(&v);
+			ks_buf_release(&r);
+			return;
+		}
+		CHECK(cases[i].reason || r.len == 0);
+		CHECK(!cases[i].reason || v.len == 0);
+		ks_buf_release(&v);
+		ks_buf_release(&r);
+	}
+}
+
+TEST(variants_are_deterministic_and_rewritable)
+{
+	if (!setup())
+		return;
+	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
+		struct ks_buf v1 = KS_BUF_INIT, v2 = KS_BUF_INIT, r = KS_BUF_INIT;
+		struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
+		struct ks_rewrite_variant rv;
+		struct ks_rewrite_kernel rk;
+		struct ks_rewrite_job job;
+		const struct ks_kernel *k = NULL;
+		struct parsed *p = parse(cases[i].file);
+		char want[128];
+		int rc;
+
+		if (cases[i].reason)
+			continue;
+		CHECK(p);
+		CHECK_INT_EQ(KS_XF_APPLIED, run_xf(cases[i].file, cases[i].kernel,
+						   NULL, &v1, &r, &k));
+		CHECK_INT_EQ(KS_XF_APPLIED, run_xf(cases[i].file, cases[i].kernel,
+						   NULL, &v2, &r, NULL));
+		CHECK(v1.len == v2.len && !memcmp(v1.buf, v2.buf, v1.len));
+		snprintf(want, sizeof(want), "static void\nks_launch_%s(",
+			 cases[i].kernel);
+		CHECK(strstr(v1.buf, want));
+		memset(&rv, 0, sizeof(rv));
+		memset(&rk, 0, sizeof(rk));
+		CHECK_INT_EQ(0, ks_rewrite_variant_split(v1.buf, &rv, &err));
+		CHECK(rv.helpers.text && rv.launcher.text);
+		CHECK(!strncmp(rv.definition.text, p->text.buf + k->extent.begin,
+			       k->extent.end - k->extent.begin));
+		rv.file = "variant.cu";
+		rv.arch = 900;
+		CHECK_INT_EQ(0, ks_rewrite_kernel_from_inventory(&p->inv, k, &rk,
+								 &err));
+		job.kernel = &rk;
+		job.variant = &rv;
+		rc = ks_rewrite(p->text.buf, p->text.len, cases[i].file, &job, 1,
+				&out, &err);
+		if (rc)
+			TEST_FAIL_("%s: %s", cases[i].kernel, err.buf);
+		ks_rewrite_kernel_release(&rk);
+		ks_buf_release(&v1);
+		ks_buf_release(&v2);
+		ks_buf_release(&r);
+		ks_buf_release(&out);
+		ks_buf_release(&err);
+		if (rc)
+			return;
+	}
+}
+
+/* Every allowed point gives a variant or a reason; a thread count out
+ * of range is a reason, never a variant. */
+TEST(every_point_applies_or_says_why)
+{
+	const struct ks_transform *t = ks_xf_find("conv_tiling");
+
+	if (!setup())
+		return;
+	CHECK(t);
+	for (size_t d = 0; d < t->nparams; d++)
+		for (size_t j = 0; j < t->params[d].nvalues; j++) {
+			struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+			struct ks_xf_point pt;
+			enum ks_xf_result res;
+
+			ks_xf_default_point(t, &pt);
+			pt.v[d] = t->params[d].values[j];
+			res = run_xf(CV, "nchw3", &pt, &v, &r, NULL);
+			CHECK(res == KS_XF_APPLIED || (res == KS_XF_DECLINED && r.len));
+			CHECK(res != KS_XF_APPLIED || strstr(v.buf, "__launch_bounds__("));
+			ks_buf_release(&v);
+			ks_buf_release(&r);
+		}
+	{
+		struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+		struct ks_xf_point pt;
+		struct ks_buf err = KS_BUF_INIT;
+
+		/* 64 pixels x 32 channels, 8 x 8 per thread: 32 threads */
+		ks_xf_default_point(t, &pt);
+		CHECK_INT_EQ(0, ks_xf_point_set(t, &pt, "bm", 64, &err));
+		CHECK_INT_EQ(0, ks_xf_point_set(t, &pt, "bn", 32, &err));
+		CHECK_INT_EQ(0, ks_xf_point_set(t, &pt, "tn", 8, &err));
+		CHECK_INT_EQ(KS_XF_DECLINED, run_xf(CV, "nchw3", &pt, &v, &r, NULL));
+		CHECK(strstr(r.buf, "needs 32 threads"));
+		ks_buf_release(&v);
+		ks_buf_release(&r);
+		ks_buf_release(&err);
+	}
+}
+
+/* The taps follow the facts: stride 2 and dilation 2 are coefficients,
+ * the padding tests are the kernel's, NHWC moves along C, a 5x5 window
+ * slices 5 * 5 taps per channel and takes fewer channels per slice. */
+TEST(taps_follow_the_facts)
+{
+	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+
+	if (!setup())
+		return;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(CV, "nchw_s2d2", NULL, &v, &r, NULL));
+	CHECK(strstr(v.buf, "(((2LL))) * (long long)(ks_gy) + (((2LL))) * (long long)(ks_l1))"));
+	CHECK(strstr(v.buf, "ks_BK = 18,"));
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(CV, "nhwc3_relu", NULL, &v, &r, NULL));
+	/* x moves by 1 per input channel, by C per pixel */
+	CHECK(strstr(v.buf, "const long long ks_ad = (long long)ks_CB * (((1LL)));"));
+	CHECK(strstr(v.buf, "y[(((size_t)n * Ho + oy) * Wo + ox) * K + k] = "
+			    "fmaxf(acc + b[k], 0.0f);"));
+	CHECK(strstr(v.buf, "acc += ks_gemm_v;"));
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(CV, "valid5_z", NULL, &v, &r, NULL));
+	CHECK(strstr(v.buf, "const int ks_ci = ks_k / 25;"));
+	CHECK(strstr(v.buf, "ks_BK = 25,"));	/* cb 2 would not fit */
+	CHECK(strstr(v.buf, "const long long ks_den = (long long)ks_og.z;"));
+	CHECK(!strstr(v.buf, "/* line"));	/* no padding */
+	ks_buf_release(&v);
+	ks_buf_release(&r);
+}
+
+/* The fact conv_tiling rests on: after `if (ox >= W) return;` the
+ * channel blockIdx.z % K still has its exact view. */
+TEST(exact_view_survives_a_branch_that_did_not_change_it)
+{
+	struct parsed *p;
+	const struct ks_kernel *k;
+
+	if (!setup())
+		return;
+	p = parse("bench/conv2d/main.cu");
+	CHECK(p);
+	k = ks_inventory_find(&p->inv, "conv2d_kernel");
+	CHECK(k);
+	for (size_t i = 0; i < k->facts.nacc; i++) {
+		struct ks_xform v;
+
+		CHECK(ks_form_exact(&k->facts.acc[i].offset, &v));
+	}
+}
+
+void
+ks_suite_xf_conv(void)
+{
+	RUN(applies_to_convolutions_and_declines_look_alikes);
+	RUN(variants_are_deterministic_and_rewritable);
+	RUN(every_point_applies_or_says_why);
+	RUN(taps_follow_the_facts);
+	RUN(exact_view_survives_a_branch_that_did_not_change_it);
+	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {
+		ks_inventory_release(&parsed[i].inv);
+		ks_buf_release(&parsed[i].text);
+	}
+}
