@@ -396,12 +396,16 @@ TEST(loop_follows_the_llm_planner_within_its_tokens)
 	struct ks_task t;
 	struct ks_buf err = KS_BUF_INIT;
 	static const char *const caps[] = { "c/1" };
-	static struct ks_kernel kernel;
+	static char kname[] = "k";
+	static struct ks_kernel kernel = { .name = kname };
 	char *dir = ks_xasprintf("%s/task", test_tmpdir());
+	struct ks_buf log = KS_BUF_INIT;
+	size_t i, requests = 0;
 
 	if (!have_python())
 		SKIP("no python3 for the fake LLM server");
-	/* the planner picks "two", the policy's second, with a plan */
+	/* the planner picks "two", the policy's second, with a plan; the
+	 * same reply to the Optimizer is no candidate */
 	CHECK(server_start(&s, "[{\"status\": 200, \"tokens\": 30, \"text\": "
 			       "\"```json\\n{\\\"skill\\\": \\\"two\\\", \\\"plan\\\": "
 			       "\\\"dram at 20%: widen loads\\\"}\\n```\"}]") == 0);
@@ -417,7 +421,7 @@ TEST(loop_follows_the_llm_planner_within_its_tokens)
 	t.k = &kernel;
 	t.arch = 900;
 	t.rounds = 15;
-	t.tokens = 50;	/* the second plan's 30 pass it */
+	t.tokens = 50;	/* the Optimizer's 30 after the plan's pass it */
 	t.long_term = 0;
 	t.llm = &l;
 	t.ops.review = review_same;
@@ -429,10 +433,26 @@ TEST(loop_follows_the_llm_planner_within_its_tokens)
 	CHECK(strstr(t.traj.v[1].why, "dram at 20%") != NULL);
 	CHECK_INT_EQ(30, t.traj.v[1].tokens);
 	CHECK_STR_EQ("test-model", t.traj.v[1].model);
-	/* no gain, so no re-plan: the budget holds; rounds go on to the end
-	 * of both skills' spaces */
-	CHECK(t.end == KS_TASK_NO_SKILL || t.end == KS_TASK_TOKENS);
-	CHECK(t.state.tokens <= 50);
+	/* no gain, so no re-plan; after two's points the Optimizer asks for
+	 * an edit of two (no code in the reply: declined, its tokens in its
+	 * record), and with the budget spent nothing more is asked: one's
+	 * points go on rules-only to the end of its space */
+	CHECK_INT_EQ(KS_TASK_NO_SKILL, t.end);
+	CHECK_INT_EQ(60, t.state.tokens);
+	for (i = 0; i < t.traj.n && !(t.traj.v[i].plan && t.traj.v[i].skill); i++)
+		;
+	CHECK(i < t.traj.n);
+	CHECK_STR_EQ("two", t.traj.v[i].skill);
+	CHECK_STR_EQ("declined", t.traj.v[i].verdict);
+	CHECK(strstr(t.traj.v[i].reason, "no code block") != NULL);
+	CHECK_INT_EQ(30, t.traj.v[i].tokens);
+	CHECK_STR_EQ("one", t.traj.v[t.traj.n - 1].skill);
+	CHECK(t.traj.v[t.traj.n - 1].params != NULL);
+	CHECK(ks_fs_read(s.log, &log, &err) == 0);
+	for (i = 0; i < log.len; i++)
+		requests += log.buf[i] == '\n';
+	CHECK_INT_EQ(2, (int)requests);
+	ks_buf_release(&log);
 	/* the exchange is in the task's transcript */
 	{
 		char *path = ks_fs_join(dir, "llm.jsonl");
