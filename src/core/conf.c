@@ -150,6 +150,9 @@ static const struct item {
 				       T_INT, offsetof(struct ks_conf, analysis_timeout_ms),
 				       "10000", "milliseconds of CPU one TU's analysis may "
 				       "take (parse and walk; 0: no bound)" },
+	[KS_CONF_LLM_REPAIRS] = { "llm_repairs", "KS_LLM_REPAIRS", T_INT,
+				  offsetof(struct ks_conf, llm_repairs), "2",
+				  "LLM repairs of a failed LLM edit, down one chain (0: none)" },
 };
 
 static char *

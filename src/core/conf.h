@@ -63,6 +63,7 @@ enum ks_conf_item {
 	KS_CONF_LLM_TOKENS,
 	KS_CONF_MIN_GAIN,
 	KS_CONF_ANALYSIS_TIMEOUT,
+	KS_CONF_LLM_REPAIRS,
 	KS_CONF_NITEMS
 };
 
@@ -111,6 +112,7 @@ struct ks_conf {
 	int llm_tokens;		/* KS_LLM_TOKENS: per task, 0 = no limit */
 	char *min_gain;		/* KS_MIN_GAIN: the ratio that moves the base */
 	int analysis_timeout_ms;	/* KS_ANALYSIS_TIMEOUT: one TU's analysis */
+	int llm_repairs;	/* KS_LLM_REPAIRS: LLM repairs down one chain */
 	char *config_path;	/* the config file consulted (may not exist) */
 	enum ks_conf_origin origin[KS_CONF_NITEMS];
 };

@@ -5,10 +5,13 @@
  * the loop with an LLM planner (src/agents/llm_agents.c). Without python3
  * the server tests say why and skip.
  */
+#include <fcntl.h>
+#include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,6 +19,10 @@
 #include "../../src/agents/agents.h"
 #include "../../src/agents/llm_agents.h"
 #include "../../src/analysis/inventory.h"
+#include "../../src/analysis/libclang.h"
+#include "../../src/capture/capture.h"
+#include "../../src/cli/ks.h"
+#include "../../src/core/conf.h"
 #include "../../src/core/buf.h"
 #include "../../src/core/fs.h"
 #include "../../src/core/strv.h"
@@ -877,6 +884,281 @@ TEST(llm_garbage_or_silence_leaves_the_rules_only_result)
 	ks_buf_release(&slow);
 }
 
+/* ---- ks optimize with an LLM, end to end ------------------------------------ */
+
+/*
+ * The command over the real Reviewer library, with an nvcc and a ks-replay
+ * that read markers in what they are given (the candidate TU, or the
+ * shim's #include of it): LLM_NOCOMPILE fails to compile, LLM_WRONG makes
+ * ks-replay find wrong outputs; everything else is correct and twice as
+ * fast as the original.
+ */
+static const char e2e_src[] =
+	"__global__ void scale(const float *x, float *y, int n)\n"
+	"{\n"
+	"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	"\tif (i < n)\n"
+	"\t\ty[i] = 2.0f * x[i];\n"
+	"}\n"
+	"\n"
+	"int main()\n"
+	"{\n"
+	"\tfloat *x = 0, *y = 0;\n"
+	"\tscale<<<4, 256>>>(x, y, 1000);\n"
+	"\treturn 0;\n"
+	"}\n";
+
+#define E2E_EDIT(line)                                                        \
+	"```cuda\n__global__ void scale(const float *x, float *y, int n)\n{\n"     \
+	"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tif (i < n)\n\t\t"      \
+	line "\n}\n```\n"
+
+static void
+e2e_script(const char *dir, const char *name, const char *text)
+{
+	char *bin = ks_xasprintf("%s/bin", dir), *p = ks_xasprintf("%s/%s", bin, name);
+
+	ks_fs_mkdirs(bin, NULL);
+	test_write(bin, name, text);
+	chmod(p, 0755);
+	free(bin);
+	free(p);
+}
+
+static int
+e2e_fixture(const char *dir, struct ks_conf *conf, struct ks_buf *err)
+{
+	struct ks_buf rec = KS_BUF_INIT;
+	char *builds = ks_xasprintf("%s/builds", dir), *capdir, *record;
+	char api[] = "cuLaunchKernel", t0[] = "const float *", t1[] = "float *", t2[] = "int";
+	char kname[] = "_Z5scalePKfPfi", pretty[] = "scale(float const*, float*, int)";
+	unsigned char bytes[20] = { 0 };
+	struct ks_capture c;
+	int rc;
+
+	test_write(dir, "k.cu", e2e_src);
+	e2e_script(dir, "nvcc",
+		   "#!/bin/sh\nout=\nprev=\nwrong=\n"
+		   "for a; do [ \"$prev\" = -o ] && out=$a; prev=$a; done\n"
+		   "for a; do case $a in *.cu) ;; *) continue ;; esac\n"
+		   "  for f in \"$a\" $(sed -n 's/^#include \"\\(.*\\)\"$/\\1/p' \"$a\"); do\n"
+		   "    [ -f \"$f\" ] || continue\n"
+		   "    if grep -q LLM_NOCOMPILE \"$f\"; then\n"
+		   "      echo \"$f(6): error: identifier \\\"tmp\\\" is undefined\" >&2; exit 2; fi\n"
+		   "    grep -q LLM_WRONG \"$f\" && wrong=1\n"
+		   "  done\ndone\n"
+		   "[ -n \"$out\" ] && { if [ -n \"$wrong\" ]; then echo WRONG >\"$out\"; "
+		   "else : >\"$out\"; fi; }\nexit 0\n");
+	test_write(dir, "eligible.json",
+		   "{\"format\": 1, \"capture\": \"c\", \"kernel\": \"_Z5scalePKfPfi\", "
+		   "\"original\": {\"reproduces\": true, \"why\": null}, "
+		   "\"timing\": {\"original\": {\"n\": 20, \"median_ms\": 2.0, \"lo_ms\": 1.9, "
+		   "\"hi_ms\": 2.1, \"min_ms\": 1.8, \"max_ms\": 2.4}}, "
+		   "\"verdict\": \"eligible\", \"error\": null}\n");
+	test_write(dir, "correct.json",
+		   "{\"format\": 1, \"capture\": \"c\", \"kernel\": \"_Z5scalePKfPfi\", "
+		   "\"original\": {\"reproduces\": true, \"why\": null}, "
+		   "\"candidate\": {\"correct\": true, \"why\": null, "
+		   "\"random\": {\"sets\": 2, \"passed\": 2}}, "
+		   "\"timing\": {\"original\": {\"n\": 20, \"median_ms\": 2.0, "
+		   "\"lo_ms\": 1.9, \"hi_ms\": 2.1, \"min_ms\": 1.8, \"max_ms\": 2.4}, "
+		   "\"candidate\": {\"n\": 20, \"median_ms\": 1.0, \"lo_ms\": 0.95, "
+		   "\"hi_ms\": 1.05, \"min_ms\": 0.9, \"max_ms\": 1.2}, "
+		   "\"verdict\": \"faster\", \"speedup\": 2.0}, "
+		   "\"verdict\": \"correct\", \"error\": null}\n");
+	test_write(dir, "wrong.json",
+		   "{\"format\": 1, \"capture\": \"c\", \"kernel\": \"_Z5scalePKfPfi\", "
+		   "\"original\": {\"reproduces\": true, \"why\": null}, "
+		   "\"candidate\": {\"correct\": false, \"why\": \"y: 3 of 1000 f32 elements "
+		   "differ from the reference\"}, \"verdict\": \"incorrect\", \"error\": null}\n");
+	e2e_script(dir, "ks-replay",
+		   "#!/bin/sh\nprev=\nr=$FAKE_DIR/eligible.json\n"
+		   "for a; do [ \"$prev\" = --json ] && j=$a\n"
+		   "  if [ \"$prev\" = --candidate ]; then r=$FAKE_DIR/correct.json\n"
+		   "    grep -q WRONG \"$a\" && r=$FAKE_DIR/wrong.json; fi\n"
+		   "  prev=$a; done\ncp \"$r\" \"$j\"\n");
+	e2e_script(dir, "compute-sanitizer",
+		   "#!/bin/sh\necho '========= ERROR SUMMARY: 0 errors'\nexit 0\n");
+	setenv("CUDA_HOME", dir, 1);
+	{
+		char *path = ks_xasprintf("%s/bin:/usr/bin:/bin", dir);
+
+		setenv("PATH", path, 1);
+		free(path);
+	}
+	setenv("FAKE_DIR", dir, 1);
+	ks_fs_mkdirs(builds, NULL);
+	ks_buf_addf(&rec, "{\"format\": 1, \"source\": \"%s/k.cu\", \"cwd\": \"%s\", "
+		    "\"output\": \"%s/k.o\", \"nvcc\": \"%s/bin/nvcc\", "
+		    "\"time\": \"2026-12-01T10:00:00Z\", "
+		    "\"archs\": [{\"virtual\": \"compute_90\", \"real\": \"sm_90\"}], "
+		    "\"argv\": [\"-O3\", \"-arch=sm_90\", \"-c\", \"k.cu\", \"-o\", \"k.o\"]}\n",
+		    dir, dir, dir, dir);
+	test_write(builds, "k.json", rec.buf);
+	ks_buf_release(&rec);
+	memset(&c, 0, sizeof(c));
+	c.kernel = kname;
+	c.demangled = pretty;
+	c.api = api;
+	c.grid[0] = 4, c.grid[1] = c.grid[2] = 1;
+	c.block[0] = 256, c.block[1] = c.block[2] = 1;
+	c.launch = 1;
+	c.cc_major = 9;
+	c.param_size = 20;
+	c.param_bytes = bytes;
+	c.nparams = 3;
+	c.params = ks_xcalloc(3, sizeof(*c.params));
+	c.params[0].size = 8;
+	c.params[0].type = t0;
+	c.params[1].offset = 8;
+	c.params[1].size = 8;
+	c.params[1].type = t1;
+	c.params[2].offset = 16;
+	c.params[2].size = 4;
+	c.params[2].type = t2;
+	capdir = ks_xasprintf("%s/captures/%s/1", dir, kname);
+	record = ks_xasprintf("%s/builds/k.json", dir);
+	c.record = record;
+	rc = ks_fs_mkdirs(capdir, err) || ks_capture_save(capdir, &c, err);
+	free(c.params);
+	free(capdir);
+	free(record);
+	free(builds);
+	setenv("KS_DIR", dir, 1);
+	unsetenv("KS_CONFIG");
+	ks_conf_init(conf);
+	return rc || ks_conf_load(conf, err);
+}
+
+/* ks optimize ARGS, its stdout into `out` (its stderr into the void). */
+static int
+e2e_optimize(struct ks_conf *conf, char **argv, int argc, struct ks_buf *out)
+{
+	char *path = ks_xasprintf("%s/stdout.txt", test_tmpdir());
+	int saved, esaved, rc, null = open("/dev/null", O_WRONLY);
+	FILE *f;
+
+	fflush(stdout);
+	fflush(stderr);
+	saved = dup(1);
+	esaved = dup(2);
+	f = fopen(path, "w");
+	dup2(fileno(f), 1);
+	dup2(null, 2);
+	rc = ks_cli_optimize(argc, argv, conf, 0);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved, 1);
+	dup2(esaved, 2);
+	close(saved);
+	close(esaved);
+	close(null);
+	fclose(f);
+	ks_buf_reset(out);
+	ks_fs_read(path, out, NULL);
+	free(path);
+	return rc;
+}
+
+TEST(optimize_with_an_llm_repairs_rejects_and_caches_only_the_verified)
+{
+	const char *dir = test_tmpdir();
+	struct server s;
+	struct ks_conf conf;
+	struct ks_buf script = KS_BUF_INIT, err = KS_BUF_INIT, out = KS_BUF_INIT,
+		      cached = KS_BUF_INIT;
+	struct ks_traj t = { 0 };
+	char *traj = ks_xasprintf("%s/tasks/_Z5scalePKfPfi/trajectory.jsonl", dir);
+	char *argv[12];
+	size_t i;
+	int argc = 0, root = -1, rep1 = -1, rep2 = -1;
+	glob_t g;
+
+	if (!have_python())
+		SKIP("no python3 for the fake LLM server");
+	if (ks_libclang_load(&err))
+		SKIP("no libclang: %s", err.buf);
+	/* the first edit does not compile; its repair computes wrong
+	 * results; the repair of that is right; nothing more is answered
+	 * but the Planner's questions, with prose */
+	scripted(&script, "planner of a CUDA", 0, 10, 0, "No opinion.");
+	scripted(&script, "optimizer of ks-nvcc", 1, 100, 0,
+		 E2E_EDIT("y[i] = tmp * x[i]; /* LLM_NOCOMPILE */"));
+	scripted(&script, "repairer of ks-nvcc", 1, 100, 0,
+		 E2E_EDIT("y[i] = 3.0f * x[i]; /* LLM_WRONG */"));
+	scripted(&script, "repairer of ks-nvcc", 1, 100, 0,
+		 E2E_EDIT("y[i] = x[i] + x[i]; /* LLM_FIXED */"));
+	ks_buf_adds(&script, "]");
+	CHECK(e2e_fixture(dir, &conf, &err) == 0);
+	CHECK(server_start(&s, script.buf) == 0);
+	argv[argc++] = (char *)"optimize";
+	argv[argc++] = (char *)"--no-long-term-memory";
+	argv[argc++] = (char *)"--rounds";
+	argv[argc++] = (char *)"40";
+	argv[argc++] = (char *)"--llm";
+	argv[argc++] = s.url;
+	argv[argc++] = (char *)"--json";
+	argv[argc] = NULL;
+	setenv("KS_LLM_RETRIES", "0", 1);
+	ks_conf_release(&conf);
+	ks_conf_init(&conf);
+	CHECK(ks_conf_load(&conf, &err) == 0);
+	CHECK_INT_EQ(0, e2e_optimize(&conf, argv, argc, &out));
+	if (getenv("KS_TEST_DUMP"))
+		fprintf(stderr, "%s\n", out.buf);
+	CHECK(strstr(out.buf, "\"cache\": \"cached\"") != NULL);
+	CHECK(ks_traj_load(traj, &t, &err) == 0);
+	for (i = 1; i < t.n; i++) {
+		const struct ks_traj_round *r = &t.v[i];
+
+		if (r->plan && r->repairs < 0 && r->compile)
+			root = r->round;
+		else if (r->plan && r->repairs == root && root >= 0 && r->compile)
+			rep1 = r->round;
+		else if (r->plan && r->repairs == rep1 && rep1 >= 0 && r->compile)
+			rep2 = r->round;
+	}
+	CHECK(root > 0 && rep1 > root && rep2 > rep1);
+	CHECK_STR_EQ("failed", t.v[root].compile);
+	CHECK_STR_EQ("nvcc", t.v[root].diag.cls);
+	CHECK_STR_EQ("rejected", t.v[rep1].verdict);
+	CHECK_STR_EQ("verdict", t.v[rep1].diag.cls);
+	CHECK_STR_EQ("correct", t.v[rep2].verdict);
+	CHECK_STR_EQ("repair", t.v[rep2].phase);
+	CHECK_INT_EQ(100, t.v[rep2].tokens);
+	/* the LLM's candidates went through the real splice */
+	{
+		char *tu = ks_xasprintf("%s/tasks/_Z5scalePKfPfi/r%d.cu", dir, rep2);
+		struct ks_buf text = KS_BUF_INIT;
+
+		CHECK(ks_fs_read(tu, &text, &err) == 0);
+		CHECK(strstr(text.buf, "x[i] + x[i]; /* LLM_FIXED */") != NULL);
+		CHECK(strstr(text.buf, "__CUDA_ARCH__") != NULL);
+		ks_buf_release(&text);
+		free(tu);
+	}
+	/* one variant cached, and not the wrong one */
+	{
+		char *pat = ks_xasprintf("%s/cache/*/*/variant.cu", dir);
+
+		memset(&g, 0, sizeof(g));
+		CHECK(glob(pat, 0, NULL, &g) == 0);
+		CHECK_INT_EQ(1, (int)g.gl_pathc);
+		CHECK(ks_fs_read(g.gl_pathv[0], &cached, &err) == 0);
+		CHECK(strstr(cached.buf, "LLM_WRONG") == NULL);
+		globfree(&g);
+		free(pat);
+	}
+	ks_traj_release(&t);
+	server_stop(&s);
+	ks_conf_release(&conf);
+	ks_buf_release(&script);
+	ks_buf_release(&err);
+	ks_buf_release(&out);
+	ks_buf_release(&cached);
+	free(traj);
+}
+
 void
 ks_suite_llm(void)
 {
@@ -892,4 +1174,5 @@ ks_suite_llm(void)
 	RUN(llm_repairs_an_edit_that_does_not_compile);
 	RUN(llm_wrong_edit_is_rejected_and_a_duplicate_never_reviewed);
 	RUN(llm_garbage_or_silence_leaves_the_rules_only_result);
+	RUN(optimize_with_an_llm_repairs_rejects_and_caches_only_the_verified);
 }
