@@ -489,10 +489,12 @@ ks_agent_llm_repair(struct ks_task *t, const struct ks_traj_round *f,
 
 	ks_buf_addf(&diag, "Stage: %s. Verdict: %s: %s\n", f->stage ? f->stage : "?",
 		    f->verdict ? f->verdict : "?", f->reason ? f->reason : "?");
+	/* The rules' fix speaks of a transform's next point: not the LLM's
+	 * business, so only what broke and why. */
 	if (f->diag.cls)
-		ks_buf_addf(&diag, "Class: %s. What broke: %s\nLikely cause: %s\n"
-			    "Minimal fix: %s\n", f->diag.cls, f->diag.what ? f->diag.what : "?",
-			    f->diag.cause ? f->diag.cause : "?", f->diag.fix ? f->diag.fix : "?");
+		ks_buf_addf(&diag, "Class: %s. What broke: %s\nLikely cause: %s\n",
+			    f->diag.cls, f->diag.what ? f->diag.what : "?",
+			    f->diag.cause ? f->diag.cause : "?");
 	if (f->diag.evidence && *f->diag.evidence)
 		ks_buf_addf(&diag, "Evidence:\n%s\n", f->diag.evidence);
 	if (log && *log)

@@ -937,8 +937,9 @@ try_llm_repair(struct ks_task *t, int open, struct ks_buf *err)
 	r.repairs = open;
 	r.skill = f->skill ? ks_xstrdup(f->skill) : NULL;
 	r.why = f->why ? ks_xstrdup(f->why) : NULL;
-	r.plan = ks_xasprintf("the LLM's repair of round %d: %s", open,
-			      f->diag.fix ? f->diag.fix : "the diagnosed cause");
+	r.plan = ks_xasprintf("the LLM's repair of round %d (%s: %s)", open,
+			      f->diag.cls ? f->diag.cls : "?",
+			      f->diag.what ? f->diag.what : "it failed");
 	r.source = f->source ? ks_xstrdup(f->source) : NULL;
 	rc = got ? llm_declined(t, &r, got, why.buf, err) :
 		candidate(t, &r, &variant, sk, err);
