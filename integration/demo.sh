@@ -12,6 +12,10 @@ export KS_DIR=${KS_DIR:-$ROOT/build/demo/ks}
 app=$ROOT/integration/projects/make-app
 out=$ROOT/build/demo/make-app
 ks=$ROOT/ks
+# On a GPU the sample runs at a size where its kernels take tenths of a
+# millisecond, not microseconds (launch-bound kernels leave nothing to
+# gain); DEMO_N elements for saxpy and the sum.
+n=${DEMO_N:-67108864}
 
 echo "== building integration/projects/make-app through ks-nvcc (state in $KS_DIR)"
 rm -rf "$out"
@@ -41,11 +45,11 @@ fi
 
 echo
 echo "== the program, as nvcc built it"
-(cd "$out" && ./build/make-app) | tee "$out/before.txt"
+(cd "$out" && ./build/make-app "$n") | tee "$out/before.txt"
 
 echo
 echo "== ks capture"
-(cd "$out" && "$ks" capture -- ./build/make-app >/dev/null)
+(cd "$out" && "$ks" capture -- ./build/make-app "$n" >/dev/null)
 "$ks" captures
 
 echo
@@ -62,7 +66,7 @@ make -C "$out" NVCC="$ROOT/ks-nvcc"
 
 echo
 echo "== the program, with the variants"
-(cd "$out" && ./build/make-app) | tee "$out/after.txt"
+(cd "$out" && ./build/make-app "$n") | tee "$out/after.txt"
 
 echo
 echo "== each kernel, as the Reviewer timed it (median ms, p10..p90, same launches)"
@@ -79,8 +83,13 @@ for r in rows:
 echo
 if cmp -s <(grep -v '^device:' "$out/before.txt") <(grep -v '^device:' "$out/after.txt"); then
 	echo "== the program's output is unchanged"
+elif tail -n 1 "$out/after.txt" | grep -qx PASS; then
+	# A variant that sums in another order moves a float sum in its last
+	# digits; the program's own checks decide whether that is still right.
+	echo "== the program's output differs in these lines, and its own checks pass:"
+	diff "$out/before.txt" "$out/after.txt" | grep '^[<>]' | grep -v 'device:' || true
 else
-	echo "== the program's output CHANGED:"
+	echo "== the program's output CHANGED and its checks fail:"
 	diff "$out/before.txt" "$out/after.txt" || true
 	exit 1
 fi

@@ -33,6 +33,11 @@
 #   --rounds N       ks optimize --rounds (default: 15)
 #   --task-budget M  ks optimize --budget, GPU-minutes per task (default: none)
 #   --jobs N         ks optimize --jobs (default: 1)
+#   --parallel N     programs at a time (default: 1): their builds and
+#                    checks side by side, while one GPU lock for all
+#                    (KS_GPU_LOCK) gives every timed run the GPU alone:
+#                    the reviews' timing and counters, each program's own
+#                    runs, its capture and its PyTorch times
 #   --llm URL        ks optimize --llm URL (default: none, rules only)
 #   --optimize-args "A B"  more options for every ks optimize (--no-metrics)
 #   --ablate         also the two ablations on the same captures
@@ -62,6 +67,7 @@ budget_s=0
 rounds=15
 task_budget=
 jobs=1
+parallel=1
 llm=none
 ablate=0
 torch=1
@@ -86,6 +92,7 @@ while [ $# -gt 0 ]; do
 	--rounds) rounds=${2:?}; shift ;;
 	--task-budget) task_budget=${2?}; shift ;;
 	--jobs) jobs=${2:?}; shift ;;
+	--parallel) parallel=${2:?}; shift ;;
 	--llm) llm=${2:?}; shift ;;
 	--ablate) ablate=1 ;;
 	--optimize-args) opt_args=${2?}; shift ;;
@@ -131,6 +138,14 @@ KS=$root/ks KSNVCC=$root/ks-nvcc
 for p in "$KS" "$KSNVCC"; do
 	[ -x "$p" ] || { echo "run.sh: $p not built (make all first)" >&2; exit 2; }
 done
+case $parallel in
+'' | *[!0-9]* | 0) echo "run.sh: --parallel takes a number of programs" >&2; exit 2 ;;
+esac
+# One GPU lock over every program's KS_DIR: `ks gpu-lock` runs a program,
+# its capture and its PyTorch times with the GPU to themselves, in turn
+# with the reviews of every ks optimize of the run.
+export KS_GPU_LOCK=${KS_GPU_LOCK:-$work/gpu}
+gpu_alone() { "$KS" gpu-lock -- "$@"; }
 [ -f "$partial/meta.json" ] || collect --meta --date "$date" -o "$partial/meta.json"
 # How the run was asked for, for the results.
 python3 - "$partial/run.json" "$rounds" "$task_budget" "$jobs" "$llm" "$ablate" \
@@ -204,7 +219,8 @@ build() {		# program, binary folder, log
 }
 run_prog() {		# program, binary folder, log
 	local p=$1 b=$2 log=$3 rc
-	(cd "$bench/$p" && exec timeout -k 10 "$timeout_s" "$b/$p") >"$log" 2>&1
+	(cd "$bench/$p" && exec "$KS" gpu-lock -- timeout -k 10 "$timeout_s" "$b/$p") \
+		>"$log" 2>&1
 	rc=$?
 	grep -qx "PASS $p" "$log" && [ $rc = 0 ]
 }
@@ -223,8 +239,8 @@ capture() {		# program, KS_DIR, binary folder, run log, log
 	local re
 	re=$(kernel_regex "$4") || { echo "no naive kernel in $4" >"$5"; return 1; }
 	echo "$re" >"$(dirname "$5")/kernels.re"
-	(cd "$bench/$1" && KS_DIR=$2 timeout -k 10 $((timeout_s * 3)) \
-		"$KS" capture --kernel "$re" -- "$3/$1") >"$5" 2>&1
+	(cd "$bench/$1" && KS_DIR=$2 exec "$KS" gpu-lock -- timeout -k 10 \
+		$((timeout_s * 3)) "$KS" capture --kernel "$re" -- "$3/$1") >"$5" 2>&1
 }
 optimize() {		# KS_DIR, json, log, extra options...
 	local ksd=$1 json=$2 log=$3 cap rc
@@ -294,7 +310,7 @@ program() {
 		return 1
 	fi
 	if [ "$torch" = 1 ] && [ ! -f "$w/torch.ok" ] && ! budget_spent; then
-		python3 "$tools/torch_eager.py" "$p" >"$r/torch.log" 2>&1
+		gpu_alone python3 "$tools/torch_eager.py" "$p" >"$r/torch.log" 2>&1
 		echo "torch $? " >>"$w/wall"
 		: >"$w/torch.ok"
 	fi
@@ -328,12 +344,31 @@ for p in $wanted; do
 		# Steps that succeeded keep their markers; the failed one runs again.
 		rm -f "$partial/$p.json" "$partial/$p/failed-step"
 	fi
+	if [ "$parallel" -gt 1 ]; then
+		# A program's `stopped` stays in its subshell: the budget is
+		# the clock's, asked again below.
+		while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do
+			wait -n
+		done
+		budget_spent && break
+		program "$p" >"$partial/$p.out" 2>&1 &
+		continue
+	fi
 	program "$p" || true
 	if [ "$stopped" = 1 ]; then
-		echo "bench: budget of ${budget_s}s spent; run again to continue"
 		break
 	fi
 done
+wait
+if [ "$parallel" -gt 1 ]; then
+	for p in $wanted; do
+		[ -f "$partial/$p.out" ] && cat "$partial/$p.out"
+	done
+	for p in $wanted; do
+		[ -f "$partial/$p.json" ] || { [ "$budget_s" -gt 0 ] && stopped=1; }
+	done
+fi
+[ "$stopped" = 1 ] && echo "bench: budget of ${budget_s}s spent; run again to continue"
 
 final=$(merge) || status=1
 [ -n "$final" ] && echo "bench: wrote $final" && summarize --table "$final"

@@ -332,17 +332,18 @@ source_original(const struct ks_task *t, struct source *s, const char *why)
 		s->why = ks_xstrdup(why);
 }
 
+/* The source of round `at` (the base, or for the tuner the base's parent). */
 static void
-source_of_base(const struct ks_task *t, struct source *s)
+source_of_base(const struct ks_task *t, int at, struct source *s)
 {
-	const struct ks_traj_round *b = &t->traj.v[t->state.base];
+	const struct ks_traj_round *b = &t->traj.v[at];
 	struct ks_buf vtext = KS_BUF_INIT, err = KS_BUF_INIT;
 	struct ks_rewrite_variant v;
 	char *path = NULL;
 
 	memset(s, 0, sizeof(*s));
 	s->buf = (struct ks_buf)KS_BUF_INIT;
-	if (!t->state.base || !t->dir || !b->variant) {
+	if (!at || !t->dir || !b->variant) {
 		source_original(t, s, NULL);
 		return;
 	}
@@ -369,7 +370,7 @@ source_of_base(const struct ks_task *t, struct source *s)
 		source_original(t, s, err.buf);
 		goto out;
 	}
-	path = ks_xasprintf("%s/base-r%d.cu", t->dir, t->state.base);
+	path = ks_xasprintf("%s/base-r%d.cu", t->dir, at);
 	if (ks_fs_write_atomic(path, s->buf.buf, s->buf.len, &err) ||
 	    t->ops.base_kernel(t->ops.ctx, t, path, &s->k, &err)) {
 		source_original(t, s, err.buf);
@@ -470,9 +471,9 @@ skill_done(const struct ks_task *t, const char *skill, const char **why)
 	return 0;
 }
 
-/* The measured points of `skill` on the base, for the search's stop rule. */
+/* The measured points of `skill` on round `at`, for the search's stop rule. */
 static size_t
-measured(const struct ks_task *t, const char *skill, struct ks_xf_timing *m,
+measured(const struct ks_task *t, int at, const char *skill, struct ks_xf_timing *m,
 	 size_t max)
 {
 	size_t i, n = 0;
@@ -480,7 +481,7 @@ measured(const struct ks_task *t, const char *skill, struct ks_xf_timing *m,
 	for (i = 0; i < t->traj.n && n < max; i++) {
 		const struct ks_traj_round *r = &t->traj.v[i];
 
-		if (r->parent != t->state.base || !r->skill || strcmp(r->skill, skill) ||
+		if (r->parent != at || !r->skill || strcmp(r->skill, skill) ||
 		    llm_round(r) || !ks_traj_verified(r) || !r->cand.have || !r->orig.have)
 			continue;
 		/* In units of the original beside it: reviews apart compare. */
@@ -695,10 +696,10 @@ out:
 	return rc;
 }
 
-/* Try skill `sk` on the base: 1 when a record was added, 0 when the skill
- * has nothing left. */
+/* Try skill `sk` on round `at` (the base, or the tuner's base's parent): 1
+ * when a record was added, 0 when the skill has nothing left there. */
 static int
-try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int repairs,
+try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repairs,
 	  struct ks_buf *err)
 {
 	const struct ks_transform *xf = transform_of(t, sk->id);
@@ -712,14 +713,14 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int repairs,
 
 	if (!xf)
 		return 0;
-	nm = measured(t, sk->id, meas, KS_ARRAY_SIZE(meas));
+	nm = measured(t, at, sk->id, meas, KS_ARRAY_SIZE(meas));
 	if (nm && ks_xf_search_stop(meas, nm, LOOP_PATIENCE))
 		return 0;
 	ks_xf_default_point(xf, &def);
 	pts = ks_xcalloc(KS_XF_SEARCH_MAX, sizeof(*pts));
 	npts = ks_xf_search_points(xf, &def, NULL, pts, KS_XF_SEARCH_MAX);
-	source_of_base(t, &src);
-	if (t->state.base && !strcmp(src.what, "original") &&
+	source_of_base(t, at, &src);
+	if (at == t->state.base && t->state.base && !strcmp(src.what, "original") &&
 	    !ks_agent_gain_can_pass(sk->gain, t->traj.v[t->state.base].speedup)) {
 		/* Built from the original, it competes with the base whole. */
 		struct ks_traj_round r;
@@ -747,7 +748,7 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int repairs,
 
 		ks_xf_point_format(xf, &pts[i], &params);
 		if (t->short_term &&
-		    ks_traj_repeats(&t->traj, t->state.base, sk->id, params.buf, NULL) >= 0) {
+		    ks_traj_repeats(&t->traj, at, sk->id, params.buf, NULL) >= 0) {
 			tried++;
 			ks_buf_release(&params);
 			continue;
@@ -764,6 +765,7 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int repairs,
 			goto next;
 		}
 		round_new(t, &r, repairs >= 0 ? "repair" : "optimize");
+		r.parent = at;
 		r.repairs = repairs;
 		r.skill = ks_xstrdup(sk->id);
 		r.why = sk->why ? ks_xstrdup(sk->why) : NULL;
@@ -787,6 +789,7 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int repairs,
 		struct ks_traj_round r;
 
 		round_new(t, &r, "optimize");
+		r.parent = at;
 		r.skill = ks_xstrdup(sk->id);
 		r.why = sk->why ? ks_xstrdup(sk->why) : NULL;
 		r.source = ks_xstrdup(src.what);
@@ -953,6 +956,50 @@ out:
 	return rc;
 }
 
+/*
+ * Tuner: the skill that made the base, at its other points, built on the
+ * base's parent as the base was (ks try's search, within the loop): a
+ * transform's first point is a guess, and the next ones are where its
+ * gains are often decided (a row kernel's block per row instead of a warp
+ * per row). Each point competes with the base; the search stops as ks
+ * try's does, on failures, or when a point was wrong. Needs the
+ * short-term memory, which knows the points tried.
+ */
+static int
+tune(struct ks_task *t, struct ks_buf *err)
+{
+	const struct ks_traj_round *b;
+	struct ks_agent_skill sk;
+	size_t i, fails = 0;
+	int rc;
+
+	if (!t->short_term || t->state.base <= 0 || (size_t)t->state.base >= t->traj.n)
+		return 0;
+	b = &t->traj.v[t->state.base];
+	if (!b->skill || !b->params || b->repairs >= 0 || !transform_of(t, b->skill) ||
+	    b->parent < 0)
+		return 0;
+	for (i = 0; i < t->traj.n; i++) {
+		const struct ks_traj_round *r = &t->traj.v[i];
+
+		if (r->parent != b->parent || !r->skill || strcmp(r->skill, b->skill) ||
+		    llm_round(r))
+			continue;
+		if (r->verdict && !strcmp(r->verdict, "declined") && !r->params)
+			return 0;	/* every other point declined */
+		if (ks_traj_failed(r) && (++fails >= LOOP_FAILS_MAX ||
+					  (r->diag.cls && !strcmp(r->diag.cls, "verdict"))))
+			return 0;
+	}
+	memset(&sk, 0, sizeof(sk));
+	sk.id = b->skill;
+	sk.why = b->why;
+	rc = try_skill(t, &sk, b->parent, -1, err);
+	if (rc > 0)
+		ks_log("optimize: tuned %s on round %d", b->skill, b->parent);
+	return rc;
+}
+
 int
 ks_agent_step(struct ks_task *t, struct ks_buf *err)
 {
@@ -976,11 +1023,14 @@ ks_agent_step(struct ks_task *t, struct ks_buf *err)
 			    !f->diag.next || strcmp(f->diag.next, "point") ||
 			    f->parent != t->state.base || skill_done(t, f->skill, &why))
 				continue;
-			rc = try_skill(t, &t->plan.v[i], open, err);
+			rc = try_skill(t, &t->plan.v[i], t->state.base, open, err);
 			if (rc)
 				return rc;
 		}
 	}
+	rc = tune(t, err);
+	if (rc)
+		return rc;
 	/* Optimizer: each skill's builtin points, then (with an LLM) one LLM
 	 * edit of the base for it. */
 	for (i = 0; i < t->plan.n; i++) {
@@ -988,7 +1038,7 @@ ks_agent_step(struct ks_task *t, struct ks_buf *err)
 
 		if (skill_done(t, sk->id, &why))
 			ks_log("optimize: %s is done: %s", sk->id, why);
-		else if ((rc = try_skill(t, sk, -1, err)))
+		else if ((rc = try_skill(t, sk, t->state.base, -1, err)))
 			return rc;
 		if (!ks_agent_llm_usable(t))
 			continue;

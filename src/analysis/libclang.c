@@ -146,7 +146,18 @@ try_load(const char *name, struct ks_buf *why)
 
 	h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
-		ks_buf_addf(why, "%s%s: not found", why->len ? "; " : "", name);
+		/* dlerror tells a missing library of its own (libz3, libLLVM)
+		 * from a missing file; "not found" alone hides which. */
+		const char *de = dlerror();
+		size_t nl = strlen(name);
+
+		if (de && !strncmp(de, name, nl) && !strncmp(de + nl, ": ", 2))
+			de += nl + 2;
+		if (de && !strcmp(de, "cannot open shared object file: "
+				      "No such file or directory"))
+			de = NULL;
+		ks_buf_addf(why, "%s%s: %s", why->len ? "; " : "", name,
+			    de ? de : "not found");
 		return -1;
 	}
 	memset(&t, 0, sizeof(t));

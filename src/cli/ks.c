@@ -41,6 +41,8 @@ static const struct command {
 	  "what the compiler says about each kernel" },
 	{ "explain", ks_cmd_explain, "explain TASK [--json]",
 	  "the decision trail of an optimize task, round by round" },
+	{ "gpu-lock", ks_cmd_gpu_lock, "gpu-lock [--shared] -- CMD",
+	  "run CMD with the GPU to itself, in turn with other ks" },
 	{ "help", cmd_help, "help", "this text" },
 	{ "optimize", ks_cmd_optimize, "optimize [CAPTURE|REGEX...] [opts]",
 	  "optimize captured kernels and cache the verified variants" },

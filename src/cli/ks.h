@@ -84,5 +84,7 @@ int ks_cli_optimize(int argc, char **argv, struct ks_conf *conf, int need_gpu);
 int ks_cmd_explain(int argc, char **argv, struct ks_conf *conf);
 /* report.c: ks report */
 int ks_cmd_report(int argc, char **argv, struct ks_conf *conf);
+/* gpulock.c: ks gpu-lock */
+int ks_cmd_gpu_lock(int argc, char **argv, struct ks_conf *conf);
 
 #endif

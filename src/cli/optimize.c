@@ -912,7 +912,7 @@ run_task(const struct env *env, const struct job *j, struct row *row)
 	struct live live;
 	struct ks_buf e = KS_BUF_INIT;
 	char *dir = ks_traj_task_dir(env->conf->dir, j->kdir);
-	char *lock = ks_fs_join(env->conf->dir, "gpu");
+	char *lock = ks_conf_gpu_lock(env->conf);
 	const char *name = j->demangled ? j->demangled : j->kernel;
 
 	memset(&c, 0, sizeof(c));

@@ -61,16 +61,16 @@ static const struct item {
 				    "milliseconds of timed kernel runs, at least" },
 	[KS_CONF_TOL_F64] = { "tol_f64", "KS_TOL_F64", T_STR,
 			      offsetof(struct ks_conf, tol_f64), "",
-			      "fp64 tolerance ATOL,RTOL (empty: 1e-12,1e-9)" },
+			      "fp64 tolerance ATOL,RTOL[,STOL] (empty: 1e-12,1e-9,1e-10)" },
 	[KS_CONF_TOL_F32] = { "tol_f32", "KS_TOL_F32", T_STR,
 			      offsetof(struct ks_conf, tol_f32), "",
-			      "fp32 tolerance ATOL,RTOL (empty: 1e-5,1e-4)" },
+			      "fp32 tolerance ATOL,RTOL[,STOL] (empty: 1e-5,1e-4,1e-5)" },
 	[KS_CONF_TOL_F16] = { "tol_f16", "KS_TOL_F16", T_STR,
 			      offsetof(struct ks_conf, tol_f16), "",
-			      "fp16 tolerance ATOL,RTOL (empty: 1e-3,1e-2)" },
+			      "fp16 tolerance ATOL,RTOL[,STOL] (empty: 1e-3,1e-2,1e-3)" },
 	[KS_CONF_TOL_BF16] = { "tol_bf16", "KS_TOL_BF16", T_STR,
 			       offsetof(struct ks_conf, tol_bf16), "",
-			       "bf16 tolerance ATOL,RTOL (empty: 1e-2,4e-2)" },
+			       "bf16 tolerance ATOL,RTOL[,STOL] (empty: 1e-2,4e-2,4e-3)" },
 	[KS_CONF_CUOBJDUMP] = { "cuobjdump", "KS_CUOBJDUMP", T_STR,
 				offsetof(struct ks_conf, cuobjdump), "",
 				"cuobjdump for SASS and globals (unset: beside nvcc, "
@@ -150,6 +150,10 @@ static const struct item {
 				       T_INT, offsetof(struct ks_conf, analysis_timeout_ms),
 				       "10000", "milliseconds of CPU one TU's analysis may "
 				       "take (parse and walk; 0: no bound)" },
+	[KS_CONF_GPU_LOCK] = { "gpu_lock", "KS_GPU_LOCK", T_STR,
+			       offsetof(struct ks_conf, gpu_lock), "",
+			       "the GPU lock, for every ks sharing one GPU across "
+			       "state directories (empty: KS_DIR/gpu)" },
 	[KS_CONF_LLM_REPAIRS] = { "llm_repairs", "KS_LLM_REPAIRS", T_INT,
 				  offsetof(struct ks_conf, llm_repairs), "2",
 				  "LLM repairs of a failed LLM edit, down one chain (0: none)" },
@@ -369,4 +373,12 @@ ks_conf_path_setting(const struct ks_conf *c, enum ks_conf_item i)
 	const char *v = *(char *const *)((const char *)c + items[i].offset);
 
 	return c->origin[i] == KS_ORIGIN_DEFAULT ? NULL : v ? v : "";
+}
+
+char *
+ks_conf_gpu_lock(const struct ks_conf *c)
+{
+	if (c->gpu_lock && *c->gpu_lock)
+		return ks_xstrdup(c->gpu_lock);
+	return ks_fs_join(c->dir, "gpu");
 }

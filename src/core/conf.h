@@ -63,6 +63,7 @@ enum ks_conf_item {
 	KS_CONF_LLM_TOKENS,
 	KS_CONF_MIN_GAIN,
 	KS_CONF_ANALYSIS_TIMEOUT,
+	KS_CONF_GPU_LOCK,
 	KS_CONF_LLM_REPAIRS,
 	KS_CONF_NITEMS
 };
@@ -81,7 +82,7 @@ struct ks_conf {
 	int review_random;	/* KS_REVIEW_RANDOM: fresh input sets */
 	int review_reps;	/* KS_REVIEW_REPS: timed runs at least */
 	int review_min_ms;	/* KS_REVIEW_MIN_MS: timed kernel ms at least */
-	char *tol_f64;		/* KS_TOL_F64: "ATOL,RTOL" ("" = built in) */
+	char *tol_f64;		/* KS_TOL_F64: "ATOL,RTOL[,STOL]" ("" = built in) */
 	char *tol_f32;		/* KS_TOL_F32 */
 	char *tol_f16;		/* KS_TOL_F16 */
 	char *tol_bf16;		/* KS_TOL_BF16 */
@@ -112,6 +113,7 @@ struct ks_conf {
 	int llm_tokens;		/* KS_LLM_TOKENS: per task, 0 = no limit */
 	char *min_gain;		/* KS_MIN_GAIN: the ratio that moves the base */
 	int analysis_timeout_ms;	/* KS_ANALYSIS_TIMEOUT: one TU's analysis */
+	char *gpu_lock;		/* KS_GPU_LOCK: the GPU lock ("" = KS_DIR/gpu) */
 	int llm_repairs;	/* KS_LLM_REPAIRS: LLM repairs down one chain */
 	char *config_path;	/* the config file consulted (may not exist) */
 	enum ks_conf_origin origin[KS_CONF_NITEMS];
@@ -125,6 +127,9 @@ void ks_conf_init(struct ks_conf *c);
  * its default (search), else the value ("" for none).
  */
 const char *ks_conf_path_setting(const struct ks_conf *c, enum ks_conf_item i);
+
+/* The GPU lock's path (gpulock.h): KS_GPU_LOCK, else KS_DIR/gpu; malloc'd. */
+char *ks_conf_gpu_lock(const struct ks_conf *c);
 void ks_conf_release(struct ks_conf *c);
 
 /*

@@ -421,6 +421,8 @@ build_key(const struct ks_build_so *b, const struct ks_strv *argv, char out[17])
 
 	ks_hash_init(&h);
 	ks_hash_str(&h, b->rec->cwd);
+	ks_hash_str(&h, b->rec->prepend_flags ? b->rec->prepend_flags : "");
+	ks_hash_str(&h, b->rec->append_flags ? b->rec->append_flags : "");
 	ks_hash_u64(&h, (uint64_t)b->keep_ptx);
 	for (i = 0; i < argv->n; i++)
 		hash_word(&h, argv->v[i], b->workdir);
@@ -497,7 +499,8 @@ ks_build_so(const struct ks_build_so *b, char **so, struct ks_buf *log,
 	char *keep = ks_xasprintf("%s/%s.keep", b->workdir, b->name);
 	char *ptx = ks_xasprintf("%s/%s.ptx", b->workdir, b->name);
 	const struct built *hit;
-	char key[17];
+	char key[17], *pre = NULL, *app = NULL;
+	const char *env[3];
 	int rc = -1;
 
 	*so = NULL;
@@ -527,8 +530,18 @@ ks_build_so(const struct ks_build_so *b, char **so, struct ks_buf *log,
 		rc = 0;
 		goto out;
 	}
+	/* nvcc read the build's NVCC_PREPEND_FLAGS/NVCC_APPEND_FLAGS (a -D
+	 * the TU needs may come only from there), not ours. */
+	pre = ks_xasprintf("NVCC_PREPEND_FLAGS=%s",
+			   b->rec->prepend_flags ? b->rec->prepend_flags : "");
+	app = ks_xasprintf("NVCC_APPEND_FLAGS=%s",
+			   b->rec->append_flags ? b->rec->append_flags : "");
+	env[0] = pre;
+	env[1] = app;
+	env[2] = NULL;
 	memset(&p, 0, sizeof(p));
 	p.argv = (const char *const *)argv.v;
+	p.env = env;
 	p.cwd = b->rec->cwd;
 	out.max = KS_NVCC_LOG_MAX;
 	p.out = &out;
@@ -560,5 +573,7 @@ out:
 	free(srcdir);
 	free(keep);
 	free(ptx);
+	free(pre);
+	free(app);
 	return rc;
 }

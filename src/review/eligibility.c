@@ -307,7 +307,9 @@ size_t
 ks_elig_check(const struct ks_conf *conf, const char *const *dirs, size_t n,
 	      unsigned jobs)
 {
-	char *lock = ks_fs_join(conf->dir, "captures/.gpu");
+	/* The lock of ks optimize too: a capture's check and a review's
+	 * timing in one state directory take turns. */
+	char *lock = ks_conf_gpu_lock(conf);
 	size_t started = 0, running = 0, done = 0;
 
 	if (!jobs) {

@@ -8,6 +8,11 @@
  * checker gets in ahead of it (without the gate, overlapping checkers
  * could keep a measurer waiting for ever).
  *
+ * `ks gpu-lock -- COMMAND` holds the lock exclusively while COMMAND runs
+ * and names it in KS_GPULOCK_HELD_ENV; a ks or ks-replay under COMMAND then
+ * takes that lock as held (a program's own timing runs, with the ks
+ * capture that runs it, next to other ks on the same GPU).
+ *
  * Ownership: a struct ks_gpulock owns its two descriptors; release() (safe
  * on KS_GPULOCK_INIT) closes them.
  * May include: libc, core/.
@@ -19,6 +24,8 @@
 
 struct ks_buf;
 
+#define KS_GPULOCK_HELD_ENV "KS_GPU_LOCK_HELD"
+
 struct ks_gpulock {
 	struct ks_lock main, gate;
 	double waited_ms;	/* time spent waiting, over every acquire */
@@ -26,7 +33,8 @@ struct ks_gpulock {
 #define KS_GPULOCK_INIT { KS_LOCK_INIT, KS_LOCK_INIT, 0 }
 
 /* Hold the GPU shared (checks), or exclusively (measurements); either
- * drops what the lock held before. Fails on `timeout_ms`. */
+ * drops what the lock held before. Fails on `timeout_ms`. A `path` held
+ * by an enclosing `ks gpu-lock` (KS_GPULOCK_HELD_ENV) is taken at once. */
 int ks_gpulock_shared(struct ks_gpulock *g, const char *path, int timeout_ms,
 		      struct ks_buf *err);
 int ks_gpulock_exclusive(struct ks_gpulock *g, const char *path, int timeout_ms,

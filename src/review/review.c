@@ -93,10 +93,11 @@ ks_review_argv(const struct ks_review_opts *o, const char *json_path, int once,
 	}
 	for (i = 0; o->tol && i < KS_ARRAY_SIZE(floats); i++) {
 		ks_strv_push(out, "--tol");
-		ks_strv_push_owned(out, ks_xasprintf("%s=%.17g,%.17g",
+		ks_strv_push_owned(out, ks_xasprintf("%s=%.17g,%.17g,%.17g",
 						     ks_dtype_name(floats[i]),
 						     o->tol[floats[i]].atol,
-						     o->tol[floats[i]].rtol));
+						     o->tol[floats[i]].rtol,
+						     o->tol[floats[i]].stol));
 	}
 }
 

@@ -11,16 +11,20 @@
 /*
  * Defaults. fp32: a reordered reduction or a fused multiply-add moves a
  * result by a few ulps of the largest partial sum, so rtol 1e-4 with a small
- * atol for results near zero. fp64 is held far tighter. fp16 (eps 9.8e-4)
- * and bf16 (eps 7.8e-3) get about ten and five ulps.
+ * atol for results near zero. The partial sums are of the size of the
+ * buffer's typical results, not of a result that cancels to near zero, so
+ * stol (a tenth of rtol) lets such a result move by 1e-5 of the buffer's
+ * RMS: for results of at least a tenth of the RMS, rtol already allows
+ * more. fp64 is held far tighter. fp16 (eps 9.8e-4) and bf16 (eps 7.8e-3)
+ * get about ten and five ulps.
  */
 static const struct ks_tol defaults[KS_DTYPE_N] = {
-	[KS_DTYPE_BYTES] = { 0, 0 },
-	[KS_DTYPE_INT] = { 0, 0 },
-	[KS_DTYPE_F64] = { 1e-12, 1e-9 },
-	[KS_DTYPE_F32] = { 1e-5, 1e-4 },
-	[KS_DTYPE_F16] = { 1e-3, 1e-2 },
-	[KS_DTYPE_BF16] = { 1e-2, 4e-2 },
+	[KS_DTYPE_BYTES] = { 0, 0, 0 },
+	[KS_DTYPE_INT] = { 0, 0, 0 },
+	[KS_DTYPE_F64] = { 1e-12, 1e-9, 1e-10 },
+	[KS_DTYPE_F32] = { 1e-5, 1e-4, 1e-5 },
+	[KS_DTYPE_F16] = { 1e-3, 1e-2, 1e-3 },
+	[KS_DTYPE_BF16] = { 1e-2, 4e-2, 4e-3 },
 };
 
 void
@@ -32,20 +36,28 @@ ks_tol_defaults(struct ks_tol *tol)
 int
 ks_tol_parse(const char *text, struct ks_tol *t, struct ks_buf *err)
 {
-	char *end, *end2;
-	double a, r;
+	char *end, *end2, *end3 = NULL;
+	double a, r, st = t->stol;
 
 	errno = 0;
 	a = strtod(text, &end);
 	if (end == text || *end != ',')
-		return ks_error(err, "'%s' is not 'ATOL,RTOL'", text);
+		return ks_error(err, "'%s' is not 'ATOL,RTOL[,STOL]'", text);
 	r = strtod(end + 1, &end2);
+	if (!errno && end2 != end + 1 && *end2 == ',') {
+		st = strtod(end2 + 1, &end3);
+		if (end3 == end2 + 1 || *end3 || !(st >= 0) || isinf(st))
+			end3 = NULL, errno = EINVAL;
+		else
+			end2 = end3;
+	}
 	if (errno || end2 == end + 1 || *end2 || !(a >= 0) || !(r >= 0) ||
 	    isinf(a) || isinf(r))
-		return ks_error(err, "'%s' is not 'ATOL,RTOL' (two non-negative numbers)",
-				text);
+		return ks_error(err, "'%s' is not 'ATOL,RTOL[,STOL]' (non-negative "
+				"numbers)", text);
 	t->atol = a;
 	t->rtol = r;
+	t->stol = st;
 	return 0;
 }
 
@@ -180,9 +192,34 @@ ks_tol_store(enum ks_dtype d, void *data, size_t i, double v)
 	}
 }
 
+/* The reference's scale, taken only once an element needs it. */
+struct scale {
+	enum ks_dtype d;
+	const void *ref;
+	size_t n;
+	int known;
+	double slack;	/* stol * rms(ref) */
+};
+
+static double
+ref_rms(enum ks_dtype d, const void *ref, size_t n)
+{
+	double s = 0;
+	size_t i, m = 0;
+
+	for (i = 0; i < n; i++) {
+		double v = ks_tol_load(d, ref, i);
+
+		if (isfinite(v))
+			s += v * v, m++;
+	}
+	return m ? sqrt(s / (double)m) : 0;
+}
+
 /* One float pair under the rules; counts the kind of mismatch. */
 static int
-float_bad(double a, double b, const struct ks_tol *tol, struct ks_cmp *r)
+float_bad(double a, double b, const struct ks_tol *tol, struct scale *sc,
+	  struct ks_cmp *r)
 {
 	int bad;
 
@@ -194,10 +231,18 @@ float_bad(double a, double b, const struct ks_tol *tol, struct ks_cmp *r)
 		r->inf_mismatch += (size_t)bad;
 	} else {
 		double diff = fabs(a - b);
+		double lim = tol->atol + tol->rtol * fabs(b);
 
 		if (diff > r->max_abs)
 			r->max_abs = diff;
-		bad = !(diff <= tol->atol + tol->rtol * fabs(b));
+		if (!(diff <= lim) && !sc->known) {
+			sc->known = 1;
+			if (tol->stol > 0) {
+				r->ref_rms = ref_rms(sc->d, sc->ref, sc->n);
+				sc->slack = tol->stol * r->ref_rms;
+			}
+		}
+		bad = !(diff <= lim + sc->slack);
 	}
 	if (bad && !r->bad) {
 		r->got_first = a;
@@ -217,6 +262,7 @@ compare(enum ks_dtype d, const void *got, const void *ref, size_t size,
 {
 	size_t es = ks_dtype_size(d), n = size / es, i;
 	const unsigned char *g = got, *w = ref;
+	struct scale sc = { d, ref, n, 0, 0 };
 
 	memset(r, 0, sizeof(*r));
 	r->elems = n;
@@ -240,7 +286,7 @@ compare(enum ks_dtype d, const void *got, const void *ref, size_t size,
 				continue;	/* equal and finite */
 			memcpy(&gf, &gb, 4);
 			memcpy(&wf, &wb, 4);
-			if (float_bad(gf, wf, tol, r) && !r->bad++) {
+			if (float_bad(gf, wf, tol, &sc, r) && !r->bad++) {
 				r->first_bad = i;
 				if (early)
 					return 0;
@@ -258,7 +304,7 @@ compare(enum ks_dtype d, const void *got, const void *ref, size_t size,
 				bad = memcmp(g + i * es, w + i * es, es) != 0;
 			else
 				bad = float_bad(ks_tol_load(d, got, i), ks_tol_load(d, ref, i),
-						tol, r);
+						tol, &sc, r);
 			if (bad && !r->bad++) {
 				r->first_bad = i;
 				if (early)
@@ -317,12 +363,18 @@ ks_check_buffer(const struct ks_check *b, const struct ks_tol *tol,
 	if (!memcmp(b->got, b->ref, b->size))
 		return 1;
 	if (!ks_tol_compare(d, b->got, b->ref, b->size, &tol[d], &r)) {
-		ks_buf_addf(why, "%zu of %zu %s elements differ from the reference",
-			    r.bad, r.elems ? r.elems : b->size,
-			    r.elems ? ks_dtype_name(d) : "byte");
+		if (d == KS_DTYPE_BYTES || !r.elems)
+			ks_buf_addf(why, "%zu of %zu bytes differ from the reference",
+				    r.bad, r.elems ? r.elems : b->size);
+		else
+			ks_buf_addf(why, "%zu of %zu %s elements differ from the reference",
+				    r.bad, r.elems, ks_dtype_name(d));
 		if (ks_dtype_is_float(d)) {
 			ks_buf_addf(why, " beyond atol %g + rtol %g*|ref|", tol[d].atol,
 				    tol[d].rtol);
+			if (tol[d].stol > 0)
+				ks_buf_addf(why, " + stol %g*rms(ref) (rms %.3g)",
+					    tol[d].stol, r.ref_rms);
 			if (r.first_bad < r.elems)
 				ks_buf_addf(why, "; first at %zu: got %.9g, want %.9g",
 					    r.first_bad, r.got_first, r.want_first);

@@ -2,9 +2,13 @@
  * tolerance: does a buffer a run produced match the reference? The
  * Reviewer's correctness rules as pure functions over bytes.
  *
- * Floats match when |got - ref| <= atol + rtol * |ref| for every element,
- * NaN where the reference has NaN and only there, and the same infinities
- * in the same places. Integers, bytes and unknown dtypes match exactly.
+ * Floats match when |got - ref| <= atol + rtol * |ref| + stol * rms(ref)
+ * for every element, where rms(ref) is the root mean square of the
+ * reference buffer's finite values: a reordered sum moves a result by ulps
+ * of its partial sums, which are of the buffer's scale, so a result near
+ * zero (a cancellation) may move by that much, but no more. NaN where the
+ * reference has NaN and only there, and the same infinities in the same
+ * places. Integers, bytes and unknown dtypes match exactly.
  * Defaults per dtype are in ks_tol_defaults() and docs/CAPTURE.md; the
  * KS_TOL_* settings override them.
  *
@@ -30,12 +34,14 @@ struct ks_buf;
 struct ks_tol {
 	double atol;
 	double rtol;
+	double stol;	/* relative to the RMS of the reference buffer */
 };
 
 /* Fill tol[KS_DTYPE_N] with the defaults (exact for bytes and int). */
 void ks_tol_defaults(struct ks_tol *tol);
 
-/* Parse "ATOL,RTOL" (two non-negative numbers) into `t`. */
+/* Parse "ATOL,RTOL[,STOL]" (non-negative numbers) into `t`; without STOL,
+ * t->stol is left as it was (the default). */
 int ks_tol_parse(const char *text, struct ks_tol *t, struct ks_buf *err);
 
 /* What a comparison found. */
@@ -47,6 +53,7 @@ struct ks_cmp {
 	size_t nan_mismatch;	/* NaN in one and not in the other */
 	size_t inf_mismatch;	/* an infinity not matched by the same one */
 	double max_abs;		/* largest |got - ref| over finite pairs */
+	double ref_rms;		/* rms(ref), when a mismatch needed it; else 0 */
 	int got_constant, ref_constant;	/* every element equal */
 };
 

@@ -10,15 +10,19 @@
  *     the rows are 16-byte aligned, checked at run time) into one of two
  *     shared buffers while the other is summed, each thread walking its
  *     own row in the kernel's order, so the sums are the original's bit
- *     for bit (the Reviewer's f32 tolerance is relative to each output:
- *     a reassociated dot product with cancellation fails it).
- *   - Where the precision setting allows reassociation (fast math): a
- *     warp per output, lane j reading float4 j, j+32, ... of the row
+ *     for bit (`order=1`). 32*warps rows per block leave few blocks when
+ *     rows are few (16,384 rows: 256 blocks of 64 threads, 6 % of the
+ *     H200's warps), so this is not the first point.
+ *   - Reassociated (`order=0`, the default, and always with fast math):
+ *     a warp per output, lane j reading float4 j, j+32, ... of the row
  *     (`unroll` of them in flight) and of the vector where contiguous,
  *     combined by butterfly shuffles; and the matrix read along gx (y =
  *     A^T x, already coalesced across threads) as column blocks: 32
  *     outputs x `warps` slices of the loop, combined in shared memory.
- *     Without it the transposed case is declined.
+ *     A reassociated dot product moves a cancelling output by ulps of its
+ *     partial sums, which the Reviewer's f32 tolerance allows (its stol
+ *     term, relative to the outputs' RMS); where it does not, order=1
+ *     keeps the order, and the transposed case is declined.
  *
  * Then the kernel's own body runs once per output with the k-loop
  * replaced by the sum, so the epilogue and the store are the kernel's.
@@ -200,7 +204,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
       struct ks_buf *variant, struct ks_buf *reason)
 {
 	const struct ks_kernel *k = in->kernel;
-	const long long warps = pt->v[0], unroll = pt->v[1];
+	const long long warps = pt->v[0], unroll = pt->v[1], order = pt->v[2];
 	struct ks_kloop kl;
 	struct ks_buf params = KS_BUF_INIT, args = KS_BUF_INIT;
 	enum ks_xf_result rc = KS_XF_DECLINED;
@@ -241,15 +245,15 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 			    m->name, m->line);
 		goto out;
 	}
-	/* splitting a row among lanes or slices reassociates its sum: only
-	 * where the precision setting allows it */
-	if (rows && !in->opts.fast_math)
+	/* splitting a row among lanes or slices reassociates its sum:
+	 * order=1 keeps the kernel's order (fast math needs none) */
+	if (rows && order && !in->opts.fast_math)
 		rows = 2;
-	if (!rows && !in->opts.fast_math) {
+	if (!rows && order && !in->opts.fast_math) {
 		ks_buf_addf(reason,
 			    "%s (line %u) is read along gx, already coalesced "
 			    "across threads; splitting the loop into slices "
-			    "reassociates each sum (allowed with the fast-math "
+			    "reassociates each sum (order=0, or the fast-math "
 			    "precision setting)",
 			    m->name, m->line);
 		goto out;
@@ -430,22 +434,25 @@ out:
 
 const struct ks_transform ks_xf_gemv_warp_per_row = {
 	.id = "gemv_warp_per_row",
-	.summary = "a matrix-vector product with coalesced float4 row reads "
-		   "staged in shared memory, each row summed in order; with "
-		   "fast math a warp per row (shuffles) or column blocks whose "
-		   "slices are combined in shared memory (transposed)",
+	.summary = "a matrix-vector product with a warp per row (float4 "
+		   "reads, shuffles) or column blocks whose slices are "
+		   "combined in shared memory (transposed); or, keeping each "
+		   "row's order, coalesced row reads staged in shared memory",
 	.precondition = "one loop accumulating the product of a float matrix "
 			"indexed by gx and the loop, contiguous along one of "
 			"them, and a vector indexed by the loop only, under "
 			"bounds checks of gx",
-	.nparams = 2,
+	.nparams = 3,
 	.params = {
-		{ "warps", "warps per block: 32*warps rows of 128/warps-column "
-			   "slices (with fast math: outputs per block, or slices "
-			   "of the loop when transposed)", 2, 3, { 2, 4, 8 } },
-		{ "unroll", "with fast math only: float4 per lane in flight "
-			    "(elements per slice step when transposed)", 4, 3,
+		{ "warps", "warps per block: outputs per block, or slices of "
+			   "the loop when transposed (order=1: 32*warps rows of "
+			   "128/warps-column slices)", 2, 3, { 2, 4, 8 } },
+		{ "unroll", "float4 per lane in flight (elements per slice step "
+			    "when transposed; unused with order=1)", 4, 3,
 		  { 4, 2, 8 } },
+		{ "order", "0: sums reassociated (a warp per row, column "
+			   "blocks); 1: each row summed in the kernel's order",
+		  0, 2, { 0, 1 } },
 	},
 	.apply = apply,
 };

@@ -94,6 +94,20 @@ test_libclang_override_is_obeyed() {
 	set -e
 	expect_eq 105 "$status"
 	expect_contains "$(cat err.txt)" "KS_LIBCLANG=/nonexistent/libclang.so"
+	expect_contains "$(cat err.txt)" "libclang.so: not found"
+}
+
+test_libclang_load_failure_says_why() {
+	# A library that exists but cannot load (here: not ELF; on a machine,
+	# typically a dependency such as libz3 missing) gets the loader's words.
+	printf 'not a library\n' >libclang.so
+	set +e
+	KS_LIBCLANG=$PWD/libclang.so "$KS_BIN" analyze "$DATA/key.cu" 2>err.txt
+	status=$?
+	set -e
+	expect_eq 105 "$status"
+	expect_contains "$(cat err.txt)" "$PWD/libclang.so: "
+	expect_not_contains "$(cat err.txt)" "libclang.so: not found"
 }
 
 test_record_keys_and_manifest() {

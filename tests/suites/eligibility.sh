@@ -132,6 +132,33 @@ assert r[("_Z4histPf", 1)] == (False, "ineligible"), r
 assert r[("_Z5scalePf", 2)] == (True, "eligible"), r' "$json"
 }
 
+test_the_shim_builds_with_the_builds_nvcc_flags() {
+	write_program
+	write_replay
+	# The build had flags in NVCC_PREPEND_FLAGS/NVCC_APPEND_FLAGS (a TU
+	# may not compile without them); an nvcc that logs them.
+	cat >env-nvcc <<EOF
+#!/bin/sh
+echo "env|\$NVCC_PREPEND_FLAGS|\$NVCC_APPEND_FLAGS" >>"$TEST_DIR/env.log"
+exec "$FAKE_DIR/nvcc" "\$@"
+EOF
+	chmod +x env-nvcc
+	python3 - "$KS_DIR/builds/rec.json" "$TEST_DIR/env-nvcc" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r.update(nvcc=sys.argv[2], prepend_flags="-DA=1",
+         append_flags="-DcudaThreadSynchronize=cudaDeviceSynchronize")
+json.dump(r, open(sys.argv[1], "w"))
+PY
+	# ks's own environment's flags are not the build's.
+	NVCC_APPEND_FLAGS=-DOTHER "$KS_BIN" capture --no-globals --no-types -- ./prog.sh >/dev/null 2>err.txt
+	expect_contains "$(cat err.txt)" "scale(float*)  2         32 B   yes"
+	# One shim build per capture, each with the build's flags only.
+	expect_eq 3 "$(grep -c . env.log)" "shim builds"
+	expect_eq 3 "$(grep -c -x 'env|-DA=1|-DcudaThreadSynchronize=cudaDeviceSynchronize' env.log)" \
+		"shim builds with the build's flags"
+}
+
 test_gpu_runs_one_at_a_time() {
 	write_program
 	write_replay

@@ -1,8 +1,9 @@
 # shim: the entry shims ks generates compile with a real nvcc into shared
 # objects that export ks_entry, for kernels with struct, pointer, scalar and
 # __half parameters, typed and deduced, in a namespace, a template instance
-# and a kernel with a launcher; a captured size that disagrees with the
-# kernel stops the typed shim at compile time.
+# and a kernel with a launcher, and next to a TU whose macros have short
+# names; a captured size that disagrees with the kernel stops the typed
+# shim at compile time.
 
 suite_probe() {
 	have_real_nvcc || echo "no nvcc"
@@ -43,6 +44,41 @@ test_launcher_with_unqualified_types() {
 	build_shim launcher --launcher 'ns::fill' '8:float *' '8:pair' '4:int'
 	expect_contains "$(cat launcher.cu)" "ks_launch_fill(ks_g, ks_b, ks_sh, ks_s,"
 	expect_exports launcher.so
+}
+
+test_the_tus_macros_do_not_reach_the_shim() {
+	# PolyBench and HeCBench programs #define N, and short names such as
+	# A, I, k, i, s, grid are macros somewhere: every name the shim
+	# declares after the TU's #include is ks_-prefixed.
+	cat >macros.cu <<'EOF'
+#define N 2048
+#define I 3
+#define A float
+#define k 1
+#define i 2
+#define s 4
+#define have 5
+#define want 6
+#define params 7
+#define grid 8
+#define block 9
+#define shmem 10
+#define fn 11
+__global__ void relax(float *f, const float *g, int n)
+{
+	int x = threadIdx.x;
+	if (x < n)
+		f[x] = g[x] * N;
+}
+EOF
+	"$KS_BIN" shim --include macros.cu relax 8 8 4 >deduced.cu
+	"$(real_nvcc)" -arch=sm_90 -shared -Xcompiler -fPIC -cudart shared \
+		-o deduced.so deduced.cu 2>deduced.log || fail "deduced: $(head -c 600 deduced.log)"
+	expect_exports deduced.so
+	"$KS_BIN" shim --include macros.cu relax '8:float *' '8:const float *' '4:int' >typed.cu
+	"$(real_nvcc)" -arch=sm_90 -shared -Xcompiler -fPIC -cudart shared \
+		-o typed.so typed.cu 2>typed.log || fail "typed: $(head -c 600 typed.log)"
+	expect_exports typed.so
 }
 
 test_wrong_size_fails_to_compile() {

@@ -42,9 +42,44 @@ TEST(tol_defaults_and_parse)
 	ks_buf_release(&err);
 }
 
+TEST(tol_scale_term_for_cancelled_results)
+{
+	/* Sums of about +-37 and one that cancels to 0.14: a reordering moved
+	 * it by 4e-5, 3e-4 of itself but 1e-6 of the buffer's RMS. */
+	struct ks_tol t = { 1e-5, 1e-4, 0 };
+	struct ks_tol parsed = { 0, 0, 7 };
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_cmp r;
+	float ref[4] = { 37.0f, -36.0f, 0.14107132f, 38.0f };
+	float got[4] = { 37.0f, -36.0f, 0.141111374f, 38.0f };
+
+	CHECK_INT_EQ(0, ks_tol_compare(KS_DTYPE_F32, got, ref, sizeof(ref), &t, &r));
+	CHECK(r.ref_rms == 0);	/* no scale term: not computed */
+	t.stol = 1e-5;
+	CHECK_INT_EQ(1, ks_tol_compare(KS_DTYPE_F32, got, ref, sizeof(ref), &t, &r));
+	CHECK(r.ref_rms > 32 && r.ref_rms < 32.1);
+	/* It bounds the slack: 1e-5 of the RMS is 3.2e-4, and no more. */
+	got[2] = 0.1416f;
+	CHECK_INT_EQ(0, ks_tol_compare(KS_DTYPE_F32, got, ref, sizeof(ref), &t, &r));
+	CHECK_INT_EQ(2, r.first_bad);
+	/* Large results keep their relative bound. */
+	got[2] = ref[2];
+	got[3] = 38.01f;
+	CHECK_INT_EQ(0, ks_tol_compare(KS_DTYPE_F32, got, ref, sizeof(ref), &t, &r));
+	/* ATOL,RTOL leaves STOL; a third number sets it. */
+	CHECK_INT_EQ(0, ks_tol_parse("1e-6,2e-5", &parsed, &err));
+	CHECK(parsed.stol == 7);
+	CHECK_INT_EQ(0, ks_tol_parse("1e-6,2e-5,3e-6", &parsed, &err));
+	CHECK(parsed.atol == 1e-6 && parsed.rtol == 2e-5 && parsed.stol == 3e-6);
+	CHECK_INT_EQ(-1, ks_tol_parse("1e-6,2e-5,", &parsed, &err));
+	CHECK_INT_EQ(-1, ks_tol_parse("1e-6,2e-5,-1", &parsed, &err));
+	CHECK_INT_EQ(-1, ks_tol_parse("1e-6,2e-5,1,2", &parsed, &err));
+	ks_buf_release(&err);
+}
+
 TEST(tol_float_elements)
 {
-	struct ks_tol t = { 1e-5, 1e-4 };
+	struct ks_tol t = { 1e-5, 1e-4, 0 };
 	struct ks_cmp r;
 	float ref[4] = { 1.0f, -2.0f, 0.0f, 1000.0f };
 	float got[4] = { 1.00009f, -2.0001f, 9e-6f, 1000.09f };
@@ -64,7 +99,7 @@ TEST(tol_float_elements)
 
 TEST(tol_nan_and_inf_positions)
 {
-	struct ks_tol t = { 1, 1 };
+	struct ks_tol t = { 1, 1, 0 };
 	struct ks_cmp r;
 	double ref[3] = { NAN, INFINITY, 1.0 };
 	double got[3] = { NAN, INFINITY, 1.5 };
@@ -87,7 +122,7 @@ TEST(tol_nan_and_inf_positions)
 
 TEST(tol_half_and_bfloat)
 {
-	struct ks_tol t = { 0, 0 };
+	struct ks_tol t = { 0, 0, 0 };
 	struct ks_cmp r;
 	/* fp16: 1.0 = 0x3c00, -2.0 = 0xc000, 65504 = 0x7bff, +inf, NaN,
 	 * smallest subnormal 0x0001 = 2^-24. */
@@ -109,7 +144,7 @@ TEST(tol_half_and_bfloat)
 
 TEST(tol_integers_exact)
 {
-	struct ks_tol t = { 1e9, 1e9 };	/* ignored for integers */
+	struct ks_tol t = { 1e9, 1e9, 0 };	/* ignored for integers */
 	struct ks_cmp r;
 	int32_t ref[3] = { 1, 2, 3 }, got[3] = { 1, 2, 4 };
 
@@ -158,6 +193,15 @@ TEST(check_written_tolerance_and_constant)
 	ks_buf_reset(&why);
 	CHECK_INT_EQ(0, ks_check_buffer(&b, tol, &why));
 	CHECK(strstr(why.buf, "NaN misplaced") != NULL);
+	/* bytes are counted as bytes */
+	{
+		unsigned char bb[4] = { 0 }, br[4] = { 1, 2, 3, 4 }, bg[4] = { 1, 2, 3, 5 };
+		struct ks_check bc = { KS_DTYPE_BYTES, 4, bb, br, bg, 1 };
+
+		ks_buf_reset(&why);
+		CHECK_INT_EQ(0, ks_check_buffer(&bc, tol, &why));
+		CHECK(strstr(why.buf, "1 of 4 bytes differ from the reference") != NULL);
+	}
 	ks_buf_release(&why);
 }
 
@@ -283,8 +327,8 @@ TEST(shim_typed)
 	CHECK(strstr(out.buf, "static_assert(sizeof(ks_t0) == 16") != NULL);
 	CHECK(strstr(out.buf, "scale<<<ks_g, ks_b, ks_sh, ks_s>>>(*(ks_t0 *)ks_p[0], "
 			      "*(ks_t1 *)ks_p[1], *(ks_t2 *)ks_p[2], *(ks_t3 *)ks_p[3]);") != NULL);
-	CHECK(strstr(out.buf, "extern \"C\" int\nks_entry(void **params, dim3 grid, "
-			      "dim3 block, size_t shmem, cudaStream_t s)") != NULL);
+	CHECK(strstr(out.buf, "extern \"C\" int\nks_entry(void **ks_params, dim3 ks_grid, "
+			      "dim3 ks_block, size_t ks_shmem, cudaStream_t ks_stream)") != NULL);
 	CHECK(strstr(out.buf, "extern \"C\" const char ks_entry_kernel[] = \"scale\";") != NULL);
 	CHECK(strstr(out.buf, "namespace") == NULL);
 	ks_buf_release(&out);
@@ -302,11 +346,11 @@ TEST(shim_deduced_namespace_launcher)
 	CHECK(strstr(out.buf, "#include \"") == NULL);
 	CHECK(strstr(out.buf, "namespace ns { namespace in { \n") != NULL);
 	CHECK(strstr(out.buf, "#ifndef __CUDA_ARCH__\n"
-			      "\tks_launch_tk(ks_g, ks_b, ks_sh, ks_s, *(A *)ks_p[I]...);\n"
+			      "\tks_launch_tk(ks_g, ks_b, ks_sh, ks_s, *(ks_A *)ks_p[ks_I]...);\n"
 			      "#endif\n") != NULL);
-	CHECK(strstr(out.buf, "static const std::size_t want[] = { 8, 4, 0 };") != NULL);
+	CHECK(strstr(out.buf, "static const std::size_t ks_want[] = { 8, 4, 0 };") != NULL);
 	CHECK(strstr(out.buf, "ks_shim_call(&tk<float>, ks_p") != NULL);
-	CHECK(strstr(out.buf, "return ns::in::ks_shim_entry(params") != NULL);
+	CHECK(strstr(out.buf, "return ns::in::ks_shim_entry(ks_params") != NULL);
 	ks_buf_release(&out);
 	ks_buf_release(&err);
 }
@@ -697,6 +741,7 @@ void
 ks_suite_review(void)
 {
 	RUN(tol_defaults_and_parse);
+	RUN(tol_scale_term_for_cancelled_results);
 	RUN(tol_float_elements);
 	RUN(tol_nan_and_inf_positions);
 	RUN(tol_half_and_bfloat);

@@ -133,7 +133,7 @@ usage(void)
 	      "       ks-replay --capture DIR --original ORIG.so [--candidate CAND.so]\n"
 	      "                 [--random K] [--seed S] [--time] [--reps N]\n"
 	      "                 [--min-ms MS] [--max-seconds S] [--metrics]\n"
-	      "                 [--tol DTYPE=ATOL,RTOL]... [--once] [--json FILE]\n"
+	      "                 [--tol DTYPE=ATOL,RTOL[,STOL]]... [--once] [--json FILE]\n"
 	      "                 [--original-globals MAP] [--candidate-globals MAP]\n"
 	      "                 [--bound-min-ms MS] [--bound-factor F]\n"
 	      "                 [--candidate-factor F] [--written-only]\n"
@@ -229,7 +229,7 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 
 			free(name);
 			if (bad)
-				return ks_error(err, "--tol: '%s' is not DTYPE=ATOL,RTOL "
+				return ks_error(err, "--tol: '%s' is not DTYPE=ATOL,RTOL[,STOL] "
 						"with DTYPE f64, f32, f16 or bf16", v);
 			i++;
 		} else {

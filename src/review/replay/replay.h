@@ -3,7 +3,7 @@
  *
  *   ks-replay --capture DIR --original ORIG.so [--candidate CAND.so]
  *             [--random K] [--seed S] [--time] [--reps N] [--min-ms MS]
- *             [--max-seconds S] [--metrics] [--tol DTYPE=ATOL,RTOL]...
+ *             [--max-seconds S] [--metrics] [--tol DTYPE=ATOL,RTOL[,STOL]]...
  *             [--once] [--json FILE]
  *
  * One process per candidate (the `ks` side starts it and kills it on a
