@@ -14,18 +14,23 @@
  *               rest.
  *   Planner     the policy's ranked allowed skills for the base (its
  *               metrics, the kernel's features and evidence), re-planned
- *               after every verified gain; only skills with a builtin
- *               transform are kept. An LLM, when configured, may move
- *               one of them to the front with a plan.
+ *               after every verified gain; rules-only, only skills with a
+ *               builtin transform are kept. An LLM, when configured, may
+ *               move one of them to the front with a plan.
  *   Optimizer   the next point of the top skill's parameter space
  *               (transforms/search.h order) not tried on the base, applied
  *               to the base's source where the analysis can read it, else
- *               to the original's.
+ *               to the original's. With an LLM, a skill without a builtin
+ *               transform, or one whose points are spent on the base, gets
+ *               one LLM edit of the base (llm_agents.h).
  *   Repairer    from the diagnosis: the next parameter point of the same
- *               skill, or the next skill.
+ *               skill, or the next skill. With an LLM, a failed LLM edit
+ *               goes back to the LLM with its diagnosis and log, up to
+ *               llm_repairs times down one chain.
  *
  * The loop (ks_agents_run) stops at the round budget, the GPU-time budget,
- * the LLM token budget, or when no allowed skill is left. Every step is a
+ * or when no allowed skill is left; a spent LLM token budget (or an LLM
+ * that keeps failing) leaves the rest of the task rules-only. Every step is a
  * record of the trajectory (memory/trajectory.h) written before the next
  * starts, so a killed run resumes where it stopped; every verified outcome
  * is appended to the cross-task statistics (memory/knowledge.h).
@@ -50,6 +55,7 @@ struct ks_kernel;
 struct ks_inventory;
 struct ks_transform;
 struct ks_llm;
+struct ks_skills;
 struct ks_task;
 
 /* What a review tells the loop, over all captures of the task. */
@@ -128,7 +134,6 @@ enum ks_task_end {
 	KS_TASK_INELIGIBLE,	/* the seed did not verify */
 	KS_TASK_ROUNDS,		/* the round budget is spent */
 	KS_TASK_GPU_TIME,	/* the GPU-time budget is spent */
-	KS_TASK_TOKENS,		/* the LLM token budget is spent */
 	KS_TASK_NO_SKILL,	/* no allowed skill is left */
 	KS_TASK_ERROR,		/* the Reviewer could not run */
 };
@@ -167,6 +172,11 @@ struct ks_task {
 	const double *fvalues;
 	struct ks_agent_ops ops;
 	struct ks_llm *llm;	/* NULL: rules only */
+	/* The skill library (guidance, examples) and its role prompts
+	 * (<dir>/prompts) for the LLM, or NULL: the skill's id alone and
+	 * the builtin prompts. */
+	const struct ks_skills *skills;
+	unsigned llm_repairs;	/* LLM repairs down one chain (default 2) */
 	void (*progress)(void *ctx, const struct ks_task *t,
 			 const struct ks_traj_round *r);
 	void *progress_ctx;
@@ -179,9 +189,11 @@ struct ks_task {
 	char *end_why;
 	int resumed;		/* records were read back */
 	long pending_tokens;	/* LLM tokens not yet in a record */
+	unsigned llm_failures;	/* LLM requests in a row that got no reply */
 };
 
-/* Defaults: 15 rounds, gain 1.05, both memories on, nothing else. */
+/* Defaults: 15 rounds, gain 1.05, both memories on, 2 LLM repairs,
+ * nothing else. */
 void ks_task_init(struct ks_task *t);
 void ks_task_release(struct ks_task *t);
 

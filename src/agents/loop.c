@@ -39,8 +39,7 @@ ks_task_end_name(enum ks_task_end e)
 {
 	static const char *const names[] = {
 		"running", "ineligible", "round budget spent",
-		"GPU-time budget spent", "token budget spent",
-		"no allowed skill left", "review error",
+		"GPU-time budget spent", "no allowed skill left", "review error",
 	};
 
 	return (size_t)e < KS_ARRAY_SIZE(names) ? names[e] : "?";
@@ -89,6 +88,7 @@ ks_task_init(struct ks_task *t)
 	t->long_term = 1;
 	t->lock_timeout_ms = 10000;
 	t->planned_for = -1;
+	t->llm_repairs = 2;
 }
 
 void
@@ -270,9 +270,10 @@ ks_agent_plan(struct ks_task *t, struct ks_buf *err)
 			plan_push(&raw, all[i]->id, "fixed order (no policy)", NULL, NULL,
 				  NULL);
 	}
-	/* Only what the loop can act on: skills with a builtin transform. */
+	/* Only what the loop can act on: skills with a builtin transform,
+	 * and with an LLM the others too (its edits follow their guidance). */
 	for (i = 0; i < raw.n; i++) {
-		if (!transform_of(t, raw.v[i].id)) {
+		if (!t->llm && !transform_of(t, raw.v[i].id)) {
 			ks_log("plan: %s has no builtin transform, skipped", raw.v[i].id);
 			continue;
 		}
@@ -280,7 +281,7 @@ ks_agent_plan(struct ks_task *t, struct ks_buf *err)
 			  raw.v[i].case_id, raw.v[i].gain);
 	}
 	ks_agent_plan_release(&raw);
-	if (t->llm && t->plan.n > 1)
+	if (t->plan.n > 1 && ks_agent_llm_usable(t))
 		ks_agent_llm_plan(t);
 	t->planned_for = t->state.base;
 	return 0;
@@ -419,7 +420,16 @@ merge_helpers(const struct source *s, struct ks_buf *variant, struct ks_buf *err
 	return 0;
 }
 
-/* Is `skill` done on the base: declined there, wrong anywhere, failing? */
+/* Was the round's candidate an LLM's (an edit or a repair)? Its record
+ * has a plan and no parameter point. */
+static int
+llm_round(const struct ks_traj_round *r)
+{
+	return r->plan && !r->params;
+}
+
+/* Is `skill` done on the base for its builtin transform: declined there,
+ * wrong anywhere, failing? The LLM's own attempts are counted apart. */
 static int
 skill_done(const struct ks_task *t, const char *skill, const char **why)
 {
@@ -435,7 +445,7 @@ skill_done(const struct ks_task *t, const char *skill, const char **why)
 	for (i = 0; i < t->traj.n; i++) {
 		const struct ks_traj_round *r = &t->traj.v[i];
 
-		if (!r->skill || strcmp(r->skill, skill))
+		if (!r->skill || strcmp(r->skill, skill) || llm_round(r))
 			continue;
 		if (r->parent == base && r->verdict && !strcmp(r->verdict, "declined") &&
 		    !r->params) {
@@ -472,7 +482,7 @@ measured(const struct ks_task *t, int at, const char *skill, struct ks_xf_timing
 		const struct ks_traj_round *r = &t->traj.v[i];
 
 		if (r->parent != at || !r->skill || strcmp(r->skill, skill) ||
-		    !ks_traj_verified(r) || !r->cand.have || !r->orig.have)
+		    llm_round(r) || !ks_traj_verified(r) || !r->cand.have || !r->orig.have)
 			continue;
 		/* In units of the original beside it: reviews apart compare. */
 		m[n].median = r->cand.median / r->orig.median;
@@ -574,6 +584,20 @@ out:
 	return rc;
 }
 
+/* The build log of a failed candidate, r<N>.log: the LLM Repairer's. */
+static void
+keep_log(const struct ks_task *t, const struct ks_traj_round *r, const char *log)
+{
+	char *name = ks_xasprintf("r%d.log", r->round), *path = ks_fs_join(t->dir, name);
+	struct ks_buf err = KS_BUF_INIT;
+
+	if (ks_fs_write_atomic(path, log, strlen(log), &err))
+		ks_log("optimize: %s", err.buf);
+	ks_buf_release(&err);
+	free(name);
+	free(path);
+}
+
 /* Review the candidate of record `r` and commit it. */
 static int
 review_and_commit(struct ks_task *t, struct ks_traj_round *r,
@@ -605,8 +629,10 @@ review_and_commit(struct ks_task *t, struct ks_traj_round *r,
 			ks_traj_repair_chain(&t->traj, r->repairs, chain, 16) : 0;
 
 		ks_agent_diagnose(r->stage, r->reason, rv.log, n, &r->diag);
-		if (t->llm && !strcmp(r->diag.cls, "unknown"))
+		if (!strcmp(r->diag.cls, "unknown") && ks_agent_llm_usable(t))
 			ks_agent_llm_diagnose(t, r, rv.log);
+		if (rv.log && t->dir)
+			keep_log(t, r, rv.log);
 	} else if (ks_traj_verified(r)) {
 		r->gain = ks_traj_moves_base(&t->traj, t->state.base, r, t->min_gain) &&
 			!rv.slower;
@@ -614,6 +640,60 @@ review_and_commit(struct ks_task *t, struct ks_traj_round *r,
 	ks_agent_review_release(&rv);
 	append_outcome(t, r, sk);
 	return commit(t, r, err);
+}
+
+/*
+ * The candidate of record `r` from `variant`, for a builtin transform and
+ * the LLM alike: spliced into the TU, named by its hash (a hash seen
+ * before is recorded as seen, never reviewed), written beside the
+ * trajectory and reviewed. Commits `r` (1) or releases it (-1).
+ */
+static int
+candidate(struct ks_task *t, struct ks_traj_round *r, const struct ks_buf *variant,
+	  const struct ks_agent_skill *sk, struct ks_buf *err)
+{
+	struct ks_buf tu = KS_BUF_INIT, reason = KS_BUF_INIT;
+	char hash[17], *vname;
+	int seen, rc;
+
+	vname = t->dir ? ks_xasprintf("%s/r%d.variant.cu", t->dir, r->round) :
+		ks_xasprintf("r%d.variant.cu", r->round);
+	if (splice(t, variant->buf, vname, &tu, &reason)) {
+		/* A variant the rewriter refuses is the transform's bug (or
+		 * the LLM's): recorded as a compile failure of the candidate. */
+		if (t->dir && !ks_fs_write_atomic(vname, variant->buf, variant->len, &tu))
+			r->variant = ks_xasprintf("r%d.variant.cu", r->round);
+		free(vname);
+		r->compile = ks_xstrdup("failed");
+		r->verdict = ks_xstrdup("rejected");
+		r->stage = ks_xstrdup("splice");
+		r->reason = ks_buf_detach(&reason, NULL);
+		ks_agent_diagnose("splice", r->reason, NULL, 0, &r->diag);
+		rc = commit(t, r, err) ? -1 : 1;
+		goto out;
+	}
+	free(vname);
+	/* The variant names the candidate: its TU differs only in the
+	 * #line names of its round. */
+	ks_hash_once_hex64(variant->buf, variant->len, hash);
+	r->hash = ks_xstrdup(hash);
+	seen = t->short_term ? ks_traj_seen(&t->traj, hash) : -1;
+	if (seen >= 0) {
+		r->verdict = ks_xstrdup("seen");
+		r->reason = ks_xasprintf("the same candidate as round %d", seen);
+		rc = commit(t, r, err) ? -1 : 1;
+		goto out;
+	}
+	if (write_candidate(t, r, variant->buf, variant->len, &tu, err)) {
+		ks_traj_round_release(r);
+		rc = -1;
+		goto out;
+	}
+	rc = review_and_commit(t, r, sk, err) ? -1 : 1;
+out:
+	ks_buf_release(&tu);
+	ks_buf_release(&reason);
+	return rc;
 }
 
 /* Try skill `sk` on round `at` (the base, or the tuner's base's parent): 1
@@ -662,11 +742,9 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repair
 	}
 	for (i = 0; i < npts && !rc; i++) {
 		struct ks_buf params = KS_BUF_INIT, variant = KS_BUF_INIT,
-			      reason = KS_BUF_INIT, tu = KS_BUF_INIT;
+			      reason = KS_BUF_INIT;
 		struct ks_xf_input in;
 		struct ks_traj_round r;
-		char hash[17], *vname;
-		int seen;
 
 		ks_xf_point_format(xf, &pts[i], &params);
 		if (t->short_term &&
@@ -700,45 +778,11 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repair
 			rc = -1;
 			goto next;
 		}
-		vname = t->dir ? ks_xasprintf("%s/r%d.variant.cu", t->dir, r.round) :
-			ks_xasprintf("r%d.variant.cu", r.round);
-		if (splice(t, variant.buf, vname, &tu, &reason)) {
-			/* A variant the rewriter refuses is the transform's bug:
-			 * recorded as a compile failure of the candidate. */
-			free(vname);
-			r.compile = ks_xstrdup("failed");
-			r.verdict = ks_xstrdup("rejected");
-			r.stage = ks_xstrdup("splice");
-			r.reason = ks_buf_detach(&reason, NULL);
-			ks_agent_diagnose("splice", r.reason, NULL, 0, &r.diag);
-			rc = commit(t, &r, err) ? -1 : 1;
-			goto next;
-		}
-		free(vname);
-		/* The variant names the candidate: its TU differs only in the
-		 * #line names of its round. */
-		ks_hash_once_hex64(variant.buf, variant.len, hash);
-		r.hash = ks_xstrdup(hash);
-		seen = t->short_term ? ks_traj_seen(&t->traj, hash) : -1;
-		if (seen >= 0) {
-			char *why = ks_xasprintf("the same candidate as round %d", seen);
-
-			r.verdict = ks_xstrdup("seen");
-			r.reason = why;
-			rc = commit(t, &r, err) ? -1 : 1;
-			goto next;
-		}
-		if (write_candidate(t, &r, variant.buf, variant.len, &tu, err)) {
-			ks_traj_round_release(&r);
-			rc = -1;
-			goto next;
-		}
-		rc = review_and_commit(t, &r, sk, err) ? -1 : 1;
+		rc = candidate(t, &r, &variant, sk, err);
 	next:
 		ks_buf_release(&params);
 		ks_buf_release(&variant);
 		ks_buf_release(&reason);
-		ks_buf_release(&tu);
 	}
 	if (!rc && declined && declined + tried == npts && !tried) {
 		/* Every point declined: one record, so the skill is done here. */
@@ -756,6 +800,159 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repair
 	source_release(&src);
 	ks_buf_release(&reason0);
 	free(pts);
+	return rc;
+}
+
+/* ---- the LLM Optimizer and Repairer ------------------------------------- */
+
+/* Is the LLM done with `skill` on the base: the base holds the skill, or
+ * the LLM edited the base for it already (its repairs go their own way)? */
+static int
+llm_done(const struct ks_task *t, const char *skill, const char **why)
+{
+	int base = t->state.base, b;
+	size_t i;
+
+	for (b = base; b > 0 && (size_t)b < t->traj.n; b = t->traj.v[b].parent)
+		if (t->traj.v[b].skill && !strcmp(t->traj.v[b].skill, skill)) {
+			*why = "the base already holds it";
+			return 1;
+		}
+	for (i = 0; i < t->traj.n; i++) {
+		const struct ks_traj_round *r = &t->traj.v[i];
+
+		if (r->parent == base && r->skill && !strcmp(r->skill, skill) &&
+		    llm_round(r) && r->repairs < 0) {
+			*why = "the LLM edited this base for it";
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The current version as a variant file: the base's, or the original's
+ * definition (its whole text where the extent is unknown). */
+static char *
+current_version(const struct ks_task *t, const char **what)
+{
+	const struct ks_traj_round *b = &t->traj.v[t->state.base];
+	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
+
+	if (t->state.base && t->dir && b->variant) {
+		if (!read_task_file(t, b->variant, &out, &err)) {
+			*what = "base";
+			ks_buf_release(&err);
+			return ks_buf_detach(&out, NULL);
+		}
+		ks_log("optimize: the base's variant: %s (the LLM reads the original)",
+		       err.buf);
+		ks_buf_reset(&out);
+	}
+	*what = "original";
+	ks_buf_adds(&out, "// ks-nvcc: definition\n");
+	if (t->k && t->k->extent.end > t->k->extent.begin && t->k->extent.end <= t->len)
+		ks_buf_add(&out, t->text + t->k->extent.begin,
+			   t->k->extent.end - t->k->extent.begin);
+	else if (t->text)
+		ks_buf_add(&out, t->text, t->len);
+	ks_buf_addch(&out, '\n');
+	ks_buf_release(&err);
+	return ks_buf_detach(&out, NULL);
+}
+
+/* An LLM step that gave no candidate: recorded, so it is not asked again. */
+static int
+llm_declined(struct ks_task *t, struct ks_traj_round *r, int got, const char *why,
+	     struct ks_buf *err)
+{
+	r->verdict = ks_xstrdup("declined");
+	r->reason = ks_xasprintf("%s: %s", got < 0 ? "no reply from the LLM" :
+				 "no candidate in the LLM's reply", why);
+	return commit(t, r, err) ? -1 : 1;
+}
+
+/* Optimizer: one LLM edit of the base for skill `sk`. */
+static int
+try_llm(struct ks_task *t, const struct ks_agent_skill *sk, struct ks_buf *err)
+{
+	struct ks_buf variant = KS_BUF_INIT, why = KS_BUF_INIT;
+	struct ks_traj_round r;
+	const char *what = "original";
+	char *cur = current_version(t, &what), *plan = NULL;
+	int got = ks_agent_llm_edit(t, sk, cur, &variant, &plan, &why), rc;
+
+	round_new(t, &r, "optimize");
+	r.skill = ks_xstrdup(sk->id);
+	r.why = sk->why ? ks_xstrdup(sk->why) : NULL;
+	r.plan = plan ? plan : ks_xstrdup("an LLM edit");
+	r.source = ks_xstrdup(what);
+	rc = got ? llm_declined(t, &r, got, why.buf, err) :
+		candidate(t, &r, &variant, sk, err);
+	free(cur);
+	ks_buf_release(&variant);
+	ks_buf_release(&why);
+	return rc;
+}
+
+/* Is failed round `open` an LLM candidate due for an LLM repair: on the
+ * base, not repaired by the LLM yet, its chain shorter than the bound? */
+static int
+llm_repair_due(const struct ks_task *t, int open)
+{
+	const struct ks_traj_round *f = &t->traj.v[open];
+	int chain[16];
+	size_t i, n;
+
+	if (!llm_round(f) || f->parent != t->state.base || !f->variant)
+		return 0;
+	for (i = 0; i < t->traj.n; i++)
+		if (t->traj.v[i].repairs == open && llm_round(&t->traj.v[i]))
+			return 0;
+	n = ks_traj_repair_chain(&t->traj, open, chain, KS_ARRAY_SIZE(chain));
+	return n >= 1 && n - 1 < t->llm_repairs;
+}
+
+/* Repairer: the LLM's fix of failed round `open`, from its diagnosis. */
+static int
+try_llm_repair(struct ks_task *t, int open, struct ks_buf *err)
+{
+	const struct ks_traj_round *f = &t->traj.v[open];
+	const struct ks_agent_skill *sk = NULL;
+	struct ks_buf failed = KS_BUF_INIT, log = KS_BUF_INIT, variant = KS_BUF_INIT,
+		      why = KS_BUF_INIT, e = KS_BUF_INIT;
+	struct ks_traj_round r;
+	char *logname = ks_xasprintf("r%d.log", open);
+	size_t i;
+	int got, rc;
+
+	if (read_task_file(t, f->variant, &failed, &e)) {
+		ks_log("optimize: no LLM repair of round %d: %s", open, e.buf);
+		rc = 0;
+		goto out;
+	}
+	if (read_task_file(t, logname, &log, &e))
+		ks_buf_reset(&log);
+	for (i = 0; i < t->plan.n; i++)
+		if (f->skill && !strcmp(t->plan.v[i].id, f->skill))
+			sk = &t->plan.v[i];
+	got = ks_agent_llm_repair(t, f, failed.buf, log.len ? log.buf : NULL, &variant, &why);
+	round_new(t, &r, "repair");
+	r.repairs = open;
+	r.skill = f->skill ? ks_xstrdup(f->skill) : NULL;
+	r.why = f->why ? ks_xstrdup(f->why) : NULL;
+	r.plan = ks_xasprintf("the LLM's repair of round %d (%s: %s)", open,
+			      f->diag.cls ? f->diag.cls : "?",
+			      f->diag.what ? f->diag.what : "it failed");
+	r.source = f->source ? ks_xstrdup(f->source) : NULL;
+	rc = got ? llm_declined(t, &r, got, why.buf, err) :
+		candidate(t, &r, &variant, sk, err);
+out:
+	free(logname);
+	ks_buf_release(&failed);
+	ks_buf_release(&log);
+	ks_buf_release(&variant);
+	ks_buf_release(&why);
+	ks_buf_release(&e);
 	return rc;
 }
 
@@ -785,7 +982,8 @@ tune(struct ks_task *t, struct ks_buf *err)
 	for (i = 0; i < t->traj.n; i++) {
 		const struct ks_traj_round *r = &t->traj.v[i];
 
-		if (r->parent != b->parent || !r->skill || strcmp(r->skill, b->skill))
+		if (r->parent != b->parent || !r->skill || strcmp(r->skill, b->skill) ||
+		    llm_round(r))
 			continue;
 		if (r->verdict && !strcmp(r->verdict, "declined") && !r->params)
 			return 0;	/* every other point declined */
@@ -811,8 +1009,13 @@ ks_agent_step(struct ks_task *t, struct ks_buf *err)
 
 	if (t->planned_for != t->state.base && ks_agent_plan(t, err))
 		return -1;
-	/* Repairer: the failed candidate's skill first, at its next point. */
-	if (open >= 0) {
+	/* Repairer: an LLM candidate goes back to the LLM; a transform's
+	 * failed candidate is the transform's own, tried at its next point
+	 * (the LLM mending it would hide the transform's bug). */
+	if (open >= 0 && ks_agent_llm_usable(t) && llm_repair_due(t, open) &&
+	    (rc = try_llm_repair(t, open, err)))
+		return rc;
+	if (open >= 0 && !llm_round(&t->traj.v[open])) {
 		const struct ks_traj_round *f = &t->traj.v[open];
 
 		for (i = 0; i < t->plan.n; i++) {
@@ -828,13 +1031,22 @@ ks_agent_step(struct ks_task *t, struct ks_buf *err)
 	rc = tune(t, err);
 	if (rc)
 		return rc;
+	/* Optimizer: each skill's builtin points, then (with an LLM) one LLM
+	 * edit of the base for it. */
 	for (i = 0; i < t->plan.n; i++) {
-		if (skill_done(t, t->plan.v[i].id, &why)) {
-			ks_log("optimize: %s is done: %s", t->plan.v[i].id, why);
+		const struct ks_agent_skill *sk = &t->plan.v[i];
+
+		if (skill_done(t, sk->id, &why))
+			ks_log("optimize: %s is done: %s", sk->id, why);
+		else if ((rc = try_skill(t, sk, t->state.base, -1, err)))
+			return rc;
+		if (!ks_agent_llm_usable(t))
+			continue;
+		if (llm_done(t, sk->id, &why)) {
+			ks_log("optimize: %s is done for the LLM: %s", sk->id, why);
 			continue;
 		}
-		rc = try_skill(t, &t->plan.v[i], t->state.base, -1, err);
-		if (rc)
+		if ((rc = try_llm(t, sk, err)))
 			return rc;
 	}
 	set_end(t, KS_TASK_NO_SKILL, NULL);
@@ -918,10 +1130,6 @@ ks_agents_run(struct ks_task *t, struct ks_buf *err)
 		}
 		if (t->gpu_ms > 0 && t->state.gpu_ms >= t->gpu_ms) {
 			set_end(t, KS_TASK_GPU_TIME, NULL);
-			break;
-		}
-		if (t->tokens > 0 && t->state.tokens >= t->tokens) {
-			set_end(t, KS_TASK_TOKENS, NULL);
 			break;
 		}
 		if (steps++ >= max_steps) {

@@ -896,6 +896,7 @@ struct env {
 	const struct opts *o;
 	const struct ks_policy *pol;
 	const struct ks_knowledge *know;
+	const struct ks_skills *skills;	/* for the LLM's prompts, or NULL */
 	struct ks_llm *llm;
 	double min_gain;
 	int live;
@@ -959,6 +960,8 @@ run_task(const struct env *env, const struct job *j, struct row *row)
 	t.ops.plan = plan_op;
 	t.ops.base_kernel = base_kernel_op;
 	t.llm = env->llm;
+	t.skills = env->skills;
+	t.llm_repairs = env->conf->llm_repairs > 0 ? (unsigned)env->conf->llm_repairs : 0;
 	live.on = env->live;
 	live.name = name;
 	live.rounds = o->rounds;
@@ -1178,6 +1181,7 @@ ks_cli_optimize(int argc, char **argv, struct ks_conf *conf, int need_gpu)
 	env.pol = o.ltm ? &pol : NULL;
 	env.know = o.ltm ? &know : NULL;
 	env.llm = have_llm ? &llm : NULL;
+	env.skills = o.ltm ? &sk : NULL;
 	env.min_gain = min_gain;
 	env.live = !o.json && isatty(STDERR_FILENO) && (o.jobs < 2 || jobs.n < 2);
 	if (o.jobs > 1 && jobs.n > 1) {

@@ -154,6 +154,9 @@ static const struct item {
 			       offsetof(struct ks_conf, gpu_lock), "",
 			       "the GPU lock, for every ks sharing one GPU across "
 			       "state directories (empty: KS_DIR/gpu)" },
+	[KS_CONF_LLM_REPAIRS] = { "llm_repairs", "KS_LLM_REPAIRS", T_INT,
+				  offsetof(struct ks_conf, llm_repairs), "2",
+				  "LLM repairs of a failed LLM edit, down one chain (0: none)" },
 };
 
 static char *

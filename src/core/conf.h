@@ -64,6 +64,7 @@ enum ks_conf_item {
 	KS_CONF_MIN_GAIN,
 	KS_CONF_ANALYSIS_TIMEOUT,
 	KS_CONF_GPU_LOCK,
+	KS_CONF_LLM_REPAIRS,
 	KS_CONF_NITEMS
 };
 
@@ -113,6 +114,7 @@ struct ks_conf {
 	char *min_gain;		/* KS_MIN_GAIN: the ratio that moves the base */
 	int analysis_timeout_ms;	/* KS_ANALYSIS_TIMEOUT: one TU's analysis */
 	char *gpu_lock;		/* KS_GPU_LOCK: the GPU lock ("" = KS_DIR/gpu) */
+	int llm_repairs;	/* KS_LLM_REPAIRS: LLM repairs down one chain */
 	char *config_path;	/* the config file consulted (may not exist) */
 	enum ks_conf_origin origin[KS_CONF_NITEMS];
 };

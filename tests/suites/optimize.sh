@@ -1,6 +1,8 @@
 # optimize: ks optimize's command line, its refusal without a GPU, ks explain
-# over a trajectory, and the LLM key kept out of ks config. The loop itself
-# is tested in tests/unit/test_agents.c, test_optimize.c and test_llm.c.
+# over a trajectory, and the LLM settings in ks config (the key kept out).
+# The loop itself, the LLM Optimizer and Repairer against the fake LLM
+# server included, is tested in tests/unit/test_agents.c, test_optimize.c
+# and test_llm.c.
 
 test_optimize_bad_option_is_usage() {
 	set +e
@@ -65,4 +67,14 @@ test_config_never_shows_the_llm_key() {
 	expect_contains "$out" "llm_key        = (set, not shown)  (environment: KS_LLM_KEY)"
 	expect_not_contains "$out" "sk-very-secret"
 	expect_contains "$out" "min_gain       = 1.05  (default)"
+}
+
+test_config_shows_the_llm_repair_bound() {
+	expect_contains "$("$KS_BIN" config)" "llm_repairs    = 2  (default)"
+	out=$(KS_LLM_REPAIRS=0 "$KS_BIN" config)
+	expect_contains "$out" "llm_repairs    = 0  (environment: KS_LLM_REPAIRS)"
+	# a bound below 0 is refused with a warning, the default kept
+	out=$(KS_LLM_REPAIRS=-1 "$KS_BIN" config 2>err.txt)
+	expect_contains "$out" "llm_repairs    = 2  (default)"
+	expect_contains "$(cat err.txt)" "llm_repairs: '-1' is not a non-negative number"
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../../src/agents/agents.h"
+#include "../../src/agents/llm_agents.h"
 #include "../../src/analysis/inventory.h"
 #include "../../src/core/buf.h"
 #include "../../src/core/fs.h"
@@ -561,6 +562,93 @@ TEST(gain_can_pass)
 	CHECK_INT_EQ(1, ks_agent_gain_can_pass(NULL, 13.7));	/* not judged */
 }
 
+
+/* ---- the LLM's replies into variants (llm_agents.c, pure) ------------------ */
+
+static int
+llm_variant(const char *reply, struct ks_buf *out, struct ks_buf *why)
+{
+	ks_buf_reset(out);
+	ks_buf_reset(why);
+	return ks_agent_llm_variant(reply, "k", out, why);
+}
+
+TEST(llm_reply_into_a_variant)
+{
+	struct ks_buf v = KS_BUF_INIT, why = KS_BUF_INIT;
+
+	/* plain code: helpers before the definition, trailing blanks gone */
+	CHECK(llm_variant("Here it is:\n```cuda\n__device__ float h(float x) { return x; }\n\n"
+			  "__global__ void k(float *a)   \n{\n\ta[0] = h(1);\n}\n```\nDone.\n",
+			  &v, &why) == 0);
+	CHECK_STR_EQ("// ks-nvcc variant: written by the LLM\n"
+		     "// ks-nvcc: helpers\n__device__ float h(float x) { return x; }\n"
+		     "// ks-nvcc: definition\n__global__ void k(float *a)\n{\n\ta[0] = h(1);\n}\n",
+		     v.buf);
+	/* Section A's snippet first, the variant last; a launcher after it */
+	CHECK(llm_variant("A: step 1 is\n```cuda\na[0] = h(1);\n```\nB:\n```cuda\n"
+			  "__global__ void k(float *a) { a[0] = 2; }\n"
+			  "static void ks_launch_k(dim3 g, dim3 b, size_t s, cudaStream_t st, "
+			  "float *a)\n{\n\tk<<<1, 32, 0, st>>>(a);\n}\n```\n", &v, &why) == 0);
+	CHECK(strstr(v.buf, "// ks-nvcc: definition\n__global__ void k(float *a) { a[0] = 2; }\n"
+			    "// ks-nvcc: launcher\nstatic void ks_launch_k(") != NULL);
+	/* the contract's marked parts, as they are */
+	CHECK(llm_variant("```\n// ks-nvcc: helpers\n#define TWO 2\n// ks-nvcc: definition\n"
+			  "__global__ void k(float *a) { a[0] = TWO; }\n```", &v, &why) == 0);
+	CHECK_STR_EQ("// ks-nvcc variant: written by the LLM\n// ks-nvcc: helpers\n#define TWO 2\n"
+		     "// ks-nvcc: definition\n__global__ void k(float *a) { a[0] = TWO; }\n", v.buf);
+	/* what is no candidate, and why */
+	CHECK(llm_variant("I would vectorize the loads.", &v, &why) == -1);
+	CHECK(strstr(why.buf, "no code block") != NULL);
+	CHECK(llm_variant("```cuda\n__global__ void k(float *a)\n{\n\ta[0] =", &v, &why) == -1);
+	CHECK(strstr(why.buf, "cut off") != NULL);
+	CHECK(llm_variant("```cuda\n__global__ void other(float *a) { a[0] = 1; }\n```", &v,
+			  &why) == -1);
+	CHECK(strstr(why.buf, "defines the kernel k") != NULL);
+	CHECK(llm_variant("```cuda\n__global__ void k(float *a) { a[0] = 1; }\n"
+			  "int main() { k<<<1, 1>>>(0); }\n```", &v, &why) == -1);
+	CHECK(strstr(why.buf, "not its launcher ks_launch_k") != NULL);
+	CHECK(llm_variant("```cuda\n__global__ void k(float *a) { a[0] = 1; }\n"
+			  "static void ks_launch_k(dim3 g, dim3 b, size_t s, cudaStream_t st, "
+			  "float *a)\n{\n\tfloat *t; cudaMalloc(&t, 4);\n\tk<<<g, b>>>(a);\n}\n```",
+			  &v, &why) == -1);
+	CHECK(strstr(why.buf, "calls cudaMalloc") != NULL);
+	CHECK(llm_variant("```\n// ks-nvcc: definition\n__global__ void j() {}\n```", &v, &why) == -1);
+	CHECK(strstr(why.buf, "does not define the kernel k") != NULL);
+	ks_buf_release(&v);
+	ks_buf_release(&why);
+}
+
+TEST(llm_same_code_is_whitespace_blind)
+{
+	CHECK(ks_agent_llm_same_code("// ks-nvcc: definition\n__global__ void k() { a = 1; }\n",
+				     "// a header\n// ks-nvcc: definition\n__global__ void k()\n{\n"
+				     "\ta = 1;\n}\n"));
+	CHECK(!ks_agent_llm_same_code("// ks-nvcc: definition\n__global__ void k() { a = 1; }\n",
+				      "// ks-nvcc: definition\n__global__ void k() { a = 2; }\n"));
+	CHECK(!ks_agent_llm_same_code("// ks-nvcc: definition\n__global__ void k() {}\n",
+				      "// ks-nvcc: helpers\nint x;\n// ks-nvcc: definition\n"
+				      "__global__ void k() {}\n"));
+}
+
+TEST(llm_prompt_fills_each_placeholder_once)
+{
+	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
+	const char *names[] = { "source", "id" };
+	const char *values[] = { "int a[2][2] = {{1, 2}, {3, 4}}; /* {{plan}} */", "ilp" };
+
+	/* the source's own braces are text, not placeholders */
+	CHECK(ks_agent_llm_prompt("t.md", "S: {{source}}\nP: {{plan}}\nI: {{id}}\nG: {{guidance}}\n",
+				  NULL, names, values, 2, &out, &err) == 0);
+	CHECK_STR_EQ("S: int a[2][2] = {{1, 2}, {3, 4}}; /* {{plan}} */\nP: (none)\nI: ilp\n"
+		     "G: (not in the skill library)\n", out.buf);
+	ks_buf_reset(&out);
+	CHECK(ks_agent_llm_prompt("t.md", "{{nonsense}}", NULL, names, values, 2, &out, &err) == -1);
+	CHECK(strstr(err.buf, "unknown placeholder {{nonsense}}") != NULL);
+	ks_buf_release(&out);
+	ks_buf_release(&err);
+}
+
 void
 ks_suite_agents(void)
 {
@@ -573,4 +661,7 @@ ks_suite_agents(void)
 	RUN(ineligible_kernel_is_reported_with_the_reason);
 	RUN(diagnoser_classes);
 	RUN(base_source_puts_the_variant_in_place);
+	RUN(llm_reply_into_a_variant);
+	RUN(llm_same_code_is_whitespace_blind);
+	RUN(llm_prompt_fills_each_placeholder_once);
 }
