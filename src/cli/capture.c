@@ -223,8 +223,8 @@ out:
 	ks_buf_release(&err);
 }
 
-static int
-run_program(char **cmd)
+int
+ks_cli_run_program(char **cmd)
 {
 	struct sigaction ign, old_int, old_quit;
 	pid_t pid;
@@ -376,7 +376,7 @@ ks_cmd_capture(int argc, char **argv, struct ks_conf *conf)
 		unsetenv("KS_CAPTURE_KERNEL");
 	setenv("KS_CAPTURE_GLOBALS", globals.buf, 1);
 
-	rc = run_program(o.cmd);
+	rc = ks_cli_run_program(o.cmd);
 	/* What runs next (the eligibility check's replays) is not captured. */
 	unsetenv("CUDA_INJECTION64_PATH");
 	unsetenv("KS_CAPTURE_DIR");

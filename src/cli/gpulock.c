@@ -17,8 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "../core/buf.h"
 #include "../core/conf.h"
@@ -38,9 +36,8 @@ ks_cmd_gpu_lock(int argc, char **argv, struct ks_conf *conf)
 	struct ks_gpulock g = KS_GPULOCK_INIT;
 	struct ks_buf err = KS_BUF_INIT;
 	long timeout_s = 24 * 3600;
-	int shared = 0, i, rc, status;
+	int shared = 0, i, rc;
 	char *path, *end;
-	pid_t pid;
 
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		if (!strcmp(argv[i], "--shared")) {
@@ -65,26 +62,12 @@ ks_cmd_gpu_lock(int argc, char **argv, struct ks_conf *conf)
 		ks_buf_release(&err);
 		return KS_EXIT_FAILED;
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		/* Only an exclusive holder lends the lock to its command: a
-		 * shared one must not let a measurement under it pass. */
-		if (!shared)
-			setenv(KS_GPULOCK_HELD_ENV, path, 1);
-		execvp(argv[i + 1], &argv[i + 1]);
-		fprintf(stderr, "ks: error: %s: %s\n", argv[i + 1], strerror(errno));
-		_exit(127);
-	}
-	if (pid < 0) {
-		fprintf(stderr, "ks: error: fork: %s\n", strerror(errno));
-		rc = KS_EXIT_FAILED;
-	} else {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		rc = WIFEXITED(status) ? WEXITSTATUS(status) :
-		     WIFSIGNALED(status) ? 128 + WTERMSIG(status) : KS_EXIT_FAILED;
-	}
+	/* Only an exclusive holder lends the lock to its command: a shared
+	 * one must not let a measurement under it pass. */
+	if (!shared)
+		setenv(KS_GPULOCK_HELD_ENV, path, 1);
+	rc = ks_cli_run_program(&argv[i + 1]);
+	unsetenv(KS_GPULOCK_HELD_ENV);
 	ks_gpulock_release(&g);
 	free(path);
 	ks_buf_release(&err);

@@ -23,6 +23,10 @@ int ks_cmd_doctor(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_builds(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_cache(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_capture(int argc, char **argv, struct ks_conf *conf);
+/* capture.c: run cmd (argv, PATH searched) with this process's stdio, ^C
+ * left to it as system(3) does; its exit status, 128 + signal, 127 when it
+ * cannot be run. */
+int ks_cli_run_program(char **cmd);
 int ks_cmd_captures(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_replay(int argc, char **argv, struct ks_conf *conf);
 int ks_cmd_shim(int argc, char **argv, struct ks_conf *conf);
