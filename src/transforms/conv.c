@@ -283,33 +283,6 @@ aff_emit(struct ks_buf *o, const struct cv_aff *a, unsigned skip,
 
 /* ---- the text of the nest ---- */
 
-struct toks {
-	struct ks_xfk_tok *t;
-	size_t n, cap;
-};
-
-static int
-collect(const char *text, const struct ks_xfk_tok *t, void *ctx)
-{
-	struct toks *ts = ctx;
-
-	(void)text;
-	if (ts->n == ts->cap) {
-		ts->cap = ts->cap ? 2 * ts->cap : 256;
-		ts->t = ks_xrealloc(ts->t, ts->cap * sizeof(*ts->t));
-	}
-	ts->t[ts->n++] = *t;
-	return 0;
-}
-
-static int
-is(const char *text, const struct ks_xfk_tok *t, const char *s)
-{
-	size_t n = strlen(s);
-
-	return t->end - t->begin == n && !memcmp(text + t->begin, s, n);
-}
-
 static int
 same(const char *text, const struct ks_xfk_tok *a, const struct ks_xfk_tok *b)
 {
@@ -317,93 +290,43 @@ same(const char *text, const struct ks_xfk_tok *a, const struct ks_xfk_tok *b)
 	       !memcmp(text + a->begin, text + b->begin, a->end - a->begin);
 }
 
-static size_t
-match(const char *text, const struct toks *ts, size_t i)
-{
-	const char open = text[ts->t[i].begin];
-	const char close = open == '(' ? ')' : open == '{' ? '}' : ']';
-	int depth = 0;
-
-	for (size_t j = i; j < ts->n; j++) {
-		if (ts->t[j].kind != 'p')
-			continue;
-		if (text[ts->t[j].begin] == open)
-			depth++;
-		else if (text[ts->t[j].begin] == close && --depth == 0)
-			return j;
-	}
-	return ts->n;
-}
-
 /* The last token of the statement starting at token i, or n. */
 static size_t
-stmt_end(const char *t, const struct toks *ts, size_t i)
+stmt_end(const char *t, const struct ks_xfk_toks *ts, size_t i)
 {
 	size_t j;
 
 	if (i >= ts->n)
 		return ts->n;
-	if (is(t, &ts->t[i], "{"))
-		return match(t, ts, i);
-	if (is(t, &ts->t[i], "for") || is(t, &ts->t[i], "while") ||
-	    is(t, &ts->t[i], "if")) {
-		if (i + 1 >= ts->n || !is(t, &ts->t[i + 1], "("))
+	if (ks_xfk_tok_is(t, &ts->t[i], "{"))
+		return ks_xfk_match(t, ts, i);
+	if (ks_xfk_tok_is(t, &ts->t[i], "for") || ks_xfk_tok_is(t, &ts->t[i], "while") ||
+	    ks_xfk_tok_is(t, &ts->t[i], "if")) {
+		if (i + 1 >= ts->n || !ks_xfk_tok_is(t, &ts->t[i + 1], "("))
 			return ts->n;
-		j = match(t, ts, i + 1);
+		j = ks_xfk_match(t, ts, i + 1);
 		if (j >= ts->n)
 			return ts->n;
 		j = stmt_end(t, ts, j + 1);
-		if (is(t, &ts->t[i], "if") && j + 1 < ts->n &&
-		    is(t, &ts->t[j + 1], "else"))
+		if (ks_xfk_tok_is(t, &ts->t[i], "if") && j + 1 < ts->n &&
+		    ks_xfk_tok_is(t, &ts->t[j + 1], "else"))
 			j = stmt_end(t, ts, j + 2);
 		return j;
 	}
 	for (j = i; j < ts->n; j++) {
-		if (is(t, &ts->t[j], ";"))
+		if (ks_xfk_tok_is(t, &ts->t[j], ";"))
 			return j;
-		if (is(t, &ts->t[j], "(") || is(t, &ts->t[j], "{") ||
-		    is(t, &ts->t[j], "["))
-			j = match(t, ts, j);
+		if (ks_xfk_tok_is(t, &ts->t[j], "(") || ks_xfk_tok_is(t, &ts->t[j], "{") ||
+		    ks_xfk_tok_is(t, &ts->t[j], "["))
+			j = ks_xfk_match(t, ts, j);
 	}
 	return ts->n;
-}
-
-/* Tokens [i, ..) spell access `a` then `sep`: the index after, or 0. */
-static size_t
-spell_access(const char *text, const struct toks *ts, size_t i, size_t to,
-	     const struct ks_access *a, const char *sep)
-{
-	size_t j;
-
-	if (!a->in_main || i >= to || ts->t[i].begin != a->begin)
-		return 0;
-	for (j = i; j < to && ts->t[j].end <= a->end; j++)
-		;
-	if (j == i || ts->t[j - 1].end != a->end || j >= to ||
-	    !is(text, &ts->t[j], sep))
-		return 0;
-	return j + 1;
-}
-
-static size_t
-spell_two(const char *text, const struct toks *ts, size_t i, size_t to,
-	  const struct ks_access *p, const struct ks_access *q,
-	  const char *mid, const char *sep)
-{
-	for (int r = 0; r < 2; r++) {
-		const struct ks_access *a = r ? q : p, *b = r ? p : q;
-		size_t j = spell_access(text, ts, i, to, a, mid);
-
-		if (j && (j = spell_access(text, ts, j, to, b, sep)))
-			return j;
-	}
-	return 0;
 }
 
 /* Is token j an assignment operator's first token (=, op=, ++, --)?
  * Returns its length in tokens, or 0. */
 static int
-assign_op(const char *t, const struct toks *ts, size_t j)
+assign_op(const char *t, const struct ks_xfk_toks *ts, size_t j)
 {
 	const struct ks_xfk_tok *a = &ts->t[j];
 	const struct ks_xfk_tok *b = j + 1 < ts->n ? &ts->t[j + 1] : NULL;
@@ -411,20 +334,20 @@ assign_op(const char *t, const struct toks *ts, size_t j)
 
 	if (a->kind != 'p')
 		return 0;
-	if ((is(t, a, "+") && b && is(t, b, "+")) ||
-	    (is(t, a, "-") && b && is(t, b, "-")))
+	if ((ks_xfk_tok_is(t, a, "+") && b && ks_xfk_tok_is(t, b, "+")) ||
+	    (ks_xfk_tok_is(t, a, "-") && b && ks_xfk_tok_is(t, b, "-")))
 		return 2;
-	if (is(t, a, "=")) {
-		if (b && is(t, b, "="))
+	if (ks_xfk_tok_is(t, a, "=")) {
+		if (b && ks_xfk_tok_is(t, b, "="))
 			return 0;
 		if (p && p->kind == 'p' && p->end == a->begin &&
 		    strchr("=<>!", t[p->begin]))
 			return 0;
 		return 1;
 	}
-	if (b && is(t, b, "=") && b->begin == a->end &&
+	if (b && ks_xfk_tok_is(t, b, "=") && b->begin == a->end &&
 	    strchr("+-*/%&|^", t[a->begin]) &&
-	    !(j + 2 < ts->n && is(t, &ts->t[j + 2], "=")))
+	    !(j + 2 < ts->n && ks_xfk_tok_is(t, &ts->t[j + 2], "=")))
 		return 2;
 	return 0;
 }
@@ -439,14 +362,14 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 	const struct ks_facts *f = c->f;
 	const struct ks_loop *l = &f->loops[c->loops[0]];
 	const char *t = in->text;
-	struct toks ts = { NULL, 0, 0 };
+	struct ks_xfk_toks ts = { NULL, 0, 0 };
 	size_t fo = 0, nfor = 0, e, i, acc_at = 0, acc_end = 0;
 	const struct ks_access *pa = &f->acc[pr->a], *pb = &f->acc[pr->b];
 	int rc = -1;
 
-	ks_xfk_scan(t, k->body.begin, k->body.end, k->body.line, collect, &ts);
+	ks_xfk_tokens(t, k->body.begin, k->body.end, k->body.line, &ts);
 	for (i = 0; i < ts.n; i++)
-		if (ts.t[i].line == l->line && is(t, &ts.t[i], "for")) {
+		if (ts.t[i].line == l->line && ks_xfk_tok_is(t, &ts.t[i], "for")) {
 			fo = i;
 			nfor++;
 		}
@@ -470,19 +393,19 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 
 		if (ts.t[i].kind != 'i' || (i && ts.t[i - 1].kind == 'i'))
 			continue;
-		if (is(t, &ts.t[i + 1], "+") && is(t, &ts.t[i + 2], "="))
-			j = spell_two(t, &ts, i + 3, e + 1, pa, pb, "*", ";");
-		else if (is(t, &ts.t[i + 1], "=") && i + 4 <= e) {
+		if (ks_xfk_tok_is(t, &ts.t[i + 1], "+") && ks_xfk_tok_is(t, &ts.t[i + 2], "="))
+			j = ks_xfk_spell_two(t, &ts, i + 3, e + 1, pa, pb, "*", ";");
+		else if (ks_xfk_tok_is(t, &ts.t[i + 1], "=") && i + 4 <= e) {
 			size_t m = i + 2;
 
-			if (same(t, &ts.t[m], &ts.t[i]) && is(t, &ts.t[m + 1], "+"))
-				j = spell_two(t, &ts, m + 2, e + 1, pa, pb, "*", ";");
-			else if ((is(t, &ts.t[m], "fmaf") ||
-				  is(t, &ts.t[m], "__fmaf_rn")) &&
-				 is(t, &ts.t[m + 1], "(") &&
-				 (j = spell_two(t, &ts, m + 2, e + 1, pa, pb, ",", ",")) &&
+			if (same(t, &ts.t[m], &ts.t[i]) && ks_xfk_tok_is(t, &ts.t[m + 1], "+"))
+				j = ks_xfk_spell_two(t, &ts, m + 2, e + 1, pa, pb, "*", ";");
+			else if ((ks_xfk_tok_is(t, &ts.t[m], "fmaf") ||
+				  ks_xfk_tok_is(t, &ts.t[m], "__fmaf_rn")) &&
+				 ks_xfk_tok_is(t, &ts.t[m + 1], "(") &&
+				 (j = ks_xfk_spell_two(t, &ts, m + 2, e + 1, pa, pb, ",", ",")) &&
 				 j + 2 <= e && same(t, &ts.t[j], &ts.t[i]) &&
-				 is(t, &ts.t[j + 1], ")") && is(t, &ts.t[j + 2], ";"))
+				 ks_xfk_tok_is(t, &ts.t[j + 1], ")") && ks_xfk_tok_is(t, &ts.t[j + 2], ";"))
 				j += 3;
 			else
 				j = 0;
@@ -504,28 +427,28 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 		const struct ks_xfk_tok *tk = &ts.t[i];
 		int n;
 
-		if (is(t, tk, "break") || is(t, tk, "return") ||
-		    is(t, tk, "goto") || is(t, tk, "while") || is(t, tk, "do") ||
-		    is(t, tk, "switch") || is(t, tk, "else") || is(t, tk, "?")) {
+		if (ks_xfk_tok_is(t, tk, "break") || ks_xfk_tok_is(t, tk, "return") ||
+		    ks_xfk_tok_is(t, tk, "goto") || ks_xfk_tok_is(t, tk, "while") || ks_xfk_tok_is(t, tk, "do") ||
+		    ks_xfk_tok_is(t, tk, "switch") || ks_xfk_tok_is(t, tk, "else") || ks_xfk_tok_is(t, tk, "?")) {
 			decline(reason, "the loop nest has `%.*s` (line %u): its "
 					"taps are not a plain sum",
 				(int)(tk->end - tk->begin), t + tk->begin, tk->line);
 			goto out;
 		}
-		if (is(t, tk, "if")) {
-			size_t cp = i + 1 < e ? match(t, &ts, i + 1) : ts.n;
+		if (ks_xfk_tok_is(t, tk, "if")) {
+			size_t cp = i + 1 < e ? ks_xfk_match(t, &ts, i + 1) : ts.n;
 
-			if (cp + 2 > e || !is(t, &ts.t[cp + 1], "continue") ||
-			    !is(t, &ts.t[cp + 2], ";")) {
+			if (cp + 2 > e || !ks_xfk_tok_is(t, &ts.t[cp + 1], "continue") ||
+			    !ks_xfk_tok_is(t, &ts.t[cp + 2], ";")) {
 				decline(reason, "the condition on line %u does not "
 						"skip the tap (`if (...) continue;`)",
 					tk->line);
 				goto out;
 			}
 			for (size_t j = i + 2; j < cp; j++)
-				if (is(t, &ts.t[j], "!") ||
-				    (is(t, &ts.t[j], "&") && j + 1 < cp &&
-				     is(t, &ts.t[j + 1], "&"))) {
+				if (ks_xfk_tok_is(t, &ts.t[j], "!") ||
+				    (ks_xfk_tok_is(t, &ts.t[j], "&") && j + 1 < cp &&
+				     ks_xfk_tok_is(t, &ts.t[j + 1], "&"))) {
 					decline(reason, "the condition on line %u is "
 							"not an `||` of bounds checks",
 						tk->line);
@@ -534,7 +457,7 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 			i = cp + 2;
 			continue;
 		}
-		if (is(t, tk, "continue")) {
+		if (ks_xfk_tok_is(t, tk, "continue")) {
 			decline(reason, "the loop nest has a continue that is not "
 					"a condition's (line %u)", tk->line);
 			goto out;
@@ -558,8 +481,8 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 			for (size_t j = fo + 1; j <= e && !declared; j++)
 				declared = same(t, &ts.t[j], &ts.t[v]) &&
 					   ((ts.t[j - 1].kind == 'i' &&
-					     !is(t, &ts.t[j - 1], "return")) ||
-					    is(t, &ts.t[j - 1], ","));
+					     !ks_xfk_tok_is(t, &ts.t[j - 1], "return")) ||
+					    ks_xfk_tok_is(t, &ts.t[j - 1], ","));
 			if (!declared) {
 				decline(reason, "the loop nest assigns %.*s (line %u), "
 						"declared outside it",

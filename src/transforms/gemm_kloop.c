@@ -258,101 +258,22 @@ limits(struct ks_kloop *kl, struct ks_buf *reason)
 	return 0;
 }
 
-/* The tokens of the kernel's body. */
-struct toks {
-	struct ks_xfk_tok *t;
-	size_t n, cap;
-};
-
-static int
-collect(const char *text, const struct ks_xfk_tok *t, void *ctx)
-{
-	struct toks *ts = ctx;
-
-	(void)text;
-	if (ts->n == ts->cap) {
-		ts->cap = ts->cap ? 2 * ts->cap : 256;
-		ts->t = ks_xrealloc(ts->t, ts->cap * sizeof(*ts->t));
-	}
-	ts->t[ts->n++] = *t;
-	return 0;
-}
-
-static int
-is(const char *text, const struct ks_xfk_tok *t, const char *s)
-{
-	size_t n = strlen(s);
-
-	return t->end - t->begin == n && !memcmp(text + t->begin, s, n);
-}
-
-/* The matching closer of the opener at token i, or n. */
-static size_t
-match(const char *text, const struct toks *ts, size_t i)
-{
-	const char open = text[ts->t[i].begin];
-	const char close = open == '(' ? ')' : open == '{' ? '}' : ']';
-	int depth = 0;
-
-	for (size_t j = i; j < ts->n; j++) {
-		if (ts->t[j].kind != 'p')
-			continue;
-		if (text[ts->t[j].begin] == open)
-			depth++;
-		else if (text[ts->t[j].begin] == close && --depth == 0)
-			return j;
-	}
-	return ts->n;
-}
-
-/* Tokens [i, ..) spell access `a` then `sep`: the index after `sep`, or
- * 0. */
-static size_t
-spell_access(const char *text, const struct toks *ts, size_t i, size_t to,
-	     const struct ks_access *a, const char *sep)
-{
-	size_t j;
-
-	if (!a->in_main || i >= to || ts->t[i].begin != a->begin)
-		return 0;
-	for (j = i; j < to && ts->t[j].end <= a->end; j++)
-		;
-	if (j == i || ts->t[j - 1].end != a->end || j >= to ||
-	    !is(text, &ts->t[j], sep))
-		return 0;
-	return j + 1;
-}
-
 /* Tokens [i, ..) are "P * Q" followed by `sep` (the product's two loads
  * in either order): the index after `sep`, or 0. */
 static size_t
-spell_product(const char *text, const struct toks *ts, size_t i, size_t to,
+spell_product(const char *text, const struct ks_xfk_toks *ts, size_t i, size_t to,
 	      const struct ks_access *p, const struct ks_access *q,
 	      const char *sep)
 {
-	for (int r = 0; r < 2; r++) {
-		const struct ks_access *a = r ? q : p, *b = r ? p : q;
-		size_t j = spell_access(text, ts, i, to, a, "*");
-
-		if (j && (j = spell_access(text, ts, j, to, b, sep)))
-			return j;
-	}
-	return 0;
+	return ks_xfk_spell_two(text, ts, i, to, p, q, "*", sep);
 }
 
 /* "P , Q ," in either order: the index after the second comma, or 0. */
 static size_t
-spell_args(const char *text, const struct toks *ts, size_t i, size_t to,
+spell_args(const char *text, const struct ks_xfk_toks *ts, size_t i, size_t to,
 	   const struct ks_access *p, const struct ks_access *q)
 {
-	for (int r = 0; r < 2; r++) {
-		const struct ks_access *a = r ? q : p, *b = r ? p : q;
-		size_t j = spell_access(text, ts, i, to, a, ",");
-
-		if (j && (j = spell_access(text, ts, j, to, b, ",")))
-			return j;
-	}
-	return 0;
+	return ks_xfk_spell_two(text, ts, i, to, p, q, ",", ",");
 }
 
 /* The loop statement on the k-loop's line, its condition's comparison,
@@ -365,17 +286,17 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 	const struct ks_facts *f = kl->x.f;
 	const struct ks_loop *l = &f->loops[kl->loop];
 	const char *t = in->text;
-	struct toks ts = { NULL, 0, 0 };
+	struct ks_xfk_toks ts = { NULL, 0, 0 };
 	size_t fo = 0, nfor = 0, op, cp, s1 = 0, s2 = 0, b, e, i;
 	const struct ks_access *pa = &f->acc[pr->a], *pb = &f->acc[pr->b];
 	struct ks_buf rep = KS_BUF_INIT;
 	int rc = -1, lt = 0;
 	long long step;
 
-	ks_xfk_scan(t, k->body.begin, k->body.end, k->body.line, collect, &ts);
+	ks_xfk_tokens(t, k->body.begin, k->body.end, k->body.line, &ts);
 	for (i = 0; i < ts.n; i++)
 		if (ts.t[i].line == l->line && ts.t[i].kind == 'i' &&
-		    is(t, &ts.t[i], "for")) {
+		    ks_xfk_tok_is(t, &ts.t[i], "for")) {
 			fo = i;
 			nfor++;
 		}
@@ -385,13 +306,13 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 		goto out;
 	}
 	op = fo + 1;
-	if (op >= ts.n || !is(t, &ts.t[op], "(") || (cp = match(t, &ts, op)) >= ts.n) {
+	if (op >= ts.n || !ks_xfk_tok_is(t, &ts.t[op], "(") || (cp = ks_xfk_match(t, &ts, op)) >= ts.n) {
 		decline(reason, "the k-loop on line %u is not a for statement",
 			l->line);
 		goto out;
 	}
 	for (i = op + 1; i < cp; i++)
-		if (is(t, &ts.t[i], ";")) {
+		if (ks_xfk_tok_is(t, &ts.t[i], ";")) {
 			if (!s1)
 				s1 = i;
 			else if (!s2)
@@ -409,11 +330,11 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 		const struct ks_xfk_tok *c = &ts.t[s1 + 2], *c2 = &ts.t[s1 + 3];
 		int found = 0;
 
-		if (is(t, c, "<") && !is(t, c2, "=") && !is(t, c2, "<"))
+		if (ks_xfk_tok_is(t, c, "<") && !ks_xfk_tok_is(t, c2, "=") && !ks_xfk_tok_is(t, c2, "<"))
 			lt = 1;
-		else if (is(t, c, "<") && is(t, c2, "="))
+		else if (ks_xfk_tok_is(t, c, "<") && ks_xfk_tok_is(t, c2, "="))
 			lt = 2;
-		else if (is(t, c, "!") && is(t, c2, "="))
+		else if (ks_xfk_tok_is(t, c, "!") && ks_xfk_tok_is(t, c2, "="))
 			lt = 3;
 		for (i = s2 + 1; i < cp && !found; i++)
 			found = ts.t[i].kind == 'i' &&
@@ -470,8 +391,8 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 	}
 	/* the body: one statement, braced or not */
 	b = cp + 1;
-	if (b < ts.n && is(t, &ts.t[b], "{")) {
-		size_t cb = match(t, &ts, b);
+	if (b < ts.n && ks_xfk_tok_is(t, &ts.t[b], "{")) {
+		size_t cb = ks_xfk_match(t, &ts, b);
 
 		if (cb >= ts.n)
 			goto bad_body;
@@ -479,9 +400,9 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 		e = cb;
 		b++;
 	} else {
-		for (e = b; e < ts.n && !is(t, &ts.t[e], ";"); e++)
-			if (is(t, &ts.t[e], "(") || is(t, &ts.t[e], "{"))
-				e = match(t, &ts, e);
+		for (e = b; e < ts.n && !ks_xfk_tok_is(t, &ts.t[e], ";"); e++)
+			if (ks_xfk_tok_is(t, &ts.t[e], "(") || ks_xfk_tok_is(t, &ts.t[e], "{"))
+				e = ks_xfk_match(t, &ts, e);
 		if (e >= ts.n)
 			goto bad_body;
 		kl->loop_end = ts.t[e].end;
@@ -498,21 +419,21 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 
 #define SAME_ID(x) (ts.t[x].kind == 'i' && ts.t[x].end - ts.t[x].begin == n && \
 		    !memcmp(t + ts.t[x].begin, t + id->begin, n))
-		if (is(t, &ts.t[b + 1], "+") && is(t, &ts.t[b + 2], "=")) {
+		if (ks_xfk_tok_is(t, &ts.t[b + 1], "+") && ks_xfk_tok_is(t, &ts.t[b + 2], "=")) {
 			j = spell_product(t, &ts, b + 3, e, pa, pb, ";");
-		} else if (is(t, &ts.t[b + 1], "=") && b + 3 < e) {
+		} else if (ks_xfk_tok_is(t, &ts.t[b + 1], "=") && b + 3 < e) {
 			size_t m = b + 2;
 
-			if (SAME_ID(m) && is(t, &ts.t[m + 1], "+"))
+			if (SAME_ID(m) && ks_xfk_tok_is(t, &ts.t[m + 1], "+"))
 				j = spell_product(t, &ts, m + 2, e, pa, pb, ";");
 			else if ((j = spell_product(t, &ts, m, e, pa, pb, "+")) &&
-				 j + 1 < e && SAME_ID(j) && is(t, &ts.t[j + 1], ";"))
+				 j + 1 < e && SAME_ID(j) && ks_xfk_tok_is(t, &ts.t[j + 1], ";"))
 				j += 2;
-			else if ((is(t, &ts.t[m], "fmaf") || is(t, &ts.t[m], "__fmaf_rn")) &&
-				 is(t, &ts.t[m + 1], "(") &&
+			else if ((ks_xfk_tok_is(t, &ts.t[m], "fmaf") || ks_xfk_tok_is(t, &ts.t[m], "__fmaf_rn")) &&
+				 ks_xfk_tok_is(t, &ts.t[m + 1], "(") &&
 				 (j = spell_args(t, &ts, m + 2, e, pa, pb)) &&
-				 j + 2 < e && SAME_ID(j) && is(t, &ts.t[j + 1], ")") &&
-				 is(t, &ts.t[j + 2], ";"))
+				 j + 2 < e && SAME_ID(j) && ks_xfk_tok_is(t, &ts.t[j + 1], ")") &&
+				 ks_xfk_tok_is(t, &ts.t[j + 2], ";"))
 				j += 3;
 			else
 				j = 0;

@@ -388,3 +388,81 @@ ks_xfk_definition(const struct ks_xfk *x, const char *text,
 	ks_buf_add(out, text + at, end - at);
 	return 0;
 }
+
+static int
+collect(const char *text, const struct ks_xfk_tok *t, void *ctx)
+{
+	struct ks_xfk_toks *ts = ctx;
+
+	(void)text;
+	if (ts->n == ts->cap) {
+		ts->cap = ts->cap ? 2 * ts->cap : 256;
+		ts->t = ks_xrealloc(ts->t, ts->cap * sizeof(*ts->t));
+	}
+	ts->t[ts->n++] = *t;
+	return 0;
+}
+
+void
+ks_xfk_tokens(const char *text, unsigned long from, unsigned long to,
+	      unsigned first_line, struct ks_xfk_toks *out)
+{
+	ks_xfk_scan(text, from, to, first_line, collect, out);
+}
+
+int
+ks_xfk_tok_is(const char *text, const struct ks_xfk_tok *t, const char *s)
+{
+	size_t n = strlen(s);
+
+	return t->end - t->begin == n && !memcmp(text + t->begin, s, n);
+}
+
+size_t
+ks_xfk_match(const char *text, const struct ks_xfk_toks *ts, size_t i)
+{
+	const char open = text[ts->t[i].begin];
+	const char close = open == '(' ? ')' : open == '{' ? '}' : ']';
+	int depth = 0;
+
+	for (size_t j = i; j < ts->n; j++) {
+		if (ts->t[j].kind != 'p')
+			continue;
+		if (text[ts->t[j].begin] == open)
+			depth++;
+		else if (text[ts->t[j].begin] == close && --depth == 0)
+			return j;
+	}
+	return ts->n;
+}
+
+size_t
+ks_xfk_spell_access(const char *text, const struct ks_xfk_toks *ts, size_t i,
+		    size_t to, const struct ks_access *a, const char *sep)
+{
+	size_t j;
+
+	if (!a->in_main || i >= to || ts->t[i].begin != a->begin)
+		return 0;
+	for (j = i; j < to && ts->t[j].end <= a->end; j++)
+		;
+	if (j == i || ts->t[j - 1].end != a->end || j >= to ||
+	    !ks_xfk_tok_is(text, &ts->t[j], sep))
+		return 0;
+	return j + 1;
+}
+
+size_t
+ks_xfk_spell_two(const char *text, const struct ks_xfk_toks *ts, size_t i,
+		 size_t to, const struct ks_access *p, const struct ks_access *q,
+		 const char *mid, const char *sep)
+{
+	for (int r = 0; r < 2; r++) {
+		const struct ks_access *a = r ? q : p, *b = r ? p : q;
+		size_t j = ks_xfk_spell_access(text, ts, i, to, a, mid);
+
+		if (j && (j = ks_xfk_spell_access(text, ts, j, to, b, sep)))
+			return j;
+	}
+	return 0;
+}

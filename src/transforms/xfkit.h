@@ -90,6 +90,30 @@ int ks_xfk_scan(const char *text, unsigned long from, unsigned long to,
 		int (*fn)(const char *text, const struct ks_xfk_tok *t, void *ctx),
 		void *ctx);
 
+/* The tokens of [from, to) as an array (ks_xfk_scan into it); free t. */
+struct ks_xfk_toks {
+	struct ks_xfk_tok *t;
+	size_t n, cap;
+};
+void ks_xfk_tokens(const char *text, unsigned long from, unsigned long to,
+		   unsigned first_line, struct ks_xfk_toks *out);
+
+/* Is token `t` spelled `s`? */
+int ks_xfk_tok_is(const char *text, const struct ks_xfk_tok *t, const char *s);
+
+/* The matching closer of the opener ( { [ at token i, or ts->n. */
+size_t ks_xfk_match(const char *text, const struct ks_xfk_toks *ts, size_t i);
+
+/* Tokens [i, to) spell access `a` then `sep`: the index after `sep`, or 0. */
+size_t ks_xfk_spell_access(const char *text, const struct ks_xfk_toks *ts, size_t i,
+			   size_t to, const struct ks_access *a, const char *sep);
+
+/* Tokens [i, to) spell "P mid Q sep" or "Q mid P sep": the index after
+ * `sep`, or 0. */
+size_t ks_xfk_spell_two(const char *text, const struct ks_xfk_toks *ts, size_t i,
+			size_t to, const struct ks_access *p, const struct ks_access *q,
+			const char *mid, const char *sep);
+
 /* One replacement of the file's bytes [begin, end) by `with`. */
 struct ks_xfk_edit {
 	unsigned long begin, end;
