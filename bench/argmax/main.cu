@@ -67,7 +67,7 @@ main(int argc, char **argv)
 	for (auto &v : hx)
 		v = (float)((int)g.below(1024) - 512) * 0.125f;
 	std::vector<int> want(rows);
-	argmax_ref(hx.data(), want.data(), rows, cols);
+	bench_par(rows, [&](size_t lo, size_t hi) { argmax_ref(hx.data() + lo * cols, want.data() + lo, hi - lo, cols); }, 64);
 
 	using kv_t = cub::KeyValuePair<int, float>;
 	float *dx = bench_to_device(hx);

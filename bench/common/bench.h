@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #define BENCH_CK(call)                                                        \
@@ -82,12 +83,39 @@ struct bench_rng {
 	uint32_t below(uint32_t n) { return (uint32_t)(next() % n); }
 };
 
+// Runs fn(lo, hi) over [0, n) split into contiguous chunks, one per
+// hardware thread: the CPU references and checks of the full sizes take
+// seconds serially, longer than everything the GPU does. Each chunk's
+// work is what the serial loop would do for it, so the results are the
+// same bit for bit.
+template <class F>
+static inline void
+bench_par(size_t n, F fn, size_t serial_below = (size_t)1 << 16)
+{
+	unsigned t = std::thread::hardware_concurrency();
+	t = t < 1 ? 1 : t > 32 ? 32 : t;
+	if (n < serial_below || t == 1) {
+		fn((size_t)0, n);
+		return;
+	}
+	std::vector<std::thread> ts;
+	size_t step = (n + t - 1) / t;
+	for (size_t lo = 0; lo < n; lo += step)
+		ts.emplace_back(fn, lo, std::min(n, lo + step));
+	for (auto &th : ts)
+		th.join();
+}
+
+// Element i is the generator's (i + 1)-th value: splitmix64's state after
+// k steps is seed + k * gamma, so chunks start where the serial loop would.
 static inline void
 bench_fill(std::vector<float> &v, uint64_t seed, float lo, float hi)
 {
-	bench_rng r(seed);
-	for (auto &x : v)
-		x = r.uniform(lo, hi);
+	bench_par(v.size(), [&](size_t a, size_t b) {
+		bench_rng r(seed + (uint64_t)a * 0x9e3779b97f4a7c15ull);
+		for (size_t i = a; i < b; i++)
+			v[i] = r.uniform(lo, hi);
+	});
 }
 
 // Checks got against ref: |g - r| <= atol + rtol * |r| for every element,
@@ -96,14 +124,30 @@ static inline bool
 bench_check(const char *what, const float *got, const float *ref, size_t n,
 	    double atol, double rtol)
 {
-	size_t bad = 0, first = 0;
-	for (size_t i = 0; i < n; i++) {
-		double g = got[i], r = ref[i];
-		bool ok = std::isfinite(g) == std::isfinite(r) &&
-			  (!std::isfinite(r) ? g == r
-					     : std::fabs(g - r) <= atol + rtol * std::fabs(r));
-		if (!ok && !bad++)
-			first = i;
+	const unsigned nt = 64;
+	size_t bad_of[nt] = {}, first_of[nt];
+	size_t step = (n + nt - 1) / nt;
+	for (unsigned c = 0; c < nt; c++)
+		first_of[c] = n;
+	// Fixed chunks (not one per thread), so the count and the first
+	// mismatch do not depend on the machine.
+	bench_par(
+		nt, [&](size_t c0, size_t c1) {
+		for (size_t c = c0; c < c1; c++)
+			for (size_t i = c * step; i < n && i < (c + 1) * step; i++) {
+				double g = got[i], r = ref[i];
+				bool ok = std::isfinite(g) == std::isfinite(r) &&
+					  (!std::isfinite(r) ? g == r
+							     : std::fabs(g - r) <= atol + rtol * std::fabs(r));
+				if (!ok && !bad_of[c]++)
+					first_of[c] = i;
+			}
+		},
+		n < ((size_t)1 << 16) ? nt + 1 : 2);
+	size_t bad = 0, first = n;
+	for (unsigned c = 0; c < nt; c++) {
+		bad += bad_of[c];
+		first = std::min(first, first_of[c]);
 	}
 	if (bad)
 		std::printf("check %s: %zu of %zu differ; first at %zu: got %.9g, want %.9g\n",

@@ -23,7 +23,7 @@ main(int argc, char **argv)
 	std::vector<float> hx(n);
 	bench_fill(hx, 102, -6.0f, 6.0f);
 	std::vector<float> want(n);
-	gelu_ref_array(hx.data(), want.data(), n);
+	bench_par(n, [&](size_t lo, size_t hi) { gelu_ref_array(hx.data() + lo, want.data() + lo, hi - lo); });
 
 	float *dx = bench_to_device(hx);
 	float *dy = nullptr;

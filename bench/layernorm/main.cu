@@ -52,7 +52,7 @@ main(int argc, char **argv)
 	bench_fill(hg, 403, 0.5f, 1.5f);
 	bench_fill(hb, 404, -0.5f, 0.5f);
 	std::vector<float> want(n);
-	layernorm_ref(hx.data(), hg.data(), hb.data(), want.data(), rows, cols, LAYERNORM_EPS);
+	bench_par(rows, [&](size_t lo, size_t hi) { layernorm_ref(hx.data() + lo * cols, hg.data(), hb.data(), want.data() + lo * cols, hi - lo, cols, LAYERNORM_EPS); }, 64);
 
 	float *dx = bench_to_device(hx);
 	float *dg = bench_to_device(hg);

@@ -44,7 +44,7 @@ main(int argc, char **argv)
 			hx[(size_t)r * cols + j] += off;
 	}
 	std::vector<float> want(n);
-	log_softmax_ref(hx.data(), want.data(), rows, cols);
+	bench_par(rows, [&](size_t lo, size_t hi) { log_softmax_ref(hx.data() + lo * cols, want.data() + lo * cols, hi - lo, cols); }, 64);
 
 	float *dx = bench_to_device(hx);
 	float *dy = nullptr;

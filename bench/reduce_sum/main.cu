@@ -32,7 +32,7 @@ main(int argc, char **argv)
 	std::vector<float> hx(n);
 	bench_fill(hx, 101, -1.0f, 1.0f);
 	std::vector<float> want(rows);
-	reduce_sum_ref(hx.data(), want.data(), rows, cols);
+	bench_par(rows, [&](size_t lo, size_t hi) { reduce_sum_ref(hx.data() + lo * cols, want.data() + lo, hi - lo, cols); }, 64);
 
 	float *dx = bench_to_device(hx);
 	float *dy = nullptr, *dv = nullptr;

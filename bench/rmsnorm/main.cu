@@ -41,7 +41,7 @@ main(int argc, char **argv)
 	}
 	bench_fill(hw, 503, 0.5f, 1.5f);
 	std::vector<float> want(n);
-	rmsnorm_ref(hx.data(), hw.data(), want.data(), rows, cols, RMSNORM_EPS);
+	bench_par(rows, [&](size_t lo, size_t hi) { rmsnorm_ref(hx.data() + lo * cols, hw.data(), want.data() + lo * cols, hi - lo, cols, RMSNORM_EPS); }, 64);
 
 	float *dx = bench_to_device(hx);
 	float *dw = bench_to_device(hw);

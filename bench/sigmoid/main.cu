@@ -21,7 +21,7 @@ main(int argc, char **argv)
 	std::vector<float> hx(n);
 	bench_fill(hx, 103, -12.0f, 12.0f);
 	std::vector<float> want(n);
-	sigmoid_ref_array(hx.data(), want.data(), n);
+	bench_par(n, [&](size_t lo, size_t hi) { sigmoid_ref_array(hx.data() + lo, want.data() + lo, hi - lo); });
 
 	float *dx = bench_to_device(hx);
 	float *dy = nullptr;

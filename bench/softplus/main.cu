@@ -25,7 +25,7 @@ main(int argc, char **argv)
 	std::vector<float> hx(n);
 	bench_fill(hx, 104, -24.0f, 24.0f);
 	std::vector<float> want(n);
-	softplus_ref_array(hx.data(), want.data(), n);
+	bench_par(n, [&](size_t lo, size_t hi) { softplus_ref_array(hx.data() + lo, want.data() + lo, hi - lo); });
 
 	float *dx = bench_to_device(hx);
 	float *dy = nullptr;
