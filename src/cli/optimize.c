@@ -3,7 +3,8 @@
  *
  *   ks optimize [CAPTURE|KERNEL-REGEX ...] [--rounds N] [--budget GPU-MIN]
  *               [--llm none|URL] [--no-long-term-memory]
- *               [--no-short-term-memory] [--no-metrics] [--jobs N] [--json]
+ *               [--no-short-term-memory] [--no-metrics] [--jobs N]
+ *               [--gpus all|N|LIST] [--json]
  *
  * A task is one kernel with every capture of it under KS_DIR/captures.
  * Its facts come as for ks plan: the capture's build record, the libclang
@@ -40,6 +41,7 @@
 #include "../core/log.h"
 #include "../core/strv.h"
 #include "../core/util.h"
+#include "../core/workers.h"
 #include "../llm/llm.h"
 #include "../memory/knowledge.h"
 #include "../memory/skills.h"
@@ -51,7 +53,8 @@
 #define OPTIMIZE_USAGE                                                        \
 	"usage: ks optimize [CAPTURE|KERNEL-REGEX ...] [--rounds N] [--budget GPU-MIN]\n" \
 	"                   [--llm none|URL] [--no-long-term-memory]\n"       \
-	"                   [--no-short-term-memory] [--no-metrics] [--jobs N] [--json]\n"
+	"                   [--no-short-term-memory] [--no-metrics] [--jobs N]\n" \
+	"                   [--gpus all|N|LIST] [--json]\n"
 
 /* The exit status when no task found a verified variant (docs/MANUAL.md). */
 #define OPTIMIZE_NONE 1
@@ -63,6 +66,7 @@ struct opts {
 	const char *llm;	/* NULL: the configuration's; "none" */
 	int ltm, stm, metrics, json;
 	long jobs;
+	const char *gpus;	/* --gpus: NULL, the GPU this process sees */
 };
 
 /* One captured kernel. */
@@ -995,50 +999,90 @@ out:
 }
 
 /*
- * Several tasks at once, one worker process per slot: analysis,
- * transforms and the Reviewer's builds run side by side, while the
- * Reviewer's GPU lock keeps the GPU runs one at a time. Each worker
- * writes its rows beside the tasks' trajectories.
+ * Several tasks at once, from one queue (core/workers.h): per GPU, `jobs`
+ * worker processes; analysis, transforms and the Reviewer's builds run
+ * side by side, while each GPU's lock keeps that GPU's runs one at a
+ * time. Each worker writes its rows beside the tasks' trajectories; a
+ * task whose worker died runs again (on another GPU where there is one),
+ * resuming from its trajectory.
  */
+struct pool {
+	const struct env *env;
+	const struct jobs *jobs;
+};
+
+static char *
+row_path(const struct pool *p, size_t i)
+{
+	char *dir = ks_traj_task_dir(p->env->conf->dir, p->jobs->v[i].kdir);
+	char *path = ks_fs_join(dir, "row.json");
+
+	free(dir);
+	return path;
+}
+
+static void
+pool_run(void *ctx, size_t i, size_t worker)
+{
+	const struct pool *p = ctx;
+	struct row r;
+	struct ks_buf j = KS_BUF_INIT;
+	char *dir = ks_traj_task_dir(p->env->conf->dir, p->jobs->v[i].kdir);
+	char *path = row_path(p, i);
+
+	(void)worker;
+	memset(&r, 0, sizeof(r));
+	run_task(p->env, &p->jobs->v[i], &r);
+	row_json(&r, &j);
+	ks_fs_mkdirs(dir, NULL);
+	ks_fs_write_atomic(path, j.buf, j.len, NULL);
+	row_release(&r);
+	ks_buf_release(&j);
+	free(dir);
+	free(path);
+}
+
+static int
+pool_done(void *ctx, size_t i)
+{
+	char *path = row_path(ctx, i);
+	int done = access(path, F_OK) == 0;
+
+	free(path);
+	return done;
+}
+
 static void
 run_workers(const struct env *env, const struct jobs *jobs, struct row *rows,
-	    size_t nworkers)
+	    size_t per_gpu, const struct ks_strv *gpus)
 {
-	pid_t *pids = ks_xcalloc(nworkers, sizeof(*pids));
-	size_t w, i;
+	struct pool p = { env, jobs };
+	struct ks_workers w;
+	struct ks_buf err = KS_BUF_INIT;
+	size_t i;
 
-	if (nworkers > jobs->n)
-		nworkers = jobs->n;
-	fflush(stdout);
-	fflush(stderr);
-	for (w = 0; w < nworkers; w++) {
-		pids[w] = fork();
-		if (pids[w] == 0) {
-			for (i = w; i < jobs->n; i += nworkers) {
-				struct row r;
-				struct ks_buf j = KS_BUF_INIT;
-				char *dir = ks_traj_task_dir(env->conf->dir, jobs->v[i].kdir);
-				char *path = ks_fs_join(dir, "row.json");
-
-				memset(&r, 0, sizeof(r));
-				run_task(env, &jobs->v[i], &r);
-				row_json(&r, &j);
-				ks_fs_mkdirs(dir, NULL);
-				ks_fs_write_atomic(path, j.buf, j.len, NULL);
-				row_release(&r);
-				ks_buf_release(&j);
-				free(dir);
-				free(path);
-			}
-			_exit(0);
-		}
-	}
-	for (w = 0; w < nworkers; w++)
-		if (pids[w] > 0)
-			waitpid(pids[w], NULL, 0);
 	for (i = 0; i < jobs->n; i++) {
-		char *dir = ks_traj_task_dir(env->conf->dir, jobs->v[i].kdir);
-		char *path = ks_fs_join(dir, "row.json");
+		char *path = row_path(&p, i);
+
+		remove(path);	/* a row of an earlier run is not this run's */
+		free(path);
+	}
+	memset(&w, 0, sizeof(w));
+	w.ntasks = jobs->n;
+	w.devices = gpus ? (const char *const *)gpus->v : NULL;
+	w.ndevices = gpus ? gpus->n : 0;
+	w.per_device = per_gpu;
+	w.run = pool_run;
+	w.done = pool_done;
+	w.ctx = &p;
+	if (ks_workers_run(&w, &err))
+		ks_log("optimize: %s", err.buf);
+	else if (w.rerun)
+		ks_log("optimize: %zu task%s ran again after their worker died", w.rerun,
+		       w.rerun == 1 ? "" : "s");
+	ks_buf_release(&err);
+	for (i = 0; i < jobs->n; i++) {
+		char *path = row_path(&p, i);
 		struct ks_buf text = KS_BUF_INIT;
 
 		text.max = 1 << 20;
@@ -1051,12 +1095,9 @@ run_workers(const struct env *env, const struct jobs *jobs, struct row *rows,
 		rows[i].task = ks_xstrdup(jobs->v[i].kdir);
 		remove(path);
 		ks_buf_release(&text);
-		free(dir);
 		free(path);
 	}
-	free(pids);
 }
-
 
 static int
 parse(int argc, char **argv, struct opts *o)
@@ -1075,6 +1116,8 @@ parse(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(a, "--budget") && v && (o->budget_min = strtod(v, &end)) > 0 &&
 			   !*end) {
 			i++;
+		} else if (!strcmp(a, "--gpus") && v) {
+			o->gpus = v, i++;
 		} else if (!strcmp(a, "--llm") && v) {
 			o->llm = v, i++;
 		} else if (!strcmp(a, "--no-long-term-memory")) {
@@ -1136,10 +1179,13 @@ ks_cli_optimize(int argc, char **argv, struct ks_conf *conf, int need_gpu)
 	double min_gain;
 	char *end = NULL;
 	int rc = KS_EXIT_FAILED, have_llm = 0, any_best = 0;
+	struct ks_strv vis, gpus;
 	size_t i;
 
 	memset(&o, 0, sizeof(o));
 	memset(&llm, 0, sizeof(llm));
+	ks_strv_init(&vis);
+	ks_strv_init(&gpus);
 	ks_strv_init(&o.sel);
 	o.rounds = 15;
 	o.ltm = o.stm = o.metrics = 1;
@@ -1157,6 +1203,11 @@ ks_cli_optimize(int argc, char **argv, struct ks_conf *conf, int need_gpu)
 	/* Before anything else: without a GPU no candidate can be reviewed. */
 	if (need_gpu && gpu_check(&err))
 		goto fail;
+	if (o.gpus) {
+		ks_workers_visible(getenv("CUDA_VISIBLE_DEVICES"), "/dev", &vis);
+		if (ks_workers_gpus(o.gpus, &vis, &gpus, &err))
+			goto fail;
+	}
 	if (o.llm ? strcmp(o.llm, "none") : *conf->llm_url) {
 		if (open_llm(conf, &o, &llm, &err))
 			goto fail;
@@ -1183,10 +1234,16 @@ ks_cli_optimize(int argc, char **argv, struct ks_conf *conf, int need_gpu)
 	env.llm = have_llm ? &llm : NULL;
 	env.skills = o.ltm ? &sk : NULL;
 	env.min_gain = min_gain;
-	env.live = !o.json && isatty(STDERR_FILENO) && (o.jobs < 2 || jobs.n < 2);
-	if (o.jobs > 1 && jobs.n > 1) {
-		run_workers(&env, &jobs, rows, (size_t)o.jobs);
+	env.live = !o.json && isatty(STDERR_FILENO) &&
+		   ((o.jobs < 2 && gpus.n < 2) || jobs.n < 2);
+	if ((o.jobs > 1 || gpus.n) && jobs.n > 1) {
+		run_workers(&env, &jobs, rows, (size_t)o.jobs, gpus.n ? &gpus : NULL);
 	} else {
+		/* One task, on the one GPU named. */
+		if (gpus.n && setenv("CUDA_VISIBLE_DEVICES", gpus.v[0], 1)) {
+			ks_error_errno(&err, "cannot set CUDA_VISIBLE_DEVICES");
+			goto fail;
+		}
 		for (i = 0; i < jobs.n; i++)
 			run_task(&env, &jobs.v[i], &rows[i]);
 	}
@@ -1206,6 +1263,8 @@ out:
 	free(rows);
 	jobs_release(&jobs);
 	ks_strv_release(&o.sel);
+	ks_strv_release(&vis);
+	ks_strv_release(&gpus);
 	ks_knowledge_release(&know);
 	ks_policy_release(&pol);
 	ks_skills_release(&sk);

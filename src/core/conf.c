@@ -1,5 +1,6 @@
 #include "conf.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
@@ -376,9 +377,34 @@ ks_conf_path_setting(const struct ks_conf *c, enum ks_conf_item i)
 }
 
 char *
+ks_conf_gpu_lock_for(const struct ks_conf *c, const char *visible)
+{
+	char *base = c->gpu_lock && *c->gpu_lock ? ks_xstrdup(c->gpu_lock)
+						 : ks_fs_join(c->dir, "gpu");
+	size_t n = visible ? strcspn(visible, ",") : 0, i;
+	char *id, *path;
+
+	while (n && (*visible == ' ' || *visible == '\t'))
+		visible++, n--;
+	while (n && (visible[n - 1] == ' ' || visible[n - 1] == '\t'))
+		n--;
+	/* GPU 0, the one a process that names none uses, keeps the bare
+	 * path: a run without CUDA_VISIBLE_DEVICES and one with "0" share
+	 * their GPU's lock. */
+	if (!n || (n == 1 && visible[0] == '0'))
+		return base;
+	id = ks_xstrndup(visible, n);
+	for (i = 0; id[i]; i++)
+		if (!isalnum((unsigned char)id[i]) && id[i] != '-')
+			id[i] = '_';
+	path = ks_xasprintf("%s.%s", base, id);
+	free(base);
+	free(id);
+	return path;
+}
+
+char *
 ks_conf_gpu_lock(const struct ks_conf *c)
 {
-	if (c->gpu_lock && *c->gpu_lock)
-		return ks_xstrdup(c->gpu_lock);
-	return ks_fs_join(c->dir, "gpu");
+	return ks_conf_gpu_lock_for(c, getenv("CUDA_VISIBLE_DEVICES"));
 }

@@ -128,8 +128,15 @@ void ks_conf_init(struct ks_conf *c);
  */
 const char *ks_conf_path_setting(const struct ks_conf *c, enum ks_conf_item i);
 
-/* The GPU lock's path (gpulock.h): KS_GPU_LOCK, else KS_DIR/gpu; malloc'd. */
+/*
+ * The GPU lock's path (gpulock.h) for the GPU this process uses:
+ * KS_GPU_LOCK, else KS_DIR/gpu, for GPU 0 (no CUDA_VISIBLE_DEVICES, or
+ * "0" first in it); "<path>.<id>" for another first id (`ks optimize
+ * --gpus` runs one worker per GPU, each with its GPU's lock). malloc'd.
+ * _for: the same from a CUDA_VISIBLE_DEVICES value (NULL: unset); pure.
+ */
 char *ks_conf_gpu_lock(const struct ks_conf *c);
+char *ks_conf_gpu_lock_for(const struct ks_conf *c, const char *visible);
 void ks_conf_release(struct ks_conf *c);
 
 /*

@@ -36,6 +36,23 @@ test_status_and_held_lock_name() {
 	expect_contains "$(cat err.txt)" "usage: ks gpu-lock"
 }
 
+test_each_gpu_its_own_lock() {
+	mkdir -p "$KS_DIR"
+	# Two holders on GPU 1 take turns...
+	ms=$(waited 1.5 CUDA_VISIBLE_DEVICES=1)
+	[ "$ms" -ge 1000 ] || fail "two holders of GPU 1 overlapped ($ms ms)"
+	# ... one on GPU 1 and one on GPU 0 do not wait for each other.
+	CUDA_VISIBLE_DEVICES=1 "$KS_BIN" gpu-lock -- sh -c 'echo "$KS_GPU_LOCK_HELD" >held; sleep 1.5' &
+	while [ ! -s held ]; do sleep 0.05; done
+	expect_eq "$KS_DIR/gpu.1" "$(cat held)"
+	t0=$(date +%s%N)
+	CUDA_VISIBLE_DEVICES=0 "$KS_BIN" gpu-lock -- true
+	t1=$(date +%s%N)
+	wait
+	ms=$(((t1 - t0) / 1000000))
+	[ "$ms" -lt 1000 ] || fail "GPU 0 waited $ms ms for GPU 1's holder"
+}
+
 test_holders_take_turns() {
 	mkdir -p "$KS_DIR"
 	ms=$(waited 1.5)

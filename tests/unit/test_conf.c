@@ -99,6 +99,37 @@ TEST(conf_missing_named_file_is_an_error)
 	ks_buf_release(&err);
 }
 
+TEST(conf_gpu_lock_per_gpu)
+{
+	struct ks_conf c;
+	char *p;
+
+	ks_conf_init(&c);
+	free(c.dir);
+	c.dir = strdup("/s");
+	p = ks_conf_gpu_lock_for(&c, NULL);
+	CHECK_STR_EQ("/s/gpu", p);
+	free(p);
+	/* GPU 0 named or not: the same lock. */
+	p = ks_conf_gpu_lock_for(&c, " 0 ,1");
+	CHECK_STR_EQ("/s/gpu", p);
+	free(p);
+	p = ks_conf_gpu_lock_for(&c, "1,0");
+	CHECK_STR_EQ("/s/gpu.1", p);
+	free(p);
+	p = ks_conf_gpu_lock_for(&c, "MIG-GPU-8a/1/0");
+	CHECK_STR_EQ("/s/gpu.MIG-GPU-8a_1_0", p);
+	free(p);
+	p = ks_conf_gpu_lock_for(&c, "");
+	CHECK_STR_EQ("/s/gpu", p);
+	free(p);
+	c.gpu_lock = strdup("/shared/lock");
+	p = ks_conf_gpu_lock_for(&c, "3");
+	CHECK_STR_EQ("/shared/lock.3", p);
+	free(p);
+	ks_conf_release(&c);
+}
+
 void
 ks_suite_conf(void)
 {
@@ -107,4 +138,5 @@ ks_suite_conf(void)
 	RUN(conf_bad_values_are_reported_and_ignored);
 	RUN(conf_environment_beats_file);
 	RUN(conf_missing_named_file_is_an_error);
+	RUN(conf_gpu_lock_per_gpu);
 }
