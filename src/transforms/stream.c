@@ -565,7 +565,7 @@ const struct ks_transform ks_xf_vectorize_memory = {
 	.params = {
 		{ "bytes", "bytes per load and store (16: float4, 8: float2)", 16, 2,
 		  { 16, 8 } },
-		{ "ilp", "packs in flight per thread", 2, 3, { 2, 1, 4 } },
+		{ "ilp", "packs in flight per thread", 1, 3, { 1, 2, 4 } },
 		{ "block", "threads per block of the helper kernel", 256, 3,
 		  { 256, 512, 128 } },
 		{ "waves", "grid: resident blocks times this (0: every pack once)", 0,

@@ -208,7 +208,7 @@ assert j["skill"] == "vectorize_memory" and j["arch"] == 800, j
 assert j["best"] is None, j
 assert len(j["points"]) == 1, j["points"]
 p = j["points"][0]
-assert p["params"] == "bytes=16 ilp=2 block=256 waves=0", p
+assert p["params"] == "bytes=16 ilp=1 block=256 waves=0", p
 assert p["state"] == "failed" and p["why"], p
 assert p["candidate"].endswith("/p0.cu"), p
 PY

@@ -4,8 +4,8 @@
 //   stamp       writes the GPU's clock (two runs never agree)
 //   read_ticks  reads a __device__ counter earlier launches raised (a
 //               capture taken without globals cannot restore it)
-//   gather      reads through an array of device pointers (the addresses
-//               are the capture run's and dangle on replay)
+//   gather      reads through an array of device pointers (the capture
+//               follows them to their allocation; replay lays it out again)
 //   take        reads through 32-bit indices (poisoned by the search for
 //               output-only buffers, they send it 16 GB astray: replay
 //               must still reproduce it)
