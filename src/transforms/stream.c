@@ -327,6 +327,17 @@ emit_body_fn(struct ks_buf *o, struct plan *p, int vec)
 	free(inner);
 }
 
+/* The original thread of a pack's first element: ks_t / ks_ob.x by its
+ * multiplier (Granlund-Montgomery, computed by the launcher, which also
+ * proves every ks_t fits in 32 bits): a multiply-high and two shifts
+ * where a division took some twenty instructions per pack. */
+#define PACK_COORDS                                                            \
+	"\t\t\tconst unsigned ks_t32 = (unsigned)ks_t;\n"                        \
+	"\t\t\tconst unsigned ks_h = __umulhi(ks_t32, ks_mg);\n"                 \
+	"\t\t\tconst unsigned ks_bx = (ks_h + ((ks_t32 - ks_h) >> ks_s1)) >> "    \
+	"ks_s2;\n"                                                                \
+	"\t\t\tconst unsigned ks_tx = ks_t32 - ks_bx * ks_ob.x;\n\n"
+
 static void
 emit_helpers(struct ks_buf *o, struct plan *p)
 {
@@ -354,7 +365,8 @@ emit_helpers(struct ks_buf *o, struct plan *p)
 			    p->inside.buf);
 	}
 	ks_buf_addf(o, "__global__ void __launch_bounds__(%u)\nks_xf_%s(%s%s"
-		       "const dim3 ks_og, const dim3 ks_ob)\n{\n", p->block, K,
+		       "const dim3 ks_og, const dim3 ks_ob,\n\tconst unsigned ks_mg, "
+		       "const unsigned ks_s1, const unsigned ks_s2)\n{\n", p->block, K,
 		    inner, *inner ? ", " : "");
 	ks_buf_addf(o, "\tconst unsigned long long ks_ng =\n"
 		       "\t\t(unsigned long long)ks_og.x * ks_ob.x / %u;\n"
@@ -374,10 +386,8 @@ emit_helpers(struct ks_buf *o, struct plan *p)
 		       "\t\tfor (int ks_u = 0; ks_u < %u; ks_u++) {\n"
 		       "\t\t\tconst unsigned long long ks_g = ks_g0 + ks_u * ks_s;\n"
 		       "\t\t\tconst unsigned long long ks_t = ks_g * %u;\n"
-		       "\t\t\tconst unsigned ks_bx = (unsigned)(ks_t / ks_ob.x);\n"
-		       "\t\t\tconst unsigned ks_tx =\n"
-		       "\t\t\t\t(unsigned)(ks_t - (unsigned long long)ks_bx * ks_ob.x);\n\n",
-		    p->ilp, p->lanes);
+		       "%s",
+		    p->ilp, p->lanes, PACK_COORDS);
 	if (vec) {
 		ks_buf_addf(o, "\t\t\tks_full[ks_u] = ks_g < ks_ng &&\n"
 			       "\t\t\t\tks_in_%s(ks_tx, ks_bx, ks_ob, ks_og", K);
@@ -395,15 +405,12 @@ emit_helpers(struct ks_buf *o, struct plan *p)
 			       "\t\tfor (int ks_u = 0; ks_u < %u; ks_u++) {\n"
 			       "\t\t\tconst unsigned long long ks_g = ks_g0 + ks_u * ks_s;\n"
 			       "\t\t\tconst unsigned long long ks_t = ks_g * %u;\n"
-			       "\t\t\tconst unsigned ks_bx = (unsigned)(ks_t / ks_ob.x);\n"
-			       "\t\t\tconst unsigned ks_tx =\n"
-			       "\t\t\t\t(unsigned)(ks_t - (unsigned long long)ks_bx * "
-			       "ks_ob.x);\n\n"
+			       "%s"
 			       "\t\t\tif (ks_full[ks_u]) {\n#pragma unroll\n"
 			       "\t\t\t\tfor (int ks_j = 0; ks_j < %u; ks_j++)\n"
 			       "\t\t\t\t\tks_vb_%s(make_uint3(ks_tx + ks_j, 0, 0),\n"
 			       "\t\t\t\t\t\tmake_uint3(ks_bx, 0, 0), ks_ob, ks_og, ks_j",
-			    p->ilp, p->lanes, p->lanes, K);
+			    p->ilp, p->lanes, PACK_COORDS, p->lanes, K);
 		for (i = 0; i < x->k->nparams; i++)
 			if (p->args[i].streamed)
 				ks_buf_addf(o, ", ks_v%zu[ks_u].v", i);
@@ -439,9 +446,11 @@ emit_launcher(struct ks_buf *o, struct plan *p)
 	if (p->waves)
 		ks_buf_adds(o, "\t/* resident blocks of the helper kernel, per device */\n"
 			       "\tstatic int ks_fill[64];\n\tint ks_dev = -1;\n");
-	ks_buf_adds(o, "\tunsigned long long ks_blocks;\n\n");
+	ks_buf_adds(o, "\tunsigned long long ks_blocks;\n"
+		       "\tunsigned ks_l = 0, ks_mg, ks_s1, ks_s2;\n\n");
 	ks_buf_addf(o, "\tif (grid.x == 0 || grid.y != 1 || grid.z != 1 || "
-		       "block.y != 1 ||\n\t    block.z != 1 || block.x %% %u != 0", p->lanes);
+		       "block.y != 1 ||\n\t    block.z != 1 || block.x %% %u != 0 ||\n"
+		       "\t    (unsigned long long)grid.x * block.x > 0xffffffffULL", p->lanes);
 	for (size_t i = 0; p->lanes > 1 && i < x->k->nparams; i++)
 		if (p->args[i].streamed)
 			ks_buf_addf(o, " ||\n\t    (unsigned long long)(const void *)%s %% %u "
@@ -450,6 +459,11 @@ emit_launcher(struct ks_buf *o, struct plan *p)
 	ks_buf_addf(o, ") {\n\t\t/* a launch the variant does not cover: the "
 		       "original */\n\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
 		       "\t\treturn;\n\t}\n", K, x->args);
+	ks_buf_adds(o, "\twhile ((1ull << ks_l) < block.x)\n\t\tks_l++;\n"
+		       "\tks_mg = (unsigned)(((1ull << 32) * ((1ull << ks_l) - block.x)) / "
+		       "block.x + 1);\n"
+		       "\tks_s1 = ks_l < 1 ? ks_l : 1;\n"
+		       "\tks_s2 = ks_l > 1 ? ks_l - 1 : 0;\n");
 	ks_buf_addf(o, "\tks_blocks = ((unsigned long long)grid.x * block.x / %u + "
 		       "%u - 1) / %u;\n", p->lanes, p->ilp * p->block,
 		    p->ilp * p->block);
@@ -471,7 +485,7 @@ emit_launcher(struct ks_buf *o, struct plan *p)
 	ks_buf_addf(o, "\tif (ks_blocks > 0x7fffffffULL)\n\t\tks_blocks = 0x7fffffffULL;\n"
 		       "\t(void)shmem;\n"
 		       "\tks_xf_%s<<<(unsigned)ks_blocks, %u, 0, stream>>>(%s%s"
-		       "grid, block);\n}\n", K, p->block, x->args,
+		       "grid, block, ks_mg, ks_s1, ks_s2);\n}\n", K, p->block, x->args,
 		    x->k->nparams ? ", " : "");
 	free(inner);
 }
