@@ -843,10 +843,10 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 		prc = 0;
 	if (prc && t->tu && ks_tu_repair_find(t->tu, dir, &t->repair)) {
 		/* nvcc's dialect: member templates of dependent classes
-		 * named without `template`; parsed again with the names
-		 * repaired (the PCH is not at fault, so it stays) */
-		ks_log("analysis: %d dependent template names without "
-		       "`template` repaired (%s)",
+		 * named without `template`, `x = {}` that clang finds
+		 * ambiguous; parsed again with the sites repaired (the PCH
+		 * is not at fault, so it stays) */
+		ks_log("analysis: %d sites of nvcc's dialect repaired (%s)",
 		       t->repair.sites, errors.buf);
 		ks_cx.disposeTranslationUnit(t->tu);
 		t->tu = NULL;

@@ -21,7 +21,8 @@
 struct ks_buf;
 
 /*
- * The repair of dependent template names spelled without `template`
+ * The repair of nvcc's dialect for the parse (dependent template names
+ * spelled without `template`, `x = {}` that clang finds ambiguous)
  * (tu_repair.c): the changed texts of the files (same offsets and lines
  * as on disk) for libclang's unsaved files, and the header of their
  * macros, included on the command line. Owned; _release unlinks it.

@@ -818,6 +818,44 @@ TEST(dependent_template_names_without_the_keyword)
 	ks_buf_release(&err);
 }
 
+/* An empty braced list assigned to a __half2, in a kernel and in a
+ * template kernel (tests/data/analysis/vinit.cu): nvcc takes it, clang
+ * finds the assignment ambiguous; repaired for the parse, the kernels
+ * are nvcc 13.0's PTX entries for the file, and the texts on disk keep
+ * their extents. */
+TEST(empty_braces_assigned_to_a_half2)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT, text = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *acc, *zero;
+
+	SETUP();
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/vinit.cu";
+	o.toolkit = toolkit;
+	o.state_dir = state;
+	o.arch = "sm_90";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	acc = kernel_named(&inv, "acc_k");
+	zero = kernel_named(&inv, "zero_k");
+	CHECK(acc && acc->mangled &&
+	      !strcmp(acc->mangled, "_Z5acc_kP7__half2PKS_i"));
+	CHECK(zero && zero->ninst == 1);
+	CHECK(has_instance(zero, "zero_k<__half2>",
+			   "_Z6zero_kI7__half2EvPT_PKS1_"));
+	CHECK_INT_EQ(2, (int)inv.nlaunches);
+	CHECK_INT_EQ(0, ks_fs_read(o.source, &text, &err));
+	if (acc && acc->extent.end <= text.len)
+		CHECK(!strncmp(text.buf + acc->extent.begin, "__global__", 10) &&
+		      text.buf[acc->extent.end - 1] == '}');
+	ks_inventory_release(&inv);
+	ks_buf_release(&text);
+	ks_buf_release(&err);
+}
+
 TEST(walk_stops_at_its_time_bound)
 {
 	struct ks_inventory inv;
@@ -869,6 +907,7 @@ ks_suite_analysis_dialect(void)
 	RUN(explicit_instantiations_of_host_templates_and_through_macros);
 	RUN(instances_named_by_function_pointers_in_initializers);
 	RUN(dependent_template_names_without_the_keyword);
+	RUN(empty_braces_assigned_to_a_half2);
 	RUN(walk_stops_at_its_time_bound);
 	if (ready > 0)
 		ks_fs_remove_tree(state, &(struct ks_buf)KS_BUF_INIT);
