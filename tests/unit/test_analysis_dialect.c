@@ -856,6 +856,97 @@ TEST(empty_braces_assigned_to_a_half2)
 	ks_buf_release(&err);
 }
 
+/* The "prefix-*.macros" beside a PCH of hoisted headers under `dir`:
+ * 1 when one is there and holds the headers' macros, -1 when one says
+ * the PCH was refused, 0 when there is none. */
+static int
+hoisted_pch(const char *dir)
+{
+	char *pat = ks_xasprintf("%s/clang/*/prefix-*.macros", dir);
+	glob_t g;
+	int r = 0;
+	size_t i;
+
+	if (glob(pat, 0, NULL, &g) == 0) {
+		for (i = 0; i < g.gl_pathc; i++) {
+			struct ks_buf text = KS_BUF_INIT;
+
+			if (ks_fs_read(g.gl_pathv[i], &text, NULL) == 0)
+				r = text.len && text.buf[0] == '!' ? -1 : 1;
+			ks_buf_release(&text);
+		}
+		globfree(&g);
+	}
+	free(pat);
+	return r;
+}
+
+/* thrust reached through the TU's own header, after user code
+ * (tests/data/analysis/hoist/sort.cu): the PCH holds it, hoisted ahead
+ * of the user text, and the kernel is nvcc 13.0's PTX entry. */
+TEST(system_headers_reached_through_user_headers_are_in_the_pch)
+{
+	char *dir;
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k;
+
+	SETUP();
+	/* a state of its own: no PCH from another test */
+	dir = ks_xasprintf("%s/hoist-sort", test_tmpdir());
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/hoist/sort.cu";
+	o.toolkit = toolkit;
+	o.state_dir = dir;
+	o.arch = "sm_90";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	k = kernel_named(&inv, "fill_k");
+	CHECK(k && k->mangled && !strcmp(k->mangled, "_Z6fill_kPii"));
+	CHECK_INT_EQ(1, (int)inv.nlaunches);
+	CHECK(inv.used_pch);
+	CHECK_INT_EQ(1, hoisted_pch(dir));
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+	free(dir);
+}
+
+/* cuda_fp16.h reached through a user header that defines a macro the
+ * header reads, then its own operator (tests/data/analysis/hoist/ops.cu):
+ * not hoisted (a PCH with cuda_fp16.h ahead of the macro would hold the
+ * __half2 operators the TU turned off), so the parse takes the PCH of
+ * the leading includes and gets the kernel nvcc 13.0's PTX names. */
+TEST(system_headers_after_a_user_macro_they_read_are_not_hoisted)
+{
+	char *dir;
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k;
+
+	SETUP();
+	/* a state of its own: no PCH from another test */
+	dir = ks_xasprintf("%s/hoist-ops", test_tmpdir());
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/hoist/ops.cu";
+	o.toolkit = toolkit;
+	o.state_dir = dir;
+	o.arch = "sm_90";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	k = kernel_named(&inv, "add2_k");
+	CHECK(k && k->mangled &&
+	      !strcmp(k->mangled, "_Z6add2_kP7__half2PKS_S2_"));
+	CHECK(inv.used_pch);
+	CHECK_INT_EQ(-1, hoisted_pch(dir));
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+	free(dir);
+}
+
 TEST(walk_stops_at_its_time_bound)
 {
 	struct ks_inventory inv;
@@ -908,6 +999,8 @@ ks_suite_analysis_dialect(void)
 	RUN(instances_named_by_function_pointers_in_initializers);
 	RUN(dependent_template_names_without_the_keyword);
 	RUN(empty_braces_assigned_to_a_half2);
+	RUN(system_headers_reached_through_user_headers_are_in_the_pch);
+	RUN(system_headers_after_a_user_macro_they_read_are_not_hoisted);
 	RUN(walk_stops_at_its_time_bound);
 	if (ready > 0)
 		ks_fs_remove_tree(state, &(struct ks_buf)KS_BUF_INIT);
