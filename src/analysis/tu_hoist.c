@@ -19,9 +19,9 @@
  * - a macro the user text defines (or undefines) before a header must
  *   not be a name in that header or any later one (checked when the PCH
  *   is built; the names are part of its key);
- * - an identifier of the user text must not be a macro that only a
- *   header hoisted past it defines (checked per TU against the macros
- *   the PCH's headers define, kept beside it);
+ * - an identifier of the user text must not be a macro that a header
+ *   hoisted past it defines or undefines first (checked per TU against
+ *   the macros the PCH's headers change, kept beside it);
  * - an include guard of a user header must not be a macro of the
  *   headers or the command line (else the guard would not be taken).
  *
@@ -586,7 +586,9 @@ struct build_ctx {
 	int bad;
 };
 
-/* The name of a `#define NAME` directive's line, or NULL. */
+/* A header's text: the names its `#define` and `#undef` lines change,
+ * as "at NAME" lines, and whether a user macro before it is a name in
+ * it. */
 static void
 header_names(struct build_ctx *b, const char *t, size_t n, int at)
 {
@@ -624,7 +626,9 @@ header_names(struct build_ctx *b, const char *t, size_t n, int at)
 			while (p < n && id_char(t[p]) && k + 1 < sizeof(d))
 				d[k++] = t[p++];
 			d[k] = '\0';
-			if (!strcmp(d, "define")) {
+			/* a name defined or undefined: a macro the header
+			 * changes */
+			if (!strcmp(d, "define") || !strcmp(d, "undef")) {
 				while (p < n && (t[p] == ' ' || t[p] == '\t'))
 					p++;
 				r = t + p;
