@@ -313,8 +313,12 @@ directive(struct hoist_scan *s, const char *file, const char *line,
 				return;
 			}
 			*guard = 2;
+		} else {
+			/* (a guard is checked as a guard: kept out of the
+			 * PCH's key, a header's guards do not part TUs) */
+			ks_strv_push_owned(&s->h->macros,
+					   ks_xasprintf("%d %s", c, nm));
 		}
-		ks_strv_push_owned(&s->h->macros, ks_xasprintf("%d %s", c, nm));
 		ks_strv_push(&s->macros, nm);
 		/* the body's names meet later headers where it is used,
 		 * after here: recorded here, the stricter place */
