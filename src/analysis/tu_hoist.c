@@ -1,36 +1,36 @@
 /*
  * The system headers of a TU's include closure that its PCH may hold
- * ahead of the TU's own text (tu.h). The PCH of the main file's leading
- * `#include <...>` lines is exact, but misses what the TU reaches
- * through its own headers first (`#include "common.h"` that includes
+ * (tu.h). The PCH of the main file's leading `#include <...>` lines
+ * misses what the TU reaches through its own headers before any
+ * declaration (`#include "common.h"`, whose first lines include
  * thrust), which every parse then pays for with function bodies.
  *
  * The scan follows the TU's text and its user headers (those found in
  * the includer's directory or a -I directory) as the preprocessor would,
- * through what it can follow exactly: includes, include guards, `#pragma
- * once`, macro definitions and declarations. It stops at anything else
- * (a conditional that is not a guard, another pragma, an include of a
- * macro). Every system header met before the stop, outside braces and
- * after a whole declaration, is hoisted, in the order of first
- * inclusion. Hoisted, a header is parsed before user text that the TU
- * has before it; that is the same parse unless the text and the header
- * meet through a macro, which the scan and the PCH's build check:
+ * up to the first declaration: includes, include guards, `#pragma once`,
+ * pragmas that change only the code after them, macro definitions, and
+ * conditionals that include nothing (both branches read). It stops at
+ * the first code, and at anything it cannot follow (an include inside a
+ * conditional, an include of a macro, `#pragma pack`). Every system
+ * header met before the stop is hoisted, in the order of first
+ * inclusion. Code ends the scan because a header hoisted past a
+ * declaration would be visible to it: an unqualified operator in a
+ * template sees every candidate declared before it, so the kernel's
+ * closure, and its key, would change. Before the first declaration the
+ * text is only directives, and the parse is the same unless a header
+ * and the directives meet through a macro, which the scan and the PCH's
+ * build check:
  *
  * - a macro the user text defines (or undefines) before a header must
  *   not be a name in that header or any later one (checked when the PCH
  *   is built; the names are part of its key);
- * - an identifier of the user text must not be a macro that a header
- *   hoisted past it defines or undefines first (checked per TU against
- *   the macros the PCH's headers change, kept beside it);
+ * - a name of the user text's directives must not be a macro that a
+ *   header hoisted past it defines or undefines first (checked per TU
+ *   against the macros the PCH's headers change, kept beside it);
  * - an include guard of a user header must not be a macro of the
  *   headers or the command line (else the guard would not be taken).
  *
- * Where a check fails the TU takes the PCH of its leading includes, as
- * before. What remains: a declaration of a hoisted header becomes
- * visible to the user text before its include, so an unqualified call
- * there could see an overload that the TU declares only later; the
- * system headers declare their names in their own namespaces, or as C
- * functions the extras already give every TU.
+ * Where a check fails the TU takes the PCH of its leading includes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,12 +54,7 @@ struct hoist_scan {
 	struct ks_strv visited;		/* user files entered */
 	struct ks_strv macros;		/* names defined by the user text */
 	size_t bytes;
-	/* conditionals open (not guards): the brace depth where each
-	 * began, and where its first branch ended (-1: not yet) */
-	int cond_open[64], cond_end[64];
-	int nconds;
-	int depth;			/* braces open in user text */
-	char last;			/* the last punctuator, 'a' for a word */
+	int nconds;			/* conditionals open (not guards) */
 	int stop;
 };
 
@@ -292,11 +287,7 @@ directive(struct hoist_scan *s, const char *file, const char *line,
 			scan_file(s, user, 1);
 			free(user);
 		} else if (ks_strv_find(&s->h->headers, name) < 0) {
-			if (s->depth || (s->last && s->last != ';' &&
-					 s->last != '}'))
-				s->stop = 1;
-			else
-				ks_strv_push(&s->h->headers, name);
+			ks_strv_push(&s->h->headers, name);
 		}
 		free(name);
 		return;
@@ -326,35 +317,21 @@ directive(struct hoist_scan *s, const char *file, const char *line,
 		return;
 	}
 	/* Conditionals (not a guard): both branches scanned, their names
-	 * recorded (more names than the parse sees: a stricter check),
-	 * and exact only where every branch opens as many braces as it
-	 * closes and includes nothing. */
+	 * recorded (more names than the parse sees: a stricter check);
+	 * they hold no include and no declaration (either ends the
+	 * scan), so whichever branch is taken the text is the same. */
 	if ((!strcmp(d, "if") || !strcmp(d, "ifdef") ||
-	     (!strcmp(d, "ifndef") && *guard != 0)) &&
-	    s->nconds < (int)KS_ARRAY_SIZE(s->cond_open)) {
+	     (!strcmp(d, "ifndef") && *guard != 0))) {
 		idents_of(s->h, r, c);
-		s->cond_open[s->nconds] = s->depth;
-		s->cond_end[s->nconds++] = -1;
-		s->last = 'a';
+		s->nconds++;
 		return;
 	}
 	if ((!strcmp(d, "elif") || !strcmp(d, "else") ||
 	     !strcmp(d, "elifdef") || !strcmp(d, "elifndef") ||
 	     !strcmp(d, "endif")) && s->nconds) {
-		int k = s->nconds - 1;
-
-		if (s->cond_end[k] < 0)
-			s->cond_end[k] = s->depth;
-		if (s->cond_end[k] != s->depth) {
-			s->stop = 1;
-			return;
-		}
 		idents_of(s->h, r, c);
 		if (!strcmp(d, "endif"))
 			s->nconds--;
-		else
-			s->depth = s->cond_open[k];
-		s->last = 'a';
 		return;
 	}
 	if (!strcmp(d, "ifndef") && *guard == 0) {
@@ -454,41 +431,11 @@ scan_file(struct hoist_scan *s, const char *path, int level)
 			continue;
 		}
 		bol = 0;
-		if (guard == 1) {
-			s->stop = 1;
-			break;
-		}
-		if (guard == 0)
-			guard = 3;
-		if (q != p) {
-			s->last = 'a';
-			p = q;
-		} else if (id_start(ch)) {
-			q = p;
-			while (q < n && id_char(t[q]))
-				q++;
-			add_ident(s->h, t + p, q - p, (int)s->h->headers.n);
-			s->last = 'a';
-			p = q;
-		} else if ((ch >= '0' && ch <= '9') ||
-			   (ch == '.' && p + 1 < n && t[p + 1] >= '0' &&
-			    t[p + 1] <= '9')) {
-			while (p < n && (id_char(t[p]) || t[p] == '.' ||
-					 (t[p] == '\'' && p + 1 < n &&
-					  id_char(t[p + 1])) ||
-					 ((t[p] == '+' || t[p] == '-') &&
-					  (t[p - 1] == 'e' || t[p - 1] == 'E' ||
-					   t[p - 1] == 'p' || t[p - 1] == 'P'))))
-				p++;
-			s->last = 'a';
-		} else {
-			if (ch == '{')
-				s->depth++;
-			else if (ch == '}')
-				s->depth--;
-			s->last = ch;
-			p++;
-		}
+		/* Code ends the scan: a header hoisted past a declaration
+		 * would be visible to it (an unqualified operator's
+		 * candidates in a template, and so the kernel's closure and
+		 * key, would change). */
+		s->stop = 1;
 	}
 	/* a guard or a conditional never closed: not what the scan can
 	 * follow */

@@ -881,9 +881,9 @@ hoisted_pch(const char *dir)
 	return r;
 }
 
-/* thrust reached through the TU's own header, after user code
- * (tests/data/analysis/hoist/sort.cu): the PCH holds it, hoisted ahead
- * of the user text, and the kernel is nvcc 13.0's PTX entry. */
+/* thrust reached through the first lines of the TU's own header
+ * (tests/data/analysis/hoist/sort.cu): the PCH holds it, and the kernel
+ * is nvcc 13.0's PTX entry. */
 TEST(system_headers_reached_through_user_headers_are_in_the_pch)
 {
 	char *dir;
@@ -947,6 +947,43 @@ TEST(system_headers_after_a_user_macro_they_read_are_not_hoisted)
 	free(dir);
 }
 
+/* A system header included after a template of a user header
+ * (tests/data/analysis/hoist/cross.cu): not hoisted, since cuda_fp16.h's
+ * global operators would join the candidates of the template's `!=`;
+ * the kernel's closure is the plain parse's, byte for byte. */
+TEST(system_headers_after_a_declaration_are_not_hoisted)
+{
+	char *dir;
+	struct ks_inventory inv[2];
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k[2];
+	int i;
+
+	SETUP();
+	dir = ks_xasprintf("%s/hoist-cross", test_tmpdir());
+	for (i = 0; i < 2; i++) {
+		memset(&o, 0, sizeof(o));
+		o.source = "tests/data/analysis/hoist/cross.cu";
+		o.toolkit = toolkit;
+		o.state_dir = dir;
+		o.arch = "sm_90";
+		o.no_pch = i;
+		CHECK_INT_EQ(0, ks_inventory_build(&o, &inv[i], &err));
+		if (err.len)
+			fprintf(stderr, "%s\n", err.buf);
+		k[i] = kernel_named(&inv[i], "count_k");
+	}
+	CHECK(inv[0].used_pch && !inv[1].used_pch);
+	CHECK(k[0] && k[1] && k[0]->closure && k[1]->closure &&
+	      !strcmp(k[0]->closure, k[1]->closure));
+	CHECK(has_instance(k[0], "count_k<int>", "_Z7count_kIiEvPiPKT_S3_"));
+	for (i = 0; i < 2; i++)
+		ks_inventory_release(&inv[i]);
+	ks_buf_release(&err);
+	free(dir);
+}
+
 TEST(walk_stops_at_its_time_bound)
 {
 	struct ks_inventory inv;
@@ -1001,6 +1038,7 @@ ks_suite_analysis_dialect(void)
 	RUN(empty_braces_assigned_to_a_half2);
 	RUN(system_headers_reached_through_user_headers_are_in_the_pch);
 	RUN(system_headers_after_a_user_macro_they_read_are_not_hoisted);
+	RUN(system_headers_after_a_declaration_are_not_hoisted);
 	RUN(walk_stops_at_its_time_bound);
 	if (ready > 0)
 		ks_fs_remove_tree(state, &(struct ks_buf)KS_BUF_INIT);

@@ -1,13 +1,9 @@
-// A user header (guarded) that declares, then includes system headers:
-// the PCH holds them, hoisted ahead of this text.
+// A user header (guarded) whose first lines include system headers:
+// the PCH holds them, as it holds the main file's leading includes.
 #ifndef HOIST_COMMON_H
 #define HOIST_COMMON_H
 #include <cstdint>
-
-struct pair_t {
-	int32_t a, b;
-};
-
+#pragma once
 #include <thrust/device_vector.h>
 #include <thrust/sort.h>
 
@@ -16,4 +12,8 @@ struct pair_t {
 #else
 #define TRACE(x) ((void)0)
 #endif
+
+struct pair_t {
+	int32_t a, b;
+};
 #endif

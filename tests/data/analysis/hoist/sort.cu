@@ -1,5 +1,5 @@
-// thrust reached through the TU's own header, after user code: held by
-// the PCH (hoisted), so the parse does not pay for thrust's bodies.
+// thrust reached through the TU's own header: held by the PCH (hoisted),
+// so the parse does not pay for thrust's bodies.
 #include "common.h"
 
 __global__ void fill_k(int *o, int n)
