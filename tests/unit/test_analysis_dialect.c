@@ -984,6 +984,44 @@ TEST(system_headers_after_a_declaration_are_not_hoisted)
 	free(dir);
 }
 
+/* __syncthreads called in a kernel (tests/data/analysis/sync.cu): with
+ * the PCH clang declares the builtin afresh where it is called; the
+ * closure names the toolkit's declaration either way, so it is the
+ * plain parse's, byte for byte. */
+TEST(builtins_from_the_pch_keep_the_closure)
+{
+	char *dir;
+	struct ks_inventory inv[2];
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k[2];
+	int i;
+
+	SETUP();
+	dir = ks_xasprintf("%s/sync", test_tmpdir());
+	for (i = 0; i < 2; i++) {
+		memset(&o, 0, sizeof(o));
+		o.source = "tests/data/analysis/sync.cu";
+		o.toolkit = toolkit;
+		o.state_dir = dir;
+		o.arch = "sm_90";
+		o.no_pch = i;
+		CHECK_INT_EQ(0, ks_inventory_build(&o, &inv[i], &err));
+		if (err.len)
+			fprintf(stderr, "%s\n", err.buf);
+		k[i] = kernel_named(&inv[i], "rev_k");
+	}
+	CHECK(inv[0].used_pch && !inv[1].used_pch);
+	CHECK(k[0] && k[1] && k[0]->closure && k[1]->closure &&
+	      !strcmp(k[0]->closure, k[1]->closure));
+	CHECK(k[0] && k[0]->closure &&
+	      strstr(k[0]->closure, "== system __syncthreads()"));
+	for (i = 0; i < 2; i++)
+		ks_inventory_release(&inv[i]);
+	ks_buf_release(&err);
+	free(dir);
+}
+
 TEST(walk_stops_at_its_time_bound)
 {
 	struct ks_inventory inv;
@@ -1039,6 +1077,7 @@ ks_suite_analysis_dialect(void)
 	RUN(system_headers_reached_through_user_headers_are_in_the_pch);
 	RUN(system_headers_after_a_user_macro_they_read_are_not_hoisted);
 	RUN(system_headers_after_a_declaration_are_not_hoisted);
+	RUN(builtins_from_the_pch_keep_the_closure);
 	RUN(walk_stops_at_its_time_bound);
 	if (ready > 0)
 		ks_fs_remove_tree(state, &(struct ks_buf)KS_BUF_INIT);
