@@ -248,9 +248,29 @@ refs_visit(CXCursor c, CXCursor parent, CXClientData data)
 	(void)parent;
 	if (k == CXCursor_OverloadedDeclRef) {
 		unsigned i, n = ks_cx.getNumOverloadedDecls(c);
+		int sys = 0;
 
-		for (i = 0; i < n; i++)
-			enqueue(w, ks_cx.getOverloadedDecl(c, i));
+		/* The system candidates of a name left unresolved in a
+		 * template are one entry, the name: how many of them a
+		 * parse lists depends on the PCH (its overload sets are
+		 * read lazily: `fma` had four candidates fewer with it). */
+		for (i = 0; i < n; i++) {
+			CXCursor d = ks_cx.getOverloadedDecl(c, i);
+
+			if (ks_cx_is_system(d))
+				sys = 1;
+			else
+				enqueue(w, d);
+		}
+		if (sys) {
+			char *nm = spell(c);
+			char *q = ks_xasprintf("%s (overloads)", nm);
+
+			if (ks_strv_find(&w->systems, q) < 0)
+				ks_strv_push(&w->systems, q);
+			free(q);
+			free(nm);
+		}
 	} else if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr ||
 		   k == CXCursor_CallExpr || k == CXCursor_TypeRef ||
 		   k == CXCursor_TemplateRef || k == CXCursor_MemberRef ||

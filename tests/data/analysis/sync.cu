@@ -1,6 +1,13 @@
-// A kernel that calls __syncthreads, parsed with and without the PCH
-// (which holds the toolkit's declaration of it): the same closure.
+// A kernel that calls __syncthreads, and a template kernel that leaves
+// `fma` unresolved, parsed with and without the PCH (which holds the
+// toolkit's declarations): the same closures.
 #include <cstdio>
+
+template <typename T>
+__global__ void fma_k(T *o, T a)
+{
+	o[threadIdx.x] = fma(a, a, o[threadIdx.x]);
+}
 
 __global__ void rev_k(int *d, int n)
 {
@@ -17,6 +24,7 @@ int main(void)
 	int *d = 0;
 
 	rev_k<<<1, 256>>>(d, 256);
+	fma_k<float><<<1, 32>>>((float *)d, 2.0f);
 	printf("done\n");
 	return 0;
 }
