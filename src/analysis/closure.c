@@ -124,6 +124,32 @@ is_decl_kind(enum CXCursorKind k)
 	}
 }
 
+/*
+ * A builtin clang declared where it was first called (`__syncthreads`
+ * once the toolkit's declaration of it comes from a PCH: clang then
+ * looks the builtin up afresh): its extent is its name alone, where a
+ * written declaration has a type too. It stands for the toolkit's
+ * declaration, a system one, so closures (and keys) are the same with
+ * and without the PCH.
+ */
+static int
+implicit_builtin(CXCursor ref)
+{
+	char *file, *name;
+	unsigned b = 0, e = 0;
+	int r;
+
+	if (ks_cx.getCursorKind(ref) != CXCursor_FunctionDecl ||
+	    ks_cx.isCursorDefinition(ref))
+		return 0;
+	extent_of(ref, &file, &b, &e);
+	name = spell(ref);
+	r = e >= b && e - b <= strlen(name);
+	free(name);
+	free(file);
+	return r;
+}
+
 static void
 enqueue(struct ks_closure_walk *w, CXCursor ref)
 {
@@ -155,7 +181,7 @@ enqueue(struct ks_closure_walk *w, CXCursor ref)
 		if (!ks_cx.Cursor_isNull(tmpl))
 			ref = target(tmpl);
 	}
-	if (ks_cx_is_system(ref)) {
+	if (ks_cx_is_system(ref) || implicit_builtin(ref)) {
 		char *q = qualified(ref);
 
 		if (ks_strv_find(&w->systems, q) < 0)
@@ -222,9 +248,29 @@ refs_visit(CXCursor c, CXCursor parent, CXClientData data)
 	(void)parent;
 	if (k == CXCursor_OverloadedDeclRef) {
 		unsigned i, n = ks_cx.getNumOverloadedDecls(c);
+		int sys = 0;
 
-		for (i = 0; i < n; i++)
-			enqueue(w, ks_cx.getOverloadedDecl(c, i));
+		/* The system candidates of a name left unresolved in a
+		 * template are one entry, the name: how many of them a
+		 * parse lists depends on the PCH (its overload sets are
+		 * read lazily: `fma` had four candidates fewer with it). */
+		for (i = 0; i < n; i++) {
+			CXCursor d = ks_cx.getOverloadedDecl(c, i);
+
+			if (ks_cx_is_system(d))
+				sys = 1;
+			else
+				enqueue(w, d);
+		}
+		if (sys) {
+			char *nm = spell(c);
+			char *q = ks_xasprintf("%s (overloads)", nm);
+
+			if (ks_strv_find(&w->systems, q) < 0)
+				ks_strv_push(&w->systems, q);
+			free(q);
+			free(nm);
+		}
 	} else if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr ||
 		   k == CXCursor_CallExpr || k == CXCursor_TypeRef ||
 		   k == CXCursor_TemplateRef || k == CXCursor_MemberRef ||

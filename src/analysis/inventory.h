@@ -157,6 +157,7 @@ struct ks_inventory {
 	/* Every file the parse read (the TU first), absolute. */
 	struct ks_strv files;
 	double parse_seconds;
+	int used_pch;		/* the parse took a PCH of system headers */
 	/* Host code clang did not understand and nvcc accepts, set aside
 	 * because no kernel, launch or template depends on it, as
 	 * "file:line:col: message" (tu.h, ks_walk_host_errors). */

@@ -25,7 +25,7 @@
 #define KS_TU_SOURCE_MAX (1u << 26)
 
 /* Bump when the stub, the prelude or the PCH recipe changes. */
-#define TU_STATE_VERSION 14
+#define TU_STATE_VERSION 15
 /* PCHs kept (7 MB for the prelude alone, 40 MB with cub and thrust);
  * the oldest go first. */
 #define TU_MAX_PCH 8
@@ -616,7 +616,7 @@ system_prefix(const struct ks_tu_opts *o, const char *source,
 /* The PCH for these arguments and leading includes. */
 static char *
 pch_path(const char *dir, const struct ks_strv *args, const char *toolkit,
-	 const struct ks_strv *prefix)
+	 const struct ks_strv *prefix, const struct ks_strv *user_macros)
 {
 	struct ks_hash h = KS_HASH_INIT;
 	char *hdr = ks_xasprintf("%s/include/cuda_runtime.h", toolkit);
@@ -639,6 +639,9 @@ pch_path(const char *dir, const struct ks_strv *args, const char *toolkit,
 	ks_hash_u64(&h, prefix->n);
 	for (i = 0; i < prefix->n; i++)
 		ks_hash_str(&h, prefix->v[i]);
+	/* the user macros that the headers were checked against */
+	for (i = 0; user_macros && i < user_macros->n; i++)
+		ks_hash_str(&h, user_macros->v[i]);
 	ks_hash_hex64(&h, hex);
 	ks_hash_release(&h);
 	free(hdr);
@@ -682,8 +685,11 @@ prune_pch(const char *dir)
 			break;
 		}
 		unlink(oldest);
-		/* and its source, prefix-<hash>.cu */
+		/* and its source, prefix-<hash>.cu, and its macros */
 		memcpy(oldest + strlen(oldest) - 4, ".cu", 4);
+		unlink(oldest);
+		oldest = ks_xrealloc(oldest, strlen(oldest) + 8);
+		memcpy(oldest + strlen(oldest) - 3, ".macros", 8);
 		unlink(oldest);
 		free(oldest);
 	}
@@ -700,9 +706,12 @@ prune_pch(const char *dir)
  */
 static void
 build_pch(CXIndex index, const char *dir, const struct ks_strv *args,
-	  const struct ks_strv *prefix, const char *pch)
+	  const struct ks_strv *prefix, const struct ks_tu_hoist *hoist,
+	  const char *pch)
 {
 	char *src = ks_xasprintf("%.*s.cu", (int)(strlen(pch) - 4), pch);
+	char *mac = ks_xasprintf("%.*s.macros", (int)(strlen(pch) - 4), pch);
+	struct ks_buf macros = KS_BUF_INIT;
 	char *tmp = ks_xasprintf("%s.tmp.%ld", pch, (long)getpid());
 	const char **argv = ks_xcalloc(args->n + 1, sizeof(*argv));
 	struct ks_buf err = KS_BUF_INIT, text = KS_BUF_INIT;
@@ -726,6 +735,17 @@ build_pch(CXIndex index, const char *dir, const struct ks_strv *args,
 		       err.len ? err.buf : "parse failed");
 		goto out;
 	}
+	/* hoisted headers: checked against the user macros before them,
+	 * their own macros kept for the TUs' checks */
+	if (hoist && ks_tu_hoist_build_check(tu, hoist, &macros)) {
+		ks_log("analysis: no PCH of %zu hoisted headers: a user macro "
+		       "before them is a name in them", prefix->n);
+		ks_fs_write_atomic(mac, "!\n", 2, &err);
+		goto out;
+	}
+	if (hoist && ks_fs_write_atomic(mac, macros.buf ? macros.buf : "",
+					macros.len, &err))
+		goto out;
 	if (ks_cx.saveTranslationUnit(tu, tmp, CXSaveTranslationUnit_None) ==
 		    CXSaveError_None &&
 	    rename(tmp, pch) == 0) {
@@ -740,9 +760,50 @@ out:
 		ks_cx.disposeTranslationUnit(tu);
 	ks_buf_release(&err);
 	ks_buf_release(&text);
+	ks_buf_release(&macros);
 	free(argv);
 	free(tmp);
 	free(src);
+	free(mac);
+}
+
+/* The build of the PCH of hoisted headers found a user macro in them
+ * (no PCH; kept, so that it is not built again). */
+static int
+hoist_refused(const char *pch)
+{
+	char *mac = ks_xasprintf("%.*s.macros", (int)(strlen(pch) - 4), pch);
+	struct ks_buf text = KS_BUF_INIT;
+	int r;
+
+	text.max = 16;
+	r = ks_fs_read(mac, &text, NULL) == 0 && text.len &&
+	    text.buf[0] == '!';
+	ks_buf_release(&text);
+	free(mac);
+	return r;
+}
+
+/* The PCH of hoisted headers exists, and the TU's text passes the
+ * check against the macros of its headers. */
+static int
+hoisted_ok(const char *pch, const struct ks_tu_hoist *hoist,
+	   const struct ks_strv *args)
+{
+	char *mac = ks_xasprintf("%.*s.macros", (int)(strlen(pch) - 4), pch);
+	struct ks_buf text = KS_BUF_INIT;
+	int ok = 0;
+
+	if (ks_fs_exists(pch) && ks_fs_read(mac, &text, NULL) == 0 &&
+	    !(text.len && text.buf[0] == '!')) {
+		ok = !ks_tu_hoist_check(hoist, text.buf ? text.buf : "", args);
+		if (!ok)
+			ks_log("analysis: hoisted headers not used: a name of "
+			       "the text before them is their macro");
+	}
+	ks_buf_release(&text);
+	free(mac);
+	return ok;
 }
 
 static int
@@ -824,11 +885,38 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 	t->index = ks_cx.createIndex(0, 0);
 	if (o->toolkit && !o->no_pch) {
 		struct ks_strv prefix = KS_STRV_INIT;
+		struct ks_tu_hoist hoist;
 
 		system_prefix(o, t->source, &prefix);
-		pch = pch_path(dir, &args, o->toolkit, &prefix);
-		if (!ks_fs_exists(pch))
-			build_pch(t->index, dir, &args, &prefix, pch);
+		/* the system headers the TU reaches first through its own
+		 * headers too, where the checks hold (tu_hoist.c); else the
+		 * main file's leading includes */
+		ks_tu_hoist_scan(o, t->source, &hoist);
+		ks_log("analysis: %zu system headers in the include closure, "
+		       "up to %s", hoist.headers.n,
+		       hoist.stopped ? hoist.stopped : "its end");
+		if (hoist.headers.n > prefix.n) {
+			pch = pch_path(dir, &args, o->toolkit, &hoist.headers,
+				       &hoist.macros);
+			if (!ks_fs_exists(pch) && !hoist_refused(pch))
+				build_pch(t->index, dir, &args, &hoist.headers,
+					  &hoist, pch);
+			if (!hoisted_ok(pch, &hoist, &args)) {
+				free(pch);
+				pch = NULL;
+			} else {
+				ks_log("analysis: %zu system headers hoisted "
+				       "(%zu leading)", hoist.headers.n,
+				       prefix.n);
+			}
+		}
+		ks_tu_hoist_release(&hoist);
+		if (!pch) {
+			pch = pch_path(dir, &args, o->toolkit, &prefix, NULL);
+			if (!ks_fs_exists(pch))
+				build_pch(t->index, dir, &args, &prefix, NULL,
+					  pch);
+		}
 		ks_strv_release(&prefix);
 		if (ks_fs_exists(pch)) {
 			ks_strv_push(&args, "-include-pch");
@@ -843,10 +931,10 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 		prc = 0;
 	if (prc && t->tu && ks_tu_repair_find(t->tu, dir, &t->repair)) {
 		/* nvcc's dialect: member templates of dependent classes
-		 * named without `template`; parsed again with the names
-		 * repaired (the PCH is not at fault, so it stays) */
-		ks_log("analysis: %d dependent template names without "
-		       "`template` repaired (%s)",
+		 * named without `template`, `x = {}` that clang finds
+		 * ambiguous; parsed again with the sites repaired (the PCH
+		 * is not at fault, so it stays) */
+		ks_log("analysis: %d sites of nvcc's dialect repaired (%s)",
 		       t->repair.sites, errors.buf);
 		ks_cx.disposeTranslationUnit(t->tu);
 		t->tu = NULL;

@@ -21,7 +21,8 @@
 struct ks_buf;
 
 /*
- * The repair of dependent template names spelled without `template`
+ * The repair of nvcc's dialect for the parse (dependent template names
+ * spelled without `template`, `x = {}` that clang finds ambiguous)
  * (tu_repair.c): the changed texts of the files (same offsets and lines
  * as on disk) for libclang's unsaved files, and the header of their
  * macros, included on the command line. Owned; _release unlinks it.
@@ -39,6 +40,43 @@ struct ks_tu_repair {
 int ks_tu_repair_find(CXTranslationUnit tu, const char *dir,
 		      struct ks_tu_repair *r);
 void ks_tu_repair_release(struct ks_tu_repair *r);
+
+/*
+ * The system headers of the TU's include closure that its PCH may hold
+ * ahead of the TU's text (tu_hoist.c), and what the PCH must be checked
+ * against: the user macros defined before each ("c NAME": c headers
+ * before it), the user headers' include guards ("c NAME"), and the
+ * identifiers of the user text before the last header, each with the
+ * number of headers before its first use. Owned.
+ */
+struct ks_tu_hoist_ident {
+	char *name;
+	int at;
+};
+
+struct ks_tu_hoist {
+	struct ks_strv headers;		/* `#include <...>` names, in order */
+	struct ks_strv macros;
+	struct ks_strv guards;
+	struct ks_tu_hoist_ident *ids;
+	size_t nids, ids_alloc;
+	char *stopped;			/* "file:line" where the scan ended */
+};
+
+void ks_tu_hoist_scan(const struct ks_tu_opts *o, const char *source,
+		      struct ks_tu_hoist *h);
+void ks_tu_hoist_release(struct ks_tu_hoist *h);
+/* At the PCH's build, from its parse: -1 when a user macro is a name of
+ * a header at or after its place; appends the headers' macros to
+ * `macros` ("i NAME" lines, i the first header that defines NAME, -1
+ * before them all). */
+int ks_tu_hoist_build_check(CXTranslationUnit tu, const struct ks_tu_hoist *h,
+			    struct ks_buf *macros);
+/* Per TU, with those `macros` and the parse's arguments: -1 when an
+ * identifier of the user text is a macro only a later header defines,
+ * or a guard is a macro; else 0. */
+int ks_tu_hoist_check(const struct ks_tu_hoist *h, const char *macros,
+		      const struct ks_strv *args);
 
 struct ks_tu {
 	CXIndex index;

@@ -11,6 +11,18 @@
  * same name with `template` (`#define _Kt1 vec_cast<D, S>::template
  * cast`). Only sites that clang's own diagnostics point at, and whose
  * tokens are exactly that form, are repaired.
+ *
+ * And the assignment of an empty braced list to a variable of a class
+ * type (`res2 = {};` on a `__half2`): nvcc's front end takes it; clang
+ * finds it ambiguous where the class has assignments from more than one
+ * type that `{}` converts to (`__half2` has its copy, its move and the
+ * `__half2_raw` one). `{}` to a class with a default constructor is a
+ * value-initialized object of the class, so the site `= {}` becomes a
+ * macro for `= __typeof__(NAME){}` (the name's type, never a
+ * reference), which clang resolves to the move assignment: the same
+ * value, unambiguous. Only where
+ * clang's own diagnostic points at the `=`, the left side is one name
+ * that begins a statement, and a `;` ends it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +46,66 @@ diag_is_dependent_template(const char *msg)
 				   "dependent template name") ||
 	       ks_starts_with(msg, "reference to overloaded function could "
 				   "not be resolved; did you mean to call it?");
+}
+
+static int
+diag_is_ambiguous_assign(const char *msg)
+{
+	return ks_starts_with(msg, "use of overloaded operator '=' is "
+				   "ambiguous");
+}
+
+static int
+ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * At offset `off` of `text`: `NAME = {}` followed by `;`, NAME after a
+ * `;`, `{` or `}`. Sets [*b, *e) to the bytes from `=` to `}` and
+ * [*nb, *ne) to NAME; returns 0, else -1.
+ */
+static int
+vinit_site(const char *text, size_t size, unsigned off, unsigned *b,
+	   unsigned *e, unsigned *nb, unsigned *ne)
+{
+	size_t p = off, q;
+
+	if (text[p] != '=' || p + 1 >= size || text[p + 1] == '=')
+		return -1;
+	for (p++; p < size && (text[p] == ' ' || text[p] == '\t'); p++)
+		;
+	if (p >= size || text[p] != '{')
+		return -1;
+	for (p++; p < size && (text[p] == ' ' || text[p] == '\t'); p++)
+		;
+	if (p >= size || text[p] != '}')
+		return -1;
+	*e = (unsigned)(p + 1);
+	for (q = p + 1; q < size && (text[q] == ' ' || text[q] == '\t'); q++)
+		;
+	if (q >= size || text[q] != ';')
+		return -1;
+	/* the name, and what precedes it */
+	for (q = off; q > 0 && (text[q - 1] == ' ' || text[q - 1] == '\t'); q--)
+		;
+	*ne = (unsigned)q;
+	for (; q > 0 && ident_char(text[q - 1]); q--)
+		;
+	*nb = (unsigned)q;
+	if (*nb == *ne || (text[*nb] >= '0' && text[*nb] <= '9'))
+		return -1;
+	for (; q > 0 && (text[q - 1] == ' ' || text[q - 1] == '\t' ||
+			 text[q - 1] == '\n' || text[q - 1] == '\r');
+	     q--)
+		;
+	if (q > 0 && text[q - 1] != ';' && text[q - 1] != '{' &&
+	    text[q - 1] != '}')
+		return -1;
+	*b = off;
+	return 0;
 }
 
 /* Spelling of token i, compared with s. */
@@ -179,15 +251,21 @@ ks_tu_repair_find(CXTranslationUnit tu, const char *dir,
 		CXDiagnostic d = ks_cx.getDiagnostic(tu, i);
 		char *msg = ks_cx_str(ks_cx.getDiagnosticSpelling(d));
 		CXFile f = NULL;
-		unsigned off = 0, b, e, nm, p;
+		unsigned off = 0, b, e, nm, ne = 0, p;
+		int vinit;
 		const char *text;
 		size_t size = 0, j;
 		struct rfile *rf = NULL;
 		char mname[32];
 		int dup = 0;
 
-		if (ks_cx.getDiagnosticSeverity(d) < CXDiagnostic_Error ||
-		    !diag_is_dependent_template(msg))
+		if (ks_cx.getDiagnosticSeverity(d) < CXDiagnostic_Error)
+			goto next;
+		if (diag_is_dependent_template(msg))
+			vinit = 0;
+		else if (diag_is_ambiguous_assign(msg))
+			vinit = 1;
+		else
 			goto next;
 		ks_cx.getSpellingLocation(ks_cx.getDiagnosticLocation(d), &f,
 					  NULL, NULL, &off);
@@ -196,7 +274,8 @@ ks_tu_repair_find(CXTranslationUnit tu, const char *dir,
 			goto next;
 		text = ks_cx_file_text(tu, f, &size);
 		if (!text || off >= size ||
-		    site_at(tu, f, off, size, &b, &e, &nm))
+		    (vinit ? vinit_site(text, size, off, &b, &e, &nm, &ne)
+			   : site_at(tu, f, off, size, &b, &e, &nm)))
 			goto next;
 		for (j = 0; j < (size_t)nsites; j++)
 			if (done[j][0] == (unsigned long)(size_t)f && done[j][1] == b)
@@ -221,9 +300,13 @@ ks_tu_repair_find(CXTranslationUnit tu, const char *dir,
 			ks_buf_init(&rf->text, 0);
 			ks_buf_add(&rf->text, text, size);
 		}
-		/* #define _Kt1 Q::template NAME (newlines as blanks) */
+		/* #define _Kt1 Q::template NAME (newlines as blanks), or
+		 * = __typeof__(NAME){} */
 		ks_buf_addf(&defs, "#define %s ", mname);
-		for (p = b; p < e; p++) {
+		if (vinit)
+			ks_buf_addf(&defs, "= __typeof__(%.*s){}",
+				    (int)(ne - nm), text + nm);
+		for (p = b; p < e && !vinit; p++) {
 			if (p == nm)
 				ks_buf_adds(&defs, "template ");
 			ks_buf_addch(&defs, text[p] == '\n' || text[p] == '\r'

@@ -818,6 +818,214 @@ TEST(dependent_template_names_without_the_keyword)
 	ks_buf_release(&err);
 }
 
+/* An empty braced list assigned to a __half2, in a kernel and in a
+ * template kernel (tests/data/analysis/vinit.cu): nvcc takes it, clang
+ * finds the assignment ambiguous; repaired for the parse, the kernels
+ * are nvcc 13.0's PTX entries for the file, and the texts on disk keep
+ * their extents. */
+TEST(empty_braces_assigned_to_a_half2)
+{
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT, text = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *acc, *zero;
+
+	SETUP();
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/vinit.cu";
+	o.toolkit = toolkit;
+	o.state_dir = state;
+	o.arch = "sm_90";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	acc = kernel_named(&inv, "acc_k");
+	zero = kernel_named(&inv, "zero_k");
+	CHECK(acc && acc->mangled &&
+	      !strcmp(acc->mangled, "_Z5acc_kP7__half2PKS_i"));
+	CHECK(zero && zero->ninst == 1);
+	CHECK(has_instance(zero, "zero_k<__half2>",
+			   "_Z6zero_kI7__half2EvPT_PKS1_"));
+	CHECK_INT_EQ(2, (int)inv.nlaunches);
+	CHECK_INT_EQ(0, ks_fs_read(o.source, &text, &err));
+	if (acc && acc->extent.end <= text.len)
+		CHECK(!strncmp(text.buf + acc->extent.begin, "__global__", 10) &&
+		      text.buf[acc->extent.end - 1] == '}');
+	ks_inventory_release(&inv);
+	ks_buf_release(&text);
+	ks_buf_release(&err);
+}
+
+/* The "prefix-*.macros" beside a PCH of hoisted headers under `dir`:
+ * 1 when one is there and holds the headers' macros, -1 when one says
+ * the PCH was refused, 0 when there is none. */
+static int
+hoisted_pch(const char *dir)
+{
+	char *pat = ks_xasprintf("%s/clang/*/prefix-*.macros", dir);
+	glob_t g;
+	int r = 0;
+	size_t i;
+
+	if (glob(pat, 0, NULL, &g) == 0) {
+		for (i = 0; i < g.gl_pathc; i++) {
+			struct ks_buf text = KS_BUF_INIT;
+
+			if (ks_fs_read(g.gl_pathv[i], &text, NULL) == 0)
+				r = text.len && text.buf[0] == '!' ? -1 : 1;
+			ks_buf_release(&text);
+		}
+		globfree(&g);
+	}
+	free(pat);
+	return r;
+}
+
+/* thrust reached through the first lines of the TU's own header
+ * (tests/data/analysis/hoist/sort.cu): the PCH holds it, and the kernel
+ * is nvcc 13.0's PTX entry. */
+TEST(system_headers_reached_through_user_headers_are_in_the_pch)
+{
+	char *dir;
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k;
+
+	SETUP();
+	/* a state of its own: no PCH from another test */
+	dir = ks_xasprintf("%s/hoist-sort", test_tmpdir());
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/hoist/sort.cu";
+	o.toolkit = toolkit;
+	o.state_dir = dir;
+	o.arch = "sm_90";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	k = kernel_named(&inv, "fill_k");
+	CHECK(k && k->mangled && !strcmp(k->mangled, "_Z6fill_kPii"));
+	CHECK_INT_EQ(1, (int)inv.nlaunches);
+	CHECK(inv.used_pch);
+	CHECK_INT_EQ(1, hoisted_pch(dir));
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+	free(dir);
+}
+
+/* cuda_fp16.h reached through a user header that defines a macro the
+ * header reads, then its own operator (tests/data/analysis/hoist/ops.cu):
+ * not hoisted (a PCH with cuda_fp16.h ahead of the macro would hold the
+ * __half2 operators the TU turned off), so the parse takes the PCH of
+ * the leading includes and gets the kernel nvcc 13.0's PTX names. */
+TEST(system_headers_after_a_user_macro_they_read_are_not_hoisted)
+{
+	char *dir;
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k;
+
+	SETUP();
+	/* a state of its own: no PCH from another test */
+	dir = ks_xasprintf("%s/hoist-ops", test_tmpdir());
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/hoist/ops.cu";
+	o.toolkit = toolkit;
+	o.state_dir = dir;
+	o.arch = "sm_90";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	k = kernel_named(&inv, "add2_k");
+	CHECK(k && k->mangled &&
+	      !strcmp(k->mangled, "_Z6add2_kP7__half2PKS_S2_"));
+	CHECK(inv.used_pch);
+	CHECK_INT_EQ(-1, hoisted_pch(dir));
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+	free(dir);
+}
+
+/* A system header included after a template of a user header
+ * (tests/data/analysis/hoist/cross.cu): not hoisted, since cuda_fp16.h's
+ * global operators would join the candidates of the template's `!=`;
+ * the kernel's closure is the plain parse's, byte for byte. */
+TEST(system_headers_after_a_declaration_are_not_hoisted)
+{
+	char *dir;
+	struct ks_inventory inv[2];
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k[2];
+	int i;
+
+	SETUP();
+	dir = ks_xasprintf("%s/hoist-cross", test_tmpdir());
+	for (i = 0; i < 2; i++) {
+		memset(&o, 0, sizeof(o));
+		o.source = "tests/data/analysis/hoist/cross.cu";
+		o.toolkit = toolkit;
+		o.state_dir = dir;
+		o.arch = "sm_90";
+		o.no_pch = i;
+		CHECK_INT_EQ(0, ks_inventory_build(&o, &inv[i], &err));
+		if (err.len)
+			fprintf(stderr, "%s\n", err.buf);
+		k[i] = kernel_named(&inv[i], "count_k");
+	}
+	CHECK(inv[0].used_pch && !inv[1].used_pch);
+	CHECK(k[0] && k[1] && k[0]->closure && k[1]->closure &&
+	      !strcmp(k[0]->closure, k[1]->closure));
+	CHECK(has_instance(k[0], "count_k<int>", "_Z7count_kIiEvPiPKT_S3_"));
+	for (i = 0; i < 2; i++)
+		ks_inventory_release(&inv[i]);
+	ks_buf_release(&err);
+	free(dir);
+}
+
+/* __syncthreads called in a kernel, and `fma` left unresolved in a
+ * template kernel (tests/data/analysis/sync.cu): with the PCH clang
+ * declares the builtin afresh where it is called, and lists fewer of
+ * fma's system overloads; the closures name the toolkit's declarations
+ * alike either way, so they are the plain parse's, byte for byte. */
+TEST(builtins_from_the_pch_keep_the_closure)
+{
+	char *dir;
+	struct ks_inventory inv[2];
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k[2], *f[2];
+	int i;
+
+	SETUP();
+	dir = ks_xasprintf("%s/sync", test_tmpdir());
+	for (i = 0; i < 2; i++) {
+		memset(&o, 0, sizeof(o));
+		o.source = "tests/data/analysis/sync.cu";
+		o.toolkit = toolkit;
+		o.state_dir = dir;
+		o.arch = "sm_90";
+		o.no_pch = i;
+		CHECK_INT_EQ(0, ks_inventory_build(&o, &inv[i], &err));
+		if (err.len)
+			fprintf(stderr, "%s\n", err.buf);
+		k[i] = kernel_named(&inv[i], "rev_k");
+		f[i] = kernel_named(&inv[i], "fma_k");
+	}
+	CHECK(f[0] && f[1] && f[0]->closure && f[1]->closure &&
+	      !strcmp(f[0]->closure, f[1]->closure));
+	CHECK(inv[0].used_pch && !inv[1].used_pch);
+	CHECK(k[0] && k[1] && k[0]->closure && k[1]->closure &&
+	      !strcmp(k[0]->closure, k[1]->closure));
+	CHECK(k[0] && k[0]->closure &&
+	      strstr(k[0]->closure, "== system __syncthreads()"));
+	for (i = 0; i < 2; i++)
+		ks_inventory_release(&inv[i]);
+	ks_buf_release(&err);
+	free(dir);
+}
+
 TEST(walk_stops_at_its_time_bound)
 {
 	struct ks_inventory inv;
@@ -869,6 +1077,11 @@ ks_suite_analysis_dialect(void)
 	RUN(explicit_instantiations_of_host_templates_and_through_macros);
 	RUN(instances_named_by_function_pointers_in_initializers);
 	RUN(dependent_template_names_without_the_keyword);
+	RUN(empty_braces_assigned_to_a_half2);
+	RUN(system_headers_reached_through_user_headers_are_in_the_pch);
+	RUN(system_headers_after_a_user_macro_they_read_are_not_hoisted);
+	RUN(system_headers_after_a_declaration_are_not_hoisted);
+	RUN(builtins_from_the_pch_keep_the_closure);
 	RUN(walk_stops_at_its_time_bound);
 	if (ready > 0)
 		ks_fs_remove_tree(state, &(struct ks_buf)KS_BUF_INIT);

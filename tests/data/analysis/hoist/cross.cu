@@ -1,0 +1,15 @@
+// A system header included after a declaration of a user header is not
+// hoisted into the PCH: the kernel's closure, and its key, are those of
+// the plain parse.
+#include "cross.h"
+
+template <typename T>
+__global__ void count_k(int *n, const T *a, const T *b)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (differ(a[i], b[i]))
+		atomicAdd(n, 1);
+}
+
+template __global__ void count_k<int>(int *, const int *, const int *);
