@@ -923,30 +923,45 @@ static void
 emit_copy(struct ks_buf *o, const struct cv *c, const char *s, const char *buf,
 	  const char *ind)
 {
+	/* The slice's base pointers, masks and shared rows once per slice, so
+	   that an element costs a select and the copy; the bound test is a
+	   constant but for the last element (the tile need not be a multiple
+	   of the threads). A skipped element's address is formed but not
+	   read: a cp.async of source size 0 reads nothing, the fallback
+	   reads only where on. */
 	ks_buf_addf(o,
-		    "%s#pragma unroll\n"
-		    "%sfor (int ks_i = 0; ks_i < ks_NA; ks_i++) {\n"
-		    "%s\tconst int ks_e = ks_t + ks_i * ks_NT;\n"
-		    "%s\tconst bool ks_on = ((%s) + 1 < ks_ns ? ks_am : ks_aml) >> ks_i & 1u;\n"
+		    "%s{\n"
+		    "%s\tconst float *const ks_xs = %s + (long long)(%s) * ks_ad;\n"
+		    "%s\tconst float *const ks_ws = %s + (long long)(%s) * ks_bd;\n"
+		    "%s\tconst unsigned long long ks_ma = (%s) + 1 < ks_ns ? ks_am : ks_aml;\n"
+		    "%s\tconst unsigned long long ks_mb = (%s) + 1 < ks_ns ? ks_bmk : ks_bml;\n"
+		    "%s\tfloat *const ks_da = ks_As + (%s) * ks_AS;\n"
+		    "%s\tfloat *const ks_db = ks_Bs + (%s) * ks_BS;\n"
+		    "\n",
+		    ind, ind, c->xname, s, ind, c->wname, s, ind, s, ind, s, ind, buf,
+		    ind, buf);
+	ks_buf_addf(o,
+		    "%s\t#pragma unroll\n"
+		    "%s\tfor (int ks_i = 0; ks_i < ks_NA; ks_i++) {\n"
+		    "%s\t\tconst int ks_e = ks_t + ks_i * ks_NT;\n"
+		    "%s\t\tconst bool ks_on = ks_ma >> ks_i & 1u;\n"
 		    "\n"
-		    "%s\tif (ks_e < ks_BK * ks_BM)\n"
-		    "%s\t\tks_cv_cp4(&ks_As[(%s) * ks_AS + ks_e / ks_BM * (ks_BM + 4) + "
-		    "ks_e %% ks_BM],\n"
-		    "%s\t\t\t  ks_on ? %s + ks_ao[ks_i] + (long long)(%s) * ks_ad : %s, ks_on);\n"
-		    "%s}\n"
-		    "%s#pragma unroll\n"
-		    "%sfor (int ks_i = 0; ks_i < ks_NB; ks_i++) {\n"
-		    "%s\tconst int ks_e = ks_t + ks_i * ks_NT;\n"
-		    "%s\tconst bool ks_on = ((%s) + 1 < ks_ns ? ks_bmk : ks_bml) >> ks_i & 1u;\n"
+		    "%s\t\tif ((ks_i + 1) * ks_NT <= ks_BK * ks_BM || ks_e < ks_BK * ks_BM)\n"
+		    "%s\t\t\tks_cv_cp4(&ks_da[ks_e / ks_BM * (ks_BM + 4) + ks_e %% ks_BM],\n"
+		    "%s\t\t\t\t  ks_xs + ks_ao[ks_i], ks_on);\n"
+		    "%s\t}\n"
+		    "%s\t#pragma unroll\n"
+		    "%s\tfor (int ks_i = 0; ks_i < ks_NB; ks_i++) {\n"
+		    "%s\t\tconst int ks_e = ks_t + ks_i * ks_NT;\n"
+		    "%s\t\tconst bool ks_on = ks_mb >> ks_i & 1u;\n"
 		    "\n"
-		    "%s\tif (ks_e < ks_BK * ks_BN)\n"
-		    "%s\t\tks_cv_cp4(&ks_Bs[(%s) * ks_BS + ks_e %% ks_BK * (ks_BN + 4) + "
-		    "ks_e / ks_BK],\n"
-		    "%s\t\t\t  ks_on ? %s + ks_bo[ks_i] + (long long)(%s) * ks_bd : %s, ks_on);\n"
+		    "%s\t\tif ((ks_i + 1) * ks_NT <= ks_BK * ks_BN || ks_e < ks_BK * ks_BN)\n"
+		    "%s\t\t\tks_cv_cp4(&ks_db[ks_e %% ks_BK * (ks_BN + 4) + ks_e / ks_BK],\n"
+		    "%s\t\t\t\t  ks_ws + ks_bo[ks_i], ks_on);\n"
+		    "%s\t}\n"
 		    "%s}\n",
-		    ind, ind, ind, ind, s, ind, ind, buf, ind, c->xname, s, c->xname,
-		    ind, ind, ind, ind, ind, s, ind, ind, buf, ind, c->wname, s,
-		    c->wname, ind);
+		    ind, ind, ind, ind, ind, ind, ind, ind, ind, ind, ind, ind, ind,
+		    ind, ind, ind, ind);
 }
 
 static enum ks_xf_result
