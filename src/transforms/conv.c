@@ -884,6 +884,23 @@ static const char helpers[] =
 	"\t*dst = on ? __ldg(src) : 0.0f;\n"
 	"#endif\n"
 	"}\n"
+	"/* Close the group of copies issued since the last commit. */\n"
+	"__device__ __forceinline__ static void\n"
+	"ks_cv_commit(void)\n"
+	"{\n"
+	"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n"
+	"\tasm volatile(\"cp.async.commit_group;\\n\" ::: \"memory\");\n"
+	"#endif\n"
+	"}\n"
+	"/* Wait until at most N committed groups are still in flight. */\n"
+	"template <int N>\n"
+	"__device__ __forceinline__ static void\n"
+	"ks_cv_wait_n(void)\n"
+	"{\n"
+	"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n"
+	"\tasm volatile(\"cp.async.wait_group %0;\\n\" :: \"n\"(N) : \"memory\");\n"
+	"#endif\n"
+	"}\n"
 	"__device__ __forceinline__ static void\n"
 	"ks_cv_wait(void)\n"
 	"{\n"
@@ -923,30 +940,45 @@ static void
 emit_copy(struct ks_buf *o, const struct cv *c, const char *s, const char *buf,
 	  const char *ind)
 {
+	/* The slice's base pointers, masks and shared rows once per slice, so
+	   that an element costs a select and the copy; the bound test is a
+	   constant but for the last element (the tile need not be a multiple
+	   of the threads). A skipped element's address is formed but not
+	   read: a cp.async of source size 0 reads nothing, the fallback
+	   reads only where on. */
 	ks_buf_addf(o,
-		    "%s#pragma unroll\n"
-		    "%sfor (int ks_i = 0; ks_i < ks_NA; ks_i++) {\n"
-		    "%s\tconst int ks_e = ks_t + ks_i * ks_NT;\n"
-		    "%s\tconst bool ks_on = ((%s) + 1 < ks_ns ? ks_am : ks_aml) >> ks_i & 1u;\n"
+		    "%s{\n"
+		    "%s\tconst float *const ks_xs = %s + (long long)(%s) * ks_ad;\n"
+		    "%s\tconst float *const ks_ws = %s + (long long)(%s) * ks_bd;\n"
+		    "%s\tconst unsigned long long ks_ma = (%s) + 1 < ks_ns ? ks_am : ks_aml;\n"
+		    "%s\tconst unsigned long long ks_mb = (%s) + 1 < ks_ns ? ks_bmk : ks_bml;\n"
+		    "%s\tfloat *const ks_da = ks_As + (%s) * ks_AS;\n"
+		    "%s\tfloat *const ks_db = ks_Bs + (%s) * ks_BS;\n"
+		    "\n",
+		    ind, ind, c->xname, s, ind, c->wname, s, ind, s, ind, s, ind, buf,
+		    ind, buf);
+	ks_buf_addf(o,
+		    "%s\t#pragma unroll\n"
+		    "%s\tfor (int ks_i = 0; ks_i < ks_NA; ks_i++) {\n"
+		    "%s\t\tconst int ks_e = ks_t + ks_i * ks_NT;\n"
+		    "%s\t\tconst bool ks_on = ks_ma >> ks_i & 1u;\n"
 		    "\n"
-		    "%s\tif (ks_e < ks_BK * ks_BM)\n"
-		    "%s\t\tks_cv_cp4(&ks_As[(%s) * ks_AS + ks_e / ks_BM * (ks_BM + 4) + "
-		    "ks_e %% ks_BM],\n"
-		    "%s\t\t\t  ks_on ? %s + ks_ao[ks_i] + (long long)(%s) * ks_ad : %s, ks_on);\n"
-		    "%s}\n"
-		    "%s#pragma unroll\n"
-		    "%sfor (int ks_i = 0; ks_i < ks_NB; ks_i++) {\n"
-		    "%s\tconst int ks_e = ks_t + ks_i * ks_NT;\n"
-		    "%s\tconst bool ks_on = ((%s) + 1 < ks_ns ? ks_bmk : ks_bml) >> ks_i & 1u;\n"
+		    "%s\t\tif ((ks_i + 1) * ks_NT <= ks_BK * ks_BM || ks_e < ks_BK * ks_BM)\n"
+		    "%s\t\t\tks_cv_cp4(&ks_da[ks_e / ks_BM * (ks_BM + 4) + ks_e %% ks_BM],\n"
+		    "%s\t\t\t\t  ks_xs + ks_ao[ks_i], ks_on);\n"
+		    "%s\t}\n"
+		    "%s\t#pragma unroll\n"
+		    "%s\tfor (int ks_i = 0; ks_i < ks_NB; ks_i++) {\n"
+		    "%s\t\tconst int ks_e = ks_t + ks_i * ks_NT;\n"
+		    "%s\t\tconst bool ks_on = ks_mb >> ks_i & 1u;\n"
 		    "\n"
-		    "%s\tif (ks_e < ks_BK * ks_BN)\n"
-		    "%s\t\tks_cv_cp4(&ks_Bs[(%s) * ks_BS + ks_e %% ks_BK * (ks_BN + 4) + "
-		    "ks_e / ks_BK],\n"
-		    "%s\t\t\t  ks_on ? %s + ks_bo[ks_i] + (long long)(%s) * ks_bd : %s, ks_on);\n"
+		    "%s\t\tif ((ks_i + 1) * ks_NT <= ks_BK * ks_BN || ks_e < ks_BK * ks_BN)\n"
+		    "%s\t\t\tks_cv_cp4(&ks_db[ks_e %% ks_BK * (ks_BN + 4) + ks_e / ks_BK],\n"
+		    "%s\t\t\t\t  ks_ws + ks_bo[ks_i], ks_on);\n"
+		    "%s\t}\n"
 		    "%s}\n",
-		    ind, ind, ind, ind, s, ind, ind, buf, ind, c->xname, s, c->xname,
-		    ind, ind, ind, ind, ind, s, ind, ind, buf, ind, c->wname, s,
-		    c->wname, ind);
+		    ind, ind, ind, ind, ind, ind, ind, ind, ind, ind, ind, ind, ind,
+		    ind, ind, ind, ind);
 }
 
 static enum ks_xf_result
@@ -955,7 +987,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 {
 	const struct ks_kernel *k = in->kernel;
 	const long long bm = pt->v[0], bn = pt->v[1], tm = pt->v[2];
-	const long long tn = pt->v[3], px = pt->v[5];
+	const long long tn = pt->v[3], px = pt->v[5], st = pt->v[6];
 	long long cb = pt->v[4];
 	const long long nt = (bm / tm) * (bn / tn);
 	const char *const lv[CV_MAXL] = { "ks_ci", "ks_l1", "ks_l2", "ks_l3" };
@@ -980,7 +1012,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	/* fewer channels per slice where the window is large */
 	for (;;) {
 		bk = cb * win;
-		smem = 2 * bk * (bm + 4) + 2 * bk * (bn + 4);
+		smem = st * bk * (bm + 4) + st * bk * (bn + 4);
 		if (smem * 4 <= 48 * 1024 || cb == 1)
 			break;
 		cb--;
@@ -1041,13 +1073,13 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    "ks_den,\n\tconst long long ks_nkt, %s)\n"
 		    "{\n"
 		    "\tenum { ks_BM = %lld, ks_BN = %lld, ks_TM = %lld, ks_TN = %lld, "
-		    "ks_PX = %lld, ks_CB = %lld,\n"
+		    "ks_PX = %lld, ks_CB = %lld, ks_ST = %lld,\n"
 		    "\t       ks_BK = %lld, ks_NT = %lld, ks_NTX = ks_BN / ks_TN, ks_EG = %lld,\n"
 		    "\t       ks_NA = (ks_BK * ks_BM + ks_NT - 1) / ks_NT,\n"
 		    "\t       ks_NB = (ks_BK * ks_BN + ks_NT - 1) / ks_NT,\n"
 		    "\t       ks_AS = ks_BK * (ks_BM + 4), ks_BS = ks_BK * (ks_BN + 4) };\n"
 		    "\t__shared__ __align__(16) float ks_sm[%lld];\n"
-		    "\tfloat *const ks_As = ks_sm, *const ks_Bs = ks_sm + 2 * ks_AS;\n"
+		    "\tfloat *const ks_As = ks_sm, *const ks_Bs = ks_sm + ks_ST * ks_AS;\n"
 		    "\tconst int ks_t = (int)threadIdx.x;\n"
 		    "\tconst int ks_tx = ks_t %% ks_NTX, ks_ty = ks_t / ks_NTX;\n"
 		    "\tconst long long ks_nx = (long long)ks_og.x * ks_ob.x;\n"
@@ -1057,7 +1089,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    "\tconst long long ks_img = blockIdx.z / ks_nkt;\n"
 		    "\tconst long long ks_ch0 = blockIdx.z %% ks_nkt * ks_BN;\n",
 		    px, px, bm / px, bm / px, bn, bn, nt, k->name,
-		    params.buf, bm, bn, tm, tn, px, cb, bk, nt, eg, smem);
+		    params.buf, bm, bn, tm, tn, px, cb, st, bk, nt, eg, smem);
 	ks_buf_addf(variant,
 		    "\t/* reads stay inside the kernel's own bounds checks */\n"
 		    "\tconst long long ks_limx = %s%s%s;\n"
@@ -1137,22 +1169,29 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    "\t\t#pragma unroll\n"
 		    "\t\tfor (int ks_j = 0; ks_j < ks_TN; ks_j++)\n"
 		    "\t\t\tks_c[ks_i][ks_j] = 0.0f;\n"
-		    "\tif (ks_ns > 0) {\n");
-	emit_copy(variant, &c, "0", "0", "\t\t");
+		    "\t/* slices 0 .. ks_ST - 2 in flight, one commit group each */\n"
+		    "\tfor (int ks_q = 0; ks_q < ks_ST - 1; ks_q++) {\n"
+		    "\t\tif (ks_q < ks_ns) {\n");
+	emit_copy(variant, &c, "ks_q", "ks_q", "\t\t\t");
 	ks_buf_adds(variant,
+		    "\t\t}\n"
+		    "\t\tks_cv_commit();\n"
 		    "\t}\n"
-		    "\tks_cv_wait();\n"
-		    "\t__syncthreads();\n"
 		    "\tfor (long long ks_s = 0; ks_s < ks_ns; ks_s++) {\n"
-		    "\t\tconst int ks_cb = (int)(ks_s & 1);\n"
-		    "\t\tconst bool ks_more = ks_s + 1 < ks_ns;\n"
+		    "\t\tconst int ks_cb = (int)(ks_s % ks_ST);\n"
+		    "\t\tconst int ks_nb = (int)((ks_s + ks_ST - 1) % ks_ST);\n"
 		    "\t\tconst float *const ks_a = ks_As + ks_cb * ks_AS;\n"
 		    "\t\tconst float *const ks_b = ks_Bs + ks_cb * ks_BS;\n"
 		    "\n"
-		    "\t\tif (ks_more) {\n");
-	emit_copy(variant, &c, "ks_s + 1", "ks_cb ^ 1", "\t\t\t");
+		    "\t\t/* slice s has landed; every thread is done with slice\n"
+		    "\t\t   s - 1, whose buffer slice s + ks_ST - 1 now fills */\n"
+		    "\t\tks_cv_wait_n<ks_ST - 2>();\n"
+		    "\t\t__syncthreads();\n"
+		    "\t\tif (ks_s + ks_ST - 1 < ks_ns) {\n");
+	emit_copy(variant, &c, "ks_s + ks_ST - 1", "ks_nb", "\t\t\t");
 	ks_buf_adds(variant,
 		    "\t\t}\n"
+		    "\t\tks_cv_commit();\n"
 		    "\t\t#pragma unroll\n"
 		    "\t\tfor (int ks_kk = 0; ks_kk < ks_BK; ks_kk++) {\n"
 		    "\t\t\tfloat ks_fa[ks_TM], ks_fb[ks_TN];\n"
@@ -1183,11 +1222,11 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    "\t\t\t\tfor (int ks_j = 0; ks_j < ks_TN; ks_j++)\n"
 		    "\t\t\t\t\tks_c[ks_i][ks_j] = fmaf(ks_fa[ks_i], ks_fb[ks_j], "
 		    "ks_c[ks_i][ks_j]);\n"
-		    "\t\t}\n"
-		    "\t\tks_cv_wait();\n");
+		    "\t\t}\n");
 	ks_buf_addf(variant,
-		    "\t\t__syncthreads();\n"
 		    "\t}\n"
+		    "\tks_cv_wait();\n"
+		    "\t__syncthreads();\n"
 		    "\t/* the sums through shared memory, ks_EG channels at a time, so\n"
 		    "\t   that consecutive threads run the body (and its store) at\n"
 		    "\t   consecutive pixels */\n"
@@ -1284,7 +1323,7 @@ const struct ks_transform ks_xf_conv_tiling = {
 	 * pixels x 64 channels with 8x4 per thread (256 threads), slices
 	 * of 2 channels first; then one change at a time.
 	 */
-	.nparams = 6,
+	.nparams = 7,
 	.params = {
 		{ "bm", "pixels of the output tile", 128, 3, { 128, 64, 256 } },
 		{ "bn", "output channels of the output tile", 64, 3, { 64, 32, 128 } },
@@ -1292,6 +1331,7 @@ const struct ks_transform ks_xf_conv_tiling = {
 		{ "tn", "output channels per thread", 4, 2, { 4, 8 } },
 		{ "cb", "input channels per slice", 2, 3, { 2, 1, 4 } },
 		{ "px", "width of the pixel tile (along gx)", 32, 3, { 32, 64, 16 } },
+		{ "st", "slices in shared memory (stages of the copy pipeline)", 2, 2, { 2, 3 } },
 	},
 	.apply = apply,
 };

@@ -78,6 +78,9 @@ test_convolutions_compile_for_both_archs() {
 	done
 	tu conv.cu nchw3 bm=64 bn=32 tm=4 tn=8 cb=1 px=16
 	tu conv.cu nchw3 bm=256 bn=128 tm=8 tn=8 cb=1 px=64
+	tu conv.cu nchw3 st=3
+	expect_ne 0 "$(entry_count kd/tu-nchw3.compute_90.ptx ks_conv_nchw3 'cp.async.wait_group 1')" \
+		"nchw3 st=3: two slices in flight while one is multiplied"
 }
 
 test_bench_convolutions_compile() {
@@ -101,6 +104,10 @@ test_variants_match_the_original_on_the_cpu() {
 		    "nchw3:3 5 7 40 70 7 40:" \
 		    "nchw3:2 3 19 21 5 19 21:bm=64 bn=32 tm=4 tn=8 cb=1 px=16" \
 		    "nchw3:1 9 5 33 3 5 33:cb=4 px=64" \
+		    "nchw3:3 5 7 40 70 7 40:st=3" \
+		    "nchw3:1 9 5 33 3 5 33:cb=4 px=64 st=3" \
+		    "nchw3:2 1 19 21 5 19 21:st=3" \
+		    "nhwc3_relu:2 3 19 21 5 19 21:st=3 tn=8" \
 		    "nhwc3_relu:2 3 19 21 5 19 21:" \
 		    "nchw3_leaky:2 3 19 21 5 19 21:" \
 		    "nchw_s2d2:2 3 19 21 5 10 11:" \
