@@ -71,6 +71,9 @@ struct opts {
 	double min_ms, max_seconds;
 	double bound_min_ms, bound_factor, candidate_factor;
 	int time, metrics, once, probe;
+	int metrics_only;	/* --metrics-only: counters of one side (the
+				 * candidate, else the original), no checks:
+				 * a side the review already verified */
 	int written_only;	/* output-only detection poisons written buffers only */
 	const char *output_only;	/* --output-only: known from an earlier
 					 * replay ("-": none), or NULL */
@@ -137,7 +140,8 @@ usage(void)
 	      "                 [--original-globals MAP] [--candidate-globals MAP]\n"
 	      "                 [--bound-min-ms MS] [--bound-factor F]\n"
 	      "                 [--candidate-factor F] [--written-only]\n"
-	      "                 [--output-only -|I,J,...] [--gpu-lock PATH]\n",
+	      "                 [--output-only -|I,J,...] [--gpu-lock PATH]\n"
+	      "                 [--metrics-only]\n",
 	      stderr);
 }
 
@@ -175,6 +179,8 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 			o->metrics = 1;
 		} else if (!strcmp(a, "--once")) {
 			o->once = 1;
+		} else if (!strcmp(a, "--metrics-only")) {
+			o->metrics = o->metrics_only = 1;
 		} else if (!strcmp(a, "--probe")) {
 			o->probe = 1;
 		} else if (!strcmp(a, "--written-only")) {
@@ -238,7 +244,8 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 	}
 	if (o->probe)
 		return 0;
-	if (!o->capture || (!o->original && !(o->once && o->candidate)))
+	if (!o->capture ||
+	    (!o->original && !((o->once || o->metrics_only) && o->candidate)))
 		return ks_error(err, "--capture and --original are required");
 	return 0;
 }
@@ -1567,6 +1574,29 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 		if (set_inputs(r, s, r->in, NULL, err) || run_once(r, s, err))
 			goto out;
 		ks_buf_addf(j, "\"once\": \"%s\", \"verdict\": \"ran\"", s->label);
+		rc = 0;
+		goto out;
+	}
+
+	if (r->o.metrics_only) {
+		/* The counters of a side verified before (a candidate that
+		 * became the base): what the Planner reads, nothing more. */
+		struct side *s = r->o.candidate ? &r->cand : &r->orig;
+
+		if (r->o.output_only && known_output_only(r, r->o.output_only, err))
+			goto out;
+		stage(r, "metrics");
+		if (gpu_alone(r, 1, err))
+			goto out;
+		ks_buf_adds(j, "\"metrics\": {\"source\": \"cupti-range-profiler\", ");
+		metrics_of(r, s, j, &why);
+		ks_buf_adds(j, ", \"error\": ");
+		if (why.len)
+			ks_buf_add_json_str(j, why.buf);
+		else
+			ks_buf_adds(j, "null");
+		ks_buf_addf(j, "},\n \"measured\": \"%s\", \"verdict\": \"measured\"",
+			    s->label);
 		rc = 0;
 		goto out;
 	}

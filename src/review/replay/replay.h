@@ -34,6 +34,11 @@
  *     rejected;
  *  6. --metrics: the CUPTI Range Profiler (metrics.h) on one run of each.
  *
+ * --metrics-only: the counters of one side alone (the candidate, else the
+ * original), nothing checked: the verdict is "measured". For a side a
+ * review verified before (the loop's new base), whose counters the
+ * Planner reads.
+ *
  * The JSON's "seconds" says how long each stage took.
  *
  * The result is one JSON object (docs/CAPTURE.md) on stdout or in --json
