@@ -48,7 +48,7 @@
  * With --gpu-lock PATH it shares the GPU with other replays while it checks
  * and has it alone while it times and profiles (review/gpulock.h); the
  * JSON's "lock_wait_s" says how long it waited.
- * May include: libc, core/, capture/, review/ (diagnose.h, globals.h,
+ * May include: libc, core/, capture/, review/ (diagnose.h, fresh.h, globals.h,
  * gpulock.h, metricset.h, occupancy.h, timing.h, tolerance.h), metrics.h,
  * CUDA, CUPTI.
  */
