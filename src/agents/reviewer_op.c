@@ -57,6 +57,7 @@ ks_agent_cost_add(struct ks_traj_cost *cost, const struct ks_review_capture *c)
 	cost->s[KS_TRAJ_COST_RANDOM] += c->random_s;
 	cost->s[KS_TRAJ_COST_TIMING] += c->timing_s;
 	cost->s[KS_TRAJ_COST_METRICS] += c->metrics_s;
+	cost->s[KS_TRAJ_COST_PROCESS] += c->process_s;
 	cost->s[KS_TRAJ_COST_NCU] += c->ncu_s;
 	cost->s[KS_TRAJ_COST_SANITIZER] += c->sanitizer_s;
 	cost->s[KS_TRAJ_COST_LOCK_WAIT] += c->lock_wait_s;

@@ -108,7 +108,7 @@ add_timing(struct ks_buf *out, const char *key, const struct ks_traj_timing *t)
 
 static const char *const cost_names[KS_TRAJ_COST_N] = {
 	"compile", "setup", "original", "output-only", "candidate", "random",
-	"timing", "metrics", "ncu", "sanitizer", "base-metrics", "lock_wait",
+	"timing", "metrics", "process", "ncu", "sanitizer", "base-metrics", "lock_wait",
 };
 
 const char *

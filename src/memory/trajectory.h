@@ -69,6 +69,7 @@ enum ks_traj_cost_phase {
 	KS_TRAJ_COST_RANDOM,
 	KS_TRAJ_COST_TIMING,
 	KS_TRAJ_COST_METRICS,
+	KS_TRAJ_COST_PROCESS,
 	KS_TRAJ_COST_NCU,
 	KS_TRAJ_COST_SANITIZER,
 	KS_TRAJ_COST_BASE_METRICS,
@@ -81,7 +82,8 @@ struct ks_traj_cost {
 };
 
 /* "compile", "setup", "original", "output-only", "candidate", "random",
- * "timing", "metrics", "ncu", "sanitizer", "base-metrics", "lock_wait". */
+ * "timing", "metrics", "process" (ks-replay starting and ending), "ncu",
+ * "sanitizer", "base-metrics", "lock_wait". */
 const char *ks_traj_cost_name(enum ks_traj_cost_phase p);
 
 /* The phase named `name` (ks-replay's stage names), or KS_TRAJ_COST_N. */

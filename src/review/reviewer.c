@@ -742,6 +742,11 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 		rc->gpu_ms -= ks_json_num(res, "lock_wait_s") * 1e3;
 		read_seconds(res, rc);
 		rc->lock_wait_s += ks_json_num(res, "lock_wait_s");
+		rc->process_s = rc->gpu_ms / 1e3 -
+			(rc->setup_s + rc->original_s + rc->output_only_s +
+			 rc->candidate_s + rc->random_s + rc->timing_s + rc->metrics_s);
+		if (rc->process_s < 0)
+			rc->process_s = 0;
 	}
 	ks_gpulock_release(&gpu);
 	o.metrics = rq->metrics || rq->ncu || rq->metrics_only;

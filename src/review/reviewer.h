@@ -146,6 +146,9 @@ struct ks_review_capture {
 	 * (the CPU's, outside gpu_ms) and the waits for the GPU lock. */
 	double setup_s, original_s, output_only_s, candidate_s, random_s,
 		timing_s, metrics_s, ncu_s, sanitizer_s, compile_s, lock_wait_s;
+	double process_s;	/* ks-replay's time outside its stages: the
+				 * process starting, ending (freeing its
+				 * pinned memory, the CUDA context) */
 };
 
 struct ks_review_result {
