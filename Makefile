@@ -239,6 +239,7 @@ REPLAY_SRC = src/review/replay/main.c src/review/replay/replay.c \
 	src/core/util.c
 REPLAY_SRC += src/review/globals.c src/review/diagnose.c src/core/grow.c \
 	src/review/gpulock.c
+REPLAY_SRC += src/review/fresh.c
 $(BUILD)/src/capture/%.o: ALL_CFLAGS += $(CUDA_CFLAGS)
 $(BUILD)/src/review/replay/%.o: ALL_CFLAGS += $(CUDA_CFLAGS)
 $(BUILD)/src/review/replay/metrics.o: ALL_CFLAGS += -Isrc/review/replay/compat

@@ -257,7 +257,9 @@ optimize() {		# KS_DIR, json, log, extra options...
 		return 0
 	fi
 	echo "ks optimize exit status $rc" >>"$log"
-	[ $rc = 124 ] && stopped=1
+	# Cut at the budget (124, or 137 after the grace period): the
+	# next run resumes its tasks.
+	{ [ $rc = 124 ] || [ $rc = 137 ]; } && stopped=1
 	return 1
 }
 # After the rebuild: the counters, and which kernels were compiled in (the
@@ -285,7 +287,7 @@ keep_tasks() {		# KS_DIR, destination: trajectories and candidates
 }
 
 program() {
-	local p=$1 w=$work/$p r=$partial/$p ksd ok=1 abl
+	local p=$1 w=$work/$p r=$partial/$p ksd ok=1 abl t0 rc
 	ksd=$w/ks
 	mkdir -p "$w" "$r" "$work/knowledge" || return 1
 	# One long-term memory for the whole run, as one user's KS_DIR would
@@ -309,9 +311,14 @@ program() {
 	if [ "$stopped" = 1 ] && [ "$ok" = 0 ]; then
 		return 1
 	fi
-	if [ "$torch" = 1 ] && [ ! -f "$w/torch.ok" ] && ! budget_spent; then
+	if [ "$torch" = 1 ] && [ ! -f "$w/torch.ok" ]; then
+		# Its times belong in the result: a spent budget leaves the
+		# program for the next run.
+		budget_spent && return 1
+		t0=$(date +%s)
 		gpu_alone python3 "$tools/torch_eager.py" "$p" >"$r/torch.log" 2>&1
-		echo "torch $? " >>"$w/wall"
+		rc=$?
+		echo "torch $(($(date +%s) - t0)) $rc" >>"$w/wall"
 		: >"$w/torch.ok"
 	fi
 	if [ "$ablate" = 1 ] && [ -d "$ksd/captures" ]; then

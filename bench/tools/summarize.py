@@ -95,16 +95,21 @@ def task_totals(tdir):
         return None
     gpu = 0.0
     reviews = tokens = 0
+    phases = {}
     for line in text.splitlines():
         try:
             r = json.loads(line)
         except ValueError:
             continue
         gpu += r.get("gpu_ms") or 0
+        # Where the time went (docs/LOOP.md, "What a round costs").
+        for name, sec in (r.get("cost") or {}).items():
+            if isinstance(sec, (int, float)):
+                phases[name] = phases.get(name, 0) + sec
         tokens += r.get("tokens") or 0
         if r.get("round", 0) > 0 and r.get("verdict") not in (None, "declined", "seen"):
             reviews += 1
-    return {"gpu_ms": gpu, "reviews": reviews, "tokens": tokens}
+    return {"gpu_ms": gpu, "reviews": reviews, "tokens": tokens, "phases": phases}
 
 
 def stats_of(text):
@@ -173,6 +178,10 @@ def cmd_program(args):
                     at[t] = tot
         abl[a] = {"rows": ar, "tasks": at}
     failed = (read(os.path.join(d, "failed-step")) or "").strip() or None
+    # The rebuilt program's run failing is its result, not a step that
+    # could not run: with a variant compiled in, that variant is wrong.
+    if failed == "run1":
+        failed = None
     ok = failed is None and pass0 and pass1 and not fail0 and not fail1
     status = "PASS" if ok else "FAIL"
     reason = None
@@ -261,7 +270,10 @@ def kernel_record(prog, name, k0, k1, pairs, idx, bw, fl, rel):
         if verified and row.get("best_us") else None
     rec["review_speedup"] = row.get("speedup") if verified else None
     tot = (prog.get("tasks") or {}).get(rec["task"]) if rec["task"] else None
-    rec["gpu_s"] = tot["gpu_ms"] / 1e3 if tot else None
+    # The row's: its steps and the final check (older rows lack it).
+    rec["gpu_s"] = row["gpu_s"] if row and row.get("gpu_s") is not None else \
+        (tot["gpu_ms"] / 1e3 if tot else None)
+    rec["gpu_phases_s"] = (tot.get("phases") or None) if tot else None
     rec["reviews"] = tot["reviews"] if tot else None
     rec["tokens"] = tot["tokens"] if tot else None
     names = prog.get("substituted")
@@ -305,7 +317,8 @@ def ablation_records(prog, kernels):
                          "rounds": row.get("rounds") if row else None,
                          "skills": (row.get("skills") or None) if row else None,
                          "end": row.get("end") if row else None,
-                         "gpu_s": tot["gpu_ms"] / 1e3 if tot else None})
+                         "gpu_s": row["gpu_s"] if row and row.get("gpu_s") is not None
+                         else (tot["gpu_ms"] / 1e3 if tot else None)})
         out[a] = recs
     return out
 

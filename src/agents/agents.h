@@ -72,6 +72,7 @@ struct ks_agent_review {
 	double *mvalues;
 	char *evidence;		/* JSON array of review.json paths, or NULL */
 	double gpu_ms;		/* how long the review held the GPU */
+	struct ks_traj_cost cost;	/* where its time went (seconds) */
 };
 
 void ks_agent_review_release(struct ks_agent_review *r);
@@ -126,6 +127,13 @@ struct ks_agent_ops {
 	 * or -1 with the reason; *k stays valid until the next call. */
 	int (*base_kernel)(void *ctx, const struct ks_task *t, const char *path,
 			   const struct ks_kernel **k, struct ks_buf *err);
+	/* The counters of `candidate` alone (a verified candidate that
+	 * became the base), nothing checked: `out` gets the metrics, the
+	 * GPU time and the cost. NULL: the reviews' own metrics stand (every
+	 * review measures them). With it, the Planner's counters are
+	 * measured for the seed (its review) and for each new base only. */
+	int (*counters)(void *ctx, const struct ks_task *t, const char *candidate,
+			struct ks_agent_review *out, struct ks_buf *err);
 };
 
 /* Where a task ended. */
@@ -252,10 +260,25 @@ struct ks_agent_reviewer {
 				 * review had them), the sanitizer on the
 				 * smallest capture only */
 	const char *gpu_lock;	/* held around the GPU runs, or NULL */
+	int base_counters;	/* metrics in the seed's review only; a new
+				 * base's come from ks_agent_counters_real */
 };
 
 int ks_agent_review_real(void *ctx, const struct ks_task *t, const char *candidate,
 			 struct ks_agent_review *out, struct ks_buf *err);
+
+/* The ops.counters of ks optimize: a metrics-only pass (reviewer.h) on the
+ * first capture, the one whose counters a review reports. */
+int ks_agent_counters_real(void *ctx, const struct ks_task *t, const char *candidate,
+			   struct ks_agent_review *out, struct ks_buf *err);
+
+/* Pure: one capture's review costs added to `cost` (seconds). */
+struct ks_review_capture;
+void ks_agent_cost_add(struct ks_traj_cost *cost, const struct ks_review_capture *c);
+
+/* Pure: the GPU seconds of a step's cost (every phase but the compile and
+ * the lock waits). */
+double ks_agent_cost_gpu_s(const struct ks_traj_cost *cost);
 
 /* Pure: the seam of a kernel replaced by a variant's helpers and
  * definition, without guards (what the next transform reads). */

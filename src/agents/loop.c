@@ -174,6 +174,47 @@ take_review(struct ks_traj_round *r, struct ks_agent_review *rv)
 	rv->mnames = NULL;
 	rv->mvalues = NULL;
 	r->gpu_ms = rv->gpu_ms;
+	r->cost = rv->cost;
+}
+
+/*
+ * The counters of a candidate that just became the base (ops.counters):
+ * the Planner re-plans on them. Without them the plan goes on as for a
+ * base without counters; the pass's time is the step's.
+ */
+static void
+base_counters(struct ks_task *t, struct ks_traj_round *r, const char *path)
+{
+	struct ks_agent_review c;
+	struct ks_buf err = KS_BUF_INIT;
+	size_t i;
+
+	memset(&c, 0, sizeof(c));
+	if (t->ops.counters(t->ops.ctx, t, path, &c, &err)) {
+		ks_log("optimize: %s: no counters for round %d: %s", t->id ? t->id : "",
+		       r->round, err.buf);
+	} else if (!c.nmetrics) {
+		ks_log("optimize: %s: no counters for round %d: %s", t->id ? t->id : "",
+		       r->round, c.why ? c.why : "none measured");
+	}
+	r->gpu_ms += c.gpu_ms;
+	/* The whole pass is the base's counters: its setup included. */
+	for (i = 0; i < KS_TRAJ_COST_N; i++) {
+		if (i == KS_TRAJ_COST_COMPILE || i == KS_TRAJ_COST_LOCK_WAIT)
+			r->cost.s[i] += c.cost.s[i];
+		else
+			r->cost.s[KS_TRAJ_COST_BASE_METRICS] += c.cost.s[i];
+	}
+	if (c.nmetrics && !r->nmetrics) {
+		r->nmetrics = c.nmetrics;
+		r->mnames = c.mnames;
+		r->mvalues = c.mvalues;
+		c.nmetrics = 0;
+		c.mnames = NULL;
+		c.mvalues = NULL;
+	}
+	ks_agent_review_release(&c);
+	ks_buf_release(&err);
 }
 
 /* ---- Generator ------------------------------------------------------------- */
@@ -609,9 +650,9 @@ review_and_commit(struct ks_task *t, struct ks_traj_round *r,
 
 	memset(&rv, 0, sizeof(rv));
 	rc = t->ops.review(t->ops.ctx, t, path, &rv, err);
-	free(path);
 	if (rc) {
 		ks_agent_review_release(&rv);
+		free(path);
 		return -1;
 	}
 	r->compile = ks_xstrdup(rv.compiled ? "ok" : "failed");
@@ -619,6 +660,7 @@ review_and_commit(struct ks_task *t, struct ks_traj_round *r,
 	if (r->verdict && !strcmp(r->verdict, "error")) {
 		/* The review could not run: not the candidate's fault. */
 		ks_agent_review_release(&rv);
+		free(path);
 		rc = commit(t, r, err);
 		set_end(t, KS_TASK_ERROR, t->traj.v[t->traj.n - 1].reason);
 		return rc ? -1 : 0;
@@ -636,7 +678,10 @@ review_and_commit(struct ks_task *t, struct ks_traj_round *r,
 	} else if (ks_traj_verified(r)) {
 		r->gain = ks_traj_moves_base(&t->traj, t->state.base, r, t->min_gain) &&
 			!rv.slower;
+		if (r->gain && t->ops.counters)
+			base_counters(t, r, path);
 	}
+	free(path);
 	ks_agent_review_release(&rv);
 	append_outcome(t, r, sk);
 	return commit(t, r, err);

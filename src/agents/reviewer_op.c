@@ -46,6 +46,35 @@ take_metrics(const struct ks_review_metrics *m, struct ks_agent_review *out)
 	}
 }
 
+void
+ks_agent_cost_add(struct ks_traj_cost *cost, const struct ks_review_capture *c)
+{
+	cost->s[KS_TRAJ_COST_COMPILE] += c->compile_s;
+	cost->s[KS_TRAJ_COST_SETUP] += c->setup_s;
+	cost->s[KS_TRAJ_COST_ORIGINAL] += c->original_s;
+	cost->s[KS_TRAJ_COST_OUTPUT_ONLY] += c->output_only_s;
+	cost->s[KS_TRAJ_COST_CANDIDATE] += c->candidate_s;
+	cost->s[KS_TRAJ_COST_RANDOM] += c->random_s;
+	cost->s[KS_TRAJ_COST_TIMING] += c->timing_s;
+	cost->s[KS_TRAJ_COST_METRICS] += c->metrics_s;
+	cost->s[KS_TRAJ_COST_PROCESS] += c->process_s;
+	cost->s[KS_TRAJ_COST_NCU] += c->ncu_s;
+	cost->s[KS_TRAJ_COST_SANITIZER] += c->sanitizer_s;
+	cost->s[KS_TRAJ_COST_LOCK_WAIT] += c->lock_wait_s;
+}
+
+double
+ks_agent_cost_gpu_s(const struct ks_traj_cost *cost)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < KS_TRAJ_COST_N; i++)
+		if (i != KS_TRAJ_COST_COMPILE && i != KS_TRAJ_COST_LOCK_WAIT)
+			sum += cost->s[i];
+	return sum;
+}
+
 int
 ks_agent_review_real(void *ctx, const struct ks_task *t, const char *candidate,
 		     struct ks_agent_review *out, struct ks_buf *err)
@@ -65,7 +94,10 @@ ks_agent_review_real(void *ctx, const struct ks_task *t, const char *candidate,
 	rq.candidate = candidate;
 	rq.record = rv->record;
 	rq.time = !rv->untimed;
-	rq.metrics = rv->metrics;
+	/* With base_counters the Planner's counters come from the seed's
+	 * review and from a metrics-only pass on each new base: a candidate
+	 * that does not move the base is never planned from. */
+	rq.metrics = rv->metrics && (!rv->base_counters || !candidate);
 	rq.sanitize = rv->sanitize && candidate;
 	if (rv->final) {
 		rq.random = 0;
@@ -76,8 +108,10 @@ ks_agent_review_real(void *ctx, const struct ks_task *t, const char *candidate,
 		return -1;
 	/* The GPU's time only: waiting for the GPU lock behind other tasks
 	 * is not this task's spending. */
-	for (i = 0; i < res.n; i++)
+	for (i = 0; i < res.n; i++) {
 		out->gpu_ms += res.per[i].gpu_ms;
+		ks_agent_cost_add(&out->cost, &res.per[i]);
+	}
 	out->verdict = ks_xstrdup(ks_review_verdict_name(res.verdict));
 	out->why = res.why ? ks_xstrdup(res.why) : NULL;
 	out->compiled = 1;
@@ -109,6 +143,40 @@ ks_agent_review_real(void *ctx, const struct ks_task *t, const char *candidate,
 	if (res.n)
 		take_metrics(candidate ? &res.per[0].cand_metrics :
 					 &res.per[0].orig_metrics, out);
+	ks_review_result_release(&res);
+	return 0;
+}
+
+int
+ks_agent_counters_real(void *ctx, const struct ks_task *t, const char *candidate,
+		       struct ks_agent_review *out, struct ks_buf *err)
+{
+	const struct ks_agent_reviewer *rv = ctx;
+	struct ks_review_request rq;
+	struct ks_review_result res;
+
+	memset(out, 0, sizeof(*out));
+	ks_review_request_init(&rq);
+	rq.conf = rv->conf;
+	/* The first capture: the one a review's metrics come from. */
+	rq.captures = t->captures;
+	rq.ncaptures = t->ncaptures ? 1 : 0;
+	rq.candidate = candidate;
+	rq.record = rv->record;
+	rq.metrics_only = 1;
+	rq.random = 0;
+	rq.gpu_lock = rv->gpu_lock;
+	if (ks_review_run(&rq, &res, err))
+		return -1;
+	out->verdict = ks_xstrdup(ks_review_verdict_name(res.verdict));
+	out->why = res.why ? ks_xstrdup(res.why) : NULL;
+	out->compiled = 1;
+	if (res.n) {
+		out->gpu_ms = res.per[0].gpu_ms;
+		ks_agent_cost_add(&out->cost, &res.per[0]);
+		take_metrics(candidate ? &res.per[0].cand_metrics :
+					 &res.per[0].orig_metrics, out);
+	}
 	ks_review_result_release(&res);
 	return 0;
 }

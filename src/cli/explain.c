@@ -63,6 +63,28 @@ timing(const char *what, const struct ks_traj_timing *t)
 		printf("%s %.4f ms [%.4f, %.4f]", what, t->median, t->lo, t->hi);
 }
 
+/* "GPU 28.3 s: setup 3.0, random 6.1, ...; compile 2.1 s on the CPU, 0.4 s
+ * waiting for the GPU": where a step's (or a task's) time went. */
+static void
+print_cost(const char *what, double gpu_ms, const struct ks_traj_cost *c)
+{
+	size_t i, n = 0;
+
+	printf("%sGPU %.1f s", what, gpu_ms / 1e3);
+	for (i = 0; i < KS_TRAJ_COST_N; i++) {
+		if (i == KS_TRAJ_COST_COMPILE || i == KS_TRAJ_COST_LOCK_WAIT ||
+		    c->s[i] <= 0)
+			continue;
+		printf("%s%s %.1f", n++ ? ", " : ": ",
+		       ks_traj_cost_name((enum ks_traj_cost_phase)i), c->s[i]);
+	}
+	if (c->s[KS_TRAJ_COST_COMPILE] > 0)
+		printf("; compile %.1f s on the CPU", c->s[KS_TRAJ_COST_COMPILE]);
+	if (c->s[KS_TRAJ_COST_LOCK_WAIT] > 0)
+		printf("; %.1f s waiting for the GPU", c->s[KS_TRAJ_COST_LOCK_WAIT]);
+	printf("\n");
+}
+
 static void
 explain_round(const struct ks_traj *t, const struct ks_traj_round *r)
 {
@@ -119,6 +141,8 @@ explain_round(const struct ks_traj *t, const struct ks_traj_round *r)
 		printf("  the base moves here\n");
 	if (r->hash && r->file)
 		printf("  candidate %s (%s)\n", r->file, r->hash);
+	if (r->gpu_ms > 0 || ks_traj_cost_any(&r->cost))
+		print_cost("  cost      ", r->gpu_ms, &r->cost);
 	(void)t;
 }
 
@@ -174,6 +198,16 @@ ks_cmd_explain(int argc, char **argv, struct ks_conf *conf)
 			printf("\n");
 		}
 		ks_traj_state(&t, gain >= 1 ? gain : KS_TRAJ_MIN_GAIN, &s);
+		{
+			struct ks_traj_cost all;
+
+			memset(&all, 0, sizeof(all));
+			for (size_t k = 0; k < t.n; k++)
+				for (size_t p = 0; p < KS_TRAJ_COST_N; p++)
+					all.s[p] += t.v[k].cost.s[p];
+			if (ks_traj_cost_any(&all))
+				print_cost("cost      ", s.gpu_ms, &all);
+		}
 		if (s.best)
 			printf("best      round %d, %.3fx over the original, after %zu reviews "
 			       "(%.1f s of GPU)\n", s.best, t.v[s.best].speedup, s.reviews,

@@ -521,6 +521,16 @@ review_op(void *vctx, const struct ks_task *t, const char *candidate,
 	return ks_agent_review_real(&c->rv, t, candidate, out, err);
 }
 
+/* ops.counters: a new base's counters, in a metrics-only pass. */
+static int
+counters_op(void *vctx, const struct ks_task *t, const char *candidate,
+	    struct ks_agent_review *out, struct ks_buf *err)
+{
+	struct ctx *c = vctx;
+
+	return ks_agent_counters_real(&c->rv, t, candidate, out, err);
+}
+
 /* The source and every capture's launch: another program, another task. */
 static void
 signature(struct ctx *c, const struct job *j)
@@ -592,6 +602,8 @@ prepare(struct ctx *c, const struct job *j, const struct opts *o, struct ks_buf 
 	c->rv.conf = c->conf;
 	c->rv.record = c->rec.path;
 	c->rv.metrics = o->metrics;
+	/* Counters where the Planner reads them: the seed and each new base. */
+	c->rv.base_counters = o->metrics;
 	if (c->pol) {
 		/* The facts ks plan reads, from the same commands. */
 		ks_strv_push(&aargs, "analyze");
@@ -689,7 +701,8 @@ out:
  * capture, with compute-sanitizer's memcheck and racecheck.
  */
 static int
-sanitize_best(struct ctx *c, const struct ks_task *t, int best, struct ks_buf *err)
+sanitize_best(struct ctx *c, const struct ks_task *t, int best, double *gpu_ms,
+	      struct ks_buf *err)
 {
 	struct ks_agent_review rv;
 	struct ks_agent_reviewer s = c->rv;
@@ -706,8 +719,13 @@ sanitize_best(struct ctx *c, const struct ks_task *t, int best, struct ks_buf *e
 		rc = ks_error(err, "the final check with compute-sanitizer: %s: %s",
 			      rv.verdict ? rv.verdict : "no verdict",
 			      rv.why ? rv.why : "no reason given");
-	ks_log("optimize: %s: the final sanitizer check took %.1f s", t->id,
-	       rv.gpu_ms / 1e3);
+	*gpu_ms = rv.gpu_ms;
+	ks_log("optimize: %s: the final sanitizer check took %.1f s (setup %.1f, "
+	       "original %.1f, candidate %.1f, sanitizer %.1f; compile %.1f on the "
+	       "CPU, %.1f waiting for the GPU)", t->id, rv.gpu_ms / 1e3,
+	       rv.cost.s[KS_TRAJ_COST_SETUP], rv.cost.s[KS_TRAJ_COST_ORIGINAL],
+	       rv.cost.s[KS_TRAJ_COST_CANDIDATE], rv.cost.s[KS_TRAJ_COST_SANITIZER],
+	       rv.cost.s[KS_TRAJ_COST_COMPILE], rv.cost.s[KS_TRAJ_COST_LOCK_WAIT]);
 	ks_agent_review_release(&rv);
 	free(path);
 	return rc;
@@ -741,6 +759,8 @@ struct row {
 	char *end;
 	double orig_us, best_us, speedup, sol;
 	size_t rounds;
+	double gpu_s;		/* the task's GPU time: its steps and the final check */
+	double final_s;		/* of which the final check */
 	char *skills;
 	char *task;
 	char *cached;		/* the cache's answer, or NULL */
@@ -781,6 +801,7 @@ fill_row(struct row *row, const struct ks_task *t, const char *name)
 	row->end = ks_xasprintf("%s%s%s", ks_task_end_name(t->end), t->end_why ? ": " : "",
 				t->end_why ? t->end_why : "");
 	row->rounds = t->state.reviews;
+	row->gpu_s = t->state.gpu_ms / 1e3;
 	row->sol = -1;
 	if (t->traj.n && t->traj.v[0].orig.have)
 		row->orig_us = t->traj.v[0].orig.median * 1e3;
@@ -844,7 +865,8 @@ row_json(const struct row *r, struct ks_buf *j)
 		ks_buf_addf(j, "%.2f", r->sol);
 	else
 		ks_buf_adds(j, "null");
-	ks_buf_addf(j, ", \"rounds\": %zu, \"skills\": ", r->rounds);
+	ks_buf_addf(j, ", \"rounds\": %zu, \"gpu_s\": %.3f, \"final_check_s\": %.3f, "
+		    "\"skills\": ", r->rounds, r->gpu_s, r->final_s);
 	ks_buf_add_json_str(j, r->skills ? r->skills : "");
 	ks_buf_adds(j, ", \"end\": ");
 	ks_buf_add_json_str(j, r->end ? r->end : "");
@@ -873,6 +895,8 @@ row_parse(const char *text, struct row *r)
 	f = cJSON_GetObjectItemCaseSensitive(o, "floor_pct");
 	r->sol = cJSON_IsNumber(f) ? f->valuedouble : -1;
 	r->rounds = (size_t)ks_json_num(o, "rounds");
+	r->gpu_s = ks_json_num(o, "gpu_s");
+	r->final_s = ks_json_num(o, "final_check_s");
 	cJSON_Delete(o);
 	return 0;
 }
@@ -963,6 +987,8 @@ run_task(const struct env *env, const struct job *j, struct row *row)
 	t.ops.review = review_op;
 	t.ops.plan = plan_op;
 	t.ops.base_kernel = base_kernel_op;
+	if (o->metrics)
+		t.ops.counters = counters_op;
 	t.llm = env->llm;
 	t.skills = env->skills;
 	t.llm_repairs = env->conf->llm_repairs > 0 ? (unsigned)env->conf->llm_repairs : 0;
@@ -979,7 +1005,12 @@ run_task(const struct env *env, const struct job *j, struct row *row)
 		if (ks_task_best(&t)) {
 			struct ks_buf se = KS_BUF_INIT;
 
-			if (sanitize_best(&c, &t, ks_task_best(&t), &se))
+			double fin = 0;
+			int bad = sanitize_best(&c, &t, ks_task_best(&t), &fin, &se);
+
+			row->final_s = fin / 1e3;
+			row->gpu_s += row->final_s;
+			if (bad)
 				row->cached = ks_xasprintf("not cached: %s", se.buf);
 			else if (save_best(&c, j, &t, ks_task_best(&t), &se))
 				row->cached = ks_xasprintf("not cached: %s", se.buf);

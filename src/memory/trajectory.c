@@ -106,6 +106,55 @@ add_timing(struct ks_buf *out, const char *key, const struct ks_traj_timing *t)
 		    "\"hi_ms\": %.9g}", key, t->median, t->lo, t->hi);
 }
 
+static const char *const cost_names[KS_TRAJ_COST_N] = {
+	"compile", "setup", "original", "output-only", "candidate", "random",
+	"timing", "metrics", "process", "ncu", "sanitizer", "base-metrics", "lock_wait",
+};
+
+const char *
+ks_traj_cost_name(enum ks_traj_cost_phase p)
+{
+	return (unsigned)p < KS_TRAJ_COST_N ? cost_names[p] : "?";
+}
+
+enum ks_traj_cost_phase
+ks_traj_cost_phase_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < KS_TRAJ_COST_N; i++)
+		if (!strcmp(name, cost_names[i]))
+			return (enum ks_traj_cost_phase)i;
+	return KS_TRAJ_COST_N;
+}
+
+int
+ks_traj_cost_any(const struct ks_traj_cost *c)
+{
+	size_t i;
+
+	for (i = 0; i < KS_TRAJ_COST_N; i++)
+		if (c->s[i] > 0)
+			return 1;
+	return 0;
+}
+
+/* "cost": the phases spent, in seconds; absent when none was measured. */
+static void
+add_cost(struct ks_buf *out, const struct ks_traj_cost *c)
+{
+	size_t i, n = 0;
+
+	if (!ks_traj_cost_any(c))
+		return;
+	ks_buf_adds(out, ", \"cost\": {");
+	for (i = 0; i < KS_TRAJ_COST_N; i++)
+		if (c->s[i] > 0)
+			ks_buf_addf(out, "%s\"%s\": %.3f", n++ ? ", " : "", cost_names[i],
+				    c->s[i]);
+	ks_buf_addch(out, '}');
+}
+
 void
 ks_traj_round_json(const struct ks_traj_round *r, struct ks_buf *out)
 {
@@ -150,7 +199,9 @@ ks_traj_round_json(const struct ks_traj_round *r, struct ks_buf *out)
 		add_str(out, "next", r->diag.next);
 		ks_buf_addch(out, '}');
 	}
-	ks_buf_addf(out, ", \"gpu_ms\": %.3f, \"tokens\": %ld", r->gpu_ms, r->tokens);
+	ks_buf_addf(out, ", \"gpu_ms\": %.3f", r->gpu_ms);
+	add_cost(out, &r->cost);
+	ks_buf_addf(out, ", \"tokens\": %ld", r->tokens);
 	add_str(out, "model", r->model);
 	add_str(out, "time", r->time);
 	if (r->task)
@@ -227,6 +278,13 @@ read_round(const cJSON *o, struct ks_traj_round *r)
 		r->diag.next = ks_json_dup(d, "next");
 	}
 	r->gpu_ms = ks_json_num(o, "gpu_ms");
+	m = cJSON_GetObjectItemCaseSensitive(o, "cost");
+	cJSON_ArrayForEach(it, m) {
+		enum ks_traj_cost_phase p = ks_traj_cost_phase_of(it->string);
+
+		if (p < KS_TRAJ_COST_N && cJSON_IsNumber(it) && it->valuedouble > 0)
+			r->cost.s[p] = it->valuedouble;
+	}
 	r->tokens = (long)ks_json_num(o, "tokens");
 	r->model = ks_json_dup(o, "model");
 	r->time = ks_json_dup(o, "time");

@@ -53,6 +53,45 @@ struct ks_traj_diag {
 	char *next;		/* the Repairer's rule: "point", "skill" */
 };
 
+/*
+ * Where a step's time went, in seconds (0: not spent). The GPU phases are
+ * ks-replay's stages summed over the captures, then the ncu fallback, the
+ * sanitizer and a new base's counters pass (its whole replay); "compile"
+ * is the CPU's (nvcc building the shared objects) and "lock_wait" the
+ * time spent behind other tasks: neither counts as the step's GPU time.
+ */
+enum ks_traj_cost_phase {
+	KS_TRAJ_COST_COMPILE,
+	KS_TRAJ_COST_SETUP,
+	KS_TRAJ_COST_ORIGINAL,
+	KS_TRAJ_COST_OUTPUT_ONLY,
+	KS_TRAJ_COST_CANDIDATE,
+	KS_TRAJ_COST_RANDOM,
+	KS_TRAJ_COST_TIMING,
+	KS_TRAJ_COST_METRICS,
+	KS_TRAJ_COST_PROCESS,
+	KS_TRAJ_COST_NCU,
+	KS_TRAJ_COST_SANITIZER,
+	KS_TRAJ_COST_BASE_METRICS,
+	KS_TRAJ_COST_LOCK_WAIT,
+	KS_TRAJ_COST_N
+};
+
+struct ks_traj_cost {
+	double s[KS_TRAJ_COST_N];
+};
+
+/* "compile", "setup", "original", "output-only", "candidate", "random",
+ * "timing", "metrics", "process" (ks-replay starting and ending), "ncu",
+ * "sanitizer", "base-metrics", "lock_wait". */
+const char *ks_traj_cost_name(enum ks_traj_cost_phase p);
+
+/* The phase named `name` (ks-replay's stage names), or KS_TRAJ_COST_N. */
+enum ks_traj_cost_phase ks_traj_cost_phase_of(const char *name);
+
+/* Pure: any phase spent? */
+int ks_traj_cost_any(const struct ks_traj_cost *c);
+
 struct ks_traj_round {
 	int round;		/* its place in the file, from 0 (the seed) */
 	int parent;		/* the round of the base it derives from;
@@ -80,6 +119,7 @@ struct ks_traj_round {
 	double *mvalues;
 	struct ks_traj_diag diag;
 	double gpu_ms;		/* the review's time */
+	struct ks_traj_cost cost;	/* where the step's time went */
 	long tokens;		/* LLM tokens this step spent */
 	char *model;		/* "none" or the LLM's model */
 	char *time;		/* UTC */

@@ -33,7 +33,7 @@ ks_review_argv(const struct ks_review_opts *o, const char *json_path, int once,
 	ks_strv_push(out, o->replay);
 	ks_strv_push(out, "--capture");
 	ks_strv_push(out, o->capture);
-	if (!once || !o->candidate) {
+	if ((!once && !o->metrics_only) || !o->candidate) {
 		ks_strv_push(out, "--original");
 		ks_strv_push(out, o->original);
 	}
@@ -45,7 +45,7 @@ ks_review_argv(const struct ks_review_opts *o, const char *json_path, int once,
 		ks_strv_push(out, "--json");
 		ks_strv_push(out, json_path);
 	}
-	if (o->original_globals && (!once || !o->candidate)) {
+	if (o->original_globals && ((!once && !o->metrics_only) || !o->candidate)) {
 		ks_strv_push(out, "--original-globals");
 		ks_strv_push(out, o->original_globals);
 	}
@@ -70,7 +70,9 @@ ks_review_argv(const struct ks_review_opts *o, const char *json_path, int once,
 		ks_strv_push(out, "--min-ms");
 		ks_strv_push_owned(out, ks_xasprintf("%lu", o->min_ms));
 	}
-	if (o->metrics)
+	if (o->metrics_only)
+		ks_strv_push(out, "--metrics-only");
+	else if (o->metrics)
 		ks_strv_push(out, "--metrics");
 	if (o->written_only)
 		ks_strv_push(out, "--written-only");

@@ -41,12 +41,14 @@ struct ks_review_opts {
 	const char *output_only;	/* found by an earlier replay of this
 					 * capture ("-": none), or NULL */
 	const char *gpu_lock;	/* passed to ks-replay (gpulock.h), or NULL */
+	int metrics_only;	/* --metrics-only: the counters of one side (the
+				 * candidate, else the original), no checks */
 };
 
 /*
  * Pure: ks-replay's arguments (argv[0] included). `once`: run one side once
  * without checks (for ncu and compute-sanitizer): the candidate if there
- * is one, else the original.
+ * is one, else the original. `metrics_only` names the same one side.
  */
 void ks_review_argv(const struct ks_review_opts *o, const char *json_path,
 		    int once, struct ks_strv *out);

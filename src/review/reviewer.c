@@ -83,6 +83,8 @@ ks_review_decide(const struct ks_review_facts *f)
 		return KS_REVIEW_INELIGIBLE;
 	if (v && !strcmp(v, "incorrect"))
 		return KS_REVIEW_REJECTED;
+	if (v && !strcmp(v, "measured"))
+		return f->has_candidate ? KS_REVIEW_CORRECT : KS_REVIEW_ELIGIBLE;
 	if (v && (!strcmp(v, "eligible") || !strcmp(v, "correct"))) {
 		if (f->sanitize_asked && !f->sanitize_clean)
 			return f->has_candidate ? KS_REVIEW_REJECTED :
@@ -282,8 +284,20 @@ metrics_fallback(cJSON *res, const struct ks_review_opts *o)
 	ncu = ks_toolkit_program("ncu", NULL, NULL);
 	if (!ncu)
 		ks_error(&err, "no ncu");
-	if (ncu && !ks_review_ncu(o, ncu, 0, &a, &err) &&
-	    (!o->candidate || !ks_review_ncu(o, ncu, 1, &b, &err))) {
+	if (ncu && o->metrics_only) {
+		/* One side: the one the pass measures. */
+		int cand = o->candidate != NULL;
+
+		if (!ks_review_ncu(o, ncu, cand, &a, &err)) {
+			ks_buf_addf(&obj, "{\"source\": \"ncu\", \"%s\": ",
+				    cand ? "candidate" : "original");
+			ks_buf_adds(&obj, a.buf);
+			ks_buf_adds(&obj, ", \"cupti_error\": ");
+			ks_buf_add_json_str(&obj, cupti ? cupti : "");
+			ks_buf_adds(&obj, ", \"error\": null}");
+		}
+	} else if (ncu && !ks_review_ncu(o, ncu, 0, &a, &err) &&
+		   (!o->candidate || !ks_review_ncu(o, ncu, 1, &b, &err))) {
 		ks_buf_adds(&obj, "{\"source\": \"ncu\", \"original\": ");
 		ks_buf_adds(&obj, a.buf);
 		if (o->candidate) {
@@ -293,7 +307,8 @@ metrics_fallback(cJSON *res, const struct ks_review_opts *o)
 		ks_buf_adds(&obj, ", \"cupti_error\": ");
 		ks_buf_add_json_str(&obj, cupti ? cupti : "");
 		ks_buf_adds(&obj, ", \"error\": null}");
-	} else {
+	}
+	if (!obj.len) {
 		ks_buf_adds(&obj, "{\"source\": \"timing-only\", \"cupti_error\": ");
 		ks_buf_add_json_str(&obj, cupti ? cupti : "");
 		ks_buf_adds(&obj, ", \"error\": ");
@@ -391,6 +406,26 @@ read_metrics(const cJSON *s, struct ks_review_metrics *out)
 			out->have[i] = 1;
 		}
 	}
+}
+
+/* ks-replay's "seconds": how long each of its stages took. */
+static void
+read_seconds(const cJSON *res, struct ks_review_capture *rc)
+{
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(res, "seconds");
+	const struct {
+		const char *name;
+		double *to;
+	} stages[] = {
+		{ "setup", &rc->setup_s },	   { "original", &rc->original_s },
+		{ "output-only", &rc->output_only_s }, { "candidate", &rc->candidate_s },
+		{ "random", &rc->random_s },	   { "timing", &rc->timing_s },
+		{ "metrics", &rc->metrics_s },
+	};
+	size_t i;
+
+	for (i = 0; cJSON_IsObject(s) && i < KS_ARRAY_SIZE(stages); i++)
+		*stages[i].to += ks_json_num(s, stages[i].name);
 }
 
 static char *
@@ -559,8 +594,8 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	char *orig_map = NULL, *cand_map = NULL;
 	struct ks_gpulock gpu = KS_GPULOCK_INIT;
 	cJSON *res = NULL;
-	double gpu_t0 = 0;
-	int launcher = rq->launcher;
+	double gpu_t0 = 0, build_t0;
+	int launcher = rq->launcher, build_rc;
 	unsigned long random = rq->random == (unsigned long)-1 ?
 		(unsigned long)conf->review_random : rq->random;
 	const char *stage = "setup";
@@ -618,10 +653,12 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	if (ks_shim_for_capture(&c, callable, rec.source, 0, &shim, &err))
 		goto fail;
 	b.shim = shim.buf;
+	build_t0 = ks_now_ms();
 	if (ks_build_so(&b, &rc->original_so, &log, &err)) {
 		rc->build_log = ks_buf_detach(&log, NULL);
 		goto fail;
 	}
+	rc->compile_s += (ks_now_ms() - build_t0) / 1e3;
 	orig_map = globals_map(&c, rc->workdir, "original");
 	if (rq->candidate) {
 		cand_abs = ks_fs_realpath(rq->candidate);
@@ -636,7 +673,10 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 			goto fail;
 		b.shim = shim.buf;
 		b.name = "candidate";
-		if (ks_build_so(&b, &rc->candidate_so, &log, &err)) {
+		build_t0 = ks_now_ms();
+		build_rc = ks_build_so(&b, &rc->candidate_so, &log, &err);
+		rc->compile_s += (ks_now_ms() - build_t0) / 1e3;
+		if (build_rc) {
 			/* A candidate that does not compile is rejected, not an error. */
 			struct ks_buf why = KS_BUF_INIT;
 
@@ -657,14 +697,15 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	o.original = rc->original_so;
 	o.candidate = rc->candidate_so;
 	o.workdir = rc->workdir;
-	o.random = rc->candidate_so ? random : 0;
+	o.random = rc->candidate_so && !rq->metrics_only ? random : 0;
 	o.seed = rq->seed;
 	o.reps = (unsigned long)conf->review_reps;
 	o.min_ms = (unsigned long)conf->review_min_ms;
 	o.tol = tol;
 	o.timeout_ms = conf->replay_timeout_ms;
-	o.time = rq->time;
-	o.metrics = rq->metrics && !rq->ncu;
+	o.time = rq->time && !rq->metrics_only;
+	o.metrics = (rq->metrics || rq->metrics_only) && !rq->ncu;
+	o.metrics_only = rq->metrics_only && !rq->ncu;
 	o.original_globals = orig_map;
 	o.candidate_globals = cand_map;
 	o.bounds = 1;
@@ -697,10 +738,19 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 		res = cJSON_Parse(result.buf);
 	}
 	rc->gpu_ms = ks_now_ms() - gpu_t0;
-	if (res)
+	if (res) {
 		rc->gpu_ms -= ks_json_num(res, "lock_wait_s") * 1e3;
+		read_seconds(res, rc);
+		rc->lock_wait_s += ks_json_num(res, "lock_wait_s");
+		rc->process_s = rc->gpu_ms / 1e3 -
+			(rc->setup_s + rc->original_s + rc->output_only_s +
+			 rc->candidate_s + rc->random_s + rc->timing_s + rc->metrics_s);
+		if (rc->process_s < 0)
+			rc->process_s = 0;
+	}
 	ks_gpulock_release(&gpu);
-	o.metrics = rq->metrics || rq->ncu;
+	o.metrics = rq->metrics || rq->ncu || rq->metrics_only;
+	o.metrics_only = rq->metrics_only;
 	if (!res) {
 		ks_error(&err, "ks-replay wrote no JSON");
 		goto fail;
@@ -716,11 +766,12 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 			goto fail;
 		gpu_t0 = ks_now_ms();
 		metrics_fallback(res, &o);
+		rc->ncu_s += (ks_now_ms() - gpu_t0) / 1e3;
 		rc->gpu_ms += ks_now_ms() - gpu_t0;
 		ks_gpulock_release(&gpu);
 	}
 	/* The sanitizer runs only on what passed. */
-	if (sanitized &&
+	if (sanitized && !rq->metrics_only &&
 	    ks_review_verdict_exit(ks_review_decide(&f)) == 0) {
 		const cJSON *side = cJSON_GetObjectItemCaseSensitive(
 			res, o.candidate ? "candidate" : "original");
@@ -735,6 +786,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 			goto fail;
 		gpu_t0 = ks_now_ms();
 		sanitize(res, &o, launcher || c.shmem || smem != 0, rc);
+		rc->sanitizer_s += (ks_now_ms() - gpu_t0) / 1e3;
 		rc->gpu_ms += ks_now_ms() - gpu_t0;
 		ks_gpulock_release(&gpu);
 		f.sanitize_asked = 1;
@@ -754,6 +806,7 @@ fail:
 	fail_capture(rc, KS_REVIEW_ERROR, stage, err.buf);
 out:
 	ks_gpulock_release(&gpu);
+	rc->lock_wait_s += gpu.waited_ms / 1e3;
 	cJSON_Delete(res);
 	ks_capture_release(&c);
 	ks_build_rec_release(&rec);

@@ -91,6 +91,9 @@ struct ks_review_request {
 	int gpu_alone;		/* ... or the whole replay holds it alone
 				 * (many replays of big captures at once
 				 * would not fit in memory) */
+	int metrics_only;	/* counters of one side only (the candidate,
+				 * else the original), nothing checked, timed
+				 * or sanitized: for a side already verified */
 };
 
 /* Defaults: no candidate, no timing, random from the configuration. */
@@ -138,6 +141,14 @@ struct ks_review_capture {
 	char *build_log;	/* nvcc's output for the last build */
 	char *json;		/* the whole review, as `ks replay --json` prints */
 	int bounded;		/* a run was stopped at its time bound */
+	/* Where the review's time went, in seconds: ks-replay's stages (its
+	 * "seconds"), the ncu fallback, the sanitizer runs, the nvcc builds
+	 * (the CPU's, outside gpu_ms) and the waits for the GPU lock. */
+	double setup_s, original_s, output_only_s, candidate_s, random_s,
+		timing_s, metrics_s, ncu_s, sanitizer_s, compile_s, lock_wait_s;
+	double process_s;	/* ks-replay's time outside its stages: the
+				 * process starting, ending (freeing its
+				 * pinned memory, the CUDA context) */
 };
 
 struct ks_review_result {
@@ -172,7 +183,9 @@ struct ks_review_facts {
 };
 
 /*
- * Pure: the verdict on one capture. ks-replay's "eligible" and "correct"
+ * Pure: the verdict on one capture. ks-replay's "measured" (a metrics-only
+ * pass, which checks nothing) is "eligible" or "correct" by the side it
+ * measured: it says only that the pass ran. "eligible" and "correct"
  * stand unless the sanitizer was asked and found errors; "ineligible" is
  * the original's failure, "incorrect" the candidate's; no verdict is the
  * candidate's rejection when the error happened in the candidate's own

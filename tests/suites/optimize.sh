@@ -53,6 +53,21 @@ test_explain_prints_the_trail() {
 	python3 -c 'import json,sys; r=json.load(open("j.txt")); assert len(r) == 3 and r[2]["gain"]'
 }
 
+test_explain_prints_where_the_time_went() {
+	mkdir -p "$KS_DIR/tasks/_Z1kPf"
+	cat >"$KS_DIR/tasks/_Z1kPf/trajectory.jsonl" <<'EOF'
+{"format": 1, "round": 0, "parent": -1, "phase": "seed", "repairs": -1, "verdict": "eligible", "original": {"median_ms": 2, "lo_ms": 1.9, "hi_ms": 2.1}, "candidate": {"median_ms": 2, "lo_ms": 1.9, "hi_ms": 2.1}, "speedup": 1, "gain": false, "metrics": {"m.dram_pct": 31}, "diagnosis": null, "gpu_ms": 9000, "cost": {"setup": 3.0, "original": 0.5, "metrics": 5.5, "compile": 2.0}, "tokens": 0, "model": "none"}
+{"format": 1, "round": 1, "parent": 0, "phase": "optimize", "repairs": -1, "skill": "coop_rows", "why": "f.rows (1)", "params": "threads=32", "source": "original", "hash": "cc", "file": "r1.cu", "compile": "ok", "verdict": "correct", "original": {"median_ms": 2, "lo_ms": 1.9, "hi_ms": 2.1}, "candidate": {"median_ms": 1, "lo_ms": 0.95, "hi_ms": 1.05}, "speedup": 2, "gain": true, "metrics": {"m.dram_pct": 70}, "diagnosis": null, "gpu_ms": 16000, "cost": {"setup": 3.0, "random": 2.5, "timing": 0.3, "base-metrics": 10.2, "compile": 6.0, "lock_wait": 1.5}, "tokens": 0, "model": "none"}
+EOF
+	"$KS_BIN" explain _Z1kPf >out.txt
+	out=$(cat out.txt)
+	expect_contains "$out" "  cost      GPU 9.0 s: setup 3.0, original 0.5, metrics 5.5; compile 2.0 s on the CPU"
+	expect_contains "$out" "  cost      GPU 16.0 s: setup 3.0, random 2.5, timing 0.3, base-metrics 10.2; compile 6.0 s on the CPU; 1.5 s waiting for the GPU"
+	expect_contains "$out" "cost      GPU 25.0 s: setup 6.0, original 0.5, random 2.5, timing 0.3, metrics 5.5, base-metrics 10.2; compile 8.0 s on the CPU; 1.5 s waiting for the GPU"
+	"$KS_BIN" explain _Z1kPf --json >j.txt
+	python3 -c 'import json; r=json.load(open("j.txt")); assert r[1]["cost"]["base-metrics"] == 10.2 and "cost" in r[0]'
+}
+
 test_explain_unknown_task_fails() {
 	set +e
 	"$KS_BIN" explain nothing_here 2>err.txt

@@ -22,6 +22,7 @@
 #include "../../src/core/fs.h"
 #include "../../src/core/util.h"
 #include "../../src/memory/knowledge.h"
+#include "../../src/review/reviewer.h"
 #include "../../src/transforms/transform.h"
 #include "test.h"
 
@@ -100,6 +101,10 @@ struct fake {
 	const char *order[8];	/* the plan */
 	int seen_twice;		/* a candidate text reviewed twice */
 	struct ks_buf reviewed;	/* the texts, one per line */
+	int counters;		/* metrics-only passes asked for */
+	struct ks_buf measured;	/* their candidates' texts, one per line */
+	double planned_dram;	/* m.dram_pct the last plan was made on */
+	size_t planned_n;	/* and how many metrics it had */
 };
 
 static const struct ks_transform *
@@ -133,7 +138,12 @@ fake_plan(void *ctx, const struct ks_task *t, size_t n, char *const *names,
 	struct fake *f = ctx;
 	size_t i;
 
-	(void)t, (void)n, (void)names, (void)values, (void)err;
+	(void)t, (void)err;
+	f->planned_n = n;
+	f->planned_dram = -1;
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], "m.dram_pct"))
+			f->planned_dram = values[i];
 	for (i = 0; f->order[i]; i++) {
 		out->v = ks_xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
 		memset(&out->v[out->n], 0, sizeof(*out->v));
@@ -219,6 +229,37 @@ fake_review(void *ctx, const struct ks_task *t, const char *candidate,
 	return 0;
 }
 
+/* ops.counters: the candidate's counters (m.dram_pct 55), 0.5 s of GPU. */
+static int
+fake_counters(void *ctx, const struct ks_task *t, const char *candidate,
+	      struct ks_agent_review *o, struct ks_buf *err)
+{
+	struct fake *f = ctx;
+	struct ks_buf text = KS_BUF_INIT;
+
+	(void)t;
+	memset(o, 0, sizeof(*o));
+	f->counters++;
+	if (!candidate || ks_fs_read(candidate, &text, err))
+		return -1;
+	ks_buf_addf(&f->measured, "%.*s\n", (int)strcspn(strstr(text.buf, "/* ") ?
+							   strstr(text.buf, "/* ") : "?", "\n"),
+		    strstr(text.buf, "/* ") ? strstr(text.buf, "/* ") : "?");
+	ks_buf_release(&text);
+	o->verdict = ks_xstrdup("correct");
+	o->compiled = 1;
+	o->gpu_ms = 500;
+	o->cost.s[KS_TRAJ_COST_SETUP] = 0.2;
+	o->cost.s[KS_TRAJ_COST_METRICS] = 0.3;
+	o->cost.s[KS_TRAJ_COST_COMPILE] = 1.0;
+	o->nmetrics = 1;
+	o->mnames = ks_xcalloc(1, sizeof(char *));
+	o->mvalues = ks_xcalloc(1, sizeof(double));
+	o->mnames[0] = ks_xstrdup("m.dram_pct");
+	o->mvalues[0] = 55;
+	return 0;
+}
+
 static void
 fake_init(struct fake *f)
 {
@@ -229,6 +270,7 @@ fake_init(struct fake *f)
 	f->order[2] = "gamma";
 	f->order[3] = "beta";
 	f->reviewed = (struct ks_buf)KS_BUF_INIT;
+	f->measured = (struct ks_buf)KS_BUF_INIT;
 }
 
 static void
@@ -649,6 +691,93 @@ TEST(llm_prompt_fills_each_placeholder_once)
 	ks_buf_release(&err);
 }
 
+/*
+ * With ops.counters the candidates' reviews carry no counters: the one
+ * candidate that moves the base is measured once, in its own record, and
+ * the Planner re-plans on those counters; the pass's GPU time and phases
+ * are the round's. The record says where the time went, and reads back.
+ */
+TEST(loop_measures_counters_of_new_bases_only)
+{
+	const char *dir = test_tmpdir();
+	struct ks_task t;
+	struct fake f;
+	struct ks_buf err = KS_BUF_INIT, line = KS_BUF_INIT;
+	struct ks_traj back = { 0 };
+	const struct ks_traj *tr;
+	size_t i, moved = 0;
+
+	fake_init(&f);
+	task_setup(&t, &f, dir);
+	t.ops.counters = fake_counters;
+	CHECK(ks_agents_run(&t, &err) == 0);
+	tr = &t.traj;
+	for (i = 1; i < tr->n; i++) {
+		if (tr->v[i].gain) {
+			moved++;
+			CHECK_INT_EQ(1, (long long)tr->v[i].nmetrics);
+			CHECK_STR_EQ("m.dram_pct", tr->v[i].mnames[0]);
+			CHECK(tr->v[i].mvalues[0] == 55);
+			/* the review's second and the pass's half */
+			CHECK(tr->v[i].gpu_ms == 1500);
+			CHECK(tr->v[i].cost.s[KS_TRAJ_COST_BASE_METRICS] > 0.49 &&
+			      tr->v[i].cost.s[KS_TRAJ_COST_BASE_METRICS] < 0.51);
+			CHECK(tr->v[i].cost.s[KS_TRAJ_COST_COMPILE] == 1.0);
+		} else {
+			CHECK_INT_EQ(0, (long long)tr->v[i].nmetrics);
+			CHECK(tr->v[i].cost.s[KS_TRAJ_COST_BASE_METRICS] == 0);
+		}
+	}
+	CHECK_INT_EQ(1, (long long)moved);
+	CHECK_INT_EQ(1, f.counters);
+	CHECK(strstr(f.measured.buf, "alpha p=2") != NULL);
+	/* the plan after the move was made on the new base's counters */
+	CHECK_INT_EQ(1, (long long)f.planned_n);
+	CHECK(f.planned_dram == 55);
+	/* the GPU budget counts the pass */
+	CHECK(t.state.gpu_ms == 1000.0 * f.calls + 500);
+	/* cost: written, read back */
+	ks_traj_round_json(&tr->v[t.state.base], &line);
+	CHECK(strstr(line.buf, "\"cost\": {\"compile\": 1.000") != NULL);
+	CHECK(strstr(line.buf, "\"base-metrics\": 0.500") != NULL);
+	CHECK_INT_EQ(0, ks_traj_parse("t", line.buf, &back, NULL, &err));
+	CHECK_INT_EQ(1, (long long)back.n);
+	CHECK(back.v[0].cost.s[KS_TRAJ_COST_BASE_METRICS] == 0.5);
+	CHECK(back.v[0].cost.s[KS_TRAJ_COST_COMPILE] == 1.0);
+	CHECK(back.v[0].cost.s[KS_TRAJ_COST_RANDOM] == 0);
+	ks_traj_release(&back);
+	ks_buf_release(&line);
+	ks_buf_release(&f.reviewed);
+	ks_buf_release(&f.measured);
+	ks_buf_release(&err);
+	task_done(&t);
+}
+
+/* The cost of one capture's review into the step's, and its GPU part. */
+TEST(agent_cost_sums_phases)
+{
+	struct ks_review_capture c;
+	struct ks_traj_cost cost;
+
+	memset(&c, 0, sizeof(c));
+	memset(&cost, 0, sizeof(cost));
+	c.setup_s = 1.5;
+	c.random_s = 6;
+	c.metrics_s = 4;
+	c.sanitizer_s = 8;
+	c.compile_s = 3;
+	c.lock_wait_s = 10;
+	ks_agent_cost_add(&cost, &c);
+	ks_agent_cost_add(&cost, &c);
+	CHECK(cost.s[KS_TRAJ_COST_SETUP] == 3 && cost.s[KS_TRAJ_COST_RANDOM] == 12);
+	CHECK(cost.s[KS_TRAJ_COST_COMPILE] == 6 && cost.s[KS_TRAJ_COST_LOCK_WAIT] == 20);
+	/* the CPU's compile and the waits are no GPU time */
+	CHECK(ks_agent_cost_gpu_s(&cost) == 3 + 12 + 8 + 16);
+	CHECK_STR_EQ("output-only", ks_traj_cost_name(KS_TRAJ_COST_OUTPUT_ONLY));
+	CHECK_INT_EQ(KS_TRAJ_COST_RANDOM, ks_traj_cost_phase_of("random"));
+	CHECK_INT_EQ(KS_TRAJ_COST_N, ks_traj_cost_phase_of("nothing"));
+}
+
 void
 ks_suite_agents(void)
 {
@@ -664,4 +793,6 @@ ks_suite_agents(void)
 	RUN(llm_reply_into_a_variant);
 	RUN(llm_same_code_is_whitespace_blind);
 	RUN(llm_prompt_fills_each_placeholder_once);
+	RUN(loop_measures_counters_of_new_bases_only);
+	RUN(agent_cost_sums_phases);
 }

@@ -651,6 +651,27 @@ TEST(review_argv)
 	join(&v, &text);
 	CHECK_STR_EQ("ks-replay --capture /c --candidate /c.so --once", text.buf);
 	ks_strv_release(&v);
+	/* A metrics-only pass: the one side, its counters, nothing checked. */
+	ks_strv_init(&v);
+	ks_buf_reset(&text);
+	o.random = 0;
+	o.time = 0;
+	o.tol = NULL;
+	o.metrics = o.metrics_only = 1;
+	o.output_only = "1";
+	ks_review_argv(&o, "/w/r.json", 0, &v);
+	join(&v, &text);
+	CHECK_STR_EQ("ks-replay --capture /c --candidate /c.so --json /w/r.json "
+		     "--metrics-only --output-only 1", text.buf);
+	ks_strv_release(&v);
+	ks_strv_init(&v);
+	ks_buf_reset(&text);
+	o.candidate = NULL;
+	ks_review_argv(&o, "/w/r.json", 0, &v);
+	join(&v, &text);
+	CHECK_STR_EQ("ks-replay --capture /c --original /o.so --json /w/r.json "
+		     "--metrics-only --output-only 1", text.buf);
+	ks_strv_release(&v);
 	ks_buf_release(&text);
 }
 
@@ -681,6 +702,10 @@ TEST(review_decide)
 		{ 1, 1, NULL, "original", 0, 0, KS_REVIEW_ERROR },
 		{ 1, 1, NULL, "timing", 0, 0, KS_REVIEW_ERROR },
 		{ 1, 1, NULL, NULL, 0, 0, KS_REVIEW_ERROR },
+		/* a metrics-only pass: it ran, by the side it measured */
+		{ 1, 1, "measured", NULL, 0, 0, KS_REVIEW_CORRECT },
+		{ 0, 1, "measured", NULL, 0, 0, KS_REVIEW_ELIGIBLE },
+		{ 1, 1, NULL, "metrics", 0, 0, KS_REVIEW_ERROR },
 	};
 	size_t i;
 

@@ -15,6 +15,7 @@
 #include "../../src/core/conf.h"
 #include "../../src/core/fs.h"
 #include "../../src/core/util.h"
+#include "../../src/review/metricset.h"
 #include "../../src/review/reviewer.h"
 #include "test.h"
 
@@ -75,6 +76,7 @@ fixture(struct ks_conf *conf, struct ks_buf *err)
 	/* ks-replay: the prepared result into --json, or death without one. */
 	exec_script("ks-replay",
 		    "#!/bin/sh\nprev=\nfor a; do [ \"$prev\" = --json ] && j=$a; prev=$a; done\n"
+		    "[ -n \"$FAKE_REPLAY_ARGS\" ] && echo \"$*\" >>\"$FAKE_REPLAY_ARGS\"\n"
 		    "[ -n \"$FAKE_REPLAY_DIES\" ] && exit 3\ncp \"$FAKE_REPLAY_RESULT\" \"$j\"\n");
 	path = ks_xasprintf("%s/bin:/usr/bin:/bin", dir);
 	setenv("PATH", path, 1);
@@ -106,6 +108,8 @@ fixture(struct ks_conf *conf, struct ks_buf *err)
 	free(c.params);
 	setenv("KS_DIR", dir, 1);
 	unsetenv("KS_CONFIG");
+	unsetenv("FAKE_REPLAY_DIES");
+	unsetenv("FAKE_CANDIDATE_FAILS");
 	ks_conf_init(conf);
 	return rc || ks_conf_load(conf, err);
 }
@@ -237,6 +241,89 @@ TEST(reviewer_ks_replay_dies)
 	fixture_release(&conf);
 }
 
+/* Where the time went: ks-replay's stages and the builds, per capture. */
+TEST(reviewer_reports_its_phases)
+{
+	struct ks_conf conf;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_review_result r;
+	const struct ks_review_capture *c;
+
+	CHECK_INT_EQ(0, fixture(&conf, &err));
+	test_write(dir, "result.json",
+		   RESULT("\"candidate\": {\"correct\": true, \"why\": null},\n" TIMING
+			  "\"seconds\": {\"setup\": 1.5, \"original\": 0.25, "
+			  "\"candidate\": 0.75, \"random\": 6, \"timing\": 0.5}, "
+			  "\"lock_wait_s\": 2,",
+			  "correct"));
+	CHECK_INT_EQ(0, review(&conf, 1, &r, &err));
+	c = &r.per[0];
+	CHECK(c->setup_s == 1.5 && c->original_s == 0.25 && c->candidate_s == 0.75);
+	CHECK(c->random_s == 6 && c->timing_s == 0.5);
+	CHECK(c->metrics_s == 0 && c->ncu_s == 0 && c->sanitizer_s == 0);
+	CHECK(c->lock_wait_s >= 2);
+	CHECK(c->compile_s >= 0);
+	ks_review_result_release(&r);
+	ks_buf_release(&err);
+	fixture_release(&conf);
+}
+
+/* A metrics-only pass: ks-replay asked for the counters of the candidate
+ * alone (no fresh sets, no timing), no sanitizer, the counters read. */
+TEST(reviewer_metrics_only_pass)
+{
+	struct ks_conf conf;
+	struct ks_buf err = KS_BUF_INIT, args = KS_BUF_INIT;
+	struct ks_review_result r;
+	struct ks_review_request rq;
+	const char *caps[1];
+	char *argsf;
+	size_t i;
+	const struct ks_metric_def *defs;
+	size_t n;
+
+	CHECK_INT_EQ(0, fixture(&conf, &err));
+	argsf = ks_xasprintf("%s/args", dir);
+	setenv("FAKE_REPLAY_ARGS", argsf, 1);
+	test_write(dir, "result.json",
+		   "{\"format\": 1, \"capture\": \"c\", \"kernel\": \"_Z5scalePfi\", "
+		   "\"metrics\": {\"source\": \"cupti-range-profiler\", \"candidate\": "
+		   "{\"ranges\": 1, \"dram_pct\": 61.5, \"unavailable\": []}, \"error\": null},\n"
+		   " \"measured\": \"candidate\", \"verdict\": \"measured\", \"error\": null, "
+		   "\"seconds\": {\"setup\": 2, \"metrics\": 3}}\n");
+	caps[0] = capdir;
+	ks_review_request_init(&rq);
+	rq.conf = &conf;
+	rq.captures = caps;
+	rq.ncaptures = 1;
+	rq.candidate = candidate;
+	rq.metrics_only = 1;
+	rq.time = 1;		/* ignored: a metrics-only pass times nothing */
+	rq.sanitize = 1;	/* ... and sanitizes nothing */
+	rq.random = 3;
+	CHECK_INT_EQ(0, ks_review_run(&rq, &r, &err));
+	CHECK_STR_EQ("correct", ks_review_verdict_name(r.verdict));
+	CHECK(!r.per[0].sanitized);
+	CHECK(r.per[0].setup_s == 2 && r.per[0].metrics_s == 3);
+	defs = ks_metricset(&n);
+	for (i = 0; i < n && strcmp(defs[i].name, "dram_pct"); i++)
+		;
+	CHECK(i < n && r.per[0].cand_metrics.n == n && r.per[0].cand_metrics.have[i] &&
+	      r.per[0].cand_metrics.value[i] == 61.5);
+	CHECK_INT_EQ(0, ks_fs_read(argsf, &args, &err));
+	CHECK(strstr(args.buf, "--metrics-only") != NULL);
+	CHECK(strstr(args.buf, "--candidate ") != NULL);
+	CHECK_NULL(strstr(args.buf, "--original "));
+	CHECK_NULL(strstr(args.buf, "--random"));
+	CHECK_NULL(strstr(args.buf, "--time"));
+	unsetenv("FAKE_REPLAY_ARGS");
+	free(argsf);
+	ks_review_result_release(&r);
+	ks_buf_release(&args);
+	ks_buf_release(&err);
+	fixture_release(&conf);
+}
+
 void
 ks_suite_reviewer(void)
 {
@@ -244,4 +331,6 @@ ks_suite_reviewer(void)
 	RUN(reviewer_rejects_what_ks_replay_rejects);
 	RUN(reviewer_a_candidate_that_does_not_compile);
 	RUN(reviewer_ks_replay_dies);
+	RUN(reviewer_reports_its_phases);
+	RUN(reviewer_metrics_only_pass);
 }

@@ -23,6 +23,7 @@
 #include "../../core/strv.h"
 #include "../../core/util.h"
 #include "../diagnose.h"
+#include "../fresh.h"
 #include "../globals.h"
 #include "../metricset.h"
 #include "../occupancy.h"
@@ -71,6 +72,9 @@ struct opts {
 	double min_ms, max_seconds;
 	double bound_min_ms, bound_factor, candidate_factor;
 	int time, metrics, once, probe;
+	int metrics_only;	/* --metrics-only: counters of one side (the
+				 * candidate, else the original), no checks:
+				 * a side the review already verified */
 	int written_only;	/* output-only detection poisons written buffers only */
 	const char *output_only;	/* --output-only: known from an earlier
 					 * replay ("-": none), or NULL */
@@ -104,6 +108,11 @@ struct replay {
 	} sets[8];
 	size_t nsets;
 	int in_pinned;		/* in[] and ref[] are registered with the driver */
+	struct range {
+		int drawn;	/* a float buffer the fresh sets redraw */
+		double lo, hi;	/* its captured finite range */
+	} *range;		/* per buffer, at the first fresh set */
+	unsigned threads;	/* drawing the fresh sets */
 	struct ks_gpulock gpu;
 };
 
@@ -137,7 +146,8 @@ usage(void)
 	      "                 [--original-globals MAP] [--candidate-globals MAP]\n"
 	      "                 [--bound-min-ms MS] [--bound-factor F]\n"
 	      "                 [--candidate-factor F] [--written-only]\n"
-	      "                 [--output-only -|I,J,...] [--gpu-lock PATH]\n",
+	      "                 [--output-only -|I,J,...] [--gpu-lock PATH]\n"
+	      "                 [--metrics-only]\n",
 	      stderr);
 }
 
@@ -175,6 +185,8 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 			o->metrics = 1;
 		} else if (!strcmp(a, "--once")) {
 			o->once = 1;
+		} else if (!strcmp(a, "--metrics-only")) {
+			o->metrics = o->metrics_only = 1;
 		} else if (!strcmp(a, "--probe")) {
 			o->probe = 1;
 		} else if (!strcmp(a, "--written-only")) {
@@ -238,20 +250,10 @@ parse_args(int argc, char **argv, struct replay *r, struct ks_buf *err)
 	}
 	if (o->probe)
 		return 0;
-	if (!o->capture || (!o->original && !(o->once && o->candidate)))
+	if (!o->capture ||
+	    (!o->original && !((o->once || o->metrics_only) && o->candidate)))
 		return ks_error(err, "--capture and --original are required");
 	return 0;
-}
-
-/* splitmix64: the fresh inputs are reproducible from --seed. */
-static uint64_t
-next_random(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
 }
 
 /*
@@ -982,32 +984,6 @@ out:
 	return rc;
 }
 
-/* draw_inputs() for f32, the common case, without a conversion per
- * element: the same values in the same order. */
-static void
-draw_f32(const float *in, float *out, size_t n, uint64_t *state)
-{
-	double lo = INFINITY, hi = -INFINITY;
-	size_t k;
-
-	for (k = 0; k < n; k++) {
-		double v = in[k];
-
-		if (isfinite(v)) {
-			lo = v < lo ? v : lo;
-			hi = v > hi ? v : hi;
-		}
-	}
-	if (!(lo <= hi))
-		return;
-	for (k = 0; k < n; k++) {
-		double u = (double)(next_random(state) >> 11) / 9007199254740992.0;
-
-		if (isfinite(in[k]))
-			out[k] = (float)(lo + (hi - lo) * u);
-	}
-}
-
 /* --output-only: "-", or buffer numbers separated by commas. */
 static int
 known_output_only(struct replay *r, const char *list, struct ks_buf *err)
@@ -1029,42 +1005,39 @@ known_output_only(struct replay *r, const char *list, struct ks_buf *err)
 	return 0;
 }
 
-/* Fresh inputs: floats redrawn over their captured finite range. */
+/*
+ * Fresh inputs: floats redrawn over their captured finite range (fresh.h:
+ * the same values, drawn on several threads; each buffer's range computed
+ * once, from the captured inputs). An output-only buffer is poisoned, not
+ * loaded, so nothing is copied into it.
+ */
 static void
 draw_inputs(struct replay *r, uint64_t *state, unsigned char **inputs)
 {
-	size_t i, k;
+	size_t i;
 
+	if (!r->range) {
+		r->range = ks_xcalloc(r->cap.nbuffers + 1, sizeof(*r->range));
+		for (i = 0; i < r->cap.nbuffers; i++) {
+			enum ks_dtype d = r->cap.buffers[i].dtype;
+
+			r->range[i].drawn = ks_dtype_is_float(d) && !r->output_only[i] &&
+				r->cap.buffers[i].mem != KS_MEM_GLOBAL &&
+				ks_fresh_range(d, r->in[i], r->cap.buffers[i].size /
+							       ks_dtype_size(d),
+					       &r->range[i].lo, &r->range[i].hi);
+		}
+	}
 	for (i = 0; i < r->cap.nbuffers; i++) {
 		enum ks_dtype d = r->cap.buffers[i].dtype;
-		size_t size = r->cap.buffers[i].size, n = size / ks_dtype_size(d);
-		double lo = INFINITY, hi = -INFINITY;
+		size_t size = r->cap.buffers[i].size;
 
-		memcpy(inputs[i], r->in[i], size);
-		if (!ks_dtype_is_float(d) || r->output_only[i] ||
-		    r->cap.buffers[i].mem == KS_MEM_GLOBAL)
-			continue;
-		if (d == KS_DTYPE_F32) {
-			draw_f32((const float *)(const void *)r->in[i],
-				 (float *)(void *)inputs[i], n, state);
-			continue;
-		}
-		for (k = 0; k < n; k++) {
-			double v = ks_tol_load(d, r->in[i], k);
-
-			if (isfinite(v)) {
-				lo = v < lo ? v : lo;
-				hi = v > hi ? v : hi;
-			}
-		}
-		if (!(lo <= hi))
-			continue;
-		for (k = 0; k < n; k++) {
-			double u = (double)(next_random(state) >> 11) / 9007199254740992.0;
-
-			if (isfinite(ks_tol_load(d, r->in[i], k)))
-				ks_tol_store(d, inputs[i], k, lo + (hi - lo) * u);
-		}
+		if (r->range[i].drawn)
+			*state = ks_fresh_draw(d, r->in[i], inputs[i], size / ks_dtype_size(d),
+					       r->range[i].lo, r->range[i].hi, *state,
+					       r->threads);
+		else if (!r->output_only[i])
+			memcpy(inputs[i], r->in[i], size);
 	}
 }
 
@@ -1571,6 +1544,29 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 		goto out;
 	}
 
+	if (r->o.metrics_only) {
+		/* The counters of a side verified before (a candidate that
+		 * became the base): what the Planner reads, nothing more. */
+		struct side *s = r->o.candidate ? &r->cand : &r->orig;
+
+		if (r->o.output_only && known_output_only(r, r->o.output_only, err))
+			goto out;
+		stage(r, "metrics");
+		if (gpu_alone(r, 1, err))
+			goto out;
+		ks_buf_adds(j, "\"metrics\": {\"source\": \"cupti-range-profiler\", ");
+		metrics_of(r, s, j, &why);
+		ks_buf_adds(j, ", \"error\": ");
+		if (why.len)
+			ks_buf_add_json_str(j, why.buf);
+		else
+			ks_buf_adds(j, "null");
+		ks_buf_addf(j, "},\n \"measured\": \"%s\", \"verdict\": \"measured\"",
+			    s->label);
+		rc = 0;
+		goto out;
+	}
+
 	/* 1. The original reproduces the captured outputs. */
 	stage(r, "original");
 	if (set_inputs(r, &r->orig, r->in, NULL, err) || run_once(r, &r->orig, err) ||
@@ -1642,6 +1638,10 @@ review(struct replay *r, struct ks_buf *j, struct ks_buf *err)
 				&cj, &why);
 		correct = !bad;
 		if (correct && r->o.random) {
+			/* Its host set is the fresh sets' first: at gigabytes a
+			 * pinned set more costs as much as a set drawn. */
+			host_set_free(r, got);
+			got = NULL;
 			stage(r, "random");
 			size_t passed = random_sets(r, &why, err, &failed);
 
@@ -1764,6 +1764,12 @@ ks_replay_main(int argc, char **argv)
 	r.orig.label = "original";
 	r.cand.label = "candidate";
 	r.orig.best_ms = r.cand.best_ms = -1;
+	{
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+		/* Several reviews share the machine: at most 8 each. */
+		r.threads = ncpu > 8 ? 8 : ncpu > 0 ? (unsigned)ncpu : 1;
+	}
 	ks_strv_init(&r.orig.uses);
 	ks_strv_init(&r.cand.uses);
 	if (parse_args(argc, argv, &r, &err)) {

@@ -34,6 +34,11 @@
  *     rejected;
  *  6. --metrics: the CUPTI Range Profiler (metrics.h) on one run of each.
  *
+ * --metrics-only: the counters of one side alone (the candidate, else the
+ * original), nothing checked: the verdict is "measured". For a side a
+ * review verified before (the loop's new base), whose counters the
+ * Planner reads.
+ *
  * The JSON's "seconds" says how long each stage took.
  *
  * The result is one JSON object (docs/CAPTURE.md) on stdout or in --json
@@ -43,7 +48,7 @@
  * With --gpu-lock PATH it shares the GPU with other replays while it checks
  * and has it alone while it times and profiles (review/gpulock.h); the
  * JSON's "lock_wait_s" says how long it waited.
- * May include: libc, core/, capture/, review/ (diagnose.h, globals.h,
+ * May include: libc, core/, capture/, review/ (diagnose.h, fresh.h, globals.h,
  * gpulock.h, metricset.h, occupancy.h, timing.h, tolerance.h), metrics.h,
  * CUDA, CUPTI.
  */

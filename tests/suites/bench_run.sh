@@ -1,0 +1,133 @@
+# bench_run: bench/tools/run.sh (`make bench`) end to end without a GPU:
+# a bench tree of two programs and the ceilings, a fake nvcc (programs that
+# print their KSBENCH lines, faster once a variant is compiled in), a fake
+# ks-nvcc (substitutes what the variant cache holds) and a fake ks
+# (gpu-lock, capture, optimize, stats), tests/data/bench_run/. What runs for
+# real is run.sh's sequencing, markers, budget, parallel programs and
+# ablations, and collect.py / summarize.py over what it leaves.
+
+suite_probe() {
+	command -v python3 >/dev/null 2>&1 || echo "python3 is not available"
+}
+
+bench_tree() {
+	local p
+	mkdir -p root/bench root/bin
+	cp -R "$ROOT/bench/tools" root/bench/tools
+	cp "$ROOT/tests/data/bench_run/ks" "$ROOT/tests/data/bench_run/ks-nvcc" root/
+	cp "$ROOT/tests/data/bench_run/nvcc" root/bin/nvcc
+	printf 'list:\n\t@echo ceilings alpha beta\n' >root/bench/Makefile
+	for p in ceilings alpha beta; do
+		mkdir -p root/bench/$p
+		echo "__global__ void ${p}_kernel(float *x) {}" >root/bench/$p/main.cu
+		printf 'NVCC ?= nvcc\nARCH ?= sm_90\nLIBS =\nall: %s\n%s: main.cu\n\t$(NVCC) -O3 -arch=$(ARCH) -I../common -o $@ main.cu $(LIBS)\nclean:\n\trm -f %s\n' \
+			"$p" "$p" "$p" >root/bench/$p/Makefile
+	done
+	PATH=$PWD/root/bin:$PATH
+	FAKE_KS_LOG=$PWD/ks.log
+	export PATH FAKE_KS_LOG
+}
+
+run_bench() {
+	set +e
+	bash root/bench/tools/run.sh --out "$PWD/res" --work "$PWD/work" \
+		--date 2026-01-02 --no-torch "$@" >out.txt 2>&1
+	status=$?
+	set -e
+}
+
+results() {		# a python expression over the results JSON r
+	python3 - "$PWD/res/2026-01-02-unknown-gpu.json" "$1" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+k = {x["program"]: x for x in r["kernels"]}
+print(eval(sys.argv[2]))
+PY
+}
+
+test_bench_run_whole_suite_with_ablations() {
+	bench_tree
+	run_bench --ablate
+	[ "$status" = 0 ] || { cat out.txt; fail "run.sh exit status $status"; }
+	expect_file res/2026-01-02-unknown-gpu.json
+	expect_eq "PASS PASS" "$(results 'r["programs"]["alpha"]["status"] + " " + r["programs"]["beta"]["status"]')"
+	# both kernels verified, compiled in, and the program faster for it
+	expect_eq "2 2" "$(results 'str(len(r["kernels"])) + " " + str(sum(x["in_program"] for x in r["kernels"]))')"
+	expect_eq "10 2" "$(results '"%g %g" % (k["alpha"]["original_ms"], k["alpha"]["after_ms"])')"
+	expect_eq "1.0" "$(results 'r["summary"]["success_rate"]')"
+	# the GPU time of a kernel is its ks optimize row's (the final check in)
+	expect_eq "4.5" "$(results 'k["alpha"]["gpu_s"]')"
+	# and where it went, summed over the task's records
+	expect_eq "1.0 1.5 0.8 4.0" "$(results '"%.1f %.1f %.1f %.1f" % tuple(k["alpha"]["gpu_phases_s"][n] for n in ("setup", "random", "base-metrics", "compile"))')"
+	# both ablations, on the same captures, each in its own KS_DIR
+	expect_eq "2 2" "$(results 'str(len(r["ablations"]["no-long-term-memory"]["kernels"])) + " " + str(len(r["ablations"]["no-short-term-memory"]["kernels"]))')"
+	expect_contains "$(grep '^optimize' ks.log)" "--no-long-term-memory [KS_DIR=$PWD/work/alpha/ks-no-long-term-memory]"
+	expect_contains "$(grep '^optimize' ks.log)" "--no-short-term-memory [KS_DIR=$PWD/work/beta/ks-no-short-term-memory]"
+	[ -L work/alpha/ks-no-long-term-memory/captures ] || fail "the ablation does not share the captures"
+	# the program runs and the capture hold the GPU alone
+	expect_eq 2 "$(grep -c "^gpu-lock -- timeout -k 10 300 $PWD/work/alpha/" ks.log)"
+	expect_contains "$(cat out.txt)" "bench: 2 programs, 0 not passing both runs"
+	# a second run does nothing again
+	: >ks.log
+	run_bench --ablate
+	expect_eq 0 "$status"
+	expect_eq "" "$(grep -v "^version" ks.log)"
+}
+
+test_bench_run_budget_stops_and_resumes() {
+	bench_tree
+	FAKE_NVCC_SLOW=3 run_bench --budget 2
+	expect_eq 3 "$status"
+	expect_contains "$(cat out.txt)" "budget of 2s spent; run again to continue"
+	expect_file work/alpha/build0.ok
+	expect_no_file work/alpha/run0.ok
+	expect_no_file res/partial-bench-2026-01-02/alpha.json
+	run_bench
+	[ "$status" = 0 ] || { cat out.txt; fail "run.sh exit status $status"; }
+	expect_eq "PASS PASS" "$(results 'r["programs"]["alpha"]["status"] + " " + r["programs"]["beta"]["status"]')"
+	# the first build was not done again: build0 and build1, once each
+	expect_eq 2 "$(wc -l <work/alpha/ks/builds/log)"
+}
+
+test_bench_run_parallel_programs() {
+	bench_tree
+	run_bench --parallel 2 --ablate
+	[ "$status" = 0 ] || { cat out.txt; fail "run.sh exit status $status"; }
+	expect_contains "$(cat out.txt)" "bench: alpha"
+	expect_contains "$(cat out.txt)" "bench: beta"
+	expect_eq "2 2" "$(results 'str(len(r["kernels"])) + " " + str(len(r["ablations"]["no-short-term-memory"]["kernels"]))')"
+	expect_eq 6 "$(grep -c '^optimize' ks.log)"
+}
+
+test_bench_run_failed_step_then_retry() {
+	bench_tree
+	FAKE_OPTIMIZE_FAILS=$PWD/failed-once run_bench
+	expect_eq 1 "$status"
+	expect_eq "FAIL" "$(results 'r["programs"]["alpha"]["status"]')"
+	expect_eq "step optimize failed" "$(results 'r["programs"]["alpha"]["reason"]')"
+	expect_eq "PASS" "$(results 'r["programs"]["beta"]["status"]')"
+	: >ks.log
+	run_bench --retry-failed
+	[ "$status" = 0 ] || { cat out.txt; fail "run.sh exit status $status"; }
+	expect_eq "PASS" "$(results 'r["programs"]["alpha"]["status"]')"
+	# from the failed step on: no new capture, beta left alone
+	expect_eq "" "$(grep '^capture' ks.log)"
+	expect_eq "" "$(grep 'work/beta' ks.log)"
+}
+
+test_bench_run_a_wrong_variant_shows() {
+	bench_tree
+	FAKE_PROGRAM_FAILS=1 run_bench --only alpha
+	expect_eq 1 "$status"
+	expect_eq "FAIL True" "$(results 'r["programs"]["alpha"]["status"] + " " + str(k["alpha"]["wrong"])')"
+}
+
+test_make_bench_passes_its_options() {
+	out=$(make -n -s -C "$ROOT" bench PROGS="alpha beta" BUDGET=500 ABLATE=1 \
+		JOBS=4 ROUNDS=15 BENCH_ARGS="--parallel 2" 2>&1 |
+		sed -e :a -e '/\\$/N; s/\\\n//; ta' | tr -s ' \t' '  ' | grep 'run.sh')
+	expect_contains "$out" "--only \"alpha beta\" --budget 500"
+	expect_contains "$out" "--rounds 15"
+	expect_contains "$out" "--jobs 4 --ablate"
+	expect_contains "$out" "--parallel 2"
+}
