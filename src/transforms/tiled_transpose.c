@@ -94,12 +94,12 @@ contiguous_along(const struct ks_access *a, int *both)
  * number of whole blocks and a remainder with at most one carry, so the
  * original coordinates need no division per element. */
 static void
-phase(struct ks_buf *o, int along, int load, const char *T, const char *kname,
-      const char *args, long long tile, long long rows)
+phase(struct ks_buf *o, int along, int load, int replay, const char *T,
+      const char *kname, const char *args, long long tile, long long rows)
 {
 	/* fixed: the coordinate threadIdx.x walks; moving: threadIdx.y + j */
 	const char *fx = along == 0 ? "x" : "y", *mv = along == 0 ? "y" : "x";
-	struct ks_buf c = KS_BUF_INIT;
+	struct ks_buf c = KS_BUF_INIT, pin = KS_BUF_INIT, pout = KS_BUF_INIT;
 
 	/* the tile is indexed [gy - y0][gx - x0] in both phases */
 	if (load)
@@ -107,6 +107,18 @@ phase(struct ks_buf *o, int along, int load, const char *T, const char *kname,
 	else
 		ks_buf_adds(&c, along == 0 ? "&ks_t[threadIdx.y + ks_j][threadIdx.x]"
 					   : "&ks_t[threadIdx.x][threadIdx.y + ks_j]");
+	if (replay) {
+		ks_buf_addf(&pin, "ks_tile_ld<%s> ks_in = { ks_L };", T);
+		ks_buf_addf(&pout,
+			    "ks_tile_rec<%s> ks_out = { &ks_v[ks_j / %lldu], "
+			    "&ks_pa[ks_j / %lldu] };",
+			    T, rows, rows);
+	} else {
+		ks_buf_addf(&pin, "ks_tile_in<%s> ks_in = { ks_L, %s, %d };", T,
+			    c.buf, load);
+		ks_buf_addf(&pout, "ks_tile_out<%s> ks_out = { ks_S, %d };", T,
+			    !load);
+	}
 	ks_buf_addf(o,
 		"			/* %s phase: threadIdx.x walks g%s */\n"
 		"			const unsigned ks_gf = ks_%s0 + threadIdx.x;\n"
@@ -118,8 +130,8 @@ phase(struct ks_buf *o, int along, int load, const char *T, const char *kname,
 		"#pragma unroll\n"
 		"			for (unsigned ks_j = 0; ks_j < %lldu; ks_j += %lldu) {\n"
 		"				if (ks_gf < ks_n%s && ks_gm + ks_j < ks_n%s) {\n"
-		"					ks_tile_in<%s> ks_in = { %s, %s, %d };\n"
-		"					ks_tile_out<%s> ks_out = { %s, %d };\n"
+		"					%s\n"
+		"					%s\n"
 		"\n"
 		"					ks_tile_body_%s(make_uint3(%s, %s, ks_tz),\n"
 		"						make_uint3(%s, %s, ks_bz), ks_ob, ks_og, %s);\n"
@@ -132,26 +144,56 @@ phase(struct ks_buf *o, int along, int load, const char *T, const char *kname,
 		"				}\n"
 		"			}\n",
 		load ? "load" : "store", fx, fx, fx, fx, mv, rows, mv, rows, mv,
-		mv, mv, tile, rows, fx, mv, T, "ks_L", c.buf, load, T, "ks_S",
-		!load, kname, along == 0 ? "ks_tf" : "ks_tm",
+		mv, mv, tile, rows, fx, mv, pin.buf, pout.buf, kname, along == 0 ? "ks_tf" : "ks_tm",
 		along == 0 ? "ks_tm" : "ks_tf", along == 0 ? "ks_bf" : "ks_bm",
 		along == 0 ? "ks_bm" : "ks_bf", args, mv, mv);
 	ks_buf_release(&c);
+	ks_buf_release(&pin);
+	ks_buf_release(&pout);
 }
 
 /* The loaded registers to the tile, where the load phase's threads have
- * them (threadIdx.x along the load's contiguous coordinate). */
+ * them (threadIdx.x along the load's contiguous coordinate); when the
+ * store phase replays, the recorded values and addresses (an element the
+ * body did not store has none: the address registers start empty). */
 static void
-tile_fill(struct ks_buf *o, int along, long long tile, long long rows)
+tile_fill(struct ks_buf *o, int along, int replay, long long tile,
+	  long long rows)
 {
+	const char *cell = along == 0 ? "[threadIdx.y + ks_j][threadIdx.x]"
+				      : "[threadIdx.x][threadIdx.y + ks_j]";
+
 	ks_buf_addf(o,
 		"#pragma unroll\n"
-		"			for (unsigned ks_j = 0; ks_j < %lldu; ks_j += %lldu)\n"
-		"				%s = ks_v[ks_j / %lldu];\n",
-		tile, rows,
-		along == 0 ? "ks_t[threadIdx.y + ks_j][threadIdx.x]"
-			   : "ks_t[threadIdx.x][threadIdx.y + ks_j]",
-		rows);
+		"\t\t\tfor (unsigned ks_j = 0; ks_j < %lldu; ks_j += %lldu) {\n"
+		"\t\t\t\tks_t%s = ks_v[ks_j / %lldu];\n",
+		tile, rows, cell, rows);
+	if (replay)
+		ks_buf_addf(o,
+			"\t\t\t\tks_a%s = ks_pa[ks_j / %lldu];\n"
+			"\t\t\t\tks_pa[ks_j / %lldu] = KS_TILE_NONE;\n",
+			cell, rows, rows);
+	ks_buf_adds(o, "\t\t\t}\n");
+}
+
+/* The replayed store phase: threadIdx.x along the store's contiguous
+ * coordinate, each recorded value to its address (coalesced: the
+ * addresses of a warp are consecutive where the body stored). */
+static void
+replay_store(struct ks_buf *o, int along, long long tile, long long rows)
+{
+	const char *cell = along == 0 ? "[threadIdx.y + ks_j][threadIdx.x]"
+				      : "[threadIdx.x][threadIdx.y + ks_j]";
+
+	ks_buf_addf(o,
+		"#pragma unroll\n"
+		"\t\t\tfor (unsigned ks_j = 0; ks_j < %lldu; ks_j += %lldu) {\n"
+		"\t\t\t\tconst long long ks_i = ks_a%s;\n"
+		"\n"
+		"\t\t\t\tif (ks_i != KS_TILE_NONE)\n"
+		"\t\t\t\t\tks_S[ks_i] = ks_t%s;\n"
+		"\t\t\t}\n",
+		tile, rows, cell, cell);
 }
 
 static enum ks_xf_result
@@ -161,17 +203,26 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	const struct ks_kernel *k = in->kernel;
 	const struct ks_facts *f = &k->facts;
 	const long long rows = p->v[0], tile = p->v[1], tiles = p->v[2];
+	const int replay = p->v[3] != 0;
 	int L = -1, S = -1, lalong, salong, lboth, sboth;
 	struct ks_xfbody_elem le, se;
 	struct ks_buf intype = KS_BUF_INIT, outtype = KS_BUF_INIT;
 	struct ks_buf bparams = KS_BUF_INIT, params = KS_BUF_INIT;
 	struct ks_buf args = KS_BUF_INIT, targs = KS_BUF_INIT, body = KS_BUF_INIT;
+	struct ks_buf sh = KS_BUF_INIT, pa = KS_BUF_INIT;
 	enum ks_xf_result rc = KS_XF_DECLINED;
 	const char *lname, *sname;
 
 	if (tile * rows > 1024) {
 		ks_buf_addf(reason, "a %lldx%lld block has more than 1024 threads",
 			    tile, rows);
+		return KS_XF_DECLINED;
+	}
+	if (replay && tile > 32) {
+		ks_buf_addf(reason,
+			    "a %lldx%lld tile with its recorded addresses needs "
+			    "more than 48 KiB of shared memory (replay=0)",
+			    tile, tile);
 		return KS_XF_DECLINED;
 	}
 	if (ks_xfbody_plain_kernel(k, 0, reason))
@@ -306,8 +357,10 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	if (!ks_xfbody_only_subscripted(in->text, in->len, k, lname, reason) ||
 	    !ks_xfbody_only_subscripted(in->text, in->len, k, sname, reason))
 		goto out;
-	ks_buf_addf(&intype, "ks_tile_in<%s>", le.ctype);
-	ks_buf_addf(&outtype, "ks_tile_out<%s>", le.ctype);
+	ks_buf_addf(&intype, replay ? "ks_tile_ld<%s>" : "ks_tile_in<%s>",
+		    le.ctype);
+	ks_buf_addf(&outtype, replay ? "ks_tile_rec<%s>" : "ks_tile_out<%s>",
+		    le.ctype);
 	if (ks_xfbody_params(k, f->arrays[f->acc[L].array].param, intype.buf,
 			     f->arrays[f->acc[S].array].param, outtype.buf,
 			     &bparams, reason) ||
@@ -326,6 +379,14 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		ks_buf_addf(&targs, "%s%s", i ? ", " : "", nm);
 	}
 
+	if (replay) {
+		ks_buf_addf(&sh, "\t__shared__ long long ks_a[%lld][%lld];\n",
+			    tile, tile + 1);
+		ks_buf_adds(&pa, "\t\tlong long ks_pa[] = {");
+		for (long long j = 0; j < tile / rows; j++)
+			ks_buf_addf(&pa, "%s KS_TILE_NONE", j ? "," : "");
+		ks_buf_adds(&pa, " };\n");
+	}
 	ks_buf_addf(variant,
 		    "// %s: the permuted copy staged through a padded %lldx%lld "
 		    "shared tile, %lldx%lld threads, %lld tile%s per block "
@@ -345,10 +406,11 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"/* Each block moves %lld %lldx%lld tile%s of the original grid's global\n"
 		"   indices (ks_og blocks of ks_ob threads), one above the other; the\n"
 		"   next tile's loads are in flight while the current one is stored. */\n"
-		"__global__ void __launch_bounds__(%lld)\n"
+		"__global__ void __launch_bounds__(%lld, %lld)\n"
 		"ks_tile_%s(const dim3 ks_og, const dim3 ks_ob, %s)\n"
 		"{\n"
 		"\t__shared__ %s ks_t[%lld][%lld];\n"
+		"%s"
 		"\tconst %s *const ks_L = %s;\n"
 		"\t%s *const ks_S = %s;\n"
 		"\tconst unsigned ks_nx = ks_og.x * ks_ob.x, ks_ny = ks_og.y * ks_ob.y;\n"
@@ -361,33 +423,41 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\tfor (unsigned ks_z = blockIdx.z; ks_z < ks_nz; ks_z += gridDim.z) {\n"
 		"\t\tconst unsigned ks_tz = ks_z %% ks_ob.z, ks_bz = ks_z / ks_ob.z;\n"
 		"\t\t%s ks_v[%lld] = {};\n"
+		"%s"
 		"\n"
 		"\t\t{\n"
 		"\t\t\tconst unsigned ks_x0 = ks_xb, ks_y0 = ks_ta * %lldu;\n"
 		"\n",
-		tiles, tile, tile, tiles > 1 ? "s" : "", tile * rows, k->name,
-		params.buf, le.ctype, tile, tile + 1, le.ctype, lname, le.ctype,
-		sname, tile, tiles, tile - 1, tile, tiles, tiles, le.ctype,
-		tile / rows, tile);
-	phase(variant, lalong, 1, le.ctype, k->name, targs.buf, tile, rows);
+		tiles, tile, tile, tiles > 1 ? "s" : "", tile * rows,
+		1536 / (tile * rows) ? 1536 / (tile * rows) : 1, k->name,
+		params.buf, le.ctype, tile, tile + 1, sh.buf, le.ctype, lname,
+		le.ctype, sname, tile, tiles, tile - 1, tile, tiles, tiles,
+		le.ctype, tile / rows, pa.buf, tile);
+	phase(variant, lalong, 1, replay, le.ctype, k->name, targs.buf, tile,
+	      rows);
 	ks_buf_addf(variant,
 		"\t\t}\n"
 		"\t\tfor (unsigned ks_ty = ks_ta; ks_ty < ks_te; ks_ty++) {\n");
-	tile_fill(variant, lalong, tile, rows);
+	tile_fill(variant, lalong, replay, tile, rows);
 	ks_buf_addf(variant,
 		"\t\t\t__syncthreads();\n"
 		"\t\t\tif (ks_ty + 1 < ks_te) {\n"
 		"\t\t\t\tconst unsigned ks_x0 = ks_xb, ks_y0 = (ks_ty + 1) * %lldu;\n"
 		"\n",
 		tile);
-	phase(variant, lalong, 1, le.ctype, k->name, targs.buf, tile, rows);
-	ks_buf_addf(variant,
-		"\t\t\t}\n"
-		"\t\t\t{\n"
-		"\t\t\t\tconst unsigned ks_x0 = ks_xb, ks_y0 = ks_ty * %lldu;\n"
-		"\n",
-		tile);
-	phase(variant, salong, 0, le.ctype, k->name, targs.buf, tile, rows);
+	phase(variant, lalong, 1, replay, le.ctype, k->name, targs.buf, tile,
+	      rows);
+	ks_buf_adds(variant, "\t\t\t}\n\t\t\t{\n");
+	if (!replay)
+		ks_buf_addf(variant,
+			"\t\t\t\tconst unsigned ks_x0 = ks_xb, ks_y0 = ks_ty * %lldu;\n"
+			"\n",
+			tile);
+	if (replay)
+		replay_store(variant, salong, tile, rows);
+	else
+		phase(variant, salong, 0, 0, le.ctype, k->name, targs.buf, tile,
+		      rows);
 	ks_buf_adds(variant,
 		"\t\t\t}\n"
 		"\t\t\t__syncthreads();\n"
@@ -423,6 +493,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 out:
 	ks_buf_release(&intype);
 	ks_buf_release(&outtype);
+	ks_buf_release(&sh);
+	ks_buf_release(&pa);
 	ks_buf_release(&bparams);
 	ks_buf_release(&params);
 	ks_buf_release(&args);
@@ -438,7 +510,7 @@ const struct ks_transform ks_xf_smem_tiled_transpose = {
 	.precondition = "one thread-dependent load and one store, outside "
 			"loops, affine in the global x and y indices, one "
 			"contiguous along x and the other along y",
-	.nparams = 3,
+	.nparams = 4,
 	.params = {
 		{ "rows", "thread rows of the block (tile/rows elements per "
 			  "thread)",
@@ -448,6 +520,10 @@ const struct ks_transform ks_xf_smem_tiled_transpose = {
 		{ "tiles", "tiles per block, one above the other (the next "
 			   "one's loads in flight while one is stored)",
 		  4, 4, { 4, 1, 2, 8 } },
+		{ "replay", "1: the body runs once per element, in the load "
+			    "phase, and the store phase stores what it recorded; "
+			    "0: the body runs in both phases",
+		  1, 2, { 1, 0 } },
 	},
 	.apply = apply,
 };
