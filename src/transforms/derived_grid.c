@@ -335,7 +335,7 @@ emit_tiled(const struct ks_xf_input *in, const struct tile *t, int m,
 		"\tconst unsigned ks_r0 = (unsigned)%s;\n",
 		t->cs, t->cl, tiles, tiles > 1 ? "s" : "",
 		w >= 0 ? ", the third from z" : "", 32 * rows,
-		1536 / (32 * rows) ? 1536 / (32 * rows) : 1, k->name, params, T,
+		ks_xfbody_tile_min_blocks(32, rows), k->name, params, T,
 		replay ? "\t__shared__ long long ks_a[32][33];\n" : "", T,
 		k->params[lp].name, T, k->params[sp].name, rc[0].buf);
 	if (m == 2)

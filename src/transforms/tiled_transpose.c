@@ -429,7 +429,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\t\t\tconst unsigned ks_x0 = ks_xb, ks_y0 = ks_ta * %lldu;\n"
 		"\n",
 		tiles, tile, tile, tiles > 1 ? "s" : "", tile * rows,
-		1536 / (tile * rows) ? 1536 / (tile * rows) : 1, k->name,
+		ks_xfbody_tile_min_blocks(tile, rows), k->name,
 		params.buf, le.ctype, tile, tile + 1, sh.buf, le.ctype, lname,
 		le.ctype, sname, tile, tiles, tile - 1, tile, tiles, tiles,
 		le.ctype, tile / rows, pa.buf, tile);

@@ -828,3 +828,12 @@ const char ks_xfbody_tile_helpers[] =
 	"};\n"
 	"#endif\n"
 	"\n";
+
+long long
+ks_xfbody_tile_min_blocks(long long tile, long long rows)
+{
+	const long long threads = tile * rows;
+	const long long fit = tile / rows >= 8 ? 1024 : 1536;
+
+	return threads > 0 && fit / threads > 0 ? fit / threads : 1;
+}

@@ -178,4 +178,12 @@ int ks_xfbody_plain_kernel(const struct ks_kernel *k, int allow_coop,
  */
 extern const char ks_xfbody_tile_helpers[];
 
+/*
+ * The tile kernels' minimum resident blocks per SM (__launch_bounds__'s
+ * second argument) for a tile x rows block: registers capped so that
+ * 1536 threads fit (1024 with 8 or more elements per thread, whose
+ * registers would spill), each with its loads in flight; at least 1.
+ */
+long long ks_xfbody_tile_min_blocks(long long tile, long long rows);
+
 #endif
