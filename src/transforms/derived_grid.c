@@ -605,7 +605,9 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 				    "32 wide (bx=32 only)");
 			goto out;
 		}
-		if (emit_tiled(in, &t, (int)m, by, p->v[2], p->v[3] != 0, rc,
+		/* the tile's thread rows: trows, or by where trows=0 */
+		if (emit_tiled(in, &t, (int)m, p->v[4] ? p->v[4] : by, p->v[2],
+			       p->v[3] != 0, rc,
 			       body.buf,
 			       args.buf, params.buf, variant, reason))
 			goto out;
@@ -744,7 +746,7 @@ const struct ks_transform ks_xf_derived_grid = {
 	.precondition = "a 1-D kernel that divides its flat thread index by "
 			"uniform values step by step (at most two quotients), "
 			"with threads independent of each other",
-	.nparams = 4,
+	.nparams = 5,
 	.params = {
 		{ "bx", "threads per block along the fastest coordinate", 32, 4,
 		  { 32, 16, 64, 128 } },
@@ -757,6 +759,9 @@ const struct ks_transform ks_xf_derived_grid = {
 			    "element, in the load phase, and the store phase "
 			    "stores what it recorded; 0, the body runs in both "
 			    "phases", 1, 2, { 1, 0 } },
+		{ "trows", "a permuted copy: thread rows of the 32-wide tile "
+			   "block (32/trows elements per thread); 0: by", 4, 4,
+		  { 4, 8, 16, 0 } },
 	},
 	.apply = apply,
 };

@@ -514,7 +514,7 @@ const struct ks_transform ks_xf_smem_tiled_transpose = {
 	.params = {
 		{ "rows", "thread rows of the block (tile/rows elements per "
 			  "thread)",
-		  8, 3, { 8, 16, 4 } },
+		  4, 3, { 4, 8, 16 } },
 		{ "tile", "the square tile's side: threads per block row",
 		  32, 2, { 32, 64 } },
 		{ "tiles", "tiles per block, one above the other (the next "
@@ -523,7 +523,7 @@ const struct ks_transform ks_xf_smem_tiled_transpose = {
 		{ "replay", "1: the body runs once per element, in the load "
 			    "phase, and the store phase stores what it recorded; "
 			    "0: the body runs in both phases",
-		  1, 2, { 1, 0 } },
+		  0, 2, { 0, 1 } },
 	},
 	.apply = apply,
 };

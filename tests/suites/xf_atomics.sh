@@ -116,7 +116,7 @@ test_transposes_match_the_original_on_the_cpu() {
 	# file : kernel : case : shape : points (odd sizes: ragged tiles)
 	for spec in "bench.cu:transpose_kernel:KS_TRANSPOSE2D:45 70:" \
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:130 33:tiles=1" \
-		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:130 33:replay=0" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:130 33:replay=1 rows=8" \
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:70 45:rows=16 tiles=8" \
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:150 70:tile=64 rows=4 replay=0 tiles=2" \
 		    "permute.cu:transpose_ld:KS_LD:60 50:" \
@@ -137,7 +137,7 @@ test_transposes_match_the_original_on_the_cpu() {
 test_a_lost_replayed_row_is_caught_on_the_cpu() {
 	have_emu || skip_test "no C++20 g++ or python3"
 	cp "$DATA/permute.cu" "$DATA/cuda_emu.h" "$DATA/perm_check.cpp" .
-	emu_build permute.cu transpose_ld smem_tiled_transpose KS_LD
+	emu_build permute.cu transpose_ld smem_tiled_transpose KS_LD replay=1
 	./check-transpose_ld 60 50 >/dev/null || fail "the intact variant failed"
 	# the store phase skips its first element row
 	sed -i 's/if (ks_i != KS_TILE_NONE)/if (ks_i != KS_TILE_NONE \&\& ks_j)/' variant.inc
@@ -151,9 +151,10 @@ test_a_lost_replayed_row_is_caught_on_the_cpu() {
 test_tile_points_and_declines() {
 	cp "$DATA/permute.cu" .
 	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
-		--param tile=64 2>&1) && fail "tile=64 with replay was transformed"
+		--param tile=64 --param replay=1 2>&1) && fail "tile=64 with replay was transformed"
 	expect_contains "$out" "48 KiB"
-	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose)
+	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
+		--param replay=1)
 	expect_contains "$out" "ks_tile_rec<double>"
 	expect_contains "$out" "blockIdx.y * 4u"
 	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
