@@ -166,12 +166,12 @@ test_permuted_copies_match_the_original_on_the_cpu() {
 	for spec in "bench.cu:permute3d_kernel:KS_FLAT3F:6 10 13:" \
 		    "bench.cu:permute3d_kernel:KS_FLAT3F:3 70 45:tiles=1" \
 		    "bench.cu:permute3d_kernel:KS_FLAT3F:3 70 45:replay=0" \
-		    "bench.cu:permute3d_kernel:KS_FLAT3F:5 33 97:by=16 tiles=8" \
-		    "bench.cu:permute3d_kernel:KS_FLAT3F:5 33 97:by=4 tiles=2" \
+		    "bench.cu:permute3d_kernel:KS_FLAT3F:5 33 97:trows=16 tiles=8" \
+		    "bench.cu:permute3d_kernel:KS_FLAT3F:5 33 97:trows=0 by=4 tiles=2" \
 		    "derived.cu:channels_first:KS_FLAT2:5 37:" \
 		    "derived.cu:channels_first:KS_FLAT2:70 3:replay=0 tiles=2" \
 		    "derived.cu:rotate3:KS_FLAT3D:3 5 7:" \
-		    "derived.cu:rotate3:KS_FLAT3D:40 9 3:by=4 tiles=8"; do
+		    "derived.cu:rotate3:KS_FLAT3D:40 9 3:trows=8 tiles=8"; do
 		IFS=: read -r src k case shape pts <<<"$spec"
 		# shellcheck disable=SC2086
 		emu_build "$src" "$k" "$case" $pts || fail "$k ($pts): no variant"
