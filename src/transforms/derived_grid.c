@@ -168,39 +168,61 @@ out:
 }
 
 /* The chain's values from the coordinates ks_e0 .. ks_e<m>, then the body
- * at the original thread of g (tid and bid stepped, not divided). */
+ * at the original thread of g (tid and bid stepped, not divided). The
+ * tile kernel runs only where the launcher proved every coordinate, g and
+ * the quotients below 2^31: the digits are ints (so the body's own index
+ * arithmetic on them is that of values that cannot wrap, which the
+ * compiler may fold across the unrolled elements), g and the thread
+ * coordinates 32-bit unsigned. */
 static void
 tile_call(struct ks_buf *o, int m, const char *kname, const char *targs,
-	  const char *cell, int load, const char *T)
+	  const char *cell, int load, int replay, long long rows, const char *T)
 {
+	struct ks_buf pin = KS_BUF_INIT, pout = KS_BUF_INIT;
+
+	if (replay) {
+		ks_buf_addf(&pin, "ks_tile_ld<%s> ks_in = { ks_L };", T);
+		ks_buf_addf(&pout,
+			    "ks_tile_rec<%s> ks_out = { %s, &ks_pa[ks_j / %lld] };",
+			    T, cell, rows);
+	} else {
+		ks_buf_addf(&pin, "ks_tile_in<%s> ks_in = { ks_L, %s, %d };", T,
+			    cell, load);
+		ks_buf_addf(&pout, "ks_tile_out<%s> ks_out = { ks_S, %d };", T,
+			    !load);
+	}
 	if (m == 2)
 		ks_buf_adds(o,
-			"\t\t\t\t\tconst unsigned long long ks_q1 = ks_e2, ks_d1 = ks_e1;\n"
-			"\t\t\t\t\tconst unsigned long long ks_q0 = ks_e1 + ks_r1 * ks_q1;\n");
+			"\t\t\t\t\tconst int ks_q1 = ks_e2, ks_d1 = ks_e1;\n"
+			"\t\t\t\t\tconst int ks_q0 = (int)((unsigned)ks_e1 + ks_r1 * (unsigned)ks_q1);\n");
 	else
 		ks_buf_adds(o,
-			"\t\t\t\t\tconst unsigned long long ks_q0 = ks_e1;\n");
+			"\t\t\t\t\tconst int ks_q0 = ks_e1;\n");
 	ks_buf_addf(o,
-		"\t\t\t\t\tconst unsigned long long ks_d0 = ks_e0;\n"
+		"\t\t\t\t\tconst int ks_d0 = ks_e0;\n"
 		"\n"
 		"\t\t\t\t\tif (ks_g < ks_n) {\n"
-		"\t\t\t\t\t\tks_tile_in<%s> ks_in = { ks_L, %s, %d };\n"
-		"\t\t\t\t\t\tks_tile_out<%s> ks_out = { ks_S, %d };\n"
+		"\t\t\t\t\t\t%s\n"
+		"\t\t\t\t\t\t%s\n"
 		"\n"
-		"\t\t\t\t\t\tks_dg_body_%s(make_uint3(ks_tm, 0, 0), make_uint3((unsigned)ks_bm, 0, 0),\n"
+		"\t\t\t\t\t\tks_dg_body_%s(make_uint3(ks_tm, 0, 0), make_uint3(ks_bm, 0, 0),\n"
 		"\t\t\t\t\t\t\tks_ob, ks_og, ks_d0, ks_q0, %s%s);\n"
 		"\t\t\t\t\t}\n",
-		T, cell, load, T, !load, kname, m == 2 ? "ks_d1, ks_q1, " : "",
+		pin.buf, pout.buf, kname, m == 2 ? "ks_d1, ks_q1, " : "",
 		targs);
+	ks_buf_release(&pin);
+	ks_buf_release(&pout);
 }
 
-/* One phase: threadIdx.x walks coordinate `fx` (from tile origin ox),
- * the rows coordinate `mv` (from om), `rows` apart; gs: g's step per row
- * step. */
+/* One phase over the tile at (ks_u0, ks_v0): threadIdx.x walks coordinate
+ * `fx` (from tile origin ox), the rows coordinate `mv` (from om), `rows`
+ * apart; ks_gs: g's step per row step. The load phase's registers (ks_v,
+ * the caller's) go to the tile later (tile_fill), so the next tile's
+ * loads are in flight while the current one is stored. */
 static void
 tile_phase(struct ks_buf *o, int m, int fx, const char *ox, int mv,
-	   const char *om, int w, long long rows, int load, const char *T,
-	   const char *kname, const char *targs)
+	   const char *om, int w, long long rows, int load, int replay,
+	   const char *T, const char *kname, const char *targs)
 {
 	struct ks_buf cell = KS_BUF_INIT;
 
@@ -209,36 +231,32 @@ tile_phase(struct ks_buf *o, int m, int fx, const char *ox, int mv,
 	else
 		ks_buf_adds(&cell, "&ks_t[threadIdx.x][threadIdx.y + ks_j]");
 	ks_buf_addf(o,
-		"\t\t{\n"
 		"\t\t\t/* %s phase: threadIdx.x walks coordinate %d */\n"
-		"\t\t\tconst unsigned long long ks_f = %s + threadIdx.x;\n"
-		"\t\t\tconst unsigned long long ks_m = %s + threadIdx.y;\n"
-		"\t\t\tconst unsigned long long ks_gs = %lldull * ks_gstep%d;\n"
-		"\t\t\tconst unsigned long long ks_sq = ks_gs / ks_ob.x;\n"
-		"\t\t\tconst unsigned ks_sr = (unsigned)(ks_gs %% ks_ob.x);\n"
-		"\t\t\tunsigned long long ks_g = ks_f * ks_gstep%d + ks_m * ks_gstep%d%s;\n"
-		"\t\t\tunsigned long long ks_bm = ks_g / ks_ob.x;\n"
-		"\t\t\tunsigned ks_tm = (unsigned)(ks_g - ks_bm * ks_ob.x);\n",
+		"\t\t\tconst int ks_f = (int)(%s + threadIdx.x);\n"
+		"\t\t\tconst int ks_m = (int)(%s + threadIdx.y);\n"
+		"\t\t\tconst unsigned ks_gs = %lldu * ks_gstep%d;\n"
+		"\t\t\tconst unsigned ks_sq = ks_gs / ks_ob.x, ks_sr = ks_gs %% ks_ob.x;\n"
+		"\t\t\tunsigned ks_g = (unsigned)ks_f * ks_gstep%d + (unsigned)ks_m * ks_gstep%d%s;\n"
+		"\t\t\tunsigned ks_bm = ks_g / ks_ob.x;\n"
+		"\t\t\tunsigned ks_tm = ks_g - ks_bm * ks_ob.x;\n",
 		load ? "load" : "store", fx, ox, om, rows, mv, fx, mv,
-		w >= 0 ? (w == 0 ? " + ks_w * ks_gstep0"
-				 : w == 1 ? " + ks_w * ks_gstep1"
-					  : " + ks_w * ks_gstep2")
+		w >= 0 ? (w == 0 ? " + (unsigned)ks_w * ks_gstep0"
+				 : w == 1 ? " + (unsigned)ks_w * ks_gstep1"
+					  : " + (unsigned)ks_w * ks_gstep2")
 		       : "");
-	if (load)
-		ks_buf_addf(o, "\t\t\t%s ks_v[%lld] = {};\n", T, 32 / rows);
 	ks_buf_addf(o,
 		"\n"
 		"#pragma unroll\n"
-		"\t\t\tfor (unsigned ks_j = 0; ks_j < 32u; ks_j += %lldu) {\n"
-		"\t\t\t\tconst unsigned long long ks_e%d = ks_f, ks_e%d = ks_m + ks_j;\n",
+		"\t\t\tfor (int ks_j = 0; ks_j < 32; ks_j += %lld) {\n"
+		"\t\t\t\tconst int ks_e%d = ks_f, ks_e%d = ks_m + ks_j;\n",
 		rows, fx, mv);
 	if (w >= 0)
-		ks_buf_addf(o, "\t\t\t\tconst unsigned long long ks_e%d = ks_w;\n", w);
+		ks_buf_addf(o, "\t\t\t\tconst int ks_e%d = ks_w;\n", w);
 	ks_buf_addf(o,
 		"\n"
 		"\t\t\t\tif (ks_e%d < ks_R%d && ks_e%d < ks_R%d) {\n",
 		fx, fx, mv, mv);
-	tile_call(o, m, kname, targs, cell.buf, load, T);
+	tile_call(o, m, kname, targs, cell.buf, load, replay, rows, T);
 	ks_buf_adds(o,
 		"\t\t\t\t}\n"
 		"\t\t\t\tks_g += ks_gs;\n"
@@ -249,21 +267,14 @@ tile_phase(struct ks_buf *o, int m, int fx, const char *ox, int mv,
 		"\t\t\t\t\tks_bm++;\n"
 		"\t\t\t\t}\n"
 		"\t\t\t}\n");
-	if (load)
-		ks_buf_addf(o,
-			"#pragma unroll\n"
-			"\t\t\tfor (unsigned ks_j = 0; ks_j < 32u; ks_j += %lldu)\n"
-			"\t\t\t\tks_t[threadIdx.y + ks_j][threadIdx.x] = ks_v[ks_j / %lldu];\n",
-			rows, rows);
-	ks_buf_adds(o, "\t\t}\n");
 	ks_buf_release(&cell);
 }
 
-/* The tiled variant: a 32x32 tile of coordinates (cs, cl) per block,
- * the third coordinate (if any) along z. */
+/* The tiled variant: 32x32 tiles of coordinates (cs, cl), `tiles` of
+ * them per block along cl, the third coordinate (if any) along z. */
 static int
 emit_tiled(const struct ks_xf_input *in, const struct tile *t, int m,
-	   long long rows, const struct ks_buf *rc, const char *dparams,
+	   long long rows, long long tiles, int replay, const struct ks_buf *rc,
 	   const char *body, const char *args, const char *params,
 	   struct ks_buf *variant, struct ks_buf *reason)
 {
@@ -275,10 +286,12 @@ emit_tiled(const struct ks_xf_input *in, const struct tile *t, int m,
 	const char *T = t->e.ctype;
 	struct ks_buf intype = KS_BUF_INIT, outtype = KS_BUF_INIT;
 	struct ks_buf bparams = KS_BUF_INIT, targs = KS_BUF_INIT;
+	struct ks_buf dparams = KS_BUF_INIT;
 	int rc_ = -1;
 
-	ks_buf_addf(&intype, "ks_tile_in<%s>", T);
-	ks_buf_addf(&outtype, "ks_tile_out<%s>", T);
+	ks_buf_addf(&intype, replay ? "ks_tile_ld<%s>" : "ks_tile_in<%s>", T);
+	ks_buf_addf(&outtype, replay ? "ks_tile_rec<%s>" : "ks_tile_out<%s>",
+		    T);
 	if (ks_xfbody_params(k, lp, intype.buf, sp, outtype.buf, &bparams,
 			     reason))
 		goto out;
@@ -286,11 +299,15 @@ emit_tiled(const struct ks_xf_input *in, const struct tile *t, int m,
 		ks_buf_addf(&targs, "%s%s", i ? ", " : "",
 			    (int)i == lp ? "ks_in"
 			    : (int)i == sp ? "ks_out" : k->params[i].name);
+	for (int q = 0; q < m; q++)
+		ks_buf_addf(&dparams, "const int ks_d%d, const int ks_q%d, ", q,
+			    q);
 	ks_buf_addf(variant,
 		    "// %s: a copy through a permutation of its flat index's "
 		    "derived coordinates, staged through a padded 32x32 "
-		    "shared tile, 32x%lld threads (derived_grid)\n",
-		    k->name, rows);
+		    "shared tile, 32x%lld threads, %lld tile%s per block "
+		    "(derived_grid)\n",
+		    k->name, rows, tiles, tiles > 1 ? "s" : "");
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
 	ks_buf_adds(variant, ks_xfbody_tile_helpers);
 	ks_buf_addf(variant,
@@ -299,49 +316,114 @@ emit_tiled(const struct ks_xf_input *in, const struct tile *t, int m,
 		    "__device__ __forceinline__ static void\n"
 		    "ks_dg_body_%s(const uint3 ks_tid, const uint3 ks_bid, "
 		    "const dim3 ks_bdim, const dim3 ks_gdim, %s%s)\n",
-		    k->name, k->name, dparams, bparams.buf);
+		    k->name, k->name, dparams.buf, bparams.buf);
 	ks_buf_adds(variant, body);
 	ks_buf_adds(variant, "\n\n");
 	ks_buf_addf(variant,
-		"/* Coordinate %d (the store's) from x, %d (the load's) from y%s;\n"
-		"   the original grid is ks_og blocks of ks_ob. */\n"
-		"__global__ void __launch_bounds__(%lld)\n"
+		"/* Coordinate %d (the store's) from x, %d (the load's) from y, %lld\n"
+		"   tile%s per block%s; the original grid is ks_og blocks of ks_ob.\n"
+		"   Every coordinate, g and quotient is below 2^31 (the launcher). */\n"
+		"__global__ void __launch_bounds__(%lld, %lld)\n"
 		"ks_dg_%s(const dim3 ks_og, const dim3 ks_ob, "
 		"const unsigned long long ks_top, %s)\n"
 		"{\n"
 		"\t__shared__ %s ks_t[32][33];\n"
+		"%s"
 		"\tconst %s *const ks_L = %s;\n"
 		"\t%s *const ks_S = %s;\n"
-		"\tconst unsigned long long ks_n = (unsigned long long)ks_og.x * ks_ob.x;\n"
-		"\tconst unsigned long long ks_r0 = (unsigned long long)%s;\n",
-		t->cs, t->cl, w >= 0 ? ", the third from z" : "", 32 * rows,
-		k->name, params, T, T, k->params[lp].name, T,
-		k->params[sp].name, rc[0].buf);
+		"\tconst unsigned ks_n = ks_og.x * ks_ob.x;\n"
+		"\tconst unsigned ks_r0 = (unsigned)%s;\n",
+		t->cs, t->cl, tiles, tiles > 1 ? "s" : "",
+		w >= 0 ? ", the third from z" : "", 32 * rows,
+		ks_xfbody_tile_min_blocks(32, rows), k->name, params, T,
+		replay ? "\t__shared__ long long ks_a[32][33];\n" : "", T,
+		k->params[lp].name, T, k->params[sp].name, rc[0].buf);
 	if (m == 2)
 		ks_buf_addf(variant,
-			"\tconst unsigned long long ks_r1 = (unsigned long long)%s;\n"
-			"\tconst unsigned long long ks_R0 = ks_r0, ks_R1 = ks_r1, ks_R2 = ks_top;\n"
-			"\tconst unsigned long long ks_gstep0 = 1, ks_gstep1 = ks_r0, "
+			"\tconst unsigned ks_r1 = (unsigned)%s;\n"
+			"\tconst int ks_R0 = (int)ks_r0, ks_R1 = (int)ks_r1, ks_R2 = (int)ks_top;\n"
+			"\tconst unsigned ks_gstep0 = 1, ks_gstep1 = ks_r0, "
 			"ks_gstep2 = ks_r0 * ks_r1;\n",
 			rc[1].buf);
 	else
 		ks_buf_adds(variant,
-			"\tconst unsigned long long ks_R0 = ks_r0, ks_R1 = ks_top;\n"
-			"\tconst unsigned long long ks_gstep0 = 1, ks_gstep1 = ks_r0;\n");
+			"\tconst int ks_R0 = (int)ks_r0, ks_R1 = (int)ks_top;\n"
+			"\tconst unsigned ks_gstep0 = 1, ks_gstep1 = ks_r0;\n");
 	ks_buf_addf(variant,
-		"\tconst unsigned long long ks_u0 = (unsigned long long)blockIdx.x * 32u;\n"
-		"\tconst unsigned long long ks_v0 = (unsigned long long)blockIdx.y * 32u;\n"
+		"\tconst unsigned ks_u0 = blockIdx.x * 32u;\n"
+		"\tconst unsigned ks_ta = blockIdx.y * %lldu;\n"
+		"\tconst unsigned ks_tn = ((unsigned)ks_R%d + 31u) / 32u;\n"
+		"\tconst unsigned ks_te = ks_ta + %lldu < ks_tn ? ks_ta + %lldu : ks_tn;\n"
 		"\n"
-		"\tfor (unsigned long long ks_w = blockIdx.z; ks_w < %s; ks_w += gridDim.z) {\n",
-		w == 0 ? "ks_R0" : w == 1 ? "ks_R1" : w == 2 ? "ks_R2" : "1");
+		"\tfor (int ks_w = (int)blockIdx.z; ks_w < %s; ks_w += (int)gridDim.z) {\n"
+		"\t\t%s ks_v[%lld] = {};\n",
+		tiles, t->cl, tiles, tiles,
+		w == 0 ? "ks_R0" : w == 1 ? "ks_R1" : w == 2 ? "ks_R2" : "1", T,
+		32 / rows);
+	if (replay) {
+		ks_buf_adds(variant, "\t\tlong long ks_pa[] = {");
+		for (long long j = 0; j < 32 / rows; j++)
+			ks_buf_addf(variant, "%s KS_TILE_NONE", j ? "," : "");
+		ks_buf_adds(variant, " };\n");
+	}
+	ks_buf_adds(variant, "\n");
 	if (w < 0)
 		ks_buf_adds(variant, "\t\t(void)ks_w;\n");
-	tile_phase(variant, m, t->cl, "ks_v0", t->cs, "ks_u0", w, rows, 1, T,
-		   k->name, targs.buf);
-	ks_buf_adds(variant, "\t\t__syncthreads();\n");
-	tile_phase(variant, m, t->cs, "ks_u0", t->cl, "ks_v0", w, rows, 0, T,
-		   k->name, targs.buf);
-	ks_buf_adds(variant, "\t\t__syncthreads();\n\t}\n}\n");
+	ks_buf_adds(variant,
+		"\t\t{\n"
+		"\t\t\tconst unsigned ks_v0 = ks_ta * 32u;\n"
+		"\n");
+	tile_phase(variant, m, t->cl, "ks_v0", t->cs, "ks_u0", w, rows, 1,
+		   replay, T, k->name, targs.buf);
+	ks_buf_addf(variant,
+		"\t\t}\n"
+		"\t\tfor (unsigned ks_tv = ks_ta; ks_tv < ks_te; ks_tv++) {\n"
+		"#pragma unroll\n"
+		"\t\t\tfor (int ks_j = 0; ks_j < 32; ks_j += %lld) {\n"
+		"\t\t\t\tks_t[threadIdx.y + ks_j][threadIdx.x] = ks_v[ks_j / %lld];\n",
+		rows, rows);
+	if (replay)
+		ks_buf_addf(variant,
+			"\t\t\t\tks_a[threadIdx.y + ks_j][threadIdx.x] = ks_pa[ks_j / %lld];\n"
+			"\t\t\t\tks_pa[ks_j / %lld] = KS_TILE_NONE;\n",
+			rows, rows);
+	ks_buf_adds(variant,
+		"\t\t\t}\n"
+		"\t\t\t__syncthreads();\n"
+		"\t\t\tif (ks_tv + 1 < ks_te) {\n"
+		"\t\t\t\tconst unsigned ks_v0 = (ks_tv + 1) * 32u;\n"
+		"\n");
+	tile_phase(variant, m, t->cl, "ks_v0", t->cs, "ks_u0", w, rows, 1,
+		   replay, T, k->name, targs.buf);
+	if (replay)
+		/* the recorded stores, threadIdx.x along the store's
+		 * coordinate: a warp's indices are consecutive */
+		ks_buf_addf(variant,
+			"\t\t\t}\n"
+			"#pragma unroll\n"
+			"\t\t\tfor (int ks_j = 0; ks_j < 32; ks_j += %lld) {\n"
+			"\t\t\t\tconst long long ks_i = ks_a[threadIdx.x][threadIdx.y + ks_j];\n"
+			"\n"
+			"\t\t\t\tif (ks_i != KS_TILE_NONE)\n"
+			"\t\t\t\t\tks_S[ks_i] = ks_t[threadIdx.x][threadIdx.y + ks_j];\n"
+			"\t\t\t}\n"
+			"\t\t\t{\n",
+			rows);
+	else {
+		ks_buf_adds(variant,
+			"\t\t\t}\n"
+			"\t\t\t{\n"
+			"\t\t\t\tconst unsigned ks_v0 = ks_tv * 32u;\n"
+			"\n");
+		tile_phase(variant, m, t->cs, "ks_u0", t->cl, "ks_v0", w, rows,
+			   0, 0, T, k->name, targs.buf);
+	}
+	ks_buf_adds(variant,
+		"\t\t\t}\n"
+		"\t\t\t__syncthreads();\n"
+		"\t\t}\n"
+		"\t}\n"
+		"}\n");
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
 		goto out;
@@ -355,14 +437,16 @@ emit_tiled(const struct ks_xf_input *in, const struct tile *t, int m,
 		"\tconst unsigned long long ks_n = (unsigned long long)grid.x * block.x;\n"
 		"\tconst long long ks_r0 = %s;\n"
 		"\tconst long long ks_r1 = %s;\n"
-		"\tunsigned long long ks_top, ks_R[3];\n"
+		"\tunsigned long long ks_top, ks_R[3], ks_ty;\n"
 		"\n"
 		"\t(void)ks_ob;\n"
 		"\t(void)ks_og;\n"
-		"\t/* what the decomposition assumes, else the original */\n"
+		"\t/* what the decomposition assumes and the tile kernel's 32-bit\n"
+		"\t   coordinates need (g, every coordinate and r0 * r1 below\n"
+		"\t   2^31 - 256), else the original */\n"
 		"\tif (grid.y != 1 || grid.z != 1 || block.y != 1 || block.z != 1 || shmem ||\n"
-		"\t    ks_n == 0 || ks_n > 0x7fffffffull || ks_r0 <= 0 || ks_r0 > 0x7fffffffLL ||\n"
-		"\t    ks_r1 <= 0 || ks_r1 > 0x7fffffffLL) {\n"
+		"\t    ks_n == 0 || ks_n > 0x7fffff00ull || ks_r0 <= 0 || ks_r0 > 0x7fffff00LL ||\n"
+		"\t    ks_r1 <= 0 || ks_r1 > 0x7fffff00LL || ks_r0 * ks_r1 > 0x7fffff00LL) {\n"
 		"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
 		"\t\treturn;\n"
 		"\t}\n"
@@ -371,17 +455,18 @@ emit_tiled(const struct ks_xf_input *in, const struct tile *t, int m,
 		"\tks_R[0] = (unsigned long long)ks_r0;\n"
 		"\tks_R[1] = %s;\n"
 		"\tks_R[2] = ks_top;\n"
-		"\tif ((ks_R[%d] + 31) / 32 > 65535) {\n"
+		"\tks_ty = ((ks_R[%d] + 31) / 32 + %lld) / %lld;\n"
+		"\tif (ks_ty > 65535 || (ks_R[%d] + 31) / 32 > 0x7fffffffull) {\n"
 		"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
 		"\t\treturn;\n"
 		"\t}\n"
-		"\tks_dg_%s<<<dim3((unsigned)((ks_R[%d] + 31) / 32), (unsigned)((ks_R[%d] + 31) / 32),\n"
+		"\tks_dg_%s<<<dim3((unsigned)((ks_R[%d] + 31) / 32), (unsigned)ks_ty,\n"
 		"\t\t\t   (unsigned)%s),\n"
 		"\t\t   dim3(32, %lld), 0, stream>>>(grid, block, ks_top, %s);\n"
 		"}\n",
 		k->name, params, rc[0].buf, m == 2 ? rc[1].buf : "1LL", k->name,
 		args, m == 2 ? "(unsigned long long)ks_r1" : "ks_top", t->cl,
-		k->name, args, k->name, t->cs, t->cl,
+		tiles - 1, tiles, t->cs, k->name, args, k->name, t->cs,
 		w >= 0 ? (w == 0 ? "(ks_R[0] < 65535 ? ks_R[0] : 65535)"
 			 : w == 1 ? "(ks_R[1] < 65535 ? ks_R[1] : 65535)"
 				  : "(ks_R[2] < 65535 ? ks_R[2] : 65535)")
@@ -393,6 +478,7 @@ out:
 	ks_buf_release(&outtype);
 	ks_buf_release(&bparams);
 	ks_buf_release(&targs);
+	ks_buf_release(&dparams);
 	return rc_;
 }
 
@@ -519,7 +605,10 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 				    "32 wide (bx=32 only)");
 			goto out;
 		}
-		if (emit_tiled(in, &t, (int)m, by, rc, dparams.buf, body.buf,
+		/* the tile's thread rows: trows, or by where trows=0 */
+		if (emit_tiled(in, &t, (int)m, p->v[4] ? p->v[4] : by, p->v[2],
+			       p->v[3] != 0, rc,
+			       body.buf,
 			       args.buf, params.buf, variant, reason))
 			goto out;
 		res = KS_XF_APPLIED;
@@ -657,12 +746,22 @@ const struct ks_transform ks_xf_derived_grid = {
 	.precondition = "a 1-D kernel that divides its flat thread index by "
 			"uniform values step by step (at most two quotients), "
 			"with threads independent of each other",
-	.nparams = 2,
+	.nparams = 5,
 	.params = {
 		{ "bx", "threads per block along the fastest coordinate", 32, 4,
 		  { 32, 16, 64, 128 } },
 		{ "by", "threads per block along the second coordinate (one "
 			"level: along the top)", 8, 4, { 8, 4, 16, 1 } },
+		{ "tiles", "a permuted copy: tiles per block along the load's "
+			   "coordinate (the next one's loads in flight while "
+			   "one is stored)", 4, 4, { 4, 1, 2, 8 } },
+		{ "replay", "a permuted copy: 1, the body runs once per "
+			    "element, in the load phase, and the store phase "
+			    "stores what it recorded; 0, the body runs in both "
+			    "phases", 1, 2, { 1, 0 } },
+		{ "trows", "a permuted copy: thread rows of the 32-wide tile "
+			   "block (32/trows elements per thread); 0: by", 4, 4,
+		  { 4, 8, 16, 0 } },
 	},
 	.apply = apply,
 };

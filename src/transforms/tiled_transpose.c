@@ -83,22 +83,23 @@ contiguous_along(const struct ks_access *a, int *both)
 }
 
 /* One phase of the tile kernel: the body at the coordinates where the
- * access of phase `along` is contiguous along threadIdx.x. A thread
- * handles tile/rows elements, in a fully unrolled loop of constant trip
- * count: in the load phase every load goes to a register of its own
- * (ks_v) and the registers go to the tile after the loop, so all of a
- * thread's loads are in flight at once (a store to the tile between them
- * would wait for each). The moving coordinate steps by `rows` threads of
- * the original block: as a uniform number of whole blocks and a remainder
- * with at most one carry, so the original coordinates need no division
- * per element. */
+ * access of phase `along` is contiguous along threadIdx.x, over the tile
+ * at (ks_x0, ks_y0). A thread handles tile/rows elements, in a fully
+ * unrolled loop of constant trip count: in the load phase every load goes
+ * to a register of its own (ks_v, declared by the caller) and the
+ * registers go to the tile later (tile_fill), so all of a thread's loads
+ * are in flight at once (a store to the tile between them would wait for
+ * each), and while the previous tile's store phase runs. The moving
+ * coordinate steps by `rows` threads of the original block: as a uniform
+ * number of whole blocks and a remainder with at most one carry, so the
+ * original coordinates need no division per element. */
 static void
-phase(struct ks_buf *o, int along, int load, const char *T, const char *kname,
-      const char *args, long long tile, long long rows)
+phase(struct ks_buf *o, int along, int load, int replay, const char *T,
+      const char *kname, const char *args, long long tile, long long rows)
 {
 	/* fixed: the coordinate threadIdx.x walks; moving: threadIdx.y + j */
 	const char *fx = along == 0 ? "x" : "y", *mv = along == 0 ? "y" : "x";
-	struct ks_buf c = KS_BUF_INIT, v = KS_BUF_INIT;
+	struct ks_buf c = KS_BUF_INIT, pin = KS_BUF_INIT, pout = KS_BUF_INIT;
 
 	/* the tile is indexed [gy - y0][gx - x0] in both phases */
 	if (load)
@@ -106,51 +107,93 @@ phase(struct ks_buf *o, int along, int load, const char *T, const char *kname,
 	else
 		ks_buf_adds(&c, along == 0 ? "&ks_t[threadIdx.y + ks_j][threadIdx.x]"
 					   : "&ks_t[threadIdx.x][threadIdx.y + ks_j]");
-	if (load)
-		ks_buf_addf(&v, "\t\t\t%s ks_v[%lld] = {};\n", T, tile / rows);
+	if (replay) {
+		ks_buf_addf(&pin, "ks_tile_ld<%s> ks_in = { ks_L };", T);
+		ks_buf_addf(&pout,
+			    "ks_tile_rec<%s> ks_out = { &ks_v[ks_j / %lldu], "
+			    "&ks_pa[ks_j / %lldu] };",
+			    T, rows, rows);
+	} else {
+		ks_buf_addf(&pin, "ks_tile_in<%s> ks_in = { ks_L, %s, %d };", T,
+			    c.buf, load);
+		ks_buf_addf(&pout, "ks_tile_out<%s> ks_out = { ks_S, %d };", T,
+			    !load);
+	}
 	ks_buf_addf(o,
-		"\t\t{\n"
-		"\t\t\t/* %s phase: threadIdx.x walks g%s */\n"
-		"\t\t\tconst unsigned ks_gf = ks_%s0 + threadIdx.x;\n"
-		"\t\t\tconst unsigned ks_tf = ks_gf %% ks_ob.%s, ks_bf = ks_gf / ks_ob.%s;\n"
-		"\t\t\tconst unsigned ks_gm = ks_%s0 + threadIdx.y;\n"
-		"\t\t\tconst unsigned ks_sq = %lldu / ks_ob.%s, ks_sr = %lldu %% ks_ob.%s;\n"
-		"\t\t\tunsigned ks_tm = ks_gm %% ks_ob.%s, ks_bm = ks_gm / ks_ob.%s;\n"
-		"%s"
+		"			/* %s phase: threadIdx.x walks g%s */\n"
+		"			const unsigned ks_gf = ks_%s0 + threadIdx.x;\n"
+		"			const unsigned ks_tf = ks_gf %% ks_ob.%s, ks_bf = ks_gf / ks_ob.%s;\n"
+		"			const unsigned ks_gm = ks_%s0 + threadIdx.y;\n"
+		"			const unsigned ks_sq = %lldu / ks_ob.%s, ks_sr = %lldu %% ks_ob.%s;\n"
+		"			unsigned ks_tm = ks_gm %% ks_ob.%s, ks_bm = ks_gm / ks_ob.%s;\n"
 		"\n"
 		"#pragma unroll\n"
-		"\t\t\tfor (unsigned ks_j = 0; ks_j < %lldu; ks_j += %lldu) {\n"
-		"\t\t\t\tif (ks_gf < ks_n%s && ks_gm + ks_j < ks_n%s) {\n"
-		"\t\t\t\t\tks_tile_in<%s> ks_in = { %s, %s, %d };\n"
-		"\t\t\t\t\tks_tile_out<%s> ks_out = { %s, %d };\n"
+		"			for (unsigned ks_j = 0; ks_j < %lldu; ks_j += %lldu) {\n"
+		"				if (ks_gf < ks_n%s && ks_gm + ks_j < ks_n%s) {\n"
+		"					%s\n"
+		"					%s\n"
 		"\n"
-		"\t\t\t\t\tks_tile_body_%s(make_uint3(%s, %s, ks_tz),\n"
-		"\t\t\t\t\t\tmake_uint3(%s, %s, ks_bz), ks_ob, ks_og, %s);\n"
-		"\t\t\t\t}\n"
-		"\t\t\t\tks_tm += ks_sr;\n"
-		"\t\t\t\tks_bm += ks_sq;\n"
-		"\t\t\t\tif (ks_tm >= ks_ob.%s) {\n"
-		"\t\t\t\t\tks_tm -= ks_ob.%s;\n"
-		"\t\t\t\t\tks_bm++;\n"
-		"\t\t\t\t}\n"
-		"\t\t\t}\n",
+		"					ks_tile_body_%s(make_uint3(%s, %s, ks_tz),\n"
+		"						make_uint3(%s, %s, ks_bz), ks_ob, ks_og, %s);\n"
+		"				}\n"
+		"				ks_tm += ks_sr;\n"
+		"				ks_bm += ks_sq;\n"
+		"				if (ks_tm >= ks_ob.%s) {\n"
+		"					ks_tm -= ks_ob.%s;\n"
+		"					ks_bm++;\n"
+		"				}\n"
+		"			}\n",
 		load ? "load" : "store", fx, fx, fx, fx, mv, rows, mv, rows, mv,
-		mv, mv, v.buf, tile, rows, fx, mv, T, "ks_L", c.buf, load, T, "ks_S",
-		!load, kname, along == 0 ? "ks_tf" : "ks_tm",
+		mv, mv, tile, rows, fx, mv, pin.buf, pout.buf, kname, along == 0 ? "ks_tf" : "ks_tm",
 		along == 0 ? "ks_tm" : "ks_tf", along == 0 ? "ks_bf" : "ks_bm",
 		along == 0 ? "ks_bm" : "ks_bf", args, mv, mv);
-	if (load)
-		ks_buf_addf(o,
-			"#pragma unroll\n"
-			"\t\t\tfor (unsigned ks_j = 0; ks_j < %lldu; ks_j += %lldu)\n"
-			"\t\t\t\t%s = ks_v[ks_j / %lldu];\n",
-			tile, rows,
-			along == 0 ? "ks_t[threadIdx.y + ks_j][threadIdx.x]"
-				   : "ks_t[threadIdx.x][threadIdx.y + ks_j]",
-			rows);
-	ks_buf_adds(o, "\t\t}\n");
 	ks_buf_release(&c);
-	ks_buf_release(&v);
+	ks_buf_release(&pin);
+	ks_buf_release(&pout);
+}
+
+/* The loaded registers to the tile, where the load phase's threads have
+ * them (threadIdx.x along the load's contiguous coordinate); when the
+ * store phase replays, the recorded values and addresses (an element the
+ * body did not store has none: the address registers start empty). */
+static void
+tile_fill(struct ks_buf *o, int along, int replay, long long tile,
+	  long long rows)
+{
+	const char *cell = along == 0 ? "[threadIdx.y + ks_j][threadIdx.x]"
+				      : "[threadIdx.x][threadIdx.y + ks_j]";
+
+	ks_buf_addf(o,
+		"#pragma unroll\n"
+		"\t\t\tfor (unsigned ks_j = 0; ks_j < %lldu; ks_j += %lldu) {\n"
+		"\t\t\t\tks_t%s = ks_v[ks_j / %lldu];\n",
+		tile, rows, cell, rows);
+	if (replay)
+		ks_buf_addf(o,
+			"\t\t\t\tks_a%s = ks_pa[ks_j / %lldu];\n"
+			"\t\t\t\tks_pa[ks_j / %lldu] = KS_TILE_NONE;\n",
+			cell, rows, rows);
+	ks_buf_adds(o, "\t\t\t}\n");
+}
+
+/* The replayed store phase: threadIdx.x along the store's contiguous
+ * coordinate, each recorded value to its address (coalesced: the
+ * addresses of a warp are consecutive where the body stored). */
+static void
+replay_store(struct ks_buf *o, int along, long long tile, long long rows)
+{
+	const char *cell = along == 0 ? "[threadIdx.y + ks_j][threadIdx.x]"
+				      : "[threadIdx.x][threadIdx.y + ks_j]";
+
+	ks_buf_addf(o,
+		"#pragma unroll\n"
+		"\t\t\tfor (unsigned ks_j = 0; ks_j < %lldu; ks_j += %lldu) {\n"
+		"\t\t\t\tconst long long ks_i = ks_a%s;\n"
+		"\n"
+		"\t\t\t\tif (ks_i != KS_TILE_NONE)\n"
+		"\t\t\t\t\tks_S[ks_i] = ks_t%s;\n"
+		"\t\t\t}\n",
+		tile, rows, cell, cell);
 }
 
 static enum ks_xf_result
@@ -159,18 +202,27 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 {
 	const struct ks_kernel *k = in->kernel;
 	const struct ks_facts *f = &k->facts;
-	const long long rows = p->v[0], tile = p->v[1];
+	const long long rows = p->v[0], tile = p->v[1], tiles = p->v[2];
+	const int replay = p->v[3] != 0;
 	int L = -1, S = -1, lalong, salong, lboth, sboth;
 	struct ks_xfbody_elem le, se;
 	struct ks_buf intype = KS_BUF_INIT, outtype = KS_BUF_INIT;
 	struct ks_buf bparams = KS_BUF_INIT, params = KS_BUF_INIT;
 	struct ks_buf args = KS_BUF_INIT, targs = KS_BUF_INIT, body = KS_BUF_INIT;
+	struct ks_buf sh = KS_BUF_INIT, pa = KS_BUF_INIT;
 	enum ks_xf_result rc = KS_XF_DECLINED;
 	const char *lname, *sname;
 
 	if (tile * rows > 1024) {
 		ks_buf_addf(reason, "a %lldx%lld block has more than 1024 threads",
 			    tile, rows);
+		return KS_XF_DECLINED;
+	}
+	if (replay && tile > 32) {
+		ks_buf_addf(reason,
+			    "a %lldx%lld tile with its recorded addresses needs "
+			    "more than 48 KiB of shared memory (replay=0)",
+			    tile, tile);
 		return KS_XF_DECLINED;
 	}
 	if (ks_xfbody_plain_kernel(k, 0, reason))
@@ -305,8 +357,10 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	if (!ks_xfbody_only_subscripted(in->text, in->len, k, lname, reason) ||
 	    !ks_xfbody_only_subscripted(in->text, in->len, k, sname, reason))
 		goto out;
-	ks_buf_addf(&intype, "ks_tile_in<%s>", le.ctype);
-	ks_buf_addf(&outtype, "ks_tile_out<%s>", le.ctype);
+	ks_buf_addf(&intype, replay ? "ks_tile_ld<%s>" : "ks_tile_in<%s>",
+		    le.ctype);
+	ks_buf_addf(&outtype, replay ? "ks_tile_rec<%s>" : "ks_tile_out<%s>",
+		    le.ctype);
 	if (ks_xfbody_params(k, f->arrays[f->acc[L].array].param, intype.buf,
 			     f->arrays[f->acc[S].array].param, outtype.buf,
 			     &bparams, reason) ||
@@ -325,10 +379,19 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		ks_buf_addf(&targs, "%s%s", i ? ", " : "", nm);
 	}
 
+	if (replay) {
+		ks_buf_addf(&sh, "\t__shared__ long long ks_a[%lld][%lld];\n",
+			    tile, tile + 1);
+		ks_buf_adds(&pa, "\t\tlong long ks_pa[] = {");
+		for (long long j = 0; j < tile / rows; j++)
+			ks_buf_addf(&pa, "%s KS_TILE_NONE", j ? "," : "");
+		ks_buf_adds(&pa, " };\n");
+	}
 	ks_buf_addf(variant,
 		    "// %s: the permuted copy staged through a padded %lldx%lld "
-		    "shared tile, %lldx%lld threads (smem_tiled_transpose)\n",
-		    k->name, tile, tile, tile, rows);
+		    "shared tile, %lldx%lld threads, %lld tile%s per block "
+		    "(smem_tiled_transpose)\n",
+		    k->name, tile, tile, tile, rows, tiles, tiles > 1 ? "s" : "");
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
 	ks_buf_adds(variant, ks_xfbody_tile_helpers);
 	ks_buf_addf(variant,
@@ -340,36 +403,67 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	ks_buf_add(variant, body.buf, body.len);
 	ks_buf_adds(variant, "\n\n");
 	ks_buf_addf(variant,
-		"/* Each block moves a %lldx%lld tile of the original grid's global\n"
-		"   indices (ks_og blocks of ks_ob threads). */\n"
-		"__global__ void __launch_bounds__(%lld)\n"
+		"/* Each block moves %lld %lldx%lld tile%s of the original grid's global\n"
+		"   indices (ks_og blocks of ks_ob threads), one above the other; the\n"
+		"   next tile's loads are in flight while the current one is stored. */\n"
+		"__global__ void __launch_bounds__(%lld, %lld)\n"
 		"ks_tile_%s(const dim3 ks_og, const dim3 ks_ob, %s)\n"
 		"{\n"
 		"\t__shared__ %s ks_t[%lld][%lld];\n"
+		"%s"
 		"\tconst %s *const ks_L = %s;\n"
 		"\t%s *const ks_S = %s;\n"
 		"\tconst unsigned ks_nx = ks_og.x * ks_ob.x, ks_ny = ks_og.y * ks_ob.y;\n"
 		"\tconst unsigned ks_nz = ks_og.z * ks_ob.z;\n"
-		"\tconst unsigned ks_x0 = blockIdx.x * %lldu, ks_y0 = blockIdx.y * %lldu;\n"
+		"\tconst unsigned ks_xb = blockIdx.x * %lldu;\n"
+		"\tconst unsigned ks_ta = blockIdx.y * %lldu;\n"
+		"\tconst unsigned ks_tn = (ks_ny + %lldu) / %lldu;\n"
+		"\tconst unsigned ks_te = ks_ta + %lldu < ks_tn ? ks_ta + %lldu : ks_tn;\n"
 		"\n"
 		"\tfor (unsigned ks_z = blockIdx.z; ks_z < ks_nz; ks_z += gridDim.z) {\n"
 		"\t\tconst unsigned ks_tz = ks_z %% ks_ob.z, ks_bz = ks_z / ks_ob.z;\n"
+		"\t\t%s ks_v[%lld] = {};\n"
+		"%s"
+		"\n"
+		"\t\t{\n"
+		"\t\t\tconst unsigned ks_x0 = ks_xb, ks_y0 = ks_ta * %lldu;\n"
 		"\n",
-		tile, tile, tile * rows, k->name, params.buf, le.ctype, tile,
-		tile + 1, le.ctype, lname, le.ctype, sname, tile, tile);
-	{
-		struct ks_buf kn = KS_BUF_INIT;
-
-		ks_buf_adds(&kn, k->name);
-		phase(variant, lalong, 1, le.ctype, kn.buf, targs.buf, tile,
+		tiles, tile, tile, tiles > 1 ? "s" : "", tile * rows,
+		ks_xfbody_tile_min_blocks(tile, rows), k->name,
+		params.buf, le.ctype, tile, tile + 1, sh.buf, le.ctype, lname,
+		le.ctype, sname, tile, tiles, tile - 1, tile, tiles, tiles,
+		le.ctype, tile / rows, pa.buf, tile);
+	phase(variant, lalong, 1, replay, le.ctype, k->name, targs.buf, tile,
+	      rows);
+	ks_buf_addf(variant,
+		"\t\t}\n"
+		"\t\tfor (unsigned ks_ty = ks_ta; ks_ty < ks_te; ks_ty++) {\n");
+	tile_fill(variant, lalong, replay, tile, rows);
+	ks_buf_addf(variant,
+		"\t\t\t__syncthreads();\n"
+		"\t\t\tif (ks_ty + 1 < ks_te) {\n"
+		"\t\t\t\tconst unsigned ks_x0 = ks_xb, ks_y0 = (ks_ty + 1) * %lldu;\n"
+		"\n",
+		tile);
+	phase(variant, lalong, 1, replay, le.ctype, k->name, targs.buf, tile,
+	      rows);
+	ks_buf_adds(variant, "\t\t\t}\n\t\t\t{\n");
+	if (!replay)
+		ks_buf_addf(variant,
+			"\t\t\t\tconst unsigned ks_x0 = ks_xb, ks_y0 = ks_ty * %lldu;\n"
+			"\n",
+			tile);
+	if (replay)
+		replay_store(variant, salong, tile, rows);
+	else
+		phase(variant, salong, 0, 0, le.ctype, k->name, targs.buf, tile,
 		      rows);
-		ks_buf_adds(variant, "\t\t__syncthreads();\n");
-		phase(variant, salong, 0, le.ctype, kn.buf, targs.buf, tile,
-		      rows);
-		ks_buf_adds(variant, "\t\t__syncthreads();\n");
-		ks_buf_release(&kn);
-	}
-	ks_buf_adds(variant, "\t}\n}\n");
+	ks_buf_adds(variant,
+		"\t\t\t}\n"
+		"\t\t\t__syncthreads();\n"
+		"\t\t}\n"
+		"\t}\n"
+		"}\n");
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
 		goto out;
@@ -394,11 +488,13 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
 		"}\n",
 		k->name, params.buf, tile, k->name, args.buf, k->name, tile - 1,
-		tile, tile - 1, tile, tile, rows, args.buf);
+		tile, tile * tiles - 1, tile * tiles, tile, rows, args.buf);
 	rc = KS_XF_APPLIED;
 out:
 	ks_buf_release(&intype);
 	ks_buf_release(&outtype);
+	ks_buf_release(&sh);
+	ks_buf_release(&pa);
 	ks_buf_release(&bparams);
 	ks_buf_release(&params);
 	ks_buf_release(&args);
@@ -414,13 +510,20 @@ const struct ks_transform ks_xf_smem_tiled_transpose = {
 	.precondition = "one thread-dependent load and one store, outside "
 			"loops, affine in the global x and y indices, one "
 			"contiguous along x and the other along y",
-	.nparams = 2,
+	.nparams = 4,
 	.params = {
 		{ "rows", "thread rows of the block (tile/rows elements per "
 			  "thread)",
-		  8, 3, { 8, 16, 4 } },
+		  4, 3, { 4, 8, 16 } },
 		{ "tile", "the square tile's side: threads per block row",
 		  32, 2, { 32, 64 } },
+		{ "tiles", "tiles per block, one above the other (the next "
+			   "one's loads in flight while one is stored)",
+		  4, 4, { 4, 1, 2, 8 } },
+		{ "replay", "1: the body runs once per element, in the load "
+			    "phase, and the store phase stores what it recorded; "
+			    "0: the body runs in both phases",
+		  0, 2, { 0, 1 } },
 	},
 	.apply = apply,
 };

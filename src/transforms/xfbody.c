@@ -792,5 +792,48 @@ const char ks_xfbody_tile_helpers[] =
 	"\t\treturn r;\n"
 	"\t}\n"
 	"};\n"
+	"/* A body run once, in the load phase: loads read memory; the store\n"
+	"   records its value and address, stored later by the store phase. */\n"
+	"template <class T> struct ks_tile_ld {\n"
+	"\tconst T *p;\n"
+	"\t__device__ __forceinline__ T operator[](long long i) const\n"
+	"\t{\n"
+	"\t\treturn p[i];\n"
+	"\t}\n"
+	"};\n"
+	"/* No recorded store: an index no array can have. */\n"
+	"#define KS_TILE_NONE (-0x7fffffffffffffffLL - 1)\n"
+	"template <class T> struct ks_tile_rref {\n"
+	"\tlong long i;\n"
+	"\tT *v;\n"
+	"\tlong long *pi;\n"
+	"\t__device__ __forceinline__ void operator=(const T &x) const\n"
+	"\t{\n"
+	"\t\t*v = x;\n"
+	"\t\t*pi = i;\n"
+	"\t}\n"
+	"};\n"
+	"template <class T> struct ks_tile_rec {\n"
+	"\tT *v;\n"
+	"\tlong long *pi;\n"
+	"\t__device__ __forceinline__ ks_tile_rref<T> operator[](long long i) const\n"
+	"\t{\n"
+	"\t\tks_tile_rref<T> r;\n"
+	"\n"
+	"\t\tr.i = i;\n"
+	"\t\tr.v = v;\n"
+	"\t\tr.pi = pi;\n"
+	"\t\treturn r;\n"
+	"\t}\n"
+	"};\n"
 	"#endif\n"
 	"\n";
+
+long long
+ks_xfbody_tile_min_blocks(long long tile, long long rows)
+{
+	const long long threads = tile * rows;
+	const long long fit = tile / rows >= 8 ? 1024 : 1536;
+
+	return threads > 0 && fit / threads > 0 ? fit / threads : 1;
+}

@@ -171,7 +171,19 @@ int ks_xfbody_plain_kernel(const struct ks_kernel *k, int allow_coop,
  * reads p[i] into *cell when `load`, else returns *cell; ks_tile_out<T>
  * { p, store } assigns p[i] only when `store`. A body whose load and
  * store arrays are replaced by them runs once per phase of the tile.
+ * For a body that runs once, in the load phase: ks_tile_ld<T> { p } reads
+ * p[i]; ks_tile_rec<T> { v, pi } records the value assigned to [i] in
+ * *v and i in *pi instead of storing (the store phase then stores each
+ * recorded value at its index; KS_TILE_NONE: the body stored nothing).
  */
 extern const char ks_xfbody_tile_helpers[];
+
+/*
+ * The tile kernels' minimum resident blocks per SM (__launch_bounds__'s
+ * second argument) for a tile x rows block: registers capped so that
+ * 1536 threads fit (1024 with 8 or more elements per thread, whose
+ * registers would spill), each with its loads in flight; at least 1.
+ */
+long long ks_xfbody_tile_min_blocks(long long tile, long long rows);
 
 #endif

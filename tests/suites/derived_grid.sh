@@ -130,3 +130,82 @@ test_output_is_deterministic() {
 	"$KS_BIN" transform derived.cu:rotate3 --skill derived_grid >b.txt
 	expect_same_file a.txt b.txt
 }
+
+have_emu() {
+	command -v g++ >/dev/null && command -v python3 >/dev/null &&
+		echo 'int main(){}' | g++ -std=c++20 -x c++ - -o /dev/null 2>/dev/null
+}
+
+# The variant of kernel $2 of $1 (case macro $3, --param k=v in "$@") as
+# variant.inc, its launches rewritten for cuda_emu.h, built into
+# check-$2 (tests/data/transforms/perm_check.cpp).
+emu_build() {
+	local src=$1 k=$2 case=$3 p args=()
+	shift 3
+	for p in "$@"; do args+=(--param "$p"); done
+	"$KS_BIN" transform "$src:$k" --skill derived_grid "${args[@]}" -- -I. >"v-$k.cu" ||
+		return 1
+	python3 - "v-$k.cu" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+s = re.sub(r'(\w+)<<<(.*?)>>>\(', r'ks_emu_cfg(\1, \2)(', s, flags=re.S)
+open('variant.inc', 'w').write(s)
+PY
+	g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K="$k" "-D$case" \
+		perm_check.cpp -o "check-$k"
+}
+
+test_permuted_copies_match_the_original_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	local DATA=$ROOT/tests/data/transforms
+	cp "$DATA/derived.cu" "$DATA/cuda_emu.h" "$DATA/perm_check.cpp" .
+	cp "$ROOT/bench/permute3d/main.cu" bench.cu
+	cp "$ROOT/bench/permute3d/ref.h" "$ROOT/bench/common/bench.h" .
+	local spec src k case shape pts out
+	# file : kernel : case : shape : points (sizes no tile divides)
+	for spec in "bench.cu:permute3d_kernel:KS_FLAT3F:6 10 13:" \
+		    "bench.cu:permute3d_kernel:KS_FLAT3F:3 70 45:tiles=1" \
+		    "bench.cu:permute3d_kernel:KS_FLAT3F:3 70 45:replay=0" \
+		    "bench.cu:permute3d_kernel:KS_FLAT3F:5 33 97:trows=16 tiles=8" \
+		    "bench.cu:permute3d_kernel:KS_FLAT3F:5 33 97:trows=0 by=4 tiles=2" \
+		    "derived.cu:channels_first:KS_FLAT2:5 37:" \
+		    "derived.cu:channels_first:KS_FLAT2:70 3:replay=0 tiles=2" \
+		    "derived.cu:rotate3:KS_FLAT3D:3 5 7:" \
+		    "derived.cu:rotate3:KS_FLAT3D:40 9 3:trows=8 tiles=8"; do
+		IFS=: read -r src k case shape pts <<<"$spec"
+		# shellcheck disable=SC2086
+		emu_build "$src" "$k" "$case" $pts || fail "$k ($pts): no variant"
+		grep -q "ks_dg_$k<<<" "v-$k.cu" || fail "$k: not the tiled variant"
+		# shellcheck disable=SC2086
+		out=$("./check-$k" $shape) || fail "$k at $shape ($pts): $out"
+		expect_contains "$out" "ok "
+	done
+}
+
+test_a_lost_replayed_row_is_caught_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	local DATA=$ROOT/tests/data/transforms
+	cp "$DATA/derived.cu" "$DATA/cuda_emu.h" "$DATA/perm_check.cpp" .
+	emu_build derived.cu rotate3 KS_FLAT3D
+	./check-rotate3 3 5 7 >/dev/null || fail "the intact variant failed"
+	sed -i 's/if (ks_i != KS_TILE_NONE)/if (ks_i != KS_TILE_NONE \&\& ks_j)/' variant.inc
+	grep -q 'KS_TILE_NONE && ks_j' variant.inc || fail "the replayed store was not found"
+	g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K=rotate3 -DKS_FLAT3D \
+		perm_check.cpp -o check-broken
+	out=$(./check-broken 3 5 7) && fail "the broken variant passed: $out"
+	expect_contains "$out" "mismatch"
+}
+
+test_tile_kernel_is_32_bit_with_launcher_checks() {
+	cp "$ROOT/tests/data/transforms/derived.cu" .
+	out=$("$KS_BIN" transform derived.cu:rotate3 --skill derived_grid)
+	expect_contains "$out" "const int ks_d0, const int ks_q0"
+	expect_contains "$out" "ks_r0 * ks_r1 > 0x7fffff00LL"
+	expect_contains "$out" "ks_tile_rec<double>"
+	expect_contains "$out" "blockIdx.y * 4u"
+	expect_not_contains "$out" "unsigned long long ks_g"
+	out=$("$KS_BIN" transform derived.cu:rotate3 --skill derived_grid --param replay=0 \
+		--param tiles=1)
+	expect_not_contains "$out" "ks_tile_rec<double> ks_out"
+	expect_contains "$out" "blockIdx.y * 1u"
+}

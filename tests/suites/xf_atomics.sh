@@ -82,3 +82,83 @@ test_declines_say_why() {
 		fail "permute_1d was transformed"
 	expect_contains "$out" "not at an offset affine"
 }
+
+have_emu() {
+	command -v g++ >/dev/null && command -v python3 >/dev/null &&
+		echo 'int main(){}' | g++ -std=c++20 -x c++ - -o /dev/null 2>/dev/null
+}
+
+# The variant of kernel $2 of $1 (skill $3, case macro $4, --param k=v in
+# "$@") as variant.inc, its launches rewritten for cuda_emu.h, built
+# into check-$2 (perm_check.cpp).
+emu_build() {
+	local src=$1 k=$2 skill=$3 case=$4 p args=()
+	shift 4
+	for p in "$@"; do args+=(--param "$p"); done
+	"$KS_BIN" transform "$src:$k" --skill "$skill" "${args[@]}" -- -I. >"v-$k.cu" ||
+		return 1
+	python3 - "v-$k.cu" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+s = re.sub(r'(\w+)<<<(.*?)>>>\(', r'ks_emu_cfg(\1, \2)(', s, flags=re.S)
+open('variant.inc', 'w').write(s)
+PY
+	g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K="$k" "-D$case" \
+		perm_check.cpp -o "check-$k"
+}
+
+test_transposes_match_the_original_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/permute.cu" "$DATA/cuda_emu.h" "$DATA/perm_check.cpp" .
+	cp "$ROOT/bench/transpose/main.cu" bench.cu
+	cp "$ROOT/bench/transpose/ref.h" "$ROOT/bench/common/bench.h" .
+	local spec src k case shape pts out
+	# file : kernel : case : shape : points (odd sizes: ragged tiles)
+	for spec in "bench.cu:transpose_kernel:KS_TRANSPOSE2D:45 70:" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:130 33:tiles=1" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:130 33:replay=1 rows=8" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:70 45:rows=16 tiles=8" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:150 70:tile=64 rows=4 replay=0 tiles=2" \
+		    "permute.cu:transpose_ld:KS_LD:60 50:" \
+		    "permute.cu:transpose_ld:KS_LD:33 97:rows=4 tiles=2" \
+		    "permute.cu:gather_transpose:KS_GATHER:9 100:" \
+		    "permute.cu:gather_transpose:KS_GATHER:37 45:replay=0" \
+		    "permute.cu:batched_transpose:KS_BATCHED:20 30 3:"; do
+		IFS=: read -r src k case shape pts <<<"$spec"
+		# shellcheck disable=SC2086
+		emu_build "$src" "$k" smem_tiled_transpose "$case" $pts ||
+			fail "$k ($pts): no variant"
+		# shellcheck disable=SC2086
+		out=$("./check-$k" $shape) || fail "$k at $shape ($pts): $out"
+		expect_contains "$out" "ok "
+	done
+}
+
+test_a_lost_replayed_row_is_caught_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/permute.cu" "$DATA/cuda_emu.h" "$DATA/perm_check.cpp" .
+	emu_build permute.cu transpose_ld smem_tiled_transpose KS_LD replay=1
+	./check-transpose_ld 60 50 >/dev/null || fail "the intact variant failed"
+	# the store phase skips its first element row
+	sed -i 's/if (ks_i != KS_TILE_NONE)/if (ks_i != KS_TILE_NONE \&\& ks_j)/' variant.inc
+	grep -q 'KS_TILE_NONE && ks_j' variant.inc || fail "the replayed store was not found"
+	g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K=transpose_ld -DKS_LD \
+		perm_check.cpp -o check-broken
+	out=$(./check-broken 60 50) && fail "the broken variant passed: $out"
+	expect_contains "$out" "mismatch"
+}
+
+test_tile_points_and_declines() {
+	cp "$DATA/permute.cu" .
+	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
+		--param tile=64 --param replay=1 2>&1) && fail "tile=64 with replay was transformed"
+	expect_contains "$out" "48 KiB"
+	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
+		--param replay=1)
+	expect_contains "$out" "ks_tile_rec<double>"
+	expect_contains "$out" "blockIdx.y * 4u"
+	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
+		--param replay=0 --param tiles=2)
+	expect_not_contains "$out" "ks_tile_rec<double> ks_out"
+	expect_contains "$out" "blockIdx.y * 2u"
+}
