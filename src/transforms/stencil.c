@@ -106,6 +106,7 @@ struct st {
 	int r[3];		/* radius per axis */
 	int diag;		/* a read off both x and y at once */
 	int limit_br;		/* the bounds check of the slowest axis */
+	unsigned offcol_line;	/* 3-D: a read off the column and the plane */
 	char *loopvar[KS_MAX_LOOP_DEPTH];	/* per loop index, lazily */
 };
 
@@ -572,14 +573,8 @@ recognize(struct st *s, const struct ks_xf_input *in, struct ks_buf *reason)
 		if (axis_used(r, 0) && axis_used(r, 1))
 			s->diag = 1;
 		if (s->dims == 3 && axis_used(r, 2) &&
-		    (axis_used(r, 0) || axis_used(r, 1))) {
-			ks_buf_addf(reason,
-				    "the read on line %u is off the thread's "
-				    "column along z and off its plane at once: "
-				    "streaming along z needs a star in z",
-				    a->line);
-			return -1;
-		}
+		    (axis_used(r, 0) || axis_used(r, 1)) && !s->offcol_line)
+			s->offcol_line = a->line;
 		s->nreads++;
 	}
 	if (s->r[0] == 0 && s->r[1] == 0 && s->r[2] == 0) {
@@ -674,12 +669,178 @@ poly_c(struct st *s, const struct ks_poly *p, struct ks_buf *out)
 	return ks_xfk_form_c(&s->x, &g, NULL, NULL, "ks_o", out);
 }
 
+/* The streaming form: each thread walks `planes` steps of its own column
+ * along the slowest axis, the column's 2 rs + 1 values and `depth` steps
+ * of loads ahead in a ring of registers; reads off the column stay the
+ * kernel's own global reads (their lines are in L1 from the neighbours'
+ * column loads). The step loop is unrolled by the ring's length so that
+ * every ring slot is one register and no move waits on a load in flight.
+ * Appends the kernel, the definition and the launcher. */
+static int
+emit_stream(const struct st *s, const struct ks_xf_input *in,
+	    const char *T, const char *iname, const char *params,
+	    const char *args, const struct ks_buf *body, const char *csy,
+	    const char *csz, const char *clim, long long bx, long long by,
+	    long long planes, long long depth, long long minb,
+	    struct ks_buf *variant, struct ks_buf *reason)
+{
+	const char *kname = s->k->name;
+	const int three = s->dims == 3;
+	const long long rs = s->r[s->dims - 1], qw = 2 * rs + 1,
+			ql = qw + depth;
+	const char ax = three ? 'z' : 'y';
+
+	ks_buf_addf(variant, "// %s: %d-D stencil of radius %d/%d", kname,
+		    s->dims, s->r[0], s->r[1]);
+	if (three)
+		ks_buf_addf(variant, "/%d", s->r[2]);
+	ks_buf_addf(variant,
+		    " streamed along %c: %lldx%lld threads, each a column of "
+		    "%lld steps, its %lld values and %lld steps of loads ahead "
+		    "in registers, other reads global (stencil_smem_halo, "
+		    "stream=1)\n",
+		    ax, bx, by, planes, qw, depth);
+	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
+	ks_buf_adds(variant, helpers);
+	ks_buf_addf(variant,
+		    "/* The body of %s at thread ks_tid of block ks_bid, its reads "
+		    "of %s along %c\n   from the column ks_q (ks_q[%lld] the "
+		    "output's own). */\n"
+		    "__device__ __forceinline__ static void\n"
+		    "ks_st_body_%s(const uint3 ks_tid, const uint3 ks_bid, "
+		    "const dim3 ks_bdim, const dim3 ks_gdim,\n\tconst %s "
+		    "(&ks_q)[%lld], %s)\n",
+		    kname, iname, ax, rs, kname, T, qw, params);
+	ks_buf_add(variant, body->buf, body->len);
+	ks_buf_adds(variant, "\n\n");
+	ks_buf_addf(variant,
+		"/* %lldx%lld threads over the original grid's global indices (ks_og\n"
+		"   blocks of ks_ob threads), each walking %lld steps along %c. */\n"
+		"__global__ void __launch_bounds__(%lld, %lld)\n"
+		"ks_st_%s(const dim3 ks_og, const dim3 ks_ob, %s)\n"
+		"{\n"
+		"\tconst long long ks_sy = %s, ks_sz = %s;\n"
+		"\t/* the elements the bounds checks span; the output's fixed offset */\n"
+		"\tconst long long ks_n = (long long)(%s) * %s;\n"
+		"\tconst long long ks_c0 = %lldLL + %lldLL * ks_sy + %lldLL * ks_sz;\n"
+		"\tconst unsigned ks_cx = ks_og.x * ks_ob.x, ks_cy = ks_og.y * ks_ob.y;\n"
+		"\tconst unsigned ks_gx = blockIdx.x * %lldu + threadIdx.x;\n"
+		"\tconst unsigned ks_tx = ks_gx %% ks_ob.x, ks_bx = ks_gx / ks_ob.x;\n",
+		bx, by, planes, ax, bx * by, minb, kname, params, csy, csz, clim,
+		three ? "ks_sz" : "ks_sy", s->c0[0], s->c0[1], s->c0[2], bx);
+	if (three)
+		ks_buf_addf(variant,
+			"\tconst unsigned ks_gy = blockIdx.y * %lldu + threadIdx.y;\n"
+			"\tconst unsigned ks_ty = ks_gy %% ks_ob.y, ks_by = ks_gy / ks_ob.y;\n"
+			"\tconst long long ks_cs = (long long)ks_og.z * ks_ob.z;\n"
+			"\tconst long long ks_s0 = (long long)blockIdx.z * %lld;\n"
+			"\tconst bool ks_mine = ks_gx < ks_cx && ks_gy < ks_cy;\n"
+			"\tconst long long ks_f = ks_c0 + (long long)ks_gx + ks_sy * ks_gy;\n"
+			"\tconst long long ks_ss = ks_sz;\n"
+			"\tconst unsigned ks_os = ks_ob.z;\n",
+			by, planes);
+	else
+		ks_buf_addf(variant,
+			"\tconst long long ks_cs = ks_cy;\n"
+			"\tconst long long ks_s0 = ((long long)blockIdx.y * %lld + threadIdx.y) * %lld;\n"
+			"\tconst bool ks_mine = ks_gx < ks_cx;\n"
+			"\tconst long long ks_f = ks_c0 + (long long)ks_gx;\n"
+			"\tconst long long ks_ss = ks_sy;\n"
+			"\tconst unsigned ks_os = ks_ob.y;\n"
+			"\n"
+			"\t(void)ks_sz;\n",
+			by, planes);
+	ks_buf_addf(variant,
+		"\tif (ks_s0 >= ks_cs)\n"
+		"\t\treturn;\n"
+		"\tconst long long ks_send = ks_s0 + %lld < ks_cs ? ks_s0 + %lld : ks_cs;\n"
+		"\tunsigned ks_ts = (unsigned)(ks_s0 %% ks_os), ks_bs = (unsigned)(ks_s0 / ks_os);\n"
+		"\t/* the ring: slot (p - ks_s0 + %lld) %% %lld holds the column at step p */\n"
+		"\t%s ks_q[%lld];\n"
+		"\n"
+		"#pragma unroll\n"
+		"\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+		"\t\tks_q[ks_j] = ks_st_ld(%s, ks_f + ks_ss * (ks_s0 - %lld + ks_j), ks_n);\n"
+		"\tks_q[%lld] = %s(0);\n"
+		"\tfor (long long ks_s = ks_s0; ks_s < ks_send; ks_s += %lld) {\n"
+		"#pragma unroll\n"
+		"\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++) {\n"
+		"\t\t\tconst long long ks_p = ks_s + ks_u;\n"
+		"\t\t\t%s ks_w[%lld];\n"
+		"\n"
+		"\t\t\tif (ks_p >= ks_send)\n"
+		"\t\t\t\tbreak;\n"
+		"\t\t\t/* %lld steps ahead: in flight during the next bodies */\n"
+		"\t\t\tks_q[(ks_u + %lld) %% %lld] = ks_st_ld(%s, ks_f + ks_ss * (ks_p + %lld), ks_n);\n"
+		"#pragma unroll\n"
+		"\t\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+		"\t\t\t\tks_w[ks_j] = ks_q[(ks_u + ks_j) %% %lld];\n"
+		"\t\t\tif (ks_mine)\n"
+		"\t\t\t\tks_st_body_%s(make_uint3(ks_tx, %s),\n"
+		"\t\t\t\t\tmake_uint3(ks_bx, %s), ks_ob, ks_og, ks_w, %s);\n"
+		"\t\t\tif (++ks_ts == ks_os) {\n"
+		"\t\t\t\tks_ts = 0;\n"
+		"\t\t\t\tks_bs++;\n"
+		"\t\t\t}\n"
+		"\t\t}\n"
+		"\t}\n"
+		"}\n",
+		planes, planes, rs, ql, T, ql, ql - 1, iname, rs, ql - 1, T, ql,
+		ql, T, qw, depth, ql - 1, ql, iname, rs + depth, qw, ql, kname,
+		three ? "ks_ty, ks_ts" : "ks_ts, 0", three ? "ks_by, ks_bs" : "ks_bs, 0",
+		args);
+	ks_buf_adds(variant, "// ks-nvcc: definition\n");
+	if (ks_xfbody_definition(in->text, in->len, s->k, variant, reason))
+		return -1;
+	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
+	ks_buf_addf(variant,
+		"static void\n"
+		"ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
+		"\t\t%s)\n"
+		"{\n"
+		"\tconst unsigned long long ks_nx = (unsigned long long)grid.x * block.x;\n"
+		"\tconst unsigned long long ks_ny = (unsigned long long)grid.y * block.y;\n"
+		"\tconst unsigned long long ks_nz = (unsigned long long)grid.z * block.z;\n"
+		"\n",
+		kname, params);
+	if (three)
+		ks_buf_addf(variant,
+			"\t/* a grid the threads cannot cover: the original */\n"
+			"\tif (!ks_nx || !ks_ny || !ks_nz || ks_nx > 0xffffff00ull ||\n"
+			"\t    ks_ny > 65535ull * %lld || ks_nz > 65535ull * %lld) {\n"
+			"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+			"\t\treturn;\n"
+			"\t}\n"
+			"\tks_st_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld),\n"
+			"\t\t\t     (unsigned)((ks_nz + %lld) / %lld)),\n"
+			"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
+			"}\n",
+			by, planes, kname, args, kname, bx - 1, bx, by - 1, by,
+			planes - 1, planes, bx, by, args);
+	else
+		ks_buf_addf(variant,
+			"\t/* a grid the threads cannot cover, or layers in z: the original */\n"
+			"\tif (!ks_nx || !ks_ny || ks_nz != 1 || ks_nx > 0xffffff00ull ||\n"
+			"\t    ks_ny > 0xffffff00ull || (ks_ny + %lld) / %lld > 65535ull) {\n"
+			"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+			"\t\treturn;\n"
+			"\t}\n"
+			"\tks_st_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld)),\n"
+			"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
+			"}\n",
+			by * planes - 1, by * planes, kname, args, kname, bx - 1,
+			bx, by * planes - 1, by * planes, bx, by, args);
+	return 0;
+}
+
 static enum ks_xf_result
 apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
       struct ks_buf *variant, struct ks_buf *reason)
 {
 	const long long bx = p->v[0], by = p->v[1], rows = p->v[2],
-			planes = p->v[3];
+			planes = p->v[3], stream = p->v[4], depth = p->v[5];
+	/* blocks per SM the registers must allow (1: the compiler's choice) */
+	const long long minb = bx * by < p->v[6] ? p->v[6] / (bx * by) : 1;
 	struct st s;
 	struct ks_buf params = KS_BUF_INIT, bparams = KS_BUF_INIT;
 	struct ks_buf args = KS_BUF_INIT, body = KS_BUF_INIT;
@@ -690,6 +851,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	enum ks_xf_result rc = KS_XF_DECLINED;
 	const char *iname, *kname, *T;
 	long long rx, ry, rz, tw, th, qn;
+	size_t nedits = 0;
 
 	memset(&s, 0, sizeof(s));
 	if (bx * by > 1024) {
@@ -715,19 +877,38 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		goto out;
 	}
 	T = el.ctype;
-	if (tw * th * (long long)s.E > 48 * 1024) {
+	if (stream) {
+		if (rows != 4) {
+			ks_buf_addf(reason, "rows applies to the tile form only "
+					    "(rows=4 with stream=1)");
+			goto out;
+		}
+	} else if (depth != 1) {
+		ks_buf_addf(reason, "depth applies to the streaming form only "
+				    "(depth=1 with stream=0)");
+		goto out;
+	} else if (s.dims == 3 && s.offcol_line) {
+		ks_buf_addf(reason,
+			    "the read on line %u is off the thread's column along "
+			    "z and off its plane at once: the tile form streams "
+			    "along z and needs a star in z",
+			    s.offcol_line);
+		goto out;
+	}
+	if (!stream && tw * th * (long long)s.E > 48 * 1024) {
 		ks_buf_addf(reason,
 			    "a %lldx%lld tile of %s needs more than 49152 bytes "
 			    "of shared memory",
 			    tw, th, T);
 		goto out;
 	}
-	if (s.dims == 2 && planes != 32) {
-		ks_buf_addf(reason, "planes applies to 3-D stencils only "
-				    "(planes=32 for a 2-D one)");
+	if (!stream && s.dims == 2 && planes != 64) {
+		ks_buf_addf(reason, "planes applies to 3-D stencils and the "
+				    "streaming form only (planes=64 for a 2-D "
+				    "tile)");
 		goto out;
 	}
-	if (s.dims == 3 && rows != 4) {
+	if (!stream && s.dims == 3 && rows != 4) {
 		ks_buf_addf(reason, "rows applies to 2-D stencils only (rows=4 "
 				    "for a 3-D one)");
 		goto out;
@@ -758,6 +939,15 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		const struct ks_access *a = &s.f->acc[r->acc];
 		struct ks_buf w = KS_BUF_INIT;
 		size_t nl = strlen(iname);
+		const int sa = s.dims - 1;
+		int col = 1;
+
+		for (int ax = 0; ax < sa; ax++)
+			if (axis_used(r, ax))
+				col = 0;
+		/* the streaming form keeps the reads off the column global */
+		if (stream && !col)
+			continue;
 
 		/* NAME[index]: the index is evaluated and dropped, so that
 		   what only computed it stays used (the compiler drops it) */
@@ -773,7 +963,11 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		ks_buf_add(&w, in->text + a->begin + nl + 1,
 			   a->end - a->begin - nl - 2);
 		ks_buf_adds(&w, "), ");
-		if (s.dims == 3 && (axis_used(r, 2) ||
+		if (stream) {
+			ks_buf_addf(&w, "ks_st_q(ks_q, %d + ", s.r[sa]);
+			delta_c(&s, r, sa, &w);
+			ks_buf_adds(&w, ")");
+		} else if (s.dims == 3 && (axis_used(r, 2) ||
 				    (!axis_used(r, 0) && !axis_used(r, 1)))) {
 			ks_buf_addf(&w, "ks_st_q(ks_q, %lld + ", rz);
 			delta_c(&s, r, 2, &w);
@@ -786,13 +980,14 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			ks_buf_adds(&w, "]");
 		}
 		ks_buf_adds(&w, ")");
-		edits[i].begin = a->begin;
-		edits[i].end = a->end;
-		withs[i] = ks_buf_detach(&w, NULL);
-		edits[i].with = withs[i];
+		edits[nedits].begin = a->begin;
+		edits[nedits].end = a->end;
+		withs[nedits] = ks_buf_detach(&w, NULL);
+		edits[nedits].with = withs[nedits];
+		nedits++;
 	}
-	qsort(edits, s.nreads, sizeof(*edits), edit_cmp);
-	for (size_t i = 1; i < s.nreads; i++)
+	qsort(edits, nedits, sizeof(*edits), edit_cmp);
+	for (size_t i = 1; i < nedits; i++)
 		if (edits[i].begin < edits[i - 1].end) {
 			ks_buf_addf(reason, "two reads of %s overlap in the text",
 				    iname);
@@ -821,10 +1016,17 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			ks_buf_adds(&csz, "0LL");
 	}
 	if (ks_xfbody_params(s.k, -1, NULL, -1, NULL, &params, reason) ||
-	    ks_xfbody_copy(in->text, in->len, s.k, edits, s.nreads, renames,
+	    ks_xfbody_copy(in->text, in->len, s.k, edits, nedits, renames,
 			   &body, reason))
 		goto out;
 	ks_xfbody_args(s.k, &args);
+	if (stream) {
+		if (emit_stream(&s, in, T, iname, params.buf, args.buf, &body,
+				csy.buf, csz.buf, clim.buf, bx, by, planes, depth,
+				minb, variant, reason) == 0)
+			rc = KS_XF_APPLIED;
+		goto out;
+	}
 	ks_buf_addf(&bparams, "const %s (*ks_t)[%lld], const int ks_lx, "
 			      "const int ks_ly, ",
 		    T, tw);
@@ -862,7 +1064,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	ks_buf_addf(variant,
 		"/* A %lldx%lld block over the original grid's global indices (ks_og\n"
 		"   blocks of ks_ob threads). */\n"
-		"__global__ void __launch_bounds__(%lld)\n"
+		"__global__ void __launch_bounds__(%lld, %lld)\n"
 		"ks_st_%s(const dim3 ks_og, const dim3 ks_ob, %s)\n"
 		"{\n"
 		"\t__shared__ %s ks_t[%lld][%lld];\n"
@@ -872,7 +1074,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\tconst long long ks_c0 = %lldLL + %lldLL * ks_sy + %lldLL * ks_sz;\n"
 		"\tconst unsigned ks_cx = ks_og.x * ks_ob.x, ks_cy = ks_og.y * ks_ob.y;\n"
 		"\tconst long long ks_x0 = (long long)blockIdx.x * %lld;\n",
-		bx, by, bx * by, kname, params.buf, T, th, tw, csy.buf, csz.buf,
+		bx, by, bx * by, minb, kname, params.buf, T, th, tw, csy.buf, csz.buf,
 		clim.buf, s.dims == 3 ? "ks_sz" : "ks_sy", s.c0[0], s.c0[1],
 		s.c0[2], bx);
 	ks_buf_addf(variant,
@@ -1052,7 +1254,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	rc = KS_XF_APPLIED;
 out:
 	if (withs)
-		for (size_t i = 0; i < s.nreads; i++)
+		for (size_t i = 0; i < nedits; i++)
 			free(withs[i]);
 	free(withs);
 	free(edits);
@@ -1076,7 +1278,7 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 			"global x, y (z) indices, an input read at constant "
 			"(or radius-loop) offsets in the row and plane strides, "
 			"an early exit on the slowest coordinate",
-	.nparams = 4,
+	.nparams = 7,
 	.params = {
 		{ "bx", "threads per block along x (tile width)",
 		  32, 3, { 32, 64, 16 } },
@@ -1084,8 +1286,17 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 		  8, 3, { 8, 4, 16 } },
 		{ "rows", "2-D: outputs per thread along y",
 		  4, 4, { 4, 2, 8, 1 } },
-		{ "planes", "3-D: z planes one block walks",
-		  32, 4, { 32, 64, 16, 128 } },
+		{ "planes", "3-D tile, streaming: steps one block (2-D "
+			    "streaming: one thread) walks along the slowest axis",
+		  64, 4, { 64, 32, 16, 128 } },
+		{ "stream", "1: register streaming along the slowest axis, "
+			    "other reads global; 0: the shared tile",
+		  1, 2, { 1, 0 } },
+		{ "depth", "streaming: steps of column loads in flight ahead",
+		  4, 4, { 4, 2, 8, 1 } },
+		{ "resident", "threads per SM the register use must allow "
+			      "(0: the compiler's choice)",
+		  1536, 4, { 1536, 2048, 1024, 0 } },
 	},
 	.apply = apply,
 };
