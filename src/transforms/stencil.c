@@ -883,9 +883,9 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 					    "(rows=4 with stream=1)");
 			goto out;
 		}
-	} else if (depth != 1) {
-		ks_buf_addf(reason, "depth applies to the streaming form only "
-				    "(depth=1 with stream=0)");
+	} else if (s.dims == 2 && depth != 1) {
+		ks_buf_addf(reason, "depth applies to the streaming form and 3-D "
+				    "tiles only (depth=1 for a 2-D tile)");
 		goto out;
 	} else if (s.dims == 3 && s.offcol_line) {
 		ks_buf_addf(reason,
@@ -1138,6 +1138,11 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 				hl.buf, by, by, by, rows, kname, by, ry, args.buf, by);
 		} else {
 			const long long nt = bx * by, ns = (tw * th + nt - 1) / nt;
+			/* the column's ring: 2 rz + 1 + depth slots at least, a
+			   multiple of depth so that one unrolled round of the
+			   plane loop names every slot and halo stage as a
+			   constant */
+			const long long ql = (qn + depth + depth - 1) / depth * depth;
 
 			ks_buf_addf(variant,
 				"\tconst unsigned ks_gy = (unsigned)ks_y0 + threadIdx.y;\n"
@@ -1149,11 +1154,16 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 				"\tconst long long ks_zend = ks_z0 + %lld < ks_cz ? ks_z0 + %lld : ks_cz;\n"
 				"\tconst long long ks_f = ks_c0 + (long long)ks_gx + ks_sy * ks_gy;\n"
 				"\tunsigned ks_tz = (unsigned)(ks_z0 %% ks_ob.z), ks_bz = (unsigned)(ks_z0 / ks_ob.z);\n"
-				"\t%s ks_q[%lld], ks_h[%lld];\n"
+				"\t/* the column's ring: slot (p - ks_z0 + %lld) %% %lld holds plane p;\n"
+				"\t   the halo of plane p in stage (p - ks_z0) %% %lld */\n"
+				"\t%s ks_q[%lld], ks_h[%lld][%lld];\n"
 				"\t/* this thread's halo cells: tile slot (-1: none) and flat offset in plane 0 */\n"
 				"\tint ks_hs[%lld];\n"
 				"\tlong long ks_ho[%lld];\n"
-				"\n"
+				"\n",
+				ry, planes, planes, planes, rz, ql, depth, T, ql,
+				depth, ns, ns, ns);
+			ks_buf_addf(variant,
 				"#pragma unroll\n"
 				"\tfor (int ks_s = 0; ks_s < %lld; ks_s++) {\n"
 				"\t\tconst int ks_c = threadIdx.y * %lld + threadIdx.x + ks_s * %lld;\n"
@@ -1163,50 +1173,59 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 				"\n"
 				"\t\tks_hs[ks_s] = ks_c < %lld && !(ks_xin && ks_yin)%s ? ks_c : -1;\n"
 				"\t\tks_ho[ks_s] = ks_c0 + ks_x0 - %lld + ks_tx_ + ks_sy * (ks_y0 - %lld + ks_ty_);\n"
-				"\t}\n"
-				"\t/* the column and the halo of the first plane; then, during each\n"
-				"\t   plane's body, the next plane's loads are in flight */\n"
+				"\t}\n",
+				ns, bx, nt, tw, tw, rx, rx + bx, ry, th - ry, tw * th,
+				s.diag ? "" : " && (ks_xin || ks_yin)", rx, ry);
+			ks_buf_addf(variant,
+				"\t/* the column and the halos of the first %lld planes; then each\n"
+				"\t   plane's loads are in flight during the next %lld planes' bodies */\n"
 				"#pragma unroll\n"
 				"\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
 				"\t\tks_q[ks_j] = ks_st_ld(%s, ks_f + ks_sz * (ks_z0 - %lld + ks_j), ks_n);\n"
 				"#pragma unroll\n"
-				"\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
-				"\t\tks_h[ks_s] = ks_hs[ks_s] >= 0 ? ks_st_ld(%s, ks_ho[ks_s] + ks_sz * ks_z0, ks_n) : %s(0);\n"
-				"\tfor (long long ks_z = ks_z0; ks_z < ks_zend; ks_z++) {\n"
-				"\t\t%s ks_qn = %s(0);\n"
-				"\n"
-				"\t\t__syncthreads();\n"
+				"\tfor (int ks_d = 0; ks_d < %lld; ks_d++)\n"
 				"#pragma unroll\n"
 				"\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
-				"\t\t\tif (ks_hs[ks_s] >= 0)\n"
-				"\t\t\t\t(&ks_t[0][0])[ks_hs[ks_s]] = ks_h[ks_s];\n"
-				"\t\tks_t[ks_ly][ks_lx] = ks_q[%lld];\n"
-				"\t\t__syncthreads();\n"
-				"\t\tif (ks_z + 1 < ks_zend) {\n"
-				"\t\t\tks_qn = ks_st_ld(%s, ks_f + ks_sz * (ks_z + %lld), ks_n);\n"
+				"\t\t\tks_h[ks_d][ks_s] = ks_hs[ks_s] >= 0 ? ks_st_ld(%s, ks_ho[ks_s] + ks_sz * (ks_z0 + ks_d), ks_n) : %s(0);\n",
+				depth, depth, qn + depth - 1, iname, rz, depth, ns,
+				iname, T);
+			ks_buf_addf(variant,
+				"\tfor (long long ks_z = ks_z0; ks_z < ks_zend; ks_z += %lld) {\n"
+				"#pragma unroll\n"
+				"\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++) {\n"
+				"\t\t\tconst long long ks_p = ks_z + ks_u;\n"
+				"\t\t\t%s ks_w[%lld];\n"
+				"\n"
+				"\t\t\tif (ks_p >= ks_zend)\n"
+				"\t\t\t\tbreak;\n"
+				"\t\t\t__syncthreads();\n"
 				"#pragma unroll\n"
 				"\t\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
-				"\t\t\t\tks_h[ks_s] = ks_hs[ks_s] >= 0 ? ks_st_ld(%s, ks_ho[ks_s] + ks_sz * (ks_z + 1), ks_n) : %s(0);\n"
-				"\t\t}\n"
-				"\t\tif (ks_mine)\n"
-				"\t\t\tks_st_body_%s(make_uint3(ks_tx, ks_ty, ks_tz),\n"
-				"\t\t\t\tmake_uint3(ks_bx, ks_by, ks_bz), ks_ob, ks_og, ks_t,\n"
-				"\t\t\t\tks_lx, ks_ly, ks_q, %s);\n"
+				"\t\t\t\tif (ks_hs[ks_s] >= 0)\n"
+				"\t\t\t\t\t(&ks_t[0][0])[ks_hs[ks_s]] = ks_h[ks_u %% %lld][ks_s];\n"
+				"\t\t\tks_t[ks_ly][ks_lx] = ks_q[(ks_u + %lld) %% %lld];\n"
+				"\t\t\t__syncthreads();\n"
+				"\t\t\tks_q[(ks_u + %lld) %% %lld] = ks_st_ld(%s, ks_f + ks_sz * (ks_p + %lld), ks_n);\n"
 				"#pragma unroll\n"
-				"\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
-				"\t\t\tks_q[ks_j] = ks_q[ks_j + 1];\n"
-				"\t\tks_q[%lld] = ks_qn;\n"
-				"\t\tif (++ks_tz == ks_ob.z) {\n"
-				"\t\t\tks_tz = 0;\n"
-				"\t\t\tks_bz++;\n"
+				"\t\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
+				"\t\t\t\tks_h[ks_u %% %lld][ks_s] = ks_hs[ks_s] >= 0 ? ks_st_ld(%s, ks_ho[ks_s] + ks_sz * (ks_p + %lld), ks_n) : %s(0);\n"
+				"#pragma unroll\n"
+				"\t\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+				"\t\t\t\tks_w[ks_j] = ks_q[(ks_u + ks_j) %% %lld];\n"
+				"\t\t\tif (ks_mine)\n"
+				"\t\t\t\tks_st_body_%s(make_uint3(ks_tx, ks_ty, ks_tz),\n"
+				"\t\t\t\t\tmake_uint3(ks_bx, ks_by, ks_bz), ks_ob, ks_og, ks_t,\n"
+				"\t\t\t\t\tks_lx, ks_ly, ks_w, %s);\n"
+				"\t\t\tif (++ks_tz == ks_ob.z) {\n"
+				"\t\t\t\tks_tz = 0;\n"
+				"\t\t\t\tks_bz++;\n"
+				"\t\t\t}\n"
 				"\t\t}\n"
 				"\t}\n"
 				"}\n",
-				ry, planes, planes, planes, T, qn, ns, ns, ns, ns, bx,
-				nt, tw, tw, rx, rx + bx, ry, th - ry, tw * th,
-				s.diag ? "" : " && (ks_xin || ks_yin)", rx, ry, qn,
-				iname, rz, ns, iname, T, T, T, ns, rz, iname, rz + 1, ns,
-				iname, T, kname, args.buf, qn - 1, qn - 1);
+				ql, ql, T, qn, ns, depth, rz, ql, qn + depth - 1, ql,
+				iname, rz + depth, ns, depth, iname, depth, T, qn, ql,
+				kname, args.buf);
 		}
 		ks_buf_release(&hl);
 	}

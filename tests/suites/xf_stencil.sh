@@ -50,7 +50,7 @@ entry_count() {
 test_test_kernels_2d_and_3d() {
 	have_real_nvcc || skip_test "no nvcc"
 	cp "$DATA/stencil.cu" .
-	for k in jacobi box9 star2d_r heat3d; do
+	for k in jacobi box9 star2d_r heat3d star3d_r; do
 		check_tu stencil.cu "$k" .
 		# shellcheck disable=SC2086
 		check_tu stencil.cu "$k" . $TILE
@@ -72,6 +72,10 @@ test_bench_stencils_at_every_tile_shape() {
 		# shellcheck disable=SC2086
 		check_tu "$p/main.cu" "${p}_kernel" common $TILE --param bx=16 --param by=16
 	done
+	check_tu stencil3d25/main.cu stencil3d25_kernel common --param stream=0 --param depth=4 \
+		--param resident=1024
+	check_tu stencil3d7/main.cu stencil3d7_kernel common --param stream=0 --param depth=8 \
+		--param by=16
 	# shellcheck disable=SC2086
 	check_tu jacobi2d/main.cu jacobi2d_kernel common $TILE --param rows=8
 	# shellcheck disable=SC2086
@@ -125,6 +129,11 @@ test_variants_match_the_original_on_the_cpu() {
 		    "heat3d:3::19,13,11 35,9,70" \
 		    "heat3d:3:depth=2 planes=16 by=4:19,13,11 35,9,70" \
 		    "heat3d:3:stream=0 depth=1 planes=16:19,13,11 35,9,70" \
+		    "star3d_r:4::19,13,11 35,9,70" \
+		    "star3d_r:4:stream=0 depth=4:19,13,11 35,9,70" \
+		    "star3d_r:4:stream=0 depth=2 planes=16 by=4:19,13,11 35,9,70" \
+		    "star3d_r:4:stream=0 depth=8 bx=16 resident=1024:19,13,11" \
+		    "heat3d:3:stream=0 depth=4:19,13,11 35,9,70" \
 		    "box27:4::19,13,11 35,9,70"; do
 		IFS=: read -r k kind pts sz <<<"$spec"
 		# shellcheck disable=SC2086

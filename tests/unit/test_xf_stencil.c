@@ -162,6 +162,7 @@ static const struct {
 	{ ST, "box9", NULL },
 	{ ST, "star2d_r", NULL },
 	{ ST, "heat3d", NULL },
+	{ ST, "star3d_r", NULL },
 	{ "bench/jacobi2d/main.cu", "jacobi2d_kernel", NULL },
 	{ "bench/stencil3d7/main.cu", "stencil3d7_kernel", NULL },
 	{ "bench/stencil3d25/main.cu", "stencil3d25_kernel", NULL },
@@ -318,12 +319,24 @@ TEST(tile_and_column_follow_the_reads)
 					   NULL));
 	/* 32x8 tile plus 4 on each side; 2 * 4 + 1 column registers */
 	CHECK(strstr(v.buf, "__shared__ float ks_t[16][40];"));
-	CHECK(strstr(v.buf, "float ks_q[9], ks_h[3];"));
+	/* depth 1: a ring of 9 + 1 slots, one halo stage */
+	CHECK(strstr(v.buf, "float ks_q[10], ks_h[1][3];"));
 	CHECK(strstr(v.buf, "ks_st_q(ks_q, 4 + (1 + 1 * ((r) - (1))))"));
 	/* a star: no corner cells */
 	CHECK(strstr(v.buf, "!(ks_xin && ks_yin) && (ks_xin || ks_yin) ? ks_c : -1;"));
 	/* the original's boundary copy reads the column's centre */
 	CHECK(strstr(v.buf, "out[i] = ((void)(i), ks_st_q(ks_q, 4 + (0)));"));
+	ks_buf_reset(&v);
+	/* depth 4: 9 + 4 rounded up to a multiple of 4, four halo stages,
+	   each plane's loads 4 planes ahead */
+	pt.v[param_index(t, "depth")] = 4;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
+					   "stencil3d25_kernel", &pt, &v, &r,
+					   NULL));
+	CHECK(strstr(v.buf, "float ks_q[16], ks_h[4][3];"));
+	CHECK(strstr(v.buf, "ks_q[(ks_u + 12) % 16] = ks_st_ld(in, ks_f + ks_sz * (ks_p + 8), ks_n);"));
+	CHECK(strstr(v.buf, "ks_h[ks_u % 4][ks_s] = ks_hs[ks_s] >= 0 ? ks_st_ld(in, ks_ho[ks_s] + ks_sz * (ks_p + 4), ks_n)"));
+	tile_point(t, &pt);
 	ks_buf_reset(&v);
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "box9", &pt, &v, &r, NULL));
 	CHECK(strstr(v.buf, "__shared__ double ks_t[34][34];"));
