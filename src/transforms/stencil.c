@@ -11,17 +11,21 @@
  * trip count (a radius loop: in[i + r * nx]); an early-exit bounds check
  * of the slowest coordinate against a uniform limit L (so I spans
  * L * stride elements, as the store does). Other loads are left as they
- * are. Two forms:
+ * are. Three forms:
  *
- *   - 2-D (C without gz): a block of bx x by threads computes bx x
+ *   - streaming (stream=1, 2-D and 3-D): each thread walks `planes`
+ *     steps of its own column along the slowest axis, the column's
+ *     2 r + 1 values and `depth` steps of loads ahead in a ring of
+ *     registers; reads off the column stay the kernel's own (L1 hits);
+ *   - 2-D tile (C without gz): a block of bx x by threads computes bx x
  *     (by * rows) outputs from a shared tile with a halo of the radius
  *     in x and y, loaded once (corners only where the stencil reads a
  *     diagonal);
- *   - 3-D: a bx x by tile of the x-y plane walks `planes` planes along
- *     z; each thread keeps its column of 2 rz + 1 values in registers
- *     (one new load per plane), and the plane's halo goes to a shared
- *     tile. The stencil must be a star along z (a read off the plane is
- *     on the thread's own column).
+ *   - 3-D tile: a bx x by tile of the x-y plane walks `planes` planes
+ *     along z; each thread keeps its column in the same ring, the
+ *     plane's halo goes to a shared tile, both loaded `depth` planes
+ *     ahead. The stencil must be a star along z (a read off the plane
+ *     is on the thread's own column).
  *
  * The kernel's own body then runs once per output at the original
  * grid's coordinates, its reads of I replaced by the tile and the
@@ -1290,9 +1294,9 @@ out:
 
 const struct ks_transform ks_xf_stencil_smem_halo = {
 	.id = "stencil_smem_halo",
-	.summary = "a 2-D stencil from a shared tile with halo; a 3-D star "
-		   "stencil from an x-y tile walking z, the z column in "
-		   "registers",
+	.summary = "a 2-D or 3-D stencil streamed along its slowest axis, "
+		   "the column in a ring of registers with loads in flight "
+		   "ahead; or from a shared tile with halo (3-D: walking z)",
 	.precondition = "one output per thread at an offset affine in the "
 			"global x, y (z) indices, an input read at constant "
 			"(or radius-loop) offsets in the row and plane strides, "
