@@ -685,7 +685,7 @@ emit_stream(const struct st *s, const struct ks_xf_input *in,
 	    const char *T, const char *iname, const char *params,
 	    const char *args, const struct ks_buf *body, const char *csy,
 	    const char *csz, const char *clim, long long bx, long long by,
-	    long long planes, long long depth, long long minb,
+	    long long planes, long long depth, long long minb, long long vx,
 	    struct ks_buf *variant, struct ks_buf *reason)
 {
 	const char *kname = s->k->name;
@@ -728,18 +728,20 @@ emit_stream(const struct st *s, const struct ks_xf_input *in,
 		"\tconst long long ks_n = (long long)(%s) * %s;\n"
 		"\tconst long long ks_c0 = %lldLL + %lldLL * ks_sy + %lldLL * ks_sz;\n"
 		"\tconst unsigned ks_cx = ks_og.x * ks_ob.x, ks_cy = ks_og.y * ks_ob.y;\n"
-		"\tconst unsigned ks_gx = blockIdx.x * %lldu + threadIdx.x;\n"
-		"\tconst unsigned ks_tx = ks_gx %% ks_ob.x, ks_bx = ks_gx / ks_ob.x;\n",
+		"\t/* this thread's %lld columns: x = ks_gx0 + ks_v * %lld */\n"
+		"\tconst unsigned ks_gx0 = blockIdx.x * %lldu + threadIdx.x;\n"
+		"\tunsigned ks_tx[%lld], ks_bx[%lld];\n"
+		"\tbool ks_mine[%lld];\n"
+		"\tlong long ks_f[%lld];\n",
 		bx, by, planes, ax, bx * by, minb, kname, params, csy, csz, clim,
-		three ? "ks_sz" : "ks_sy", s->c0[0], s->c0[1], s->c0[2], bx);
+		three ? "ks_sz" : "ks_sy", s->c0[0], s->c0[1], s->c0[2], vx, bx,
+		bx * vx, vx, vx, vx, vx);
 	if (three)
 		ks_buf_addf(variant,
 			"\tconst unsigned ks_gy = blockIdx.y * %lldu + threadIdx.y;\n"
 			"\tconst unsigned ks_ty = ks_gy %% ks_ob.y, ks_by = ks_gy / ks_ob.y;\n"
 			"\tconst long long ks_cs = (long long)ks_og.z * ks_ob.z;\n"
 			"\tconst long long ks_s0 = (long long)blockIdx.z * %lld;\n"
-			"\tconst bool ks_mine = ks_gx < ks_cx && ks_gy < ks_cy;\n"
-			"\tconst long long ks_f = ks_c0 + (long long)ks_gx + ks_sy * ks_gy;\n"
 			"\tconst long long ks_ss = ks_sz;\n"
 			"\tconst unsigned ks_os = ks_ob.z;\n",
 			by, planes);
@@ -747,41 +749,62 @@ emit_stream(const struct st *s, const struct ks_xf_input *in,
 		ks_buf_addf(variant,
 			"\tconst long long ks_cs = ks_cy;\n"
 			"\tconst long long ks_s0 = ((long long)blockIdx.y * %lld + threadIdx.y) * %lld;\n"
-			"\tconst bool ks_mine = ks_gx < ks_cx;\n"
-			"\tconst long long ks_f = ks_c0 + (long long)ks_gx;\n"
+			"\tconst unsigned ks_gy = 0;\n"
 			"\tconst long long ks_ss = ks_sy;\n"
 			"\tconst unsigned ks_os = ks_ob.y;\n"
 			"\n"
-			"\t(void)ks_sz;\n",
+			"\t(void)ks_sz;\n"
+			"\t(void)ks_cy;\n",
 			by, planes);
+	ks_buf_addf(variant,
+		"\n"
+		"#pragma unroll\n"
+		"\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
+		"\t\tconst unsigned ks_gx = ks_gx0 + ks_v * %lldu;\n"
+		"\n"
+		"\t\tks_tx[ks_v] = ks_gx %% ks_ob.x;\n"
+		"\t\tks_bx[ks_v] = ks_gx / ks_ob.x;\n"
+		"\t\tks_mine[ks_v] = ks_gx < ks_cx%s;\n"
+		"\t\tks_f[ks_v] = ks_c0 + (long long)ks_gx + ks_sy * ks_gy;\n"
+		"\t}\n",
+		vx, bx, three ? " && ks_gy < ks_cy" : "");
 	ks_buf_addf(variant,
 		"\tif (ks_s0 >= ks_cs)\n"
 		"\t\treturn;\n"
 		"\tconst long long ks_send = ks_s0 + %lld < ks_cs ? ks_s0 + %lld : ks_cs;\n"
 		"\tunsigned ks_ts = (unsigned)(ks_s0 %% ks_os), ks_bs = (unsigned)(ks_s0 / ks_os);\n"
 		"\t/* the ring: slot (p - ks_s0 + %lld) %% %lld holds the column at step p */\n"
-		"\t%s ks_q[%lld];\n"
+		"\t%s ks_q[%lld][%lld];\n"
 		"\n"
 		"#pragma unroll\n"
-		"\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
-		"\t\tks_q[ks_j] = ks_st_ld(%s, ks_f + ks_ss * (ks_s0 - %lld + ks_j), ks_n);\n"
-		"\tks_q[%lld] = %s(0);\n"
+		"\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
+		"#pragma unroll\n"
+		"\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+		"\t\t\tks_q[ks_v][ks_j] = ks_st_ld(%s, ks_f[ks_v] + ks_ss * (ks_s0 - %lld + ks_j), ks_n);\n"
+		"\t\tks_q[ks_v][%lld] = %s(0);\n"
+		"\t}\n"
 		"\tfor (long long ks_s = ks_s0; ks_s < ks_send; ks_s += %lld) {\n"
 		"#pragma unroll\n"
 		"\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++) {\n"
 		"\t\t\tconst long long ks_p = ks_s + ks_u;\n"
-		"\t\t\t%s ks_w[%lld];\n"
 		"\n"
 		"\t\t\tif (ks_p >= ks_send)\n"
 		"\t\t\t\tbreak;\n"
 		"\t\t\t/* %lld steps ahead: in flight during the next bodies */\n"
-		"\t\t\tks_q[(ks_u + %lld) %% %lld] = ks_st_ld(%s, ks_f + ks_ss * (ks_p + %lld), ks_n);\n"
 		"#pragma unroll\n"
-		"\t\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
-		"\t\t\t\tks_w[ks_j] = ks_q[(ks_u + ks_j) %% %lld];\n"
-		"\t\t\tif (ks_mine)\n"
-		"\t\t\t\tks_st_body_%s(make_uint3(ks_tx, %s),\n"
-		"\t\t\t\t\tmake_uint3(ks_bx, %s), ks_ob, ks_og, ks_w, %s);\n"
+		"\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++)\n"
+		"\t\t\t\tks_q[ks_v][(ks_u + %lld) %% %lld] = ks_st_ld(%s, ks_f[ks_v] + ks_ss * (ks_p + %lld), ks_n);\n"
+		"#pragma unroll\n"
+		"\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
+		"\t\t\t\t%s ks_w[%lld];\n"
+		"\n"
+		"#pragma unroll\n"
+		"\t\t\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+		"\t\t\t\t\tks_w[ks_j] = ks_q[ks_v][(ks_u + ks_j) %% %lld];\n"
+		"\t\t\t\tif (ks_mine[ks_v])\n"
+		"\t\t\t\t\tks_st_body_%s(make_uint3(ks_tx[ks_v], %s),\n"
+		"\t\t\t\t\t\tmake_uint3(ks_bx[ks_v], %s), ks_ob, ks_og, ks_w, %s);\n"
+		"\t\t\t}\n"
 		"\t\t\tif (++ks_ts == ks_os) {\n"
 		"\t\t\t\tks_ts = 0;\n"
 		"\t\t\t\tks_bs++;\n"
@@ -789,8 +812,9 @@ emit_stream(const struct st *s, const struct ks_xf_input *in,
 		"\t\t}\n"
 		"\t}\n"
 		"}\n",
-		planes, planes, rs, ql, T, ql, ql - 1, iname, rs, ql - 1, T, ql,
-		ql, T, qw, depth, ql - 1, ql, iname, rs + depth, qw, ql, kname,
+		planes, planes, rs, ql, T, vx, ql, vx, ql - 1, iname, rs, ql - 1,
+		T, ql, ql, depth, vx, ql - 1, ql, iname, rs + depth, vx, T, qw, qw,
+		ql, kname,
 		three ? "ks_ty, ks_ts" : "ks_ts, 0", three ? "ks_by, ks_bs" : "ks_bs, 0",
 		args);
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
@@ -819,8 +843,8 @@ emit_stream(const struct st *s, const struct ks_xf_input *in,
 			"\t\t\t     (unsigned)((ks_nz + %lld) / %lld)),\n"
 			"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
 			"}\n",
-			by, planes, kname, args, kname, bx - 1, bx, by - 1, by,
-			planes - 1, planes, bx, by, args);
+			by, planes, kname, args, kname, bx * vx - 1, bx * vx, by - 1,
+			by, planes - 1, planes, bx, by, args);
 	else
 		ks_buf_addf(variant,
 			"\t/* a grid the threads cannot cover, or layers in z: the original */\n"
@@ -832,8 +856,9 @@ emit_stream(const struct st *s, const struct ks_xf_input *in,
 			"\tks_st_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld)),\n"
 			"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
 			"}\n",
-			by * planes - 1, by * planes, kname, args, kname, bx - 1,
-			bx, by * planes - 1, by * planes, bx, by, args);
+			by * planes - 1, by * planes, kname, args, kname,
+			bx * vx - 1, bx * vx, by * planes - 1, by * planes, bx, by,
+			args);
 	return 0;
 }
 
@@ -842,7 +867,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
       struct ks_buf *variant, struct ks_buf *reason)
 {
 	const long long bx = p->v[0], by = p->v[1], rows = p->v[2],
-			planes = p->v[3], stream = p->v[4], depth = p->v[5];
+			planes = p->v[3], stream = p->v[4], depth = p->v[5],
+			vx = p->v[7];
 	/* blocks per SM the registers must allow (1: the compiler's choice) */
 	const long long minb = bx * by < p->v[6] ? p->v[6] / (bx * by) : 1;
 	struct st s;
@@ -887,6 +913,10 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 					    "(rows=4 with stream=1)");
 			goto out;
 		}
+	} else if (vx != 1) {
+		ks_buf_addf(reason, "vx applies to the streaming form only (vx=1 "
+				    "with stream=0)");
+		goto out;
 	} else if (s.dims == 2 && depth != 1) {
 		ks_buf_addf(reason, "depth applies to the streaming form and 3-D "
 				    "tiles only (depth=1 for a 2-D tile)");
@@ -1027,7 +1057,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	if (stream) {
 		if (emit_stream(&s, in, T, iname, params.buf, args.buf, &body,
 				csy.buf, csz.buf, clim.buf, bx, by, planes, depth,
-				minb, variant, reason) == 0)
+				minb, vx, variant, reason) == 0)
 			rc = KS_XF_APPLIED;
 		goto out;
 	}
@@ -1301,7 +1331,7 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 			"global x, y (z) indices, an input read at constant "
 			"(or radius-loop) offsets in the row and plane strides, "
 			"an early exit on the slowest coordinate",
-	.nparams = 7,
+	.nparams = 8,
 	.params = {
 		{ "bx", "threads per block along x (tile width)",
 		  32, 3, { 32, 64, 16 } },
@@ -1320,6 +1350,8 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 		{ "resident", "threads per SM the register use must allow "
 			      "(0: the compiler's choice)",
 		  1536, 4, { 1536, 2048, 1024, 0 } },
+		{ "vx", "streaming: columns per thread along x (bx apart)",
+		  1, 3, { 1, 2, 4 } },
 	},
 	.apply = apply,
 };

@@ -67,6 +67,8 @@ test_bench_stencils_at_every_tile_shape() {
 		check_tu "$p/main.cu" "${p}_kernel" common --param bx=64 --param by=4
 		check_tu "$p/main.cu" "${p}_kernel" common --param depth=8 --param resident=2048
 		check_tu "$p/main.cu" "${p}_kernel" common --param depth=1 --param planes=16
+		check_tu "$p/main.cu" "${p}_kernel" common --param vx=4 --param depth=2 \
+			--param resident=1024
 		# shellcheck disable=SC2086
 		check_tu "$p/main.cu" "${p}_kernel" common $TILE
 		# shellcheck disable=SC2086
@@ -134,6 +136,10 @@ test_variants_match_the_original_on_the_cpu() {
 		    "star3d_r:4:stream=0 depth=2 planes=16 by=4:19,13,11 35,9,70" \
 		    "star3d_r:4:stream=0 depth=8 bx=16 resident=1024:19,13,11" \
 		    "heat3d:3:stream=0 depth=4:19,13,11 35,9,70" \
+		    "jacobi:1:vx=4 depth=2:37,23 270,133" \
+		    "box9:2:vx=2:37,23 170,33" \
+		    "heat3d:3:vx=2:19,13,11 135,9,20" \
+		    "star3d_r:4:vx=4 bx=16 by=4 planes=16:19,13,11 35,9,70" \
 		    "box27:4::19,13,11 35,9,70"; do
 		IFS=: read -r k kind pts sz <<<"$spec"
 		# shellcheck disable=SC2086

@@ -258,7 +258,8 @@ TEST(variants_are_deterministic_and_rewritable)
 
 /* Every allowed point of each applied case, one parameter moved from the
  * default (streaming) point or from the tile point, gives a variant or a
- * reason; the streaming form takes every planes, depth and resident value,
+ * reason; the streaming form takes every planes, depth, resident and vx
+ * value,
  * the 2-D tile form every rows value. */
 TEST(every_point_applies_or_says_why)
 {
@@ -293,6 +294,7 @@ TEST(every_point_applies_or_says_why)
 				      (res == KS_XF_DECLINED && r.len));
 				if ((!tile && (!strcmp(n, "planes") ||
 					       !strcmp(n, "depth") ||
+					       !strcmp(n, "vx") ||
 					       !strcmp(n, "resident"))) ||
 				    (tile && is2d && !strcmp(n, "rows")))
 					CHECK_INT_EQ(KS_XF_APPLIED, res);
@@ -374,9 +376,9 @@ TEST(streaming_form_rings_the_column)
 					   "stencil3d25_kernel", NULL, &v, &r,
 					   NULL));
 	/* radius 4, depth 4: 9 + 4 slots */
-	CHECK(strstr(v.buf, "float ks_q[13];"));
+	CHECK(strstr(v.buf, "float ks_q[1][13];"));
 	CHECK(strstr(v.buf, "for (int ks_u = 0; ks_u < 13; ks_u++)"));
-	CHECK(strstr(v.buf, "ks_q[(ks_u + 12) % 13] = ks_st_ld(in, ks_f + ks_ss * (ks_p + 8), ks_n);"));
+	CHECK(strstr(v.buf, "ks_q[ks_v][(ks_u + 12) % 13] = ks_st_ld(in, ks_f[ks_v] + ks_ss * (ks_p + 8), ks_n);"));
 	CHECK(strstr(v.buf, "ks_st_q(ks_q, 4 + (1 + 1 * ((r) - (1))))"));
 	/* along x and y: the original's reads */
 	CHECK(strstr(v.buf, "coef[r] * (in[i - r] + in[i + r] + in[i - r * nx] + in[i + r * nx] +"));
@@ -388,12 +390,22 @@ TEST(streaming_form_rings_the_column)
 	pt.v[param_index(t, "resident")] = 0;
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/jacobi2d/main.cu",
 					   "jacobi2d_kernel", &pt, &v, &r, NULL));
-	CHECK(strstr(v.buf, "float ks_q[4];"));
-	CHECK(strstr(v.buf, "ks_st_ld(in, ks_f + ks_ss * (ks_p + 2), ks_n);"));
+	CHECK(strstr(v.buf, "float ks_q[1][4];"));
+	CHECK(strstr(v.buf, "ks_st_ld(in, ks_f[ks_v] + ks_ss * (ks_p + 2), ks_n);"));
 	CHECK(strstr(v.buf, "in[i - 1] + in[i + 1] + ((void)(i - nx), ks_st_q(ks_q, 1 + (-1)))"));
 	CHECK(strstr(v.buf, "__launch_bounds__(256, 1)"));
 	/* 2-D: a thread row of the block is a strip of 64 rows */
 	CHECK(strstr(v.buf, "((long long)blockIdx.y * 8 + threadIdx.y) * 64;"));
+	ks_buf_reset(&v);
+	/* vx=4: four columns 32 apart per thread, a ring each, a block
+	   128 columns wide */
+	pt.v[param_index(t, "vx")] = 4;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/jacobi2d/main.cu",
+					   "jacobi2d_kernel", &pt, &v, &r, NULL));
+	CHECK(strstr(v.buf, "float ks_q[4][4];"));
+	CHECK(strstr(v.buf, "const unsigned ks_gx = ks_gx0 + ks_v * 32u;"));
+	CHECK(strstr(v.buf, "const unsigned ks_gx0 = blockIdx.x * 128u + threadIdx.x;"));
+	CHECK(strstr(v.buf, "dim3((unsigned)((ks_nx + 127) / 128)"));
 	ks_buf_reset(&v);
 	/* a box along z streams: the diagonal read stays global */
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "box27", NULL, &v, &r, NULL));
