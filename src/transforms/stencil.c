@@ -85,6 +85,20 @@ static const char helpers[] =
 	"{\n"
 	"\treturn f >= 0 && f < n ? p[f] : T(0);\n"
 	"}\n"
+	"/* A hint: the line of p[f] into L1 where 0 <= f < n (nothing on\n"
+	"   the host, where the emulated kernel runs). */\n"
+	"template <class T> __device__ __forceinline__ static void\n"
+	"ks_st_pf(const T *p, long long f, long long n)\n"
+	"{\n"
+	"#ifdef __CUDA_ARCH__\n"
+	"\tif (f >= 0 && f < n)\n"
+	"\t\tasm volatile(\"prefetch.global.L1 [%0];\" : : \"l\"(p + f));\n"
+	"#else\n"
+	"\t(void)p;\n"
+	"\t(void)f;\n"
+	"\t(void)n;\n"
+	"#endif\n"
+	"}\n"
 	"#endif\n"
 	"\n";
 
@@ -688,6 +702,8 @@ emit_stream(const struct st *s, const struct ks_xf_input *in,
 	    long long planes, long long depth, long long minb, long long vx,
 	    struct ks_buf *variant, struct ks_buf *reason)
 {
+	struct ks_buf pfs = KS_BUF_INIT;
+
 	const char *kname = s->k->name;
 	const int three = s->dims == 3;
 	const long long rs = s->r[s->dims - 1], qw = 2 * rs + 1,
@@ -768,6 +784,25 @@ emit_stream(const struct st *s, const struct ks_xf_input *in,
 		"\t\tks_f[ks_v] = ks_c0 + (long long)ks_gx + ks_sy * ks_gy;\n"
 		"\t}\n",
 		vx, bx, three ? " && ks_gy < ks_cy" : "");
+	/* the halo lines the reads off the column will want, depth steps
+	   ahead: at a block's edge they are L1 misses the body would wait on */
+	if (s->r[0])
+		ks_buf_addf(&pfs,
+			"\t\t\tks_st_pf(%s, ks_f[0] + ks_ss * (ks_p + %lld) - %d, ks_n);\n"
+			"\t\t\tks_st_pf(%s, ks_f[%lld] + ks_ss * (ks_p + %lld) + %d, ks_n);\n",
+			iname, rs + depth, s->r[0], iname, vx - 1, rs + depth,
+			s->r[0]);
+	if (three && s->r[1])
+		ks_buf_addf(&pfs,
+			"#pragma unroll\n"
+			"\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
+			"\t\t\t\tif (threadIdx.y < %du)\n"
+			"\t\t\t\t\tks_st_pf(%s, ks_f[ks_v] + ks_ss * (ks_p + %lld) - %d * ks_sy, ks_n);\n"
+			"\t\t\t\tif (threadIdx.y + %du >= %lldu)\n"
+			"\t\t\t\t\tks_st_pf(%s, ks_f[ks_v] + ks_ss * (ks_p + %lld) + %d * ks_sy, ks_n);\n"
+			"\t\t\t}\n",
+			vx, s->r[1], iname, rs + depth, s->r[1], s->r[1], by, iname,
+			rs + depth, s->r[1]);
 	ks_buf_addf(variant,
 		"\tif (ks_s0 >= ks_cs)\n"
 		"\t\treturn;\n"
@@ -794,6 +829,7 @@ emit_stream(const struct st *s, const struct ks_xf_input *in,
 		"#pragma unroll\n"
 		"\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++)\n"
 		"\t\t\t\tks_q[ks_v][(ks_u + %lld) %% %lld] = ks_st_ld(%s, ks_f[ks_v] + ks_ss * (ks_p + %lld), ks_n);\n"
+		"%s"
 		"#pragma unroll\n"
 		"\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
 		"\t\t\t\t%s ks_w[%lld];\n"
@@ -813,10 +849,11 @@ emit_stream(const struct st *s, const struct ks_xf_input *in,
 		"\t}\n"
 		"}\n",
 		planes, planes, rs, ql, T, vx, ql, vx, ql - 1, iname, rs, ql - 1,
-		T, ql, ql, depth, vx, ql - 1, ql, iname, rs + depth, vx, T, qw, qw,
+		T, ql, ql, depth, vx, ql - 1, ql, iname, rs + depth, pfs.buf ? pfs.buf : "", vx, T, qw, qw,
 		ql, kname,
 		three ? "ks_ty, ks_ts" : "ks_ts, 0", three ? "ks_by, ks_bs" : "ks_bs, 0",
 		args);
+	ks_buf_release(&pfs);
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, s->k, variant, reason))
 		return -1;

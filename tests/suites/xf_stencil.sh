@@ -38,6 +38,11 @@ check_tu() {
 		"read-only loads of ks_st_$kernel in the sm_90 PTX"
 	expect_eq 0 "$(entry_count "kd/tu-$tag.compute_80.ptx" "ks_st_$kernel" 'ld\.global')" \
 		"global loads of ks_st_$kernel in the sm_80 PTX"
+	case " $* " in
+	*" stream=0 "*) ;;
+	*) expect_ne 0 "$(entry_count "kd/tu-$tag.compute_90.ptx" "ks_st_$kernel" 'prefetch\.global\.L1')" \
+		"halo prefetches of ks_st_$kernel (streaming form) in the sm_90 PTX" ;;
+	esac
 }
 
 # Lines matching $3 in PTX file $1 between the entry of kernel $2 and the

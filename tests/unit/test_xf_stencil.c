@@ -383,6 +383,10 @@ TEST(streaming_form_rings_the_column)
 	/* along x and y: the original's reads */
 	CHECK(strstr(v.buf, "coef[r] * (in[i - r] + in[i + r] + in[i - r * nx] + in[i + r * nx] +"));
 	CHECK(strstr(v.buf, "__launch_bounds__(256, 6)"));
+	/* the halo lines into L1 as far ahead as the ring's loads: the x
+	   edges, and the y edge rows from the threads at the block's edge */
+	CHECK(strstr(v.buf, "ks_st_pf(in, ks_f[0] + ks_ss * (ks_p + 8) - 4, ks_n);"));
+	CHECK(strstr(v.buf, "if (threadIdx.y + 4u >= 8u)"));
 	CHECK(!strstr(v.buf, "__shared__"));
 	ks_buf_reset(&v);
 	ks_xf_default_point(t, &pt);
