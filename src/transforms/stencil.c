@@ -11,17 +11,21 @@
  * trip count (a radius loop: in[i + r * nx]); an early-exit bounds check
  * of the slowest coordinate against a uniform limit L (so I spans
  * L * stride elements, as the store does). Other loads are left as they
- * are. Two forms:
+ * are. Three forms:
  *
- *   - 2-D (C without gz): a block of bx x by threads computes bx x
+ *   - streaming (stream=1, 2-D and 3-D): each thread walks `planes`
+ *     steps of its own column along the slowest axis, the column's
+ *     2 r + 1 values and `depth` steps of loads ahead in a ring of
+ *     registers; reads off the column stay the kernel's own (L1 hits);
+ *   - 2-D tile (C without gz): a block of bx x by threads computes bx x
  *     (by * rows) outputs from a shared tile with a halo of the radius
  *     in x and y, loaded once (corners only where the stencil reads a
  *     diagonal);
- *   - 3-D: a bx x by tile of the x-y plane walks `planes` planes along
- *     z; each thread keeps its column of 2 rz + 1 values in registers
- *     (one new load per plane), and the plane's halo goes to a shared
- *     tile. The stencil must be a star along z (a read off the plane is
- *     on the thread's own column).
+ *   - 3-D tile: a bx x by tile of the x-y plane walks `planes` planes
+ *     along z; each thread keeps its column in the same ring, the
+ *     plane's halo goes to a shared tile, both loaded `depth` planes
+ *     ahead. The stencil must be a star along z (a read off the plane
+ *     is on the thread's own column).
  *
  * The kernel's own body then runs once per output at the original
  * grid's coordinates, its reads of I replaced by the tile and the
@@ -81,6 +85,20 @@ static const char helpers[] =
 	"{\n"
 	"\treturn f >= 0 && f < n ? p[f] : T(0);\n"
 	"}\n"
+	"/* A hint: the line of p[f] into L1 where 0 <= f < n (nothing on\n"
+	"   the host, where the emulated kernel runs). */\n"
+	"template <class T> __device__ __forceinline__ static void\n"
+	"ks_st_pf(const T *p, long long f, long long n)\n"
+	"{\n"
+	"#ifdef __CUDA_ARCH__\n"
+	"\tif (f >= 0 && f < n)\n"
+	"\t\tasm volatile(\"prefetch.global.L1 [%0];\" : : \"l\"(p + f));\n"
+	"#else\n"
+	"\t(void)p;\n"
+	"\t(void)f;\n"
+	"\t(void)n;\n"
+	"#endif\n"
+	"}\n"
 	"#endif\n"
 	"\n";
 
@@ -106,6 +124,7 @@ struct st {
 	int r[3];		/* radius per axis */
 	int diag;		/* a read off both x and y at once */
 	int limit_br;		/* the bounds check of the slowest axis */
+	unsigned offcol_line;	/* 3-D: a read off the column and the plane */
 	char *loopvar[KS_MAX_LOOP_DEPTH];	/* per loop index, lazily */
 };
 
@@ -572,14 +591,8 @@ recognize(struct st *s, const struct ks_xf_input *in, struct ks_buf *reason)
 		if (axis_used(r, 0) && axis_used(r, 1))
 			s->diag = 1;
 		if (s->dims == 3 && axis_used(r, 2) &&
-		    (axis_used(r, 0) || axis_used(r, 1))) {
-			ks_buf_addf(reason,
-				    "the read on line %u is off the thread's "
-				    "column along z and off its plane at once: "
-				    "streaming along z needs a star in z",
-				    a->line);
-			return -1;
-		}
+		    (axis_used(r, 0) || axis_used(r, 1)) && !s->offcol_line)
+			s->offcol_line = a->line;
 		s->nreads++;
 	}
 	if (s->r[0] == 0 && s->r[1] == 0 && s->r[2] == 0) {
@@ -674,12 +687,227 @@ poly_c(struct st *s, const struct ks_poly *p, struct ks_buf *out)
 	return ks_xfk_form_c(&s->x, &g, NULL, NULL, "ks_o", out);
 }
 
+/* The streaming form: each thread walks `planes` steps of its own column
+ * along the slowest axis, the column's 2 rs + 1 values and `depth` steps
+ * of loads ahead in a ring of registers; reads off the column stay the
+ * kernel's own global reads (their lines are in L1 from the neighbours'
+ * column loads). The step loop is unrolled by the ring's length so that
+ * every ring slot is one register and no move waits on a load in flight.
+ * Appends the kernel, the definition and the launcher. */
+static int
+emit_stream(const struct st *s, const struct ks_xf_input *in,
+	    const char *T, const char *iname, const char *params,
+	    const char *args, const struct ks_buf *body, const char *csy,
+	    const char *csz, const char *clim, long long bx, long long by,
+	    long long planes, long long depth, long long minb, long long vx,
+	    struct ks_buf *variant, struct ks_buf *reason)
+{
+	struct ks_buf pfs = KS_BUF_INIT;
+
+	const char *kname = s->k->name;
+	const int three = s->dims == 3;
+	const long long rs = s->r[s->dims - 1], qw = 2 * rs + 1,
+			ql = qw + depth;
+	const char ax = three ? 'z' : 'y';
+
+	ks_buf_addf(variant, "// %s: %d-D stencil of radius %d/%d", kname,
+		    s->dims, s->r[0], s->r[1]);
+	if (three)
+		ks_buf_addf(variant, "/%d", s->r[2]);
+	ks_buf_addf(variant,
+		    " streamed along %c: %lldx%lld threads, each a column of "
+		    "%lld steps, its %lld values and %lld steps of loads ahead "
+		    "in registers, other reads global (stencil_smem_halo, "
+		    "stream=1)\n",
+		    ax, bx, by, planes, qw, depth);
+	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
+	ks_buf_adds(variant, helpers);
+	ks_buf_addf(variant,
+		    "/* The body of %s at thread ks_tid of block ks_bid, its reads "
+		    "of %s along %c\n   from the column ks_q (ks_q[%lld] the "
+		    "output's own). */\n"
+		    "__device__ __forceinline__ static void\n"
+		    "ks_st_body_%s(const uint3 ks_tid, const uint3 ks_bid, "
+		    "const dim3 ks_bdim, const dim3 ks_gdim,\n\tconst %s "
+		    "(&ks_q)[%lld], %s)\n",
+		    kname, iname, ax, rs, kname, T, qw, params);
+	ks_buf_add(variant, body->buf, body->len);
+	ks_buf_adds(variant, "\n\n");
+	ks_buf_addf(variant,
+		"/* %lldx%lld threads over the original grid's global indices (ks_og\n"
+		"   blocks of ks_ob threads), each walking %lld steps along %c. */\n"
+		"__global__ void __launch_bounds__(%lld, %lld)\n"
+		"ks_st_%s(const dim3 ks_og, const dim3 ks_ob, %s)\n"
+		"{\n"
+		"\tconst long long ks_sy = %s, ks_sz = %s;\n"
+		"\t/* the elements the bounds checks span; the output's fixed offset */\n"
+		"\tconst long long ks_n = (long long)(%s) * %s;\n"
+		"\tconst long long ks_c0 = %lldLL + %lldLL * ks_sy + %lldLL * ks_sz;\n"
+		"\tconst unsigned ks_cx = ks_og.x * ks_ob.x, ks_cy = ks_og.y * ks_ob.y;\n"
+		"\t/* this thread's %lld columns: x = ks_gx0 + ks_v * %lld */\n"
+		"\tconst unsigned ks_gx0 = blockIdx.x * %lldu + threadIdx.x;\n"
+		"\tunsigned ks_tx[%lld], ks_bx[%lld];\n"
+		"\tbool ks_mine[%lld];\n"
+		"\tlong long ks_f[%lld];\n",
+		bx, by, planes, ax, bx * by, minb, kname, params, csy, csz, clim,
+		three ? "ks_sz" : "ks_sy", s->c0[0], s->c0[1], s->c0[2], vx, bx,
+		bx * vx, vx, vx, vx, vx);
+	if (three)
+		ks_buf_addf(variant,
+			"\tconst unsigned ks_gy = blockIdx.y * %lldu + threadIdx.y;\n"
+			"\tconst unsigned ks_ty = ks_gy %% ks_ob.y, ks_by = ks_gy / ks_ob.y;\n"
+			"\tconst long long ks_cs = (long long)ks_og.z * ks_ob.z;\n"
+			"\tconst long long ks_s0 = (long long)blockIdx.z * %lld;\n"
+			"\tconst long long ks_ss = ks_sz;\n"
+			"\tconst unsigned ks_os = ks_ob.z;\n",
+			by, planes);
+	else
+		ks_buf_addf(variant,
+			"\tconst long long ks_cs = ks_cy;\n"
+			"\tconst long long ks_s0 = ((long long)blockIdx.y * %lld + threadIdx.y) * %lld;\n"
+			"\tconst unsigned ks_gy = 0;\n"
+			"\tconst long long ks_ss = ks_sy;\n"
+			"\tconst unsigned ks_os = ks_ob.y;\n"
+			"\n"
+			"\t(void)ks_sz;\n"
+			"\t(void)ks_cy;\n",
+			by, planes);
+	ks_buf_addf(variant,
+		"\n"
+		"#pragma unroll\n"
+		"\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
+		"\t\tconst unsigned ks_gx = ks_gx0 + ks_v * %lldu;\n"
+		"\n"
+		"\t\tks_tx[ks_v] = ks_gx %% ks_ob.x;\n"
+		"\t\tks_bx[ks_v] = ks_gx / ks_ob.x;\n"
+		"\t\tks_mine[ks_v] = ks_gx < ks_cx%s;\n"
+		"\t\tks_f[ks_v] = ks_c0 + (long long)ks_gx + ks_sy * ks_gy;\n"
+		"\t}\n",
+		vx, bx, three ? " && ks_gy < ks_cy" : "");
+	/* the halo lines the reads off the column will want, depth steps
+	   ahead: at a block's edge they are L1 misses the body would wait on */
+	if (s->r[0])
+		ks_buf_addf(&pfs,
+			"\t\t\tks_st_pf(%s, ks_f[0] + ks_ss * (ks_p + %lld) - %d, ks_n);\n"
+			"\t\t\tks_st_pf(%s, ks_f[%lld] + ks_ss * (ks_p + %lld) + %d, ks_n);\n",
+			iname, rs + depth, s->r[0], iname, vx - 1, rs + depth,
+			s->r[0]);
+	if (three && s->r[1])
+		ks_buf_addf(&pfs,
+			"#pragma unroll\n"
+			"\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
+			"\t\t\t\tif (threadIdx.y < %du)\n"
+			"\t\t\t\t\tks_st_pf(%s, ks_f[ks_v] + ks_ss * (ks_p + %lld) - %d * ks_sy, ks_n);\n"
+			"\t\t\t\tif (threadIdx.y + %du >= %lldu)\n"
+			"\t\t\t\t\tks_st_pf(%s, ks_f[ks_v] + ks_ss * (ks_p + %lld) + %d * ks_sy, ks_n);\n"
+			"\t\t\t}\n",
+			vx, s->r[1], iname, rs + depth, s->r[1], s->r[1], by, iname,
+			rs + depth, s->r[1]);
+	ks_buf_addf(variant,
+		"\tif (ks_s0 >= ks_cs)\n"
+		"\t\treturn;\n"
+		"\tconst long long ks_send = ks_s0 + %lld < ks_cs ? ks_s0 + %lld : ks_cs;\n"
+		"\tunsigned ks_ts = (unsigned)(ks_s0 %% ks_os), ks_bs = (unsigned)(ks_s0 / ks_os);\n"
+		"\t/* the ring: slot (p - ks_s0 + %lld) %% %lld holds the column at step p */\n"
+		"\t%s ks_q[%lld][%lld];\n"
+		"\n"
+		"#pragma unroll\n"
+		"\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
+		"#pragma unroll\n"
+		"\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+		"\t\t\tks_q[ks_v][ks_j] = ks_st_ld(%s, ks_f[ks_v] + ks_ss * (ks_s0 - %lld + ks_j), ks_n);\n"
+		"\t\tks_q[ks_v][%lld] = %s(0);\n"
+		"\t}\n"
+		"\tfor (long long ks_s = ks_s0; ks_s < ks_send; ks_s += %lld) {\n"
+		"#pragma unroll\n"
+		"\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++) {\n"
+		"\t\t\tconst long long ks_p = ks_s + ks_u;\n"
+		"\n"
+		"\t\t\tif (ks_p >= ks_send)\n"
+		"\t\t\t\tbreak;\n"
+		"\t\t\t/* %lld steps ahead: in flight during the next bodies */\n"
+		"#pragma unroll\n"
+		"\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++)\n"
+		"\t\t\t\tks_q[ks_v][(ks_u + %lld) %% %lld] = ks_st_ld(%s, ks_f[ks_v] + ks_ss * (ks_p + %lld), ks_n);\n"
+		"%s"
+		"#pragma unroll\n"
+		"\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
+		"\t\t\t\t%s ks_w[%lld];\n"
+		"\n"
+		"#pragma unroll\n"
+		"\t\t\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+		"\t\t\t\t\tks_w[ks_j] = ks_q[ks_v][(ks_u + ks_j) %% %lld];\n"
+		"\t\t\t\tif (ks_mine[ks_v])\n"
+		"\t\t\t\t\tks_st_body_%s(make_uint3(ks_tx[ks_v], %s),\n"
+		"\t\t\t\t\t\tmake_uint3(ks_bx[ks_v], %s), ks_ob, ks_og, ks_w, %s);\n"
+		"\t\t\t}\n"
+		"\t\t\tif (++ks_ts == ks_os) {\n"
+		"\t\t\t\tks_ts = 0;\n"
+		"\t\t\t\tks_bs++;\n"
+		"\t\t\t}\n"
+		"\t\t}\n"
+		"\t}\n"
+		"}\n",
+		planes, planes, rs, ql, T, vx, ql, vx, ql - 1, iname, rs, ql - 1,
+		T, ql, ql, depth, vx, ql - 1, ql, iname, rs + depth, pfs.buf ? pfs.buf : "", vx, T, qw, qw,
+		ql, kname,
+		three ? "ks_ty, ks_ts" : "ks_ts, 0", three ? "ks_by, ks_bs" : "ks_bs, 0",
+		args);
+	ks_buf_release(&pfs);
+	ks_buf_adds(variant, "// ks-nvcc: definition\n");
+	if (ks_xfbody_definition(in->text, in->len, s->k, variant, reason))
+		return -1;
+	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
+	ks_buf_addf(variant,
+		"static void\n"
+		"ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
+		"\t\t%s)\n"
+		"{\n"
+		"\tconst unsigned long long ks_nx = (unsigned long long)grid.x * block.x;\n"
+		"\tconst unsigned long long ks_ny = (unsigned long long)grid.y * block.y;\n"
+		"\tconst unsigned long long ks_nz = (unsigned long long)grid.z * block.z;\n"
+		"\n",
+		kname, params);
+	if (three)
+		ks_buf_addf(variant,
+			"\t/* a grid the threads cannot cover: the original */\n"
+			"\tif (!ks_nx || !ks_ny || !ks_nz || ks_nx > 0xffffff00ull ||\n"
+			"\t    ks_ny > 65535ull * %lld || ks_nz > 65535ull * %lld) {\n"
+			"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+			"\t\treturn;\n"
+			"\t}\n"
+			"\tks_st_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld),\n"
+			"\t\t\t     (unsigned)((ks_nz + %lld) / %lld)),\n"
+			"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
+			"}\n",
+			by, planes, kname, args, kname, bx * vx - 1, bx * vx, by - 1,
+			by, planes - 1, planes, bx, by, args);
+	else
+		ks_buf_addf(variant,
+			"\t/* a grid the threads cannot cover, or layers in z: the original */\n"
+			"\tif (!ks_nx || !ks_ny || ks_nz != 1 || ks_nx > 0xffffff00ull ||\n"
+			"\t    ks_ny > 0xffffff00ull || (ks_ny + %lld) / %lld > 65535ull) {\n"
+			"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+			"\t\treturn;\n"
+			"\t}\n"
+			"\tks_st_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld)),\n"
+			"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
+			"}\n",
+			by * planes - 1, by * planes, kname, args, kname,
+			bx * vx - 1, bx * vx, by * planes - 1, by * planes, bx, by,
+			args);
+	return 0;
+}
+
 static enum ks_xf_result
 apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
       struct ks_buf *variant, struct ks_buf *reason)
 {
 	const long long bx = p->v[0], by = p->v[1], rows = p->v[2],
-			planes = p->v[3];
+			planes = p->v[3], stream = p->v[4], depth = p->v[5],
+			vx = p->v[7];
+	/* blocks per SM the registers must allow (1: the compiler's choice) */
+	const long long minb = bx * by < p->v[6] ? p->v[6] / (bx * by) : 1;
 	struct st s;
 	struct ks_buf params = KS_BUF_INIT, bparams = KS_BUF_INIT;
 	struct ks_buf args = KS_BUF_INIT, body = KS_BUF_INIT;
@@ -690,6 +918,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	enum ks_xf_result rc = KS_XF_DECLINED;
 	const char *iname, *kname, *T;
 	long long rx, ry, rz, tw, th, qn;
+	size_t nedits = 0;
 
 	memset(&s, 0, sizeof(s));
 	if (bx * by > 1024) {
@@ -715,19 +944,42 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		goto out;
 	}
 	T = el.ctype;
-	if (tw * th * (long long)s.E > 48 * 1024) {
+	if (stream) {
+		if (rows != 4) {
+			ks_buf_addf(reason, "rows applies to the tile form only "
+					    "(rows=4 with stream=1)");
+			goto out;
+		}
+	} else if (vx != 1) {
+		ks_buf_addf(reason, "vx applies to the streaming form only (vx=1 "
+				    "with stream=0)");
+		goto out;
+	} else if (s.dims == 2 && depth != 1) {
+		ks_buf_addf(reason, "depth applies to the streaming form and 3-D "
+				    "tiles only (depth=1 for a 2-D tile)");
+		goto out;
+	} else if (s.dims == 3 && s.offcol_line) {
+		ks_buf_addf(reason,
+			    "the read on line %u is off the thread's column along "
+			    "z and off its plane at once: the tile form streams "
+			    "along z and needs a star in z",
+			    s.offcol_line);
+		goto out;
+	}
+	if (!stream && tw * th * (long long)s.E > 48 * 1024) {
 		ks_buf_addf(reason,
 			    "a %lldx%lld tile of %s needs more than 49152 bytes "
 			    "of shared memory",
 			    tw, th, T);
 		goto out;
 	}
-	if (s.dims == 2 && planes != 32) {
-		ks_buf_addf(reason, "planes applies to 3-D stencils only "
-				    "(planes=32 for a 2-D one)");
+	if (!stream && s.dims == 2 && planes != 64) {
+		ks_buf_addf(reason, "planes applies to 3-D stencils and the "
+				    "streaming form only (planes=64 for a 2-D "
+				    "tile)");
 		goto out;
 	}
-	if (s.dims == 3 && rows != 4) {
+	if (!stream && s.dims == 3 && rows != 4) {
 		ks_buf_addf(reason, "rows applies to 2-D stencils only (rows=4 "
 				    "for a 3-D one)");
 		goto out;
@@ -758,6 +1010,15 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		const struct ks_access *a = &s.f->acc[r->acc];
 		struct ks_buf w = KS_BUF_INIT;
 		size_t nl = strlen(iname);
+		const int sa = s.dims - 1;
+		int col = 1;
+
+		for (int ax = 0; ax < sa; ax++)
+			if (axis_used(r, ax))
+				col = 0;
+		/* the streaming form keeps the reads off the column global */
+		if (stream && !col)
+			continue;
 
 		/* NAME[index]: the index is evaluated and dropped, so that
 		   what only computed it stays used (the compiler drops it) */
@@ -773,7 +1034,11 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		ks_buf_add(&w, in->text + a->begin + nl + 1,
 			   a->end - a->begin - nl - 2);
 		ks_buf_adds(&w, "), ");
-		if (s.dims == 3 && (axis_used(r, 2) ||
+		if (stream) {
+			ks_buf_addf(&w, "ks_st_q(ks_q, %d + ", s.r[sa]);
+			delta_c(&s, r, sa, &w);
+			ks_buf_adds(&w, ")");
+		} else if (s.dims == 3 && (axis_used(r, 2) ||
 				    (!axis_used(r, 0) && !axis_used(r, 1)))) {
 			ks_buf_addf(&w, "ks_st_q(ks_q, %lld + ", rz);
 			delta_c(&s, r, 2, &w);
@@ -786,13 +1051,14 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			ks_buf_adds(&w, "]");
 		}
 		ks_buf_adds(&w, ")");
-		edits[i].begin = a->begin;
-		edits[i].end = a->end;
-		withs[i] = ks_buf_detach(&w, NULL);
-		edits[i].with = withs[i];
+		edits[nedits].begin = a->begin;
+		edits[nedits].end = a->end;
+		withs[nedits] = ks_buf_detach(&w, NULL);
+		edits[nedits].with = withs[nedits];
+		nedits++;
 	}
-	qsort(edits, s.nreads, sizeof(*edits), edit_cmp);
-	for (size_t i = 1; i < s.nreads; i++)
+	qsort(edits, nedits, sizeof(*edits), edit_cmp);
+	for (size_t i = 1; i < nedits; i++)
 		if (edits[i].begin < edits[i - 1].end) {
 			ks_buf_addf(reason, "two reads of %s overlap in the text",
 				    iname);
@@ -821,10 +1087,17 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			ks_buf_adds(&csz, "0LL");
 	}
 	if (ks_xfbody_params(s.k, -1, NULL, -1, NULL, &params, reason) ||
-	    ks_xfbody_copy(in->text, in->len, s.k, edits, s.nreads, renames,
+	    ks_xfbody_copy(in->text, in->len, s.k, edits, nedits, renames,
 			   &body, reason))
 		goto out;
 	ks_xfbody_args(s.k, &args);
+	if (stream) {
+		if (emit_stream(&s, in, T, iname, params.buf, args.buf, &body,
+				csy.buf, csz.buf, clim.buf, bx, by, planes, depth,
+				minb, vx, variant, reason) == 0)
+			rc = KS_XF_APPLIED;
+		goto out;
+	}
 	ks_buf_addf(&bparams, "const %s (*ks_t)[%lld], const int ks_lx, "
 			      "const int ks_ly, ",
 		    T, tw);
@@ -862,7 +1135,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	ks_buf_addf(variant,
 		"/* A %lldx%lld block over the original grid's global indices (ks_og\n"
 		"   blocks of ks_ob threads). */\n"
-		"__global__ void __launch_bounds__(%lld)\n"
+		"__global__ void __launch_bounds__(%lld, %lld)\n"
 		"ks_st_%s(const dim3 ks_og, const dim3 ks_ob, %s)\n"
 		"{\n"
 		"\t__shared__ %s ks_t[%lld][%lld];\n"
@@ -872,7 +1145,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\tconst long long ks_c0 = %lldLL + %lldLL * ks_sy + %lldLL * ks_sz;\n"
 		"\tconst unsigned ks_cx = ks_og.x * ks_ob.x, ks_cy = ks_og.y * ks_ob.y;\n"
 		"\tconst long long ks_x0 = (long long)blockIdx.x * %lld;\n",
-		bx, by, bx * by, kname, params.buf, T, th, tw, csy.buf, csz.buf,
+		bx, by, bx * by, minb, kname, params.buf, T, th, tw, csy.buf, csz.buf,
 		clim.buf, s.dims == 3 ? "ks_sz" : "ks_sy", s.c0[0], s.c0[1],
 		s.c0[2], bx);
 	ks_buf_addf(variant,
@@ -936,6 +1209,11 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 				hl.buf, by, by, by, rows, kname, by, ry, args.buf, by);
 		} else {
 			const long long nt = bx * by, ns = (tw * th + nt - 1) / nt;
+			/* the column's ring: 2 rz + 1 + depth slots at least, a
+			   multiple of depth so that one unrolled round of the
+			   plane loop names every slot and halo stage as a
+			   constant */
+			const long long ql = (qn + depth + depth - 1) / depth * depth;
 
 			ks_buf_addf(variant,
 				"\tconst unsigned ks_gy = (unsigned)ks_y0 + threadIdx.y;\n"
@@ -947,11 +1225,16 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 				"\tconst long long ks_zend = ks_z0 + %lld < ks_cz ? ks_z0 + %lld : ks_cz;\n"
 				"\tconst long long ks_f = ks_c0 + (long long)ks_gx + ks_sy * ks_gy;\n"
 				"\tunsigned ks_tz = (unsigned)(ks_z0 %% ks_ob.z), ks_bz = (unsigned)(ks_z0 / ks_ob.z);\n"
-				"\t%s ks_q[%lld], ks_h[%lld];\n"
+				"\t/* the column's ring: slot (p - ks_z0 + %lld) %% %lld holds plane p;\n"
+				"\t   the halo of plane p in stage (p - ks_z0) %% %lld */\n"
+				"\t%s ks_q[%lld], ks_h[%lld][%lld];\n"
 				"\t/* this thread's halo cells: tile slot (-1: none) and flat offset in plane 0 */\n"
 				"\tint ks_hs[%lld];\n"
 				"\tlong long ks_ho[%lld];\n"
-				"\n"
+				"\n",
+				ry, planes, planes, planes, rz, ql, depth, T, ql,
+				depth, ns, ns, ns);
+			ks_buf_addf(variant,
 				"#pragma unroll\n"
 				"\tfor (int ks_s = 0; ks_s < %lld; ks_s++) {\n"
 				"\t\tconst int ks_c = threadIdx.y * %lld + threadIdx.x + ks_s * %lld;\n"
@@ -961,50 +1244,59 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 				"\n"
 				"\t\tks_hs[ks_s] = ks_c < %lld && !(ks_xin && ks_yin)%s ? ks_c : -1;\n"
 				"\t\tks_ho[ks_s] = ks_c0 + ks_x0 - %lld + ks_tx_ + ks_sy * (ks_y0 - %lld + ks_ty_);\n"
-				"\t}\n"
-				"\t/* the column and the halo of the first plane; then, during each\n"
-				"\t   plane's body, the next plane's loads are in flight */\n"
+				"\t}\n",
+				ns, bx, nt, tw, tw, rx, rx + bx, ry, th - ry, tw * th,
+				s.diag ? "" : " && (ks_xin || ks_yin)", rx, ry);
+			ks_buf_addf(variant,
+				"\t/* the column and the halos of the first %lld planes; then each\n"
+				"\t   plane's loads are in flight during the next %lld planes' bodies */\n"
 				"#pragma unroll\n"
 				"\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
 				"\t\tks_q[ks_j] = ks_st_ld(%s, ks_f + ks_sz * (ks_z0 - %lld + ks_j), ks_n);\n"
 				"#pragma unroll\n"
-				"\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
-				"\t\tks_h[ks_s] = ks_hs[ks_s] >= 0 ? ks_st_ld(%s, ks_ho[ks_s] + ks_sz * ks_z0, ks_n) : %s(0);\n"
-				"\tfor (long long ks_z = ks_z0; ks_z < ks_zend; ks_z++) {\n"
-				"\t\t%s ks_qn = %s(0);\n"
-				"\n"
-				"\t\t__syncthreads();\n"
+				"\tfor (int ks_d = 0; ks_d < %lld; ks_d++)\n"
 				"#pragma unroll\n"
 				"\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
-				"\t\t\tif (ks_hs[ks_s] >= 0)\n"
-				"\t\t\t\t(&ks_t[0][0])[ks_hs[ks_s]] = ks_h[ks_s];\n"
-				"\t\tks_t[ks_ly][ks_lx] = ks_q[%lld];\n"
-				"\t\t__syncthreads();\n"
-				"\t\tif (ks_z + 1 < ks_zend) {\n"
-				"\t\t\tks_qn = ks_st_ld(%s, ks_f + ks_sz * (ks_z + %lld), ks_n);\n"
+				"\t\t\tks_h[ks_d][ks_s] = ks_hs[ks_s] >= 0 ? ks_st_ld(%s, ks_ho[ks_s] + ks_sz * (ks_z0 + ks_d), ks_n) : %s(0);\n",
+				depth, depth, qn + depth - 1, iname, rz, depth, ns,
+				iname, T);
+			ks_buf_addf(variant,
+				"\tfor (long long ks_z = ks_z0; ks_z < ks_zend; ks_z += %lld) {\n"
+				"#pragma unroll\n"
+				"\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++) {\n"
+				"\t\t\tconst long long ks_p = ks_z + ks_u;\n"
+				"\t\t\t%s ks_w[%lld];\n"
+				"\n"
+				"\t\t\tif (ks_p >= ks_zend)\n"
+				"\t\t\t\tbreak;\n"
+				"\t\t\t__syncthreads();\n"
 				"#pragma unroll\n"
 				"\t\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
-				"\t\t\t\tks_h[ks_s] = ks_hs[ks_s] >= 0 ? ks_st_ld(%s, ks_ho[ks_s] + ks_sz * (ks_z + 1), ks_n) : %s(0);\n"
-				"\t\t}\n"
-				"\t\tif (ks_mine)\n"
-				"\t\t\tks_st_body_%s(make_uint3(ks_tx, ks_ty, ks_tz),\n"
-				"\t\t\t\tmake_uint3(ks_bx, ks_by, ks_bz), ks_ob, ks_og, ks_t,\n"
-				"\t\t\t\tks_lx, ks_ly, ks_q, %s);\n"
+				"\t\t\t\tif (ks_hs[ks_s] >= 0)\n"
+				"\t\t\t\t\t(&ks_t[0][0])[ks_hs[ks_s]] = ks_h[ks_u %% %lld][ks_s];\n"
+				"\t\t\tks_t[ks_ly][ks_lx] = ks_q[(ks_u + %lld) %% %lld];\n"
+				"\t\t\t__syncthreads();\n"
+				"\t\t\tks_q[(ks_u + %lld) %% %lld] = ks_st_ld(%s, ks_f + ks_sz * (ks_p + %lld), ks_n);\n"
 				"#pragma unroll\n"
-				"\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
-				"\t\t\tks_q[ks_j] = ks_q[ks_j + 1];\n"
-				"\t\tks_q[%lld] = ks_qn;\n"
-				"\t\tif (++ks_tz == ks_ob.z) {\n"
-				"\t\t\tks_tz = 0;\n"
-				"\t\t\tks_bz++;\n"
+				"\t\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
+				"\t\t\t\tks_h[ks_u %% %lld][ks_s] = ks_hs[ks_s] >= 0 ? ks_st_ld(%s, ks_ho[ks_s] + ks_sz * (ks_p + %lld), ks_n) : %s(0);\n"
+				"#pragma unroll\n"
+				"\t\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+				"\t\t\t\tks_w[ks_j] = ks_q[(ks_u + ks_j) %% %lld];\n"
+				"\t\t\tif (ks_mine)\n"
+				"\t\t\t\tks_st_body_%s(make_uint3(ks_tx, ks_ty, ks_tz),\n"
+				"\t\t\t\t\tmake_uint3(ks_bx, ks_by, ks_bz), ks_ob, ks_og, ks_t,\n"
+				"\t\t\t\t\tks_lx, ks_ly, ks_w, %s);\n"
+				"\t\t\tif (++ks_tz == ks_ob.z) {\n"
+				"\t\t\t\tks_tz = 0;\n"
+				"\t\t\t\tks_bz++;\n"
+				"\t\t\t}\n"
 				"\t\t}\n"
 				"\t}\n"
 				"}\n",
-				ry, planes, planes, planes, T, qn, ns, ns, ns, ns, bx,
-				nt, tw, tw, rx, rx + bx, ry, th - ry, tw * th,
-				s.diag ? "" : " && (ks_xin || ks_yin)", rx, ry, qn,
-				iname, rz, ns, iname, T, T, T, ns, rz, iname, rz + 1, ns,
-				iname, T, kname, args.buf, qn - 1, qn - 1);
+				ql, ql, T, qn, ns, depth, rz, ql, qn + depth - 1, ql,
+				iname, rz + depth, ns, depth, iname, depth, T, qn, ql,
+				kname, args.buf);
 		}
 		ks_buf_release(&hl);
 	}
@@ -1052,7 +1344,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	rc = KS_XF_APPLIED;
 out:
 	if (withs)
-		for (size_t i = 0; i < s.nreads; i++)
+		for (size_t i = 0; i < nedits; i++)
 			free(withs[i]);
 	free(withs);
 	free(edits);
@@ -1069,14 +1361,14 @@ out:
 
 const struct ks_transform ks_xf_stencil_smem_halo = {
 	.id = "stencil_smem_halo",
-	.summary = "a 2-D stencil from a shared tile with halo; a 3-D star "
-		   "stencil from an x-y tile walking z, the z column in "
-		   "registers",
+	.summary = "a 2-D or 3-D stencil streamed along its slowest axis, "
+		   "the column in a ring of registers with loads in flight "
+		   "ahead; or from a shared tile with halo (3-D: walking z)",
 	.precondition = "one output per thread at an offset affine in the "
 			"global x, y (z) indices, an input read at constant "
 			"(or radius-loop) offsets in the row and plane strides, "
 			"an early exit on the slowest coordinate",
-	.nparams = 4,
+	.nparams = 8,
 	.params = {
 		{ "bx", "threads per block along x (tile width)",
 		  32, 3, { 32, 64, 16 } },
@@ -1084,8 +1376,19 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 		  8, 3, { 8, 4, 16 } },
 		{ "rows", "2-D: outputs per thread along y",
 		  4, 4, { 4, 2, 8, 1 } },
-		{ "planes", "3-D: z planes one block walks",
-		  32, 4, { 32, 64, 16, 128 } },
+		{ "planes", "3-D tile, streaming: steps one block (2-D "
+			    "streaming: one thread) walks along the slowest axis",
+		  64, 4, { 64, 32, 16, 128 } },
+		{ "stream", "1: register streaming along the slowest axis, "
+			    "other reads global; 0: the shared tile",
+		  1, 2, { 1, 0 } },
+		{ "depth", "streaming: steps of column loads in flight ahead",
+		  4, 4, { 4, 2, 8, 1 } },
+		{ "resident", "threads per SM the register use must allow "
+			      "(0: the compiler's choice)",
+		  1536, 4, { 1536, 2048, 1024, 0 } },
+		{ "vx", "streaming: columns per thread along x (bx apart)",
+		  1, 3, { 1, 2, 4 } },
 	},
 	.apply = apply,
 };

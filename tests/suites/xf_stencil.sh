@@ -1,19 +1,24 @@
 # xf_stencil: the variants of stencil_smem_halo, put into their
 # translation units by `ks transform --tu`, compile with the real nvcc
 # for sm_80 and sm_90 with every warning an error, at every tile shape
-# of the bench stencils; the helper kernel is in the compute_90 PTX only
-# and reads the input through the read-only path there.
+# of the bench stencils, in the streaming and the tile form; the helper
+# kernel is in the compute_90 PTX only and reads the input through the
+# read-only path there. On the CPU (cuda_emu.h: blocks one after another,
+# threads as host threads) every form's variant of each kernel of
+# stencil.cu gives the original's outputs bit for bit at odd sizes, and a
+# variant whose column is one step off does not.
 # Sources: tests/data/transforms/stencil.cu and bench/. Needs libclang
-# (16-19) and nvcc.
+# (16-19), nvcc for the compile tests and a C++20 g++ for the CPU checks.
 
 DATA=$ROOT/tests/data/transforms
 ARCHS="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
 
 suite_probe() {
-	have_real_nvcc || { echo "no nvcc"; return; }
 	"$KS_BIN" doctor 2>/dev/null | grep -q '^libclang  *ok' ||
 		echo "no libclang 16-19 (see ks doctor)"
 }
+
+TILE="--param stream=0 --param depth=1"
 
 # Transform kernel $2 of $1 (more --param after) and compile the TU with
 # the include folder $3; the helper ks_st_$2 must be in compute_90's PTX
@@ -33,6 +38,11 @@ check_tu() {
 		"read-only loads of ks_st_$kernel in the sm_90 PTX"
 	expect_eq 0 "$(entry_count "kd/tu-$tag.compute_80.ptx" "ks_st_$kernel" 'ld\.global')" \
 		"global loads of ks_st_$kernel in the sm_80 PTX"
+	case " $* " in
+	*" stream=0 "*) ;;
+	*) expect_ne 0 "$(entry_count "kd/tu-$tag.compute_90.ptx" "ks_st_$kernel" 'prefetch\.global\.L1')" \
+		"halo prefetches of ks_st_$kernel (streaming form) in the sm_90 PTX" ;;
+	esac
 }
 
 # Lines matching $3 in PTX file $1 between the entry of kernel $2 and the
@@ -43,32 +53,135 @@ entry_count() {
 }
 
 test_test_kernels_2d_and_3d() {
+	have_real_nvcc || skip_test "no nvcc"
 	cp "$DATA/stencil.cu" .
-	for k in jacobi box9 star2d_r heat3d; do
+	for k in jacobi box9 star2d_r heat3d star3d_r; do
 		check_tu stencil.cu "$k" .
+		# shellcheck disable=SC2086
+		check_tu stencil.cu "$k" . $TILE
 	done
+	check_tu stencil.cu box27 .
 }
 
 test_bench_stencils_at_every_tile_shape() {
+	have_real_nvcc || skip_test "no nvcc"
 	local p
 	for p in jacobi2d stencil3d7 stencil3d25; do
 		cp -R "$ROOT/bench/$p" "$ROOT/bench/common" .
 		check_tu "$p/main.cu" "${p}_kernel" common
 		check_tu "$p/main.cu" "${p}_kernel" common --param bx=64 --param by=4
-		check_tu "$p/main.cu" "${p}_kernel" common --param bx=16 --param by=16
+		check_tu "$p/main.cu" "${p}_kernel" common --param depth=8 --param resident=2048
+		check_tu "$p/main.cu" "${p}_kernel" common --param depth=1 --param planes=16
+		check_tu "$p/main.cu" "${p}_kernel" common --param vx=4 --param depth=2 \
+			--param resident=1024
+		# shellcheck disable=SC2086
+		check_tu "$p/main.cu" "${p}_kernel" common $TILE
+		# shellcheck disable=SC2086
+		check_tu "$p/main.cu" "${p}_kernel" common $TILE --param bx=16 --param by=16
 	done
-	check_tu jacobi2d/main.cu jacobi2d_kernel common --param rows=8
-	check_tu jacobi2d/main.cu jacobi2d_kernel common --param rows=1
-	check_tu stencil3d25/main.cu stencil3d25_kernel common --param planes=128
-	check_tu stencil3d7/main.cu stencil3d7_kernel common --param planes=16
+	check_tu stencil3d25/main.cu stencil3d25_kernel common --param stream=0 --param depth=4 \
+		--param resident=1024
+	check_tu stencil3d7/main.cu stencil3d7_kernel common --param stream=0 --param depth=8 \
+		--param by=16
+	# shellcheck disable=SC2086
+	check_tu jacobi2d/main.cu jacobi2d_kernel common $TILE --param rows=8
+	# shellcheck disable=SC2086
+	check_tu jacobi2d/main.cu jacobi2d_kernel common $TILE --param rows=1
+	# shellcheck disable=SC2086
+	check_tu stencil3d25/main.cu stencil3d25_kernel common $TILE --param planes=128
+	# shellcheck disable=SC2086
+	check_tu stencil3d7/main.cu stencil3d7_kernel common $TILE --param planes=16
+}
+
+# The variant of kernel $1 of stencil.cu, its argument kind $2
+# (stencil_check.cpp), --param k=v after, as variant.inc, its launches
+# rewritten for cuda_emu.h, built into check-$1.
+emu_build() {
+	local k=$1 kind=$2 p args=()
+	shift 2
+	for p in "$@"; do args+=(--param "$p"); done
+	"$KS_BIN" transform "stencil.cu:$k" --skill stencil_smem_halo "${args[@]}" >"v-$k.cu"
+	emu_inc "v-$k.cu"
+	g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K="$k" -DKS_KIND="$kind" \
+		stencil_check.cpp -o "check-$k"
+}
+
+emu_inc() {
+	python3 - "$1" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+s = re.sub(r'(\w+)<<<(.*?)>>>\(', r'ks_emu_cfg(\1, \2)(', s, flags=re.S)
+open('variant.inc', 'w').write(s)
+PY
+}
+
+have_emu() {
+	command -v g++ >/dev/null && command -v python3 >/dev/null &&
+		echo 'int main(){}' | g++ -std=c++20 -x c++ - -o /dev/null 2>/dev/null
+}
+
+test_variants_match_the_original_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
+	local spec k kind pts sz out
+	# kernel : argument kind : points : sizes (a size per run, x,y[,z])
+	for spec in "jacobi:1::37,23 70,133" \
+		    "jacobi:1:depth=1 planes=16 bx=16 by=4:37,23 70,133" \
+		    "jacobi:1:depth=8 bx=64:70,133" \
+		    "jacobi:1:stream=0 depth=1:37,23 70,133" \
+		    "star2d_r:1::37,23 70,133" \
+		    "star2d_r:1:stream=0 depth=1 rows=2:37,23" \
+		    "box9:2::37,23 70,133" \
+		    "box9:2:stream=0 depth=1:37,23" \
+		    "heat3d:3::19,13,11 35,9,70" \
+		    "heat3d:3:depth=2 planes=16 by=4:19,13,11 35,9,70" \
+		    "heat3d:3:stream=0 depth=1 planes=16:19,13,11 35,9,70" \
+		    "star3d_r:4::19,13,11 35,9,70" \
+		    "star3d_r:4:stream=0 depth=4:19,13,11 35,9,70" \
+		    "star3d_r:4:stream=0 depth=2 planes=16 by=4:19,13,11 35,9,70" \
+		    "star3d_r:4:stream=0 depth=8 bx=16 resident=1024:19,13,11" \
+		    "heat3d:3:stream=0 depth=4:19,13,11 35,9,70" \
+		    "jacobi:1:vx=4 depth=2:37,23 270,133" \
+		    "box9:2:vx=2:37,23 170,33" \
+		    "heat3d:3:vx=2:19,13,11 135,9,20" \
+		    "star3d_r:4:vx=4 bx=16 by=4 planes=16:19,13,11 35,9,70" \
+		    "box27:4::19,13,11 35,9,70"; do
+		IFS=: read -r k kind pts sz <<<"$spec"
+		# shellcheck disable=SC2086
+		emu_build "$k" "$kind" $pts
+		for s in $sz; do
+			# shellcheck disable=SC2086
+			out=$("./check-$k" ${s//,/ }) || fail "$k at $s ($pts): $out"
+			expect_contains "$out" "ok "
+		done
+	done
+}
+
+test_a_column_one_step_off_is_caught_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
+	"$KS_BIN" transform stencil.cu:jacobi --skill stencil_smem_halo >v.cu
+	# the loads one step later than the ring slot they fill
+	sed 's/ks_ss \* (ks_p + 5)/ks_ss * (ks_p + 6)/' v.cu >v-broken.cu
+	cmp -s v.cu v-broken.cu && fail "the ring's load was not found"
+	emu_inc v-broken.cu
+	g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K=jacobi -DKS_KIND=1 \
+		stencil_check.cpp -o check-broken
+	out=$(./check-broken 37 23) && fail "the broken variant passed: $out"
+	expect_contains "$out" "differs at"
 }
 
 test_declines_say_why() {
 	cp "$DATA/stencil.cu" .
-	out=$("$KS_BIN" transform stencil.cu:box27 --skill stencil_smem_halo 2>&1) &&
-		fail "box27 was transformed"
-	expect_contains "$out" "streaming along z needs a star in z"
+	# shellcheck disable=SC2086
+	out=$("$KS_BIN" transform stencil.cu:box27 --skill stencil_smem_halo $TILE 2>&1) &&
+		fail "box27 was tiled"
+	expect_contains "$out" "needs a star in z"
+	# shellcheck disable=SC2086
+	out=$("$KS_BIN" transform stencil.cu:jacobi --skill stencil_smem_halo $TILE \
+		--param planes=32 2>&1) && fail "planes=32 applied to a 2-D tile"
+	expect_contains "$out" "planes applies to 3-D stencils and the streaming form only"
 	out=$("$KS_BIN" transform stencil.cu:jacobi --skill stencil_smem_halo \
-		--param planes=64 2>&1) && fail "planes=64 applied to a 2-D stencil"
-	expect_contains "$out" "planes applies to 3-D stencils only"
+		--param rows=8 2>&1) && fail "rows=8 applied to the streaming form"
+	expect_contains "$out" "rows applies to the tile form only"
 }

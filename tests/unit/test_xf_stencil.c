@@ -3,7 +3,10 @@
  * parsed with libclang; the transform applies to the 2-D and 3-D shapes
  * and declines each look-alike with its reason; its output is
  * deterministic, holds the three parts of a variant and goes through the
- * rewriter; the tile and the column follow the radius the facts give.
+ * rewriter; the tile and the column follow the radius the facts give;
+ * the streaming form keeps a ring of column registers and the reads off
+ * the column as they are. Whether a variant computes what the original
+ * does (on the CPU) is tests/suites/xf_stencil.sh.
  * Also the form algebra it relies on: a 3-D plane stride (three symbols)
  * stays exact. Without a loadable libclang the parse tests say why and
  * pass. Compiling the variants with nvcc is tests/suites/xf_stencil.sh. */
@@ -129,6 +132,28 @@ run_xf(const char *file, const char *kernel, const struct ks_xf_point *pt,
 
 #define ST DATA "/stencil.cu"
 
+/* The point of the shared-tile form (stream=0, depth=1), else default. */
+static void
+tile_point(const struct ks_transform *t, struct ks_xf_point *pt)
+{
+	ks_xf_default_point(t, pt);
+	for (size_t d = 0; d < t->nparams; d++) {
+		if (!strcmp(t->params[d].name, "stream"))
+			pt->v[d] = 0;
+		if (!strcmp(t->params[d].name, "depth"))
+			pt->v[d] = 1;
+	}
+}
+
+static size_t
+param_index(const struct ks_transform *t, const char *name)
+{
+	for (size_t d = 0; d < t->nparams; d++)
+		if (!strcmp(t->params[d].name, name))
+			return d;
+	return 0;
+}
+
 static const struct {
 	const char *file, *kernel;
 	const char *reason;	/* NULL: applies */
@@ -137,11 +162,12 @@ static const struct {
 	{ ST, "box9", NULL },
 	{ ST, "star2d_r", NULL },
 	{ ST, "heat3d", NULL },
+	{ ST, "star3d_r", NULL },
 	{ "bench/jacobi2d/main.cu", "jacobi2d_kernel", NULL },
 	{ "bench/stencil3d7/main.cu", "stencil3d7_kernel", NULL },
 	{ "bench/stencil3d25/main.cu", "stencil3d25_kernel", NULL },
+	{ ST, "box27", NULL },
 	{ ST, "smooth1d", "1-D stencils are not covered" },
-	{ ST, "box27", "streaming along z needs a star in z" },
 	{ ST, "gathered", "not at a fixed offset from the output's position" },
 	{ ST, "inplace", "an in-place update" },
 	{ ST, "no_exit", "no early exit 'if (y >= limit) return'" },
@@ -230,8 +256,11 @@ TEST(variants_are_deterministic_and_rewritable)
 	}
 }
 
-/* Every allowed point of each applied case gives a variant or a reason;
- * a 2-D stencil takes every rows value, a 3-D one every planes value. */
+/* Every allowed point of each applied case, one parameter moved from the
+ * default (streaming) point or from the tile point, gives a variant or a
+ * reason; the streaming form takes every planes, depth, resident and vx
+ * value,
+ * the 2-D tile form every rows value. */
 TEST(every_point_applies_or_says_why)
 {
 	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
@@ -244,20 +273,30 @@ TEST(every_point_applies_or_says_why)
 
 		if (cases[i].reason)
 			continue;
+		for (int tile = 0; tile < 2; tile++)
 		for (size_t d = 0; d < t->nparams; d++)
 			for (size_t j = 0; j < t->params[d].nvalues; j++) {
 				struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
 				enum ks_xf_result res;
+				const char *n = t->params[d].name;
+				int is2d = strstr(cases[i].kernel, "3d") == NULL &&
+					   strcmp(cases[i].kernel, "heat3d") &&
+					   strcmp(cases[i].kernel, "box27");
 
-				ks_xf_default_point(t, &pt);
+				if (tile)
+					tile_point(t, &pt);
+				else
+					ks_xf_default_point(t, &pt);
 				pt.v[d] = t->params[d].values[j];
 				res = run_xf(cases[i].file, cases[i].kernel, &pt,
 					     &v, &r, NULL);
 				CHECK(res == KS_XF_APPLIED ||
 				      (res == KS_XF_DECLINED && r.len));
-				if (!strcmp(t->params[d].name, "rows") &&
-				    strstr(cases[i].kernel, "3d") == NULL &&
-				    strcmp(cases[i].kernel, "heat3d"))
+				if ((!tile && (!strcmp(n, "planes") ||
+					       !strcmp(n, "depth") ||
+					       !strcmp(n, "vx") ||
+					       !strcmp(n, "resident"))) ||
+				    (tile && is2d && !strcmp(n, "rows")))
 					CHECK_INT_EQ(KS_XF_APPLIED, res);
 				ks_buf_release(&v);
 				ks_buf_release(&r);
@@ -270,33 +309,111 @@ TEST(every_point_applies_or_says_why)
  * the column index; reads of other arrays stay global. */
 TEST(tile_and_column_follow_the_reads)
 {
+	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
 	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+	struct ks_xf_point pt;
 
 	if (!setup())
 		return;
+	tile_point(t, &pt);
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
-					   "stencil3d25_kernel", NULL, &v, &r,
+					   "stencil3d25_kernel", &pt, &v, &r,
 					   NULL));
 	/* 32x8 tile plus 4 on each side; 2 * 4 + 1 column registers */
 	CHECK(strstr(v.buf, "__shared__ float ks_t[16][40];"));
-	CHECK(strstr(v.buf, "float ks_q[9], ks_h[3];"));
+	/* depth 1: a ring of 9 + 1 slots, one halo stage */
+	CHECK(strstr(v.buf, "float ks_q[10], ks_h[1][3];"));
 	CHECK(strstr(v.buf, "ks_st_q(ks_q, 4 + (1 + 1 * ((r) - (1))))"));
 	/* a star: no corner cells */
 	CHECK(strstr(v.buf, "!(ks_xin && ks_yin) && (ks_xin || ks_yin) ? ks_c : -1;"));
 	/* the original's boundary copy reads the column's centre */
 	CHECK(strstr(v.buf, "out[i] = ((void)(i), ks_st_q(ks_q, 4 + (0)));"));
 	ks_buf_reset(&v);
-	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "box9", NULL, &v, &r, NULL));
+	/* depth 4: 9 + 4 rounded up to a multiple of 4, four halo stages,
+	   each plane's loads 4 planes ahead */
+	pt.v[param_index(t, "depth")] = 4;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
+					   "stencil3d25_kernel", &pt, &v, &r,
+					   NULL));
+	CHECK(strstr(v.buf, "float ks_q[16], ks_h[4][3];"));
+	CHECK(strstr(v.buf, "ks_q[(ks_u + 12) % 16] = ks_st_ld(in, ks_f + ks_sz * (ks_p + 8), ks_n);"));
+	CHECK(strstr(v.buf, "ks_h[ks_u % 4][ks_s] = ks_hs[ks_s] >= 0 ? ks_st_ld(in, ks_ho[ks_s] + ks_sz * (ks_p + 4), ks_n)"));
+	tile_point(t, &pt);
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "box9", &pt, &v, &r, NULL));
 	CHECK(strstr(v.buf, "__shared__ double ks_t[34][34];"));
 	CHECK(!strstr(v.buf, "if (!ks_xin && !ks_yin)"));
 	CHECK(strstr(v.buf, "out[i] = k[i] * s;"));
 	CHECK(strstr(v.buf, "ks_sy = ((1LL * (long long)(pitch)))"));
 	ks_buf_reset(&v);
-	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "jacobi", NULL, &v, &r, NULL));
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "jacobi", &pt, &v, &r, NULL));
 	CHECK(strstr(v.buf, "if (!ks_xin && !ks_yin)"));
 	ks_buf_reset(&v);
-	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "star2d_r", NULL, &v, &r, NULL));
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "star2d_r", &pt, &v, &r, NULL));
 	CHECK(strstr(v.buf, "ks_t[ks_ly + (-2 + 1 * ((d) - (-2)))][ks_lx + (0)]"));
+	/* a box along z: the tile form needs a star in z */
+	ks_buf_reset(&v);
+	ks_buf_reset(&r);
+	CHECK_INT_EQ(KS_XF_DECLINED, run_xf(ST, "box27", &pt, &v, &r, NULL));
+	CHECK(strstr(r.buf, "the tile form streams along z and needs a star in z"));
+	ks_buf_release(&v);
+	ks_buf_release(&r);
+}
+
+/* The streaming form: a ring of 2 r + 1 + depth column registers, the
+ * loads depth steps ahead, the step loop unrolled by the ring's length;
+ * the reads along the column from the ring, every other read the
+ * kernel's own; the residency asked of the registers. */
+TEST(streaming_form_rings_the_column)
+{
+	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
+	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+	struct ks_xf_point pt;
+
+	if (!setup())
+		return;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
+					   "stencil3d25_kernel", NULL, &v, &r,
+					   NULL));
+	/* radius 4, depth 4: 9 + 4 slots */
+	CHECK(strstr(v.buf, "float ks_q[1][13];"));
+	CHECK(strstr(v.buf, "for (int ks_u = 0; ks_u < 13; ks_u++)"));
+	CHECK(strstr(v.buf, "ks_q[ks_v][(ks_u + 12) % 13] = ks_st_ld(in, ks_f[ks_v] + ks_ss * (ks_p + 8), ks_n);"));
+	CHECK(strstr(v.buf, "ks_st_q(ks_q, 4 + (1 + 1 * ((r) - (1))))"));
+	/* along x and y: the original's reads */
+	CHECK(strstr(v.buf, "coef[r] * (in[i - r] + in[i + r] + in[i - r * nx] + in[i + r * nx] +"));
+	CHECK(strstr(v.buf, "__launch_bounds__(256, 6)"));
+	/* the halo lines into L1 as far ahead as the ring's loads: the x
+	   edges, and the y edge rows from the threads at the block's edge */
+	CHECK(strstr(v.buf, "ks_st_pf(in, ks_f[0] + ks_ss * (ks_p + 8) - 4, ks_n);"));
+	CHECK(strstr(v.buf, "if (threadIdx.y + 4u >= 8u)"));
+	CHECK(!strstr(v.buf, "__shared__"));
+	ks_buf_reset(&v);
+	ks_xf_default_point(t, &pt);
+	pt.v[param_index(t, "depth")] = 1;
+	pt.v[param_index(t, "resident")] = 0;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/jacobi2d/main.cu",
+					   "jacobi2d_kernel", &pt, &v, &r, NULL));
+	CHECK(strstr(v.buf, "float ks_q[1][4];"));
+	CHECK(strstr(v.buf, "ks_st_ld(in, ks_f[ks_v] + ks_ss * (ks_p + 2), ks_n);"));
+	CHECK(strstr(v.buf, "in[i - 1] + in[i + 1] + ((void)(i - nx), ks_st_q(ks_q, 1 + (-1)))"));
+	CHECK(strstr(v.buf, "__launch_bounds__(256, 1)"));
+	/* 2-D: a thread row of the block is a strip of 64 rows */
+	CHECK(strstr(v.buf, "((long long)blockIdx.y * 8 + threadIdx.y) * 64;"));
+	ks_buf_reset(&v);
+	/* vx=4: four columns 32 apart per thread, a ring each, a block
+	   128 columns wide */
+	pt.v[param_index(t, "vx")] = 4;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/jacobi2d/main.cu",
+					   "jacobi2d_kernel", &pt, &v, &r, NULL));
+	CHECK(strstr(v.buf, "float ks_q[4][4];"));
+	CHECK(strstr(v.buf, "const unsigned ks_gx = ks_gx0 + ks_v * 32u;"));
+	CHECK(strstr(v.buf, "const unsigned ks_gx0 = blockIdx.x * 128u + threadIdx.x;"));
+	CHECK(strstr(v.buf, "dim3((unsigned)((ks_nx + 127) / 128)"));
+	ks_buf_reset(&v);
+	/* a box along z streams: the diagonal read stays global */
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "box27", NULL, &v, &r, NULL));
+	CHECK(strstr(v.buf, "in[i - p - nx - 1] + ((void)(i), ks_st_q(ks_q, 1 + (0))) + in[i + p + nx + 1]"));
 	ks_buf_release(&v);
 	ks_buf_release(&r);
 }
@@ -309,7 +426,7 @@ TEST(tile_too_large_for_shared_memory_declines)
 
 	if (!setup())
 		return;
-	ks_xf_default_point(t, &pt);
+	tile_point(t, &pt);
 	pt.v[0] = 64;	/* bx */
 	pt.v[1] = 16;	/* by */
 	pt.v[2] = 8;	/* rows: 66 x 130 doubles */
@@ -358,6 +475,7 @@ ks_suite_xf_stencil(void)
 	RUN(variants_are_deterministic_and_rewritable);
 	RUN(every_point_applies_or_says_why);
 	RUN(tile_and_column_follow_the_reads);
+	RUN(streaming_form_rings_the_column);
 	RUN(tile_too_large_for_shared_memory_declines);
 	RUN(plane_stride_of_three_symbols_stays_exact);
 	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {

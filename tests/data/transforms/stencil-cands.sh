@@ -20,8 +20,19 @@ gen() { # prog point k=v...
 		--arch sm_90 --tu -o "$cands/$p/$t.cu" -- -Ibench/common || echo "failed: $p $t"
 }
 gen jacobi2d d
-gen jacobi2d r8 rows=8
+gen jacobi2d d8r1024 depth=8 resident=1024
+gen jacobi2d d2 depth=2
 gen stencil3d7 d
 gen stencil3d7 y16 by=16
+gen stencil3d7 t4 stream=0 depth=4 resident=1024
+gen stencil3d25 t4 stream=0 depth=4 resident=1024
+gen stencil3d25 t4y16 stream=0 depth=4 by=16 resident=1024
 gen stencil3d25 d
-gen stencil3d25 y16p64 by=16 planes=64
+# the second round: several columns per thread, the halo prefetch
+gen jacobi2d v4d2r1k vx=4 depth=2 resident=1024
+gen jacobi2d v2r1k vx=2 resident=1024
+gen stencil3d7 v4d2r1k vx=4 depth=2 resident=1024
+gen stencil3d7 v4r0 vx=4 resident=0
+gen stencil3d7 v2r1k vx=2 resident=1024
+gen stencil3d25 v2d2r1k vx=2 depth=2 resident=1024
+gen stencil3d25 pfy16 by=16 resident=1024

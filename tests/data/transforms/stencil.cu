@@ -81,6 +81,27 @@ __global__ void heat3d(const float *u, float *v, int nx, int ny, int nz, float a
 			   6.0f * u[i]);
 }
 
+// 3-D star of radius R, a radius loop from 1, the weights in constant
+// memory (the shape of a seismic stencil).
+__global__ void star3d_r(const float *in, float *out, int nx, int ny, int nz)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x;
+	int y = blockIdx.y * blockDim.y + threadIdx.y;
+	int z = blockIdx.z * blockDim.z + threadIdx.z;
+	if (x >= nx || y >= ny || z >= nz)
+		return;
+	size_t i = ((size_t)z * ny + y) * nx + x;
+	if (x < R || y < R || z < R || x >= nx - R || y >= ny - R || z >= nz - R) {
+		out[i] = in[i];
+		return;
+	}
+	float acc = wts[0] * in[i];
+	for (int r = 1; r <= R; r++)
+		acc += wts[r] * (in[i - r] + in[i + r] + in[i - r * nx] + in[i + r * nx] +
+				 in[i - r * (size_t)nx * ny] + in[i + r * (size_t)nx * ny]);
+	out[i] = acc;
+}
+
 // --- look-alikes ---
 
 // 1-D three-point smoother.
