@@ -1,13 +1,14 @@
 // pool_check: run a pool_window_rows variant of one pooling kernel on the
 // CPU (pool_emu.h) against the original at one shape and print "ok N
-// outputs" or the first mismatch; outputs must be bitwise equal (the
-// variant runs the kernel's own arithmetic). Built by
-// tests/suites/xf_pool.sh with -DKS_K=<kernel> and the variant file, its
-// launches rewritten, as variant.inc. The kernel's parameters are (x, y,
-// n, c, h, w, ho, wo, k, s, p) unless -DKS_ARGS says otherwise.
+// outputs (variant)", "ok N outputs (original)" when the launcher fell
+// back, or the first mismatch; outputs must be bitwise equal (the variant
+// runs the kernel's own arithmetic). Built by tests/suites/xf_pool.sh
+// with -DKS_K=<kernel> and the variant file, its launches rewritten to
+// ks_pl_emu_cfg (pool_emu.h), as variant.inc. The kernel's parameters are
+// (x, y, n, c, h, w, ho, wo, k, s, p) unless -DKS_ARGS says otherwise.
 // Usage: pool_check N C H W K S P [block [offset]]: block is the
-// original's launch block (256), offset the elements x and y start
-// after an aligned address (misaligned starts take the scalar paths).
+// original's launch block (256), offset the elements x and y start after
+// an aligned address (a misaligned start takes the scalar paths).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -65,6 +66,7 @@ main(int argc, char **argv)
 
 		KS_CAT(ks_launch_, KS_K)(grid, block, 0, 0, KS_ARGS);
 	}
+	const bool variant = ks_pl_launched != (void *)KS_K;
 	for (size_t i = 0; i < ny + off; i++) {
 		const float a = y0s[i], v = y1s[i];
 
@@ -76,6 +78,6 @@ main(int argc, char **argv)
 			return 1;
 		}
 	}
-	printf("ok %zu outputs\n", ny);
+	printf("ok %zu outputs (%s)\n", ny, variant ? "variant" : "original");
 	return 0;
 }

@@ -28,3 +28,15 @@ __umulhi(unsigned a, unsigned b)
 {
 	return (unsigned)(((unsigned long long)a * b) >> 32);
 }
+
+/* The kernel the last launch through ks_pl_emu_cfg ran: the check tells
+ * the variant's kernel from the original's fallback. */
+static void *ks_pl_launched;
+
+template <class... P>
+static ks_emu_call<P...>
+ks_pl_emu_cfg(void (*fn)(P...), dim3 g, dim3 b, size_t sh = 0, cudaStream_t st = 0)
+{
+	ks_pl_launched = (void *)fn;
+	return ks_emu_cfg(fn, g, b, sh, st);
+}
