@@ -7,10 +7,11 @@
  * Recognized in the facts: the flat index g = blockIdx.x * blockDim.x +
  * threadIdx.x decomposed step by step into two digits and a top (derived
  * coordinates: D0 = g % r0, D1 = (g / r0) % r1, Q1 = g / r0 / r1, so an
- * output row is (Q1, D1) and D0 runs along it); an early exit of g
- * against a uniform limit L; one store, at g; one thread-dependent load,
- * of another array I, inside two nested loops (each from 0 by 1 to a
- * constant or to one kernel parameter), at the element offset
+ * output row is (Q1, D1) and D0 runs along it; or one quotient, Q0 the
+ * row, with a window of one row); an early exit of g against a uniform
+ * limit L; one store, at g; one thread-dependent load, of another array
+ * I, inside two nested loops or one (each from 0 by 1 to a constant or to
+ * one kernel parameter), at the element offset
  *
  *     A1 Q1 + B1 D1 + S D0 + Wr Lrow + Lcol + C
  *
@@ -55,6 +56,22 @@
 /* The largest window the registers take: rows, and columns per row. */
 #define PL_MAX_ROWS 8
 #define PL_MAX_COLS 40
+
+/* The windows (bound, stride) a bound or stride that is a kernel
+ * parameter is specialized for, the usual pooling ones: the launcher
+ * picks the instance from the run-time values and launches the original
+ * for any other. */
+static const struct {
+	long long k, s;
+} pl_windows[] = { { 3, 2 }, { 2, 2 }, { 3, 1 } };
+
+/* The first columns (after an aligned one) the 16-byte loads take: a
+ * padding of 0 or 1 over rows of a multiple of four elements; a window
+ * at another offset takes the one-element loads (each instance costs
+ * compile time). */
+static const int pl_mis[] = { 0, 3 };
+
+#define PL_MAX_INST (sizeof(pl_windows) / sizeof(pl_windows[0]))
 
 static const struct ks_xfbody_rename renames[] = {
 	{ "threadIdx", "ks_tid" },
@@ -134,10 +151,15 @@ static const char helpers[] =
 	"\n";
 
 /* A window bound or stride: a constant, or one kernel parameter that the
- * launcher checks against the specialized value. */
+ * launcher compares with each specialized value. */
 struct pl_const {
-	long long v;
+	long long v;		/* the constant (param < 0) */
 	int param;		/* -1: a constant of the kernel */
+};
+
+/* One instance of the window kernel: row bound, column bound, stride. */
+struct pl_inst {
+	long long kr, kc, s;
 };
 
 struct pl {
@@ -146,10 +168,13 @@ struct pl {
 	struct ks_xfk x;
 	int W, S;		/* the window load and the store (accesses) */
 	int early;		/* the early exit's branch */
+	int m;			/* quotients: 1 (rows), 2 (rows of planes) */
 	long long E;		/* element bytes */
 	struct ks_xfbody_elem elem;
 	int lrow, lcol;		/* loops: the row loop, the column loop */
 	struct pl_const krow, kcol, stride;
+	struct pl_inst inst[PL_MAX_INST];
+	size_t ninst;
 	unsigned long rname_b, rname_e, cname_b, cname_e;
 	/* C over the kernel's parameters (elements): */
 	struct ks_buf r0, r1, limit, a1, b1, wr, c0;
@@ -223,11 +248,10 @@ sym_param(const struct pl *s, unsigned sym)
 }
 
 /* `p` (scaled by `unit`) is a positive constant, or exactly one scalar
- * parameter (then *out holds `def`, the value the variant assumes).
- * Returns 0, or -1. */
+ * parameter. Returns 0, or -1. */
 static int
 single(const struct pl *s, const struct ks_poly *p, long long unit,
-       long long def, struct pl_const *out)
+       struct pl_const *out)
 {
 	const struct ks_mono *m = &p->m[0];
 
@@ -246,7 +270,7 @@ single(const struct pl *s, const struct ks_poly *p, long long unit,
 	if (m->k != unit)
 		return -1;
 	out->param = sym_param(s, m->sym[KS_MONO_SYMS - 1]);
-	out->v = def;
+	out->v = 0;
 	return out->param < 0 ? -1 : 0;
 }
 
@@ -336,7 +360,7 @@ find_for(const char *text, const struct ks_xfk_tok *t, void *ctx)
 /* Loop `l` runs its variable from 0 by 1 while it is below a constant or
  * one parameter (the header written `for (.. v = 0; v < bound; ..)`). */
 static int
-window_loop(struct pl *s, const struct ks_xf_input *in, int l, long long def,
+window_loop(struct pl *s, const struct ks_xf_input *in, int l,
 	    struct pl_const *out, unsigned long *nb, unsigned long *ne,
 	    struct ks_buf *reason)
 {
@@ -355,7 +379,7 @@ window_loop(struct pl *s, const struct ks_xf_input *in, int l, long long def,
 		out->v = lp->trip;
 		out->param = -1;
 	} else if (!ks_form_is_uniform(&lp->bound) ||
-		   single(s, &lp->bound.c[KS_SRC_ONE], 1, def, out)) {
+		   single(s, &lp->bound.c[KS_SRC_ONE], 1, out)) {
 		ks_buf_addf(reason,
 			    "the window loop on line %u is bounded neither by a "
 			    "constant nor by one kernel parameter",
@@ -375,7 +399,7 @@ window_loop(struct pl *s, const struct ks_xf_input *in, int l, long long def,
 	}
 	*nb = h.name_b;
 	*ne = h.name_e;
-	if (out->v <= 0 || out->v > PL_MAX_ROWS * 4) {
+	if (out->param < 0 && (out->v <= 0 || out->v > PL_MAX_COLS)) {
 		ks_buf_addf(reason, "the window loop on line %u runs %lld times",
 			    lp->line, out->v);
 		return -1;
@@ -476,19 +500,20 @@ recognize(struct pl *s, const struct ks_xf_input *in,
 	const struct ks_facts *f = &k->facts;
 	const struct ks_access *w;
 	struct ks_xform v;
+	struct ks_poly zero;
 	int li, lo, drow, dcol;
-	long long step;
 
 	s->k = k;
 	s->f = f;
 	s->W = s->S = s->early = -1;
 	if (ks_xfbody_plain_kernel(k, 0, reason) || ks_xfk_init(&s->x, in, reason))
 		return -1;
-	if (f->ndquots == 0 || ks_facts_derived_chain(f) != 2 || f->ndquots != 2) {
+	s->m = (int)f->ndquots;
+	if (s->m < 1 || s->m > 2 || ks_facts_derived_chain(f) != s->m) {
 		ks_buf_addf(reason,
 			    "%s does not decompose its flat thread index step by "
-			    "step into a position along a row, a row and a plane "
-			    "(two quotients by uniform values)",
+			    "step into a position along a row and a row (and a "
+			    "plane): one or two quotients by uniform values",
 			    k->name);
 		return -1;
 	}
@@ -579,13 +604,24 @@ recognize(struct pl *s, const struct ks_xf_input *in,
 			return -1;
 		}
 	}
-	/* the window: two nested loops around the load */
+	/* the window: one loop along the row, or two nested loops (rows
+	 * and columns), outermost in the kernel */
 	li = w->loop;
 	lo = li >= 0 ? f->loops[li].parent : -1;
-	if (li < 0 || lo < 0 || f->loops[lo].parent >= 0) {
+	if (li < 0 || (lo >= 0 && f->loops[lo].parent >= 0)) {
 		ks_buf_addf(reason,
-			    "the load on line %u is not inside exactly two "
-			    "nested loops (rows and columns of a window)",
+			    "the load on line %u is not inside one window loop "
+			    "or two nested ones",
+			    w->line);
+		return -1;
+	}
+	if (lo < 0 && s->m == 2) {
+		/* one loop: a window of one row */
+	} else if (lo >= 0 && s->m == 1) {
+		ks_buf_addf(reason,
+			    "a window of several rows over rows without planes "
+			    "(line %u): the rows it reads past the outputs' rows "
+			    "are not known to exist",
 			    w->line);
 		return -1;
 	}
@@ -605,14 +641,14 @@ recognize(struct pl *s, const struct ks_xf_input *in,
 			return -1;
 		}
 	for (int d = 0; d < KS_MAX_LOOP_DEPTH; d++)
-		if (d != f->loops[lo].depth && d != f->loops[li].depth &&
+		if ((lo < 0 || d != f->loops[lo].depth) && d != f->loops[li].depth &&
 		    !poly_zero(&v.x[KS_SRC_LOOP0 + d])) {
 			ks_buf_addf(reason, "the load on line %u moves with a "
 					    "third loop", w->line);
 			return -1;
 		}
-	if (!poly_zero(&v.q[0]) || !poly_zero(&v.q[2]) || !poly_zero(&v.q[3]) ||
-	    !poly_zero(&v.d[2]) || !poly_zero(&v.d[3])) {
+	if ((s->m == 2 && !poly_zero(&v.q[0])) || !poly_zero(&v.q[2]) ||
+	    !poly_zero(&v.q[3]) || !poly_zero(&v.d[2]) || !poly_zero(&v.d[3])) {
 		ks_buf_addf(reason,
 			    "the load on line %u uses a coordinate other than "
 			    "the plane, the row and the position in the row",
@@ -620,9 +656,12 @@ recognize(struct pl *s, const struct ks_xf_input *in,
 		return -1;
 	}
 	/* which loop walks the columns (one element per step) */
-	drow = KS_SRC_LOOP0 + f->loops[lo].depth;
+	drow = lo >= 0 ? KS_SRC_LOOP0 + f->loops[lo].depth : -1;
 	dcol = KS_SRC_LOOP0 + f->loops[li].depth;
-	if (!(v.x[dcol].n == 1 && !v.x[dcol].opaque && v.x[dcol].m[0].k == s->E &&
+	if (lo < 0) {
+		s->lrow = -1;
+		s->lcol = li;
+	} else if (!(v.x[dcol].n == 1 && !v.x[dcol].opaque && v.x[dcol].m[0].k == s->E &&
 	      !v.x[dcol].m[0].sym[KS_MONO_SYMS - 1])) {
 		int t = drow;
 
@@ -642,20 +681,40 @@ recognize(struct pl *s, const struct ks_xf_input *in,
 			    w->line);
 		return -1;
 	}
-	if (single(s, &v.d[0], s->E, p->v[3], &s->stride)) {
+	if (single(s, &v.d[0], s->E, &s->stride)) {
 		ks_buf_addf(reason,
 			    "the load on line %u does not move along its row by "
 			    "a constant stride or one kernel parameter per output",
 			    w->line);
 		return -1;
 	}
-	if (window_loop(s, in, s->lrow, p->v[2], &s->krow, &s->rname_b,
-			&s->rname_e, reason) ||
-	    window_loop(s, in, s->lcol, p->v[2], &s->kcol, &s->cname_b,
+	s->krow.v = 1;
+	s->krow.param = -1;
+	if ((s->lrow >= 0 &&
+	     window_loop(s, in, s->lrow, &s->krow, &s->rname_b,
+			 &s->rname_e, reason)) ||
+	    window_loop(s, in, s->lcol, &s->kcol, &s->cname_b,
 			&s->cname_e, reason))
 		return -1;
-	if (s->krow.v > PL_MAX_ROWS ||
-	    (p->v[0] - 1) * s->stride.v + s->kcol.v + 3 > PL_MAX_COLS) {
+	/* the instances: constants as they are, parameters at each usual
+	 * window; those too large for registers left out */
+	for (size_t t = 0; t < PL_MAX_INST; t++) {
+		struct pl_inst c;
+		size_t j;
+
+		c.kr = s->krow.param >= 0 ? pl_windows[t].k : s->krow.v;
+		c.kc = s->kcol.param >= 0 ? pl_windows[t].k : s->kcol.v;
+		c.s = s->stride.param >= 0 ? pl_windows[t].s : s->stride.v;
+		if (c.kr > PL_MAX_ROWS || (p->v[0] - 1) * c.s + c.kc + 3 > PL_MAX_COLS)
+			continue;
+		for (j = 0; j < s->ninst; j++)
+			if (s->inst[j].kr == c.kr && s->inst[j].kc == c.kc &&
+			    s->inst[j].s == c.s)
+				break;
+		if (j == s->ninst)
+			s->inst[s->ninst++] = c;
+	}
+	if (!s->ninst) {
 		ks_buf_addf(reason,
 			    "a %lld x %lld window for %lld outputs is too large "
 			    "for registers",
@@ -663,8 +722,12 @@ recognize(struct pl *s, const struct ks_xf_input *in,
 			    p->v[0]);
 		return -1;
 	}
-	if (poly_elems(s, &v.q[1], &s->a1) || poly_elems(s, &v.d[1], &s->b1) ||
-	    poly_elems(s, &v.x[drow], &s->wr) ||
+	/* one quotient: the row is the top (its coefficient the plane's),
+	 * the row digit is absent; one loop: no window rows */
+	memset(&zero, 0, sizeof(zero));
+	if (poly_elems(s, &v.q[s->m - 1], &s->a1) ||
+	    poly_elems(s, &v.d[1], &s->b1) ||
+	    poly_elems(s, drow >= 0 ? &v.x[drow] : &zero, &s->wr) ||
 	    poly_elems(s, &v.x[KS_SRC_ONE], &s->c0)) {
 		ks_buf_addf(reason,
 			    "the load's plane, row or window-row strides (line "
@@ -673,9 +736,10 @@ recognize(struct pl *s, const struct ks_xf_input *in,
 			    w->line);
 		return -1;
 	}
-	(void)step;
 	/* the divisors */
-	for (int q = 0; q < 2; q++) {
+	if (s->m == 1)
+		ks_buf_adds(&s->r1, "(1LL)");
+	for (int q = 0; q < s->m; q++) {
 		struct ks_form den;
 
 		ks_form_zero(&den);
@@ -781,7 +845,10 @@ body_text(const struct pl *s, const struct ks_xf_input *in, struct ks_buf *body,
 		ks_buf_adds(&b, "((void)sizeof(");
 		ks_buf_add(&b, in->text + w->begin, w->end - w->begin);
 		ks_buf_adds(&b, "), ks_win[");
-		ks_buf_add(&b, in->text + s->rname_b, s->rname_e - s->rname_b);
+		if (s->lrow >= 0)
+			ks_buf_add(&b, in->text + s->rname_b, s->rname_e - s->rname_b);
+		else
+			ks_buf_adds(&b, "0");
 		ks_buf_adds(&b, "][ks_c0 + ");
 		ks_buf_add(&b, in->text + s->cname_b, s->cname_e - s->cname_b);
 		ks_buf_adds(&b, "])");
@@ -844,13 +911,13 @@ call_args(const struct pl *s, struct ks_buf *out)
 }
 
 static void
-launch_one(struct ks_buf *o, const struct pl *s, const char *args, int vec,
-	   int mis, const char *indent)
+launch_one(struct ks_buf *o, const struct pl *s, const struct pl_inst *c,
+	   const char *args, int vec, int mis, const char *indent)
 {
 	ks_buf_addf(o,
 		"%sks_pl_%s<%lld, %lld, %lld, KS_PL_V, %d, %d><<<ks_nb, %s, 0, stream>>>(\n"
 		"%s\tgrid, block, ks_nt, ks_dg, ks_dr1, ks_db, ks_nin, ks_vs, %s);\n",
-		indent, s->k->name, s->krow.v, s->kcol.v, s->stride.v, vec, mis,
+		indent, s->k->name, c->kr, c->kc, c->s, vec, mis,
 		"KS_PL_B", indent, args);
 }
 
@@ -881,9 +948,12 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 
 	ks_buf_addf(variant,
 		    "// %s: a sliding-window reduction, %lld adjacent outputs "
-		    "of a row per thread from a %lld x %lld window in "
-		    "registers, %lld threads a block (pool_window_rows)\n",
-		    N, vo, s.krow.v, (vo - 1) * s.stride.v + s.kcol.v, bs);
+		    "of a row per thread from their window in registers (",
+		    N, vo);
+	for (size_t i = 0; i < s.ninst; i++)
+		ks_buf_addf(variant, "%s%lld x %lld", i ? ", " : "", s.inst[i].kr,
+			    (vo - 1) * s.inst[i].s + s.inst[i].kc);
+	ks_buf_addf(variant, "), %lld threads a block (pool_window_rows)\n", bs);
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
 	ks_buf_adds(variant, helpers);
 	ks_buf_addf(variant,
@@ -934,7 +1004,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\tconst long long ks_wr = %s;\n"
 		"\t%s ks_win[KS_KR][KS_NC];\n"
 		"\t/* the whole window inside the array (most threads): no test per load */\n"
-		"\tconst bool ks_in = ks_base >= 0 && ks_base + (KS_KR - 1) * ks_wr + KS_NC <= ks_nin;\n"
+		"\tconst bool ks_in = ks_base >= 0 && ks_wr >= 0 &&\n"
+		"\t\tks_base + (KS_KR - 1) * ks_wr + KS_NC <= ks_nin;\n"
 		"\n"
 		"#pragma unroll\n"
 		"\tfor (int ks_r = 0; ks_r < KS_KR; ks_r++) {\n"
@@ -988,15 +1059,16 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 
 	/* the instances the launcher launches, instantiated where the
 	   device code is compiled (the launcher is host code only) */
-	for (int vec = 1; vec <= 4; vec += 3)
-		for (int mis = 0; mis < (vec > 1 ? 4 : 1); mis++)
-			if (vec == 1 || vec_ok)
-				ks_buf_addf(variant,
-					"template __global__ void ks_pl_%s<%lld, %lld, %lld, %lld, %d, %d>(\n"
-					"\tconst dim3, const dim3, const unsigned, const uint4, const uint4,\n"
-					"\tconst uint4, const long long, const int, %s);\n",
-					N, s.krow.v, s.kcol.v, s.stride.v, vo, vec, mis,
-					params.buf);
+	for (size_t i = 0; i < s.ninst; i++)
+		for (int vec = 1; vec <= 4; vec += 3)
+			for (size_t mi = 0; mi < (vec > 1 ? sizeof(pl_mis) / sizeof(pl_mis[0]) : 1); mi++)
+				if (vec == 1 || (vec_ok && (s.inst[i].s * vo) % 4 == 0))
+					ks_buf_addf(variant,
+						"template __global__ void ks_pl_%s<%lld, %lld, %lld, %lld, %d, %d>(\n"
+						"\tconst dim3, const dim3, const unsigned, const uint4, const uint4,\n"
+						"\tconst uint4, const long long, const int, %s);\n",
+						N, s.inst[i].kr, s.inst[i].kc, s.inst[i].s, vo,
+						vec, vec > 1 ? pl_mis[mi] : 0, params.buf);
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
 		goto out;
@@ -1019,15 +1091,6 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\t(void)ks_og;\n",
 		vo, bs, N, params.buf, s.r0.buf, s.r1.buf, s.limit.buf, s.a1.buf,
 		s.b1.buf, s.c0.buf, s.wr.buf);
-	if (s.krow.param >= 0)
-		ks_buf_addf(variant, "\tks_ok = ks_ok && (long long)%s == %lldLL;\n",
-			    k->params[s.krow.param].name, s.krow.v);
-	if (s.kcol.param >= 0)
-		ks_buf_addf(variant, "\tks_ok = ks_ok && (long long)%s == %lldLL;\n",
-			    k->params[s.kcol.param].name, s.kcol.v);
-	if (s.stride.param >= 0)
-		ks_buf_addf(variant, "\tks_ok = ks_ok && (long long)%s == %lldLL;\n",
-			    k->params[s.stride.param].name, s.stride.v);
 	ks_buf_addf(variant,
 		"\t/* what the variant assumes, else the original: a 1-D launch of\n"
 		"\t   fewer than 2^31 threads, divisors between 1 and 2^31, the\n"
@@ -1048,26 +1111,48 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\t\t\t(unsigned long long)%s %% (KS_PL_V * sizeof(%s) >= 16 ? 16 : 8) == 0;\n"
 		"\t\tconst int ks_vl = %d && (unsigned long long)%s %% 16 == 0 &&\n"
 		"\t\t\tks_a1 %% 4 == 0 && ks_b1 %% 4 == 0 && ks_wr %% 4 == 0 &&\n"
-		"\t\t\t(%lldLL * KS_PL_V) %% 4 == 0 && ks_nin %% 4 == 0;\n"
+		"\t\t\tks_nin %% 4 == 0;\n"
 		"\n"
 		"\t\tif (ks_nt <= 0xffffffffLL && ks_g <= 0x7fffffffLL) {\n"
 		"\t\t\tconst uint4 ks_dg = ks_pl_div_of((unsigned)ks_g);\n"
 		"\t\t\tconst uint4 ks_dr1 = ks_pl_div_of((unsigned)ks_r1);\n"
 		"\t\t\tconst uint4 ks_db = ks_pl_div_of(block.x);\n"
-		"\t\t\tconst unsigned ks_nb = (unsigned)((ks_nt + KS_PL_B - 1) / KS_PL_B);\n"
-		"\n"
-		"\t\t\tif (!ks_vl) {\n",
-		T, T, Y, T, vec_ok, X, s.stride.v);
-	launch_one(variant, &s, args.buf, 1, 0, "\t\t\t\t");
-	ks_buf_adds(variant, "\t\t\t\treturn;\n\t\t\t}\n\t\t\tswitch (ks_mis) {\n");
-	for (int mis = 0; mis < 4; mis++) {
-		ks_buf_addf(variant, "\t\t\tcase %d:\n", mis);
-		if (vec_ok)
-			launch_one(variant, &s, args.buf, 4, mis, "\t\t\t\t");
-		ks_buf_adds(variant, "\t\t\t\treturn;\n");
+		"\t\t\tconst unsigned ks_nb = (unsigned)((ks_nt + KS_PL_B - 1) / KS_PL_B);\n",
+		T, T, Y, T, vec_ok, X);
+	for (size_t i = 0; i < s.ninst; i++) {
+		const struct pl_inst *c = &s.inst[i];
+		const int vl = vec_ok && (c->s * vo) % 4 == 0;
+
+		ks_buf_adds(variant, "\n\t\t\t/* the window ");
+		ks_buf_addf(variant, "%lld x %lld, stride %lld */\n\t\t\tif (1", c->kr,
+			    c->kc, c->s);
+		if (s.krow.param >= 0)
+			ks_buf_addf(variant, " && (long long)%s == %lldLL",
+				    k->params[s.krow.param].name, c->kr);
+		if (s.kcol.param >= 0)
+			ks_buf_addf(variant, " && (long long)%s == %lldLL",
+				    k->params[s.kcol.param].name, c->kc);
+		if (s.stride.param >= 0)
+			ks_buf_addf(variant, " && (long long)%s == %lldLL",
+				    k->params[s.stride.param].name, c->s);
+		ks_buf_adds(variant, ") {\n");
+		if (vl) {
+			for (size_t mi = 0; mi < sizeof(pl_mis) / sizeof(pl_mis[0]); mi++) {
+				ks_buf_addf(variant, "\t\t\t\tif (ks_vl && ks_mis == %d) {\n",
+					    pl_mis[mi]);
+				launch_one(variant, &s, c, args.buf, 4, pl_mis[mi],
+					   "\t\t\t\t\t");
+				ks_buf_adds(variant, "\t\t\t\t\treturn;\n\t\t\t\t}\n");
+			}
+			launch_one(variant, &s, c, args.buf, 1, 0, "\t\t\t\t");
+			ks_buf_adds(variant, "\t\t\t\treturn;\n");
+		} else {
+			launch_one(variant, &s, c, args.buf, 1, 0, "\t\t\t\t");
+			ks_buf_adds(variant, "\t\t\t\treturn;\n");
+		}
+		ks_buf_adds(variant, "\t\t\t}\n");
 	}
 	ks_buf_addf(variant,
-		"\t\t\t}\n"
 		"\t\t}\n"
 		"\t}\n"
 		"\t%s<<<grid, block, shmem, stream>>>(%s);\n"
@@ -1091,20 +1176,16 @@ const struct ks_transform ks_xf_pool_window_rows = {
 		   "each thread produce several adjacent outputs of a row from "
 		   "a window of its input held in registers",
 	.precondition = "a 1-D kernel whose flat index is decomposed into a "
-			"position along a row, a row and a plane, that stores "
+			"position along a row, a row (and a plane), that stores "
 			"once at the flat index and reads one other array in "
 			"two nested window loops at an offset affine in those "
 			"coordinates with a constant or parameter stride, with "
 			"an early exit of the flat index",
-	.nparams = 4,
+	.nparams = 2,
 	.params = {
 		{ "vo", "adjacent outputs of a row per thread", 4, 4,
 		  { 4, 2, 8, 1 } },
 		{ "block", "threads per block", 256, 3, { 256, 128, 512 } },
-		{ "kwin", "window loop bound assumed where it is a kernel "
-			  "parameter (checked at launch)", 3, 4, { 3, 2, 5, 7 } },
-		{ "stride", "window stride assumed where it is a kernel "
-			    "parameter (checked at launch)", 2, 3, { 2, 1, 3 } },
 	},
 	.apply = apply,
 };

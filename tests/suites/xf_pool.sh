@@ -66,8 +66,9 @@ emu_build() {
 	"$KS_BIN" transform "$src:$k" --skill pool_window_rows "${args[@]}" -- -I. >"v-$k.cu"
 	rewrite_launches "v-$k.cu"
 	# shellcheck disable=SC2046
+	# shellcheck disable=SC2086
 	g++ -std=c++20 -O1 $(asan_flag) -pthread -Wno-unknown-pragmas -I. -DKS_K="$k" \
-		pool_check.cpp -o "check-$k"
+		${EMU_DEFS:-} pool_check.cpp -o "check-$k"
 }
 
 rewrite_launches() {
@@ -135,6 +136,23 @@ test_variants_match_the_original_on_the_cpu() {
 	done
 }
 
+test_one_row_windows_match_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/pool.cu" "$DATA/cuda_emu.h" "$DATA/pool_emu.h" "$DATA/pool_check.cpp" .
+	local shape out
+	# rows of a 2-D array: N * C * Ho rows of W, pooled along x (P = 0)
+	EMU_DEFS='-DKS_ARGS=x,y,N*C*Ho,W,Wo,K,S' emu_build pool.cu row_pool
+	for shape in "1 3 5 11 3 2 0" "2 1 4 16 3 2 0" "1 2 6 20 3 2 0 64 1"; do
+		# shellcheck disable=SC2086
+		out=$(./check-row_pool $shape 2>&1) || fail "row_pool at $shape: $out"
+		expect_contains "$out" "(variant)"
+	done
+	EMU_DEFS='-DKS_ARGS=x,y,N*C*Ho,W,Wo,K,S' emu_build pool.cu row_pool kwin=5 stride=1 vo=8
+	# shellcheck disable=SC2086
+	out=$(./check-row_pool 1 3 7 21 5 1 0 2>&1) || fail "row_pool k=5 s=1: $out"
+	expect_contains "$out" "(variant)"
+}
+
 test_bench_variants_match_on_the_cpu() {
 	have_emu || skip_test "no C++20 g++ or python3"
 	cp "$DATA/cuda_emu.h" "$DATA/pool_emu.h" "$DATA/pool_check.cpp" .
@@ -175,7 +193,7 @@ test_look_alikes_are_declined_with_their_reason() {
 		    "inclusive_bound:is not written \`for (v = 0; v < bound" \
 		    "transposed_out:is not at the flat thread index" \
 		    "staged_rows:already cooperates across threads" \
-		    "row_pool:a row and a plane" \
+		    "image_pool:a window of several rows over rows without planes" \
 		    "guarded_body:has no early exit"; do
 		k=${spec%%:*}
 		want=${spec#*:}

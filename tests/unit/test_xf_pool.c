@@ -142,7 +142,8 @@ static const struct {
 	{ PL, "inclusive_bound", "is not written `for (v = 0; v < bound; ...)`" },
 	{ PL, "transposed_out", "is not at the flat thread index" },
 	{ PL, "staged_rows", "already cooperates across threads" },
-	{ PL, "row_pool", "into a position along a row, a row and a plane" },
+	{ PL, "row_pool", NULL },
+	{ PL, "image_pool", "a window of several rows over rows without planes" },
 	{ PL, "guarded_body", "has no early exit `if (i >= limit) return;`" },
 };
 

@@ -191,7 +191,25 @@ staged_rows(const float *x, float *y, int n, int c, int h, int w, int ho, int wo
 	(void)p;
 }
 
-// Rows of a 2-D image pooled along x only (one quotient): no plane.
+// A 2-D image pooled in k x k windows: one quotient (the row), a window
+// of several rows.
+__global__ void
+image_pool(const float *x, float *y, int h, int w, int ho, int wo, int k, int s)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= (size_t)ho * wo)
+		return;
+	size_t ow = i % wo, oh = i / wo;
+	float m = -INFINITY;
+	for (int a = 0; a < k; a++)
+		for (int b = 0; b < k; b++)
+			m = fmaxf(m, x[(oh * s + a) * w + ow * s + b]);
+	y[i] = m;
+	(void)h;
+}
+
+// Rows of a 2-D array pooled along x only: one quotient, a one-row window
+// (applies).
 __global__ void
 row_pool(const float *x, float *y, int rows, int w, int wo, int k, int s)
 {
