@@ -8,7 +8,7 @@
 # cuda_emu.h: blocks one after another, threads as host threads) each
 # variant gives the original's outputs bit for bit at odd sizes, aligned
 # and misaligned, with the variant's kernel launched (and the original
-# where the window's parameters differ from the specialized ones), under
+# where the window's parameters are none of the instances'), under
 # AddressSanitizer where g++ has it; a variant with its window shifted
 # does not; look-alikes are declined with their reason. Needs libclang
 # (16-19), nvcc for the compile tests and a C++20 g++ for the CPU checks.
@@ -92,7 +92,7 @@ test_pooling_kernels_compile_for_both_archs() {
 		expect_eq 0 "$(entry_count kd/tu-$k.compute_90.ptx ks_pl_$k '(div|rem)\.[us]64')" \
 			"$k: 64-bit divisions in the variant"
 	done
-	tu pool.cu avgpool_incl vo=8 block=128 kwin=2 stride=1
+	tu pool.cu avgpool_incl vo=8 block=128
 	tu pool.cu l2pool vo=1 block=512
 }
 
@@ -120,10 +120,13 @@ test_variants_match_the_original_on_the_cpu() {
 		    "maxpool_const:1 1 9 40 3 2 1 128 1:vo=8:variant" \
 		    "avgpool_incl:2 3 13 11 3 2 1::variant" \
 		    "avgpool_incl:1 2 16 16 3 2 1 96:vo=2:variant" \
-		    "avgpool_incl:2 2 8 8 2 2 0::original" \
-		    "avgpool_incl:1 3 9 13 2 2 0:kwin=2:variant" \
-		    "avgpool_incl:1 1 12 16 2 2 1 64 2:kwin=2:variant" \
-		    "avgpool_incl:1 3 9 13 3 1 1:stride=1 vo=8:variant" \
+		    "avgpool_incl:2 2 8 8 2 2 0::variant" \
+		    "avgpool_incl:1 3 9 13 2 2 0:vo=8:variant" \
+		    "avgpool_incl:1 1 12 16 2 2 1 64 2::variant" \
+		    "avgpool_incl:1 3 9 13 3 1 1:vo=8:variant" \
+		    "avgpool_incl:1 2 16 16 3 2 2::variant" \
+		    "avgpool_incl:1 3 11 16 5 1 2::original" \
+		    "avgpool_incl:1 2 9 9 4 2 1::original" \
 		    "l2pool:2 3 13 11 3 2 0::variant" \
 		    "l2pool:1 2 16 16 3 2 0:vo=1 block=128:variant"; do
 		IFS=: read -r k shape pts want <<<"$spec"
@@ -147,10 +150,14 @@ test_one_row_windows_match_on_the_cpu() {
 		out=$(./check-row_pool $shape 2>&1) || fail "row_pool at $shape: $out"
 		expect_contains "$out" "(variant)"
 	done
-	EMU_DEFS='-DKS_ARGS=x,y,N*C*Ho,W,Wo,K,S' emu_build pool.cu row_pool kwin=5 stride=1 vo=8
+	EMU_DEFS='-DKS_ARGS=x,y,N*C*Ho,W,Wo,K,S' emu_build pool.cu row_pool vo=8
+	# shellcheck disable=SC2086
+	out=$(./check-row_pool 1 3 7 21 3 1 0 2>&1) || fail "row_pool k=3 s=1: $out"
+	expect_contains "$out" "(variant)"
+	# a window the variant has no instance for: the original
 	# shellcheck disable=SC2086
 	out=$(./check-row_pool 1 3 7 21 5 1 0 2>&1) || fail "row_pool k=5 s=1: $out"
-	expect_contains "$out" "(variant)"
+	expect_contains "$out" "(original)"
 }
 
 test_bench_variants_match_on_the_cpu() {
