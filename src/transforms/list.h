@@ -24,6 +24,7 @@ KS_XF(atomic_hierarchical_reduce)
 KS_XF(smem_histogram)
 KS_XF(smem_tiled_transpose)
 KS_XF(derived_grid)
+KS_XF(pool_window_rows)
 
 
 /* GEMM, GEMV, convolution, stencils */

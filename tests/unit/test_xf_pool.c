@@ -1,0 +1,346 @@
+/* Unit tests of pool_window_rows: the kernels of
+ * tests/data/transforms/pool.cu and the two pooling kernels of bench/ are
+ * parsed with libclang; the transform applies to the pooling shapes and
+ * declines each look-alike with its reason; its output is deterministic,
+ * holds the three parts of a variant and goes through the rewriter; the
+ * window, the specialized bounds and the launcher's checks follow the
+ * facts. Without a loadable libclang the parse tests say why and pass.
+ * Compiling the variants with nvcc and running them on the CPU is
+ * tests/suites/xf_pool.sh. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/analysis/facts.h"
+#include "../../src/analysis/inventory.h"
+#include "../../src/analysis/libclang.h"
+#include "../../src/cache/rewrite.h"
+#include "../../src/core/buf.h"
+#include "../../src/core/fs.h"
+#include "../../src/core/strv.h"
+#include "../../src/core/util.h"
+#include "../../src/transforms/transform.h"
+#include "test.h"
+
+void ks_suite_xf_pool(void);
+
+#define DATA "tests/data/transforms"
+
+static int ready;		/* 0: not set up, 1: ready, -1: skip */
+static char state[256];
+static const char *toolkit;
+
+static struct parsed {
+	const char *file;
+	struct ks_inventory inv;
+	struct ks_buf text;
+	int done;
+} parsed[] = { { DATA "/pool.cu", { 0 }, KS_BUF_INIT, 0 },
+	       { "bench/maxpool/main.cu", { 0 }, KS_BUF_INIT, 0 },
+	       { "bench/avgpool/main.cu", { 0 }, KS_BUF_INIT, 0 } };
+
+static int
+setup(void)
+{
+	struct ks_buf err = KS_BUF_INIT;
+
+	if (ready)
+		return ready > 0;
+	ready = -1;
+	if (ks_libclang_load(&err)) {
+		fprintf(stderr, "skip: pool parse tests: %s\n", err.buf);
+		ks_buf_release(&err);
+		return 0;
+	}
+	if (!ks_fs_exists(DATA "/pool.cu"))
+		return 0;
+	snprintf(state, sizeof(state), "%s/ks-xfpl-XXXXXX",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
+						       : "/tmp");
+	if (!mkdtemp(state))
+		return 0;
+	if (ks_fs_exists("/usr/local/cuda/include/cuda_runtime.h"))
+		toolkit = "/usr/local/cuda";
+	ready = 1;
+	return 1;
+}
+
+static struct parsed *
+parse(const char *file)
+{
+	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {
+		struct parsed *p = &parsed[i];
+		struct ks_tu_opts o;
+		struct ks_buf err = KS_BUF_INIT;
+		struct ks_strv incs;
+		int rc;
+
+		if (strcmp(p->file, file))
+			continue;
+		if (p->done)
+			return p->done > 0 ? p : NULL;
+		p->done = -1;
+		memset(&o, 0, sizeof(o));
+		o.source = file;
+		o.toolkit = toolkit;
+		o.state_dir = state;
+		o.arch = "sm_90";
+		ks_strv_init(&incs);
+		ks_strv_push(&incs, "-Ibench/common");
+		o.includes = &incs;
+		rc = ks_inventory_build(&o, &p->inv, &err) ||
+		     ks_fs_read(file, &p->text, &err);
+		ks_strv_release(&incs);
+		if (rc) {
+			fprintf(stderr, "%s: %s\n", file, err.buf);
+			ks_buf_release(&err);
+			return NULL;
+		}
+		p->done = 1;
+		return p;
+	}
+	return NULL;
+}
+
+static enum ks_xf_result
+run_xf(const char *file, const char *kernel, const struct ks_xf_point *pt,
+       struct ks_buf *variant, struct ks_buf *reason,
+       const struct ks_kernel **kout)
+{
+	struct parsed *p = parse(file);
+	const struct ks_transform *t = ks_xf_find("pool_window_rows");
+	struct ks_xf_input in;
+	struct ks_xf_point def;
+
+	if (!p || !t)
+		return (enum ks_xf_result)-1;
+	memset(&in, 0, sizeof(in));
+	in.kernel = ks_inventory_find(&p->inv, kernel);
+	if (!in.kernel)
+		return (enum ks_xf_result)-1;
+	in.text = p->text.buf;
+	in.len = p->text.len;
+	in.opts.arch = 900;
+	if (kout)
+		*kout = in.kernel;
+	ks_xf_default_point(t, &def);
+	return ks_xf_apply(t, &in, pt ? pt : &def, variant, reason);
+}
+
+#define PL DATA "/pool.cu"
+
+static const struct {
+	const char *file, *kernel;
+	const char *reason;	/* NULL: applies */
+} cases[] = {
+	{ PL, "maxpool_const", NULL },
+	{ PL, "avgpool_incl", NULL },
+	{ PL, "l2pool", NULL },
+	{ "bench/maxpool/main.cu", "maxpool_kernel", NULL },
+	{ "bench/avgpool/main.cu", "avgpool_kernel", NULL },
+	{ PL, "gather_pool", "has a data-dependent index" },
+	{ PL, "two_windows", "reads a second thread-dependent window" },
+	{ PL, "inclusive_bound", "is not written `for (v = 0; v < bound; ...)`" },
+	{ PL, "transposed_out", "is not at the flat thread index" },
+	{ PL, "staged_rows", "already cooperates across threads" },
+	{ PL, "row_pool", NULL },
+	{ PL, "image_pool", "a window of several rows over rows without planes" },
+	{ PL, "guarded_body", "has no early exit `if (i >= limit) return;`" },
+};
+
+TEST(applies_to_poolings_and_declines_look_alikes)
+{
+	if (!setup())
+		return;
+	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
+		struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+		enum ks_xf_result res = run_xf(cases[i].file, cases[i].kernel,
+					       NULL, &v, &r, NULL);
+
+		if (cases[i].reason ? res != KS_XF_DECLINED ||
+					      !strstr(r.buf, cases[i].reason)
+				    : res != KS_XF_APPLIED) {
+			TEST_FAIL_("%s: result %d, reason '%s'",
+				   cases[i].kernel, (int)res, r.buf);
+			ks_buf_release(&v);
+			ks_buf_release(&r);
+			return;
+		}
+		CHECK(cases[i].reason || r.len == 0);
+		CHECK(!cases[i].reason || v.len == 0);
+		ks_buf_release(&v);
+		ks_buf_release(&r);
+	}
+}
+
+TEST(variants_are_deterministic_and_rewritable)
+{
+	if (!setup())
+		return;
+	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
+		struct ks_buf v1 = KS_BUF_INIT, v2 = KS_BUF_INIT, r = KS_BUF_INIT;
+		struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
+		struct ks_rewrite_variant rv;
+		struct ks_rewrite_kernel rk;
+		struct ks_rewrite_job job;
+		const struct ks_kernel *k = NULL;
+		struct parsed *p = parse(cases[i].file);
+		char want[128];
+		int rc;
+
+		if (cases[i].reason)
+			continue;
+		CHECK(p);
+		CHECK_INT_EQ(KS_XF_APPLIED, run_xf(cases[i].file, cases[i].kernel,
+						   NULL, &v1, &r, &k));
+		CHECK_INT_EQ(KS_XF_APPLIED, run_xf(cases[i].file, cases[i].kernel,
+						   NULL, &v2, &r, NULL));
+		CHECK(v1.len == v2.len && !memcmp(v1.buf, v2.buf, v1.len));
+		snprintf(want, sizeof(want), "static void\nks_launch_%s(",
+			 cases[i].kernel);
+		CHECK(strstr(v1.buf, want));
+		memset(&rv, 0, sizeof(rv));
+		memset(&rk, 0, sizeof(rk));
+		CHECK_INT_EQ(0, ks_rewrite_variant_split(v1.buf, &rv, &err));
+		CHECK(rv.helpers.text && rv.launcher.text);
+		CHECK(!strncmp(rv.definition.text, p->text.buf + k->extent.begin,
+			       k->extent.end - k->extent.begin));
+		rv.file = "variant.cu";
+		rv.arch = 900;
+		CHECK_INT_EQ(0, ks_rewrite_kernel_from_inventory(&p->inv, k, &rk,
+								 &err));
+		job.kernel = &rk;
+		job.variant = &rv;
+		rc = ks_rewrite(p->text.buf, p->text.len, cases[i].file, &job, 1,
+				&out, &err);
+		if (rc)
+			TEST_FAIL_("%s: %s", cases[i].kernel, err.buf);
+		ks_rewrite_kernel_release(&rk);
+		ks_buf_release(&v1);
+		ks_buf_release(&v2);
+		ks_buf_release(&r);
+		ks_buf_release(&out);
+		ks_buf_release(&err);
+		if (rc)
+			return;
+	}
+}
+
+/* Every allowed point of each applied case gives a variant or a reason;
+ * the window's size only ever declines for registers. */
+TEST(every_point_applies_or_says_why)
+{
+	const struct ks_transform *t = ks_xf_find("pool_window_rows");
+
+	if (!setup())
+		return;
+	CHECK(t);
+	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
+		struct ks_xf_point pt;
+
+		if (cases[i].reason)
+			continue;
+		for (size_t d = 0; d < t->nparams; d++)
+			for (size_t j = 0; j < t->params[d].nvalues; j++) {
+				struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+				enum ks_xf_result res;
+
+				ks_xf_default_point(t, &pt);
+				pt.v[d] = t->params[d].values[j];
+				res = run_xf(cases[i].file, cases[i].kernel, &pt,
+					     &v, &r, NULL);
+				CHECK(res == KS_XF_APPLIED ||
+				      (res == KS_XF_DECLINED &&
+				       strstr(r.buf, "too large for registers")));
+				ks_buf_release(&v);
+				ks_buf_release(&r);
+			}
+	}
+}
+
+/* The window is rows x ((vo - 1) * stride + columns) cells, its bounds
+ * and stride constants of the helper; a bound or stride that is a kernel
+ * parameter gets an instance per usual window, chosen by the launcher
+ * from the run-time values and passed as the constant; the column loop
+ * is the one that steps by one element, also when it is the outer loop. */
+TEST(window_follows_the_facts)
+{
+	const struct ks_transform *t = ks_xf_find("pool_window_rows");
+	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+	struct ks_xf_point pt;
+
+	if (!setup())
+		return;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/maxpool/main.cu",
+					   "maxpool_kernel", NULL, &v, &r, NULL));
+	CHECK(strstr(v.buf, "from their window in registers (3 x 9, 2 x 8, 3 x 6)"));
+	CHECK(strstr(v.buf, "if (1 && (long long)k == 3LL && (long long)k == 3LL && (long long)s == 2LL) {"));
+	CHECK(strstr(v.buf, "if (1 && (long long)k == 2LL && (long long)k == 2LL && (long long)s == 2LL) {"));
+	CHECK(strstr(v.buf, "ks_win[kh][ks_c0 + kw]"));
+	CHECK(strstr(v.buf, "KS_MIS + ks_j * KS_S, x, y, n, c, h, w, ho, wo, KS_KR, KS_S, p);"));
+	CHECK(strstr(v.buf, "ks_pl_maxpool_kernel<3, 3, 2, KS_PL_V, 4, 3><<<"));
+	/* the plane and row strides of the load, in elements */
+	CHECK(strstr(v.buf, "const long long ks_a1 = ((1LL * (long long)(h) * (long long)(w)))"));
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(PL, "maxpool_const", NULL, &v, &r, NULL));
+	/* constants of the kernel: one instance, nothing for the launcher
+	 * to compare */
+	CHECK(strstr(v.buf, "in registers (3 x 9), "));
+	CHECK(strstr(v.buf, "if (1) {"));
+	CHECK(strstr(v.buf, "ks_win[kh][ks_c0 + kw]"));
+	ks_buf_reset(&v);
+	ks_xf_default_point(t, &pt);
+	pt.v[0] = 8;	/* vo */
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(PL, "avgpool_incl", &pt, &v, &r, NULL));
+	CHECK(strstr(v.buf, "8 adjacent outputs of a row per thread from their window in "
+			    "registers (3 x 17, 2 x 16, 3 x 10)"));
+	CHECK(strstr(v.buf, "ks_win[a][ks_c0 + b]"));
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(PL, "row_pool", NULL, &v, &r, NULL));
+	/* one window row */
+	CHECK(strstr(v.buf, "ks_win[0][ks_c0 + b]"));
+	ks_buf_reset(&v);
+	pt.v[0] = 8;
+	pt.v[1] = 128;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(PL, "avgpool_incl", &pt, &v, &r, NULL));
+	CHECK(strstr(v.buf, "__launch_bounds__(128)"));
+	ks_buf_release(&v);
+	ks_buf_release(&r);
+}
+
+/* The early exit's limit is spelled for the launcher only from kernel
+ * parameters; the original is launched when the specialized bounds do not
+ * hold or the launch is not 1-D. */
+TEST(launcher_falls_back_to_the_original)
+{
+	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+	const char *fb;
+
+	if (!setup())
+		return;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/avgpool/main.cu",
+					   "avgpool_kernel", NULL, &v, &r, NULL));
+	CHECK(strstr(v.buf, "const long long ks_lim = ((long long)((size_t)n * c * ho * wo));"));
+	CHECK(strstr(v.buf, "grid.y == 1 && grid.z == 1 && block.y == 1 && block.z == 1"));
+	fb = strstr(v.buf, "\tavgpool_kernel<<<grid, block, shmem, stream>>>(x, y, n, c, h, w, ho, wo, k, s, p);\n}");
+	CHECK(fb);
+	/* 16-byte loads at a first column 0 or 3 after an aligned one, else
+	 * one element at a time */
+	CHECK(strstr(v.buf, "if (ks_vl && ks_mis == 3) {"));
+	CHECK(strstr(v.buf, "ks_pl_avgpool_kernel<3, 3, 2, KS_PL_V, 1, 0><<<"));
+	ks_buf_release(&v);
+	ks_buf_release(&r);
+}
+
+void
+ks_suite_xf_pool(void)
+{
+	RUN(applies_to_poolings_and_declines_look_alikes);
+	RUN(variants_are_deterministic_and_rewritable);
+	RUN(every_point_applies_or_says_why);
+	RUN(window_follows_the_facts);
+	RUN(launcher_falls_back_to_the_original);
+	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {
+		ks_inventory_release(&parsed[i].inv);
+		ks_buf_release(&parsed[i].text);
+	}
+}
