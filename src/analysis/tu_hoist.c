@@ -499,7 +499,8 @@ ks_tu_hoist_scan(const struct ks_tu_opts *o, const char *source,
 	keep_before(&h->macros, n);
 	keep_before(&h->guards, n);
 	/* the identifiers before the last header, each at its first use */
-	qsort(h->ids, h->nids, sizeof(*h->ids), ident_cmp);
+	if (h->nids)	/* qsort's base may not be NULL, even for no elements */
+		qsort(h->ids, h->nids, sizeof(*h->ids), ident_cmp);
 	for (i = k = 0; i < h->nids; i++) {
 		if (h->ids[i].at >= n ||
 		    (k && !strcmp(h->ids[k - 1].name, h->ids[i].name))) {
