@@ -123,6 +123,7 @@ TEST(conf_gpu_lock_per_gpu)
 	p = ks_conf_gpu_lock_for(&c, "");
 	CHECK_STR_EQ("/s/gpu", p);
 	free(p);
+	free(c.gpu_lock);
 	c.gpu_lock = strdup("/shared/lock");
 	p = ks_conf_gpu_lock_for(&c, "3");
 	CHECK_STR_EQ("/shared/lock.3", p);
