@@ -40,36 +40,6 @@ static const struct ks_xfbody_rename renames[] = {
 	{ NULL, NULL },
 };
 
-/* The expression's text changes nothing (no ++, --, assignment): it can
- * be left unevaluated inside decltype. */
-static int
-pure_text(const char *t, size_t b, size_t e)
-{
-	for (size_t i = b; i < e; i++) {
-		if (i + 1 < e && ((t[i] == '+' && t[i + 1] == '+') ||
-				  (t[i] == '-' && t[i + 1] == '-')))
-			return 0;
-		/* an '=' that is not part of ==, !=, <= or >= (but <<=, >>=
-		 * assign) */
-		if (t[i] == '=' && !(i + 1 < e && t[i + 1] == '=') &&
-		    !(i > b && strchr("=!<>", t[i - 1]) &&
-		      !(i > b + 1 && strchr("<>", t[i - 1]) &&
-			t[i - 2] == t[i - 1])))
-			return 0;
-	}
-	return 1;
-}
-
-static int
-edit_cmp(const void *a, const void *b)
-{
-	const struct ks_xfbody_edit *x = a, *y = b;
-
-	if (x->begin != y->begin)
-		return x->begin < y->begin ? -1 : 1;
-	return x->end > y->end ? -1 : x->end < y->end;
-}
-
 /* A copy through a permutation of the derived coordinates: the only
  * thread-dependent global load (of L) and the only global store (of S)
  * sit outside loops at offsets exact in the chain's coordinates, S moves
@@ -555,7 +525,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 
 		if (q < 0 || !d->in_main || d->begin < k->body.begin ||
 		    d->end > k->body.end || d->end <= d->begin ||
-		    d->end > in->len || !pure_text(in->text, d->begin, d->end))
+		    d->end > in->len || !ks_xfbody_pure_text(in->text, d->begin, d->end))
 			continue;
 		/* a remainder is the digit, a division the quotient; the
 		 * expression's value is discarded (the compiler drops it) so
@@ -571,7 +541,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		edits[nedits].with = withs[nwith++];
 		nedits++;
 	}
-	qsort(edits, nedits, sizeof(*edits), edit_cmp);
+	ks_xfbody_sort_edits(edits, nedits);
 	{
 		/* a division inside a replaced one goes with it */
 		size_t o = 0;

@@ -773,33 +773,6 @@ recognize(struct pl *s, const struct ks_xf_input *in,
 	return 0;
 }
 
-static int
-edit_cmp(const void *a, const void *b)
-{
-	const struct ks_xfbody_edit *x = a, *y = b;
-
-	if (x->begin != y->begin)
-		return x->begin < y->begin ? -1 : 1;
-	return x->end > y->end ? -1 : x->end < y->end;
-}
-
-/* The expression's text changes nothing (no ++, --, assignment). */
-static int
-pure_text(const char *t, size_t b, size_t e)
-{
-	for (size_t i = b; i < e; i++) {
-		if (i + 1 < e && ((t[i] == '+' && t[i + 1] == '+') ||
-				  (t[i] == '-' && t[i + 1] == '-')))
-			return 0;
-		if (t[i] == '=' && !(i + 1 < e && t[i + 1] == '=') &&
-		    !(i > b && strchr("=!<>", t[i - 1]) &&
-		      !(i > b + 1 && strchr("<>", t[i - 1]) &&
-			t[i - 2] == t[i - 1])))
-			return 0;
-	}
-	return 1;
-}
-
 /* The body with the divisions, the window load and the store replaced. */
 static int
 body_text(const struct pl *s, const struct ks_xf_input *in, struct ks_buf *body,
@@ -822,7 +795,7 @@ body_text(const struct pl *s, const struct ks_xf_input *in, struct ks_buf *body,
 
 		if (d->dquot < 0 || !d->in_main || d->begin < s->k->body.begin ||
 		    d->end > s->k->body.end || d->end <= d->begin ||
-		    !pure_text(in->text, d->begin, d->end))
+		    !ks_xfbody_pure_text(in->text, d->begin, d->end))
 			continue;
 		/* the expression's value is discarded (the compiler drops it)
 		 * so that its operands stay used */
@@ -865,7 +838,7 @@ body_text(const struct pl *s, const struct ks_xf_input *in, struct ks_buf *body,
 		withs[nwith] = ks_buf_detach(&b, NULL);
 		edits[nedits++].with = withs[nwith++];
 	}
-	qsort(edits, nedits, sizeof(*edits), edit_cmp);
+	ks_xfbody_sort_edits(edits, nedits);
 	{
 		/* a division inside a replaced expression goes with it */
 		size_t o = 0;

@@ -837,3 +837,38 @@ ks_xfbody_tile_min_blocks(long long tile, long long rows)
 
 	return threads > 0 && fit / threads > 0 ? fit / threads : 1;
 }
+
+int
+ks_xfbody_pure_text(const char *t, size_t b, size_t e)
+{
+	for (size_t i = b; i < e; i++) {
+		if (i + 1 < e && ((t[i] == '+' && t[i + 1] == '+') ||
+				  (t[i] == '-' && t[i + 1] == '-')))
+			return 0;
+		/* an '=' that is not part of ==, !=, <= or >= (but <<=, >>=
+		 * assign) */
+		if (t[i] == '=' && !(i + 1 < e && t[i + 1] == '=') &&
+		    !(i > b && strchr("=!<>", t[i - 1]) &&
+		      !(i > b + 1 && strchr("<>", t[i - 1]) &&
+			t[i - 2] == t[i - 1])))
+			return 0;
+	}
+	return 1;
+}
+
+static int
+edit_cmp(const void *a, const void *b)
+{
+	const struct ks_xfbody_edit *x = a, *y = b;
+
+	if (x->begin != y->begin)
+		return x->begin < y->begin ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end;
+}
+
+void
+ks_xfbody_sort_edits(struct ks_xfbody_edit *edits, size_t n)
+{
+	if (n)
+		qsort(edits, n, sizeof(*edits), edit_cmp);
+}

@@ -186,4 +186,12 @@ extern const char ks_xfbody_tile_helpers[];
  */
 long long ks_xfbody_tile_min_blocks(long long tile, long long rows);
 
+/* Whether the text [b, e) changes nothing when evaluated (no ++, --
+ * or assignment): such an expression can stay, unevaluated, inside
+ * decltype or a discarded operand. */
+int ks_xfbody_pure_text(const char *t, size_t b, size_t e);
+
+/* Edits in text order; of two at one place, the longer first. */
+void ks_xfbody_sort_edits(struct ks_xfbody_edit *edits, size_t n);
+
 #endif
