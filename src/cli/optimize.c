@@ -776,7 +776,11 @@ row_release(struct row *r)
 	free(r->cached);
 }
 
-/* The higher of the DRAM and SM throughput, % of peak: the nearest floor. */
+/*
+ * The higher of the DRAM and SM throughput, % of peak: how near the
+ * hardware the kernel runs, from counters (not the floor of docs/, bytes
+ * over the measured copy rate, which needs the program's byte count).
+ */
 static double
 sol_of(const struct ks_traj_round *r)
 {
@@ -831,7 +835,7 @@ static void
 print_table(const struct row *rows, size_t n)
 {
 	printf("%-32s %12s %12s %8s %9s %6s  %s\n", "kernel", "original us", "best us",
-	       "speedup", "% floor", "rounds", "skills");
+	       "speedup", "% peak", "rounds", "skills");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 		char ob[32] = "-", bb[32] = "-", sp[32] = "-", so[32] = "-";
@@ -860,7 +864,7 @@ row_json(const struct row *r, struct ks_buf *j)
 	ks_buf_adds(j, ", \"task\": ");
 	ks_buf_add_json_str(j, r->task ? r->task : "");
 	ks_buf_addf(j, ", \"original_us\": %.4f, \"best_us\": %.4f, \"speedup\": %.4f, "
-		    "\"floor_pct\": ", r->orig_us, r->best_us, r->speedup);
+		    "\"peak_pct\": ", r->orig_us, r->best_us, r->speedup);
 	if (r->sol >= 0)
 		ks_buf_addf(j, "%.2f", r->sol);
 	else
@@ -892,7 +896,9 @@ row_parse(const char *text, struct row *r)
 	r->orig_us = ks_json_num(o, "original_us");
 	r->best_us = ks_json_num(o, "best_us");
 	r->speedup = ks_json_num(o, "speedup");
-	f = cJSON_GetObjectItemCaseSensitive(o, "floor_pct");
+	f = cJSON_GetObjectItemCaseSensitive(o, "peak_pct");
+	if (!f)	/* rows written before the rename */
+		f = cJSON_GetObjectItemCaseSensitive(o, "floor_pct");
 	r->sol = cJSON_IsNumber(f) ? f->valuedouble : -1;
 	r->rounds = (size_t)ks_json_num(o, "rounds");
 	r->gpu_s = ks_json_num(o, "gpu_s");
