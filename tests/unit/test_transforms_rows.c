@@ -308,7 +308,8 @@ TEST(coop_rows_declines_look_alikes)
 
 TEST(coop_rows_declines_points_it_does_not_emit)
 {
-	static const char *const multi[] = { "threads=256", NULL };
+	static const char *const multi[] = { "threads=256", "rows_per_block=4",
+					     NULL };
 	static const char *const scan[] = { "threads=128", "rows_per_block=1",
 					    NULL };
 	struct ks_buf v = KS_BUF_INIT, why = KS_BUF_INIT;
@@ -321,6 +322,29 @@ TEST(coop_rows_declines_points_it_does_not_emit)
 	CHECK(strstr(why.buf, "threads=32 only"));
 	ks_buf_release(&v);
 	ks_buf_release(&why);
+}
+
+/* The loop's second point, after a warp per row, is a block per row:
+ * rows read in several passes fit the caches only at few rows per SM. */
+TEST(coop_rows_visits_a_block_per_row_second)
+{
+	const struct ks_transform *t = ks_xf_find("coop_rows");
+	struct ks_xf_point def, pts[KS_XF_SEARCH_MAX];
+	struct ks_buf s = KS_BUF_INIT;
+	size_t n;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	ks_xf_default_point(t, &def);
+	n = ks_xf_search_points(t, &def, NULL, pts, KS_XF_SEARCH_MAX);
+	CHECK(n >= 2);
+	ks_xf_point_format(t, &pts[0], &s);
+	CHECK_STR_EQ("rows_per_block=1 threads=32", s.buf);
+	ks_buf_reset(&s);
+	ks_xf_point_format(t, &pts[1], &s);
+	CHECK_STR_EQ("rows_per_block=1 threads=128", s.buf);
+	ks_buf_release(&s);
 }
 
 TEST(coop_rows_is_deterministic)
@@ -355,6 +379,7 @@ ks_suite_transforms_rows(void)
 	RUN(coop_rows_block_per_row);
 	RUN(coop_rows_declines_look_alikes);
 	RUN(coop_rows_declines_points_it_does_not_emit);
+	RUN(coop_rows_visits_a_block_per_row_second);
 	RUN(coop_rows_is_deterministic);
 	if (ready > 0) {
 		ks_inventory_release(&inv);
