@@ -17,9 +17,11 @@
  * thread ("streamed") are loaded and stored as one aligned 8- or 16-byte
  * pack per group, the body reading and writing registers in their place.
  * A group takes the packed path only when every lane passes every bounds
- * check of the kernel (then every lane performs every streamed access);
- * other groups, and launches the pattern does not fit (a 2-D launch, a
- * block size that is not a multiple of the lanes, a pointer that is not
+ * check of the kernel (then every lane performs every streamed access),
+ * and there the body has those comparisons as the constants the group
+ * check established, so that its guard costs nothing per element; other
+ * groups, and launches the pattern does not fit (a 2-D launch, a block
+ * size that is not a multiple of the lanes, a pointer that is not
  * aligned), run the original body per thread, or the original kernel.
  */
 #include <stdlib.h>
