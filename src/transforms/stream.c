@@ -309,6 +309,11 @@ find_inside(struct plan *p, struct ks_buf *reason)
 					    "ordering comparison", b->line);
 			return -1;
 		}
+		if (b->stmt == KS_BRS_SWITCH) {
+			ks_buf_addf(reason, "the bounds check at line %u chooses a "
+					    "switch's case", b->line);
+			return -1;
+		}
 		if (b->stmt == KS_BRS_IF && b->early_exit) {
 			if (!(b->joined & KS_BRJ_OR)) {
 				ks_buf_addf(reason, "the bounds check at line %u does "
