@@ -157,12 +157,16 @@ test_tus_compile_and_the_constants_remove_instructions() {
 	[ "$a" -lt "$b" ] || fail "the constants left $a instructions, the comparisons $b"
 }
 
-test_negated_exit_is_declined() {
+test_look_alikes_are_declined() {
 	cp "$DATA/stream.cu" .
 	local out rc=0
 	out=$("$KS_BIN" transform stream.cu:negated_exit --skill vectorize_memory 2>&1) || rc=$?
 	expect_eq 1 "$rc" "exit status"
 	expect_contains "$out" "does not decide its early exit"
+	rc=0
+	out=$("$KS_BIN" transform stream.cu:switch_guard --skill vectorize_memory 2>&1) || rc=$?
+	expect_eq 1 "$rc" "exit status"
+	expect_contains "$out" "chooses a switch's case"
 }
 
 test_output_is_deterministic() {

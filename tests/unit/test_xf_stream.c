@@ -5,10 +5,11 @@
  * false where an early exit takes them), every other comparison and the
  * scalar body stay as written; the group check is over the flat index
  * where the subject is the global index, over the coordinates where it is
- * not; a negated exit is declined; the pack loop is 32-bit and the
- * launcher proves it; launch_geometry keeps its 64-bit loop. Without a
- * loadable libclang the tests say why and pass. Running the variants on
- * the CPU against the originals is tests/suites/xf_stream.sh. */
+ * not; a negated exit and a switch on a bounds check are declined; the
+ * pack loop is 32-bit and the launcher proves it; launch_geometry keeps
+ * its 64-bit loop. Without a loadable libclang the tests say why and
+ * pass. Running the variants on the CPU against the originals is
+ * tests/suites/xf_stream.sh. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -229,7 +230,8 @@ TEST(packed_body_has_the_decided_bounds_as_constants)
 	}
 }
 
-/* An exit the facts cannot tell from its opposite is declined. */
+/* An exit the facts cannot tell from its opposite, and a bounds check
+ * that chooses a switch's case, are declined. */
 TEST(negated_exit_is_declined)
 {
 	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
@@ -239,6 +241,11 @@ TEST(negated_exit_is_declined)
 	CHECK_INT_EQ(KS_XF_DECLINED, run_xf("vectorize_memory", ST, "negated_exit",
 					    &v, &r));
 	CHECK(strstr(r.buf, "does not decide its early exit"));
+	CHECK(v.len == 0);
+	ks_buf_reset(&r);
+	CHECK_INT_EQ(KS_XF_DECLINED, run_xf("vectorize_memory", ST, "switch_guard",
+					    &v, &r));
+	CHECK(strstr(r.buf, "chooses a switch's case"));
 	CHECK(v.len == 0);
 	ks_buf_release(&v);
 	ks_buf_release(&r);

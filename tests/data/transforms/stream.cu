@@ -73,6 +73,21 @@ negated_exit(const float *x, float *y, int n, int m)
 	y[i] = x[i] + (float)m;
 }
 
+// look-alike: a bounds check that chooses a switch's case
+__global__ void
+switch_guard(const float *x, float *y, int n, int m)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	switch (i < n) {
+	case 1:
+		y[i] = x[i] * (float)m;
+		break;
+	default:
+		break;
+	}
+}
+
 void
 run(const float *x, float *y, int n, int m, cudaStream_t st)
 {
@@ -84,4 +99,5 @@ run(const float *x, float *y, int n, int m, cudaStream_t st)
 	either_exit<<<g, 256, 0, st>>>(x, y, n, m);
 	block_part<<<g, 256, 0, st>>>(x, y, n, m);
 	negated_exit<<<g, 256, 0, st>>>(x, y, n, m);
+	switch_guard<<<g, 256, 0, st>>>(x, y, n, m);
 }
