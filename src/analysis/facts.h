@@ -329,6 +329,19 @@ struct ks_branch {
 	struct ks_form limit;	/* bounds checks: the uniform side */
 	enum ks_bcmp cmp;	/* bounds checks: subject cmp limit */
 	unsigned line;
+	/* A written comparison's bytes [begin, end) in the main file when
+	 * in_main (0 for the implicit `!= 0` of a bare condition value, or
+	 * a comparison spelled in a macro). */
+	unsigned long begin, end;
+	int in_main;
+	/* KS_BRJ_*: how the comparison joins its condition (both bits: it
+	 * is the whole condition; neither: under a `!`, a call, `==` ...). */
+	unsigned joined;
+};
+
+enum {
+	KS_BRJ_AND = 1,		/* only && above it: the condition needs it */
+	KS_BRJ_OR = 2,		/* only || above it: it makes the condition */
 };
 
 /* A product of two loaded values. */

@@ -74,6 +74,7 @@ struct walk {
 	enum ks_branch_stmt cond_stmt;
 	int cond_loop;
 	int cond_recorded;
+	unsigned cond_join;	/* KS_BRJ_* of the node being evaluated */
 	int unknown_array;
 	int impure;		/* scratch of impure() */
 };

@@ -363,10 +363,13 @@ eval_cond_op(struct walk *w, CXCursor c, struct val *out)
 		int sl = w->cond_loop;
 		struct val cv;
 
+		unsigned sj = w->cond_join;
+
 		w->in_cond = 1;
 		w->cond_stmt = KS_BRS_COND;
 		w->cond_loop = w->loop;
 		w->cond_recorded = 0;
+		w->cond_join = KS_BRJ_AND | KS_BRJ_OR;
 		ks_walk_eval(w, ch.v[0], &cv);
 		if (!w->cond_recorded) {
 			struct val zero;
@@ -379,6 +382,7 @@ eval_cond_op(struct walk *w, CXCursor c, struct val *out)
 		w->cond_stmt = ss;
 		w->cond_loop = sl;
 		w->cond_recorded = rec;
+		w->cond_join = sj;
 		cond_data = cv.f.data;
 	}
 	ks_walk_eval(w, ch.v[1], &a);
@@ -404,8 +408,8 @@ eval_cond_op(struct walk *w, CXCursor c, struct val *out)
 	ks_walk_kids_release(&ch);
 }
 
-void
-ks_walk_eval(struct walk *w, CXCursor c, struct val *out)
+static void
+eval_node(struct walk *w, CXCursor c, struct val *out)
 {
 	enum CXCursorKind k = ks_walk_kind(c);
 	struct ks_form f;
@@ -524,4 +528,20 @@ ks_walk_eval(struct walk *w, CXCursor c, struct val *out)
 		ks_walk_val_scalar(out, &f);
 		return;
 	}
+}
+
+/* A comparison joins its condition (ks_branch.joined) through
+ * parentheses, implicit conversions, && and || only: any other node
+ * evaluates its operands with no join. */
+void
+ks_walk_eval(struct walk *w, CXCursor c, struct val *out)
+{
+	unsigned join = w->cond_join;
+	enum CXCursorKind k = ks_walk_kind(c);
+
+	if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr &&
+	    k != CXCursor_BinaryOperator)
+		w->cond_join = 0;
+	eval_node(w, c, out);
+	w->cond_join = join;
 }

@@ -406,6 +406,7 @@ ks_walk_record_compare(struct walk *w, int op, const struct val *a, const struct
 	br.loop = w->cond_loop;
 	br.body_loop = -1;
 	br.line = line;
+	br.joined = w->cond_join;
 	br.rem = (a->f.rem | b->f.rem) & 1;
 	if (a->f.data || b->f.data) {
 		br.kind = KS_BR_DATA;
@@ -524,7 +525,9 @@ ks_walk_eval_binary(struct walk *w, CXCursor c, struct val *out)
 	struct kids ch;
 	struct val a, b;
 	int op, dm = -1, dq;
+	unsigned join = w->cond_join;
 
+	w->cond_join = 0;	/* the operands of anything but && and || */
 	ks_walk_kids_of(c, &ch);
 	if (ch.n != 2) {
 		struct ks_form m;
@@ -558,8 +561,10 @@ ks_walk_eval_binary(struct walk *w, CXCursor c, struct val *out)
 		return;
 	}
 	if (op == KS_CXBO_LAND || op == KS_CXBO_LOR) {
+		w->cond_join = join & (op == KS_CXBO_LAND ? KS_BRJ_AND : KS_BRJ_OR);
 		ks_walk_eval(w, ch.v[0], &a);
 		ks_walk_eval(w, ch.v[1], &b);
+		w->cond_join = 0;
 		ks_form_mix(&out->f, &a.f, &b.f);
 		ks_walk_val_scalar(out, &out->f);
 		ks_walk_kids_release(&ch);
@@ -574,8 +579,15 @@ ks_walk_eval_binary(struct walk *w, CXCursor c, struct val *out)
 	ks_walk_eval(w, ch.v[0], &a);
 	ks_walk_eval(w, ch.v[1], &b);
 	if (ks_walk_is_relational(op)) {
-		if (w->in_cond)
+		if (w->in_cond) {
+			struct ks_branch *br;
+
+			w->cond_join = join;
 			ks_walk_record_compare(w, op, &a, &b, ks_cx_line(c));
+			w->cond_join = 0;
+			br = &w->f->branches[w->f->nbranches - 1];
+			ks_cx_range(c, &br->begin, &br->end, &br->in_main);
+		}
 		ks_form_mix(&out->f, &a.f, &b.f);
 		ks_walk_val_scalar(out, &out->f);
 		ks_walk_kids_release(&ch);

@@ -22,12 +22,14 @@ condition(struct walk *w, CXCursor c, enum ks_branch_stmt s, int early_exit,
 	enum ks_branch_stmt ss = w->cond_stmt;
 	int sl = w->cond_loop;
 	size_t first = w->f->nbranches, i;
+	unsigned sj = w->cond_join;
 	struct val v;
 
 	w->in_cond = 1;
 	w->cond_stmt = s;
 	w->cond_loop = w->loop;
 	w->cond_recorded = 0;
+	w->cond_join = KS_BRJ_AND | KS_BRJ_OR;
 	ks_walk_eval(w, c, &v);
 	if (!w->cond_recorded) {
 		struct val zero;
@@ -45,6 +47,7 @@ condition(struct walk *w, CXCursor c, enum ks_branch_stmt s, int early_exit,
 	w->cond_stmt = ss;
 	w->cond_loop = sl;
 	w->cond_recorded = rec;
+	w->cond_join = sj;
 }
 
 static int

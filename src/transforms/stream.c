@@ -17,9 +17,11 @@
  * thread ("streamed") are loaded and stored as one aligned 8- or 16-byte
  * pack per group, the body reading and writing registers in their place.
  * A group takes the packed path only when every lane passes every bounds
- * check of the kernel (then every lane performs every streamed access);
- * other groups, and launches the pattern does not fit (a 2-D launch, a
- * block size that is not a multiple of the lanes, a pointer that is not
+ * check of the kernel (then every lane performs every streamed access),
+ * and there the body has those comparisons as the constants the group
+ * check established, so that its guard costs nothing per element; other
+ * groups, and launches the pattern does not fit (a 2-D launch, a block
+ * size that is not a multiple of the lanes, a pointer that is not
  * aligned), run the original body per thread, or the original kernel.
  */
 #include <stdlib.h>
@@ -39,10 +41,13 @@ struct arg {
 	char *type;		/* pointee type, unqualified */
 };
 
-/* A textual replacement in the body: [begin, end) -> register `param`. */
+/* A textual replacement in the packed body: [begin, end) -> register
+ * `param` (fold < 0), or a bounds comparison the group's check already
+ * decided -> its value there (fold 0 or 1). */
 struct edit {
 	unsigned long begin, end;
 	size_t param;
+	int fold;
 };
 
 struct plan {
@@ -113,7 +118,7 @@ find_streams(struct plan *p, struct ks_buf *reason)
 	size_t i, j;
 
 	p->args = ks_xcalloc(k->nparams + 1, sizeof(*p->args));
-	p->edits = ks_xcalloc(f->nacc + 1, sizeof(*p->edits));
+	p->edits = ks_xcalloc(f->nacc + f->nbranches + 1, sizeof(*p->edits));
 	for (i = 0; i < f->narrays; i++) {
 		const struct ks_array *a = &f->arrays[i];
 		struct arg *g;
@@ -203,6 +208,7 @@ find_streams(struct plan *p, struct ks_buf *reason)
 			p->edits[p->nedits].begin = c->begin;
 			p->edits[p->nedits].end = c->end;
 			p->edits[p->nedits].param = (size_t)a->param;
+			p->edits[p->nedits].fold = -1;
 			p->nedits++;
 		}
 		if (first_store >= 0 && last_load > first_store) {
@@ -227,8 +233,50 @@ find_streams(struct plan *p, struct ks_buf *reason)
 }
 
 /*
- * The in-range predicate of a group: every bounds check passed. Declines
- * on branches that could skip a streamed access for a thread inside.
+ * The subject of a bounds check as C for ks_in: over the original
+ * thread's flat index ks_i (= ks_bx * blockDim.x + ks_tx, which the
+ * caller has) when the subject is a multiple of the global index plus a
+ * uniform part, so that the packed path needs no coordinates; else over
+ * ks_tx and ks_bx.
+ */
+static int
+subject_c(const struct plan *p, const struct ks_form *s, struct ks_buf *out)
+{
+	if (ks_form_global_index_only(s) &&
+	    (ks_form_sources(s) & KS_SRC_BIT(KS_SRC_TID_X))) {
+		struct ks_form flat = *s;
+
+		memset(&flat.c[KS_SRC_BID_X], 0, sizeof(flat.c[KS_SRC_BID_X]));
+		return ks_xfk_form_c(&p->x, &flat, "ks_i", NULL, "ks_o", out);
+	}
+	return ks_xfk_form_c(&p->x, s, "ks_tx", "ks_bx", "ks_o", out);
+}
+
+/* A comparison of the kernel's body (outside loops, spelled in the main
+ * file) that the packed body can have as its value. */
+static void
+add_fold(struct plan *p, const struct ks_branch *b, int value)
+{
+	if (!b->in_main || b->loop >= 0 || b->begin < p->x.body_begin ||
+	    b->end > p->x.body_end || b->end <= b->begin)
+		return;
+	for (size_t e = 0; e < p->nedits; e++)
+		if (b->begin < p->edits[e].end && p->edits[e].begin < b->end)
+			return;	/* holds a streamed access or another fold */
+	p->edits[p->nedits].begin = b->begin;
+	p->edits[p->nedits].end = b->end;
+	p->edits[p->nedits].fold = value;
+	p->nedits++;
+}
+
+/*
+ * The in-range predicate of a group: every bounds check passed, each
+ * check a claim about its comparison's value (true where an `if` joins
+ * it with && to the body it guards, false where an early exit joins it
+ * with ||, the in-range side for `?:`). Where all lanes of a group make
+ * every claim, the packed body has the comparisons as those constants
+ * (and the index arithmetic only they used disappears). Declines on
+ * branches that could skip a streamed access for a thread inside.
  */
 static int
 find_inside(struct plan *p, struct ks_buf *reason)
@@ -261,16 +309,37 @@ find_inside(struct plan *p, struct ks_buf *reason)
 					    "ordering comparison", b->line);
 			return -1;
 		}
-		pass_true = b->cmp == KS_CMP_LT || b->cmp == KS_CMP_LE;
-		if (b->stmt == KS_BRS_IF && b->early_exit)
-			pass_true = !pass_true;
-		if (b->stmt == KS_BRS_IF && !b->early_exit &&
-		    !(b->cmp == KS_CMP_LT || b->cmp == KS_CMP_LE)) {
-			ks_buf_addf(reason, "the bounds check at line %u guards the "
-					    "out-of-range side", b->line);
+		if (b->stmt == KS_BRS_SWITCH) {
+			ks_buf_addf(reason, "the bounds check at line %u chooses a "
+					    "switch's case", b->line);
 			return -1;
 		}
-		if (ks_xfk_form_c(&p->x, &b->subject, "ks_tx", "ks_bx", "ks_o", &s) ||
+		if (b->stmt == KS_BRS_IF && b->early_exit) {
+			if (!(b->joined & KS_BRJ_OR)) {
+				ks_buf_addf(reason, "the bounds check at line %u does "
+						    "not decide its early exit (it is "
+						    "not joined to it by ||)", b->line);
+				return -1;
+			}
+			pass_true = 0;	/* the exit is not taken */
+		} else if (b->stmt == KS_BRS_IF) {
+			if (!(b->cmp == KS_CMP_LT || b->cmp == KS_CMP_LE)) {
+				ks_buf_addf(reason, "the bounds check at line %u guards "
+						    "the out-of-range side", b->line);
+				return -1;
+			}
+			if (!(b->joined & KS_BRJ_AND)) {
+				ks_buf_addf(reason, "the bounds check at line %u does "
+						    "not decide the statement it guards "
+						    "(it is not joined to it by &&)",
+					    b->line);
+				return -1;
+			}
+			pass_true = 1;
+		} else {
+			pass_true = b->cmp == KS_CMP_LT || b->cmp == KS_CMP_LE;
+		}
+		if (subject_c(p, &b->subject, &s) ||
 		    ks_xfk_form_c(&p->x, &b->limit, NULL, NULL, "ks_o", &l)) {
 			ks_buf_addf(reason, "the bounds check at line %u is not an "
 					    "affine function of threadIdx.x and "
@@ -284,9 +353,11 @@ find_inside(struct plan *p, struct ks_buf *reason)
 			    pass_true ? "" : "!", s.buf, ops[b->cmp], l.buf);
 		ks_buf_release(&s);
 		ks_buf_release(&l);
+		add_fold(p, b, pass_true);
 	}
 	if (!n)
 		ks_buf_adds(&p->inside, "true");
+	qsort(p->edits, p->nedits, sizeof(*p->edits), cmp_edit);
 	return 0;
 }
 
@@ -319,7 +390,16 @@ emit_body_fn(struct ks_buf *o, struct plan *p, int vec)
 		const struct edit *d = &p->edits[e];
 
 		ks_buf_add(o, x->body + (at - x->body_begin), d->begin - at);
-		ks_buf_addf(o, "(ks_v%zu[ks_j])", d->param);
+		if (d->fold < 0) {
+			ks_buf_addf(o, "(ks_v%zu[ks_j])", d->param);
+		} else {
+			/* the comparison stays written (its variables stay
+			 * used) but no longer decides */
+			ks_buf_adds(o, d->fold ? "(true || (" : "(false && (");
+			ks_buf_add(o, x->body + (d->begin - x->body_begin),
+				   d->end - d->begin);
+			ks_buf_adds(o, "))");
+		}
 		at = d->end;
 	}
 	ks_buf_add(o, x->body + (at - x->body_begin), x->body_end - at);
@@ -345,6 +425,7 @@ emit_helpers(struct ks_buf *o, struct plan *p)
 	const char *K = x->k->name;
 	char *inner = inner_params(x);
 	int vec = p->lanes > 1;
+	const char *it = vec ? "unsigned" : "unsigned long long";
 	size_t i;
 
 	emit_body_fn(o, p, 0);
@@ -357,10 +438,13 @@ emit_helpers(struct ks_buf *o, struct plan *p)
 					    p->lanes * p->args[i].bytes, i, K,
 					    p->args[i].type, p->lanes);
 		ks_buf_addf(o, "/* Every bounds check of the kernel passes for the "
-			       "original thread\n   (ks_bx, ks_tx). */\n"
+			       "original thread\n   (ks_bx, ks_tx), ks_i = ks_bx * "
+			       "blockDim.x + ks_tx. */\n"
 			       "static __device__ __forceinline__ bool\n"
-			       "ks_in_%s(const unsigned ks_tx, const unsigned ks_bx, "
-			       "const dim3 ks_ob,\n\tconst dim3 ks_og%s%s)\n{\n"
+			       "ks_in_%s(const unsigned ks_i, const unsigned ks_tx, "
+			       "const unsigned ks_bx,\n\tconst dim3 ks_ob, "
+			       "const dim3 ks_og%s%s)\n{\n"
+			       "\t(void)ks_i;\n\t(void)ks_tx;\n\t(void)ks_bx;\n"
 			       "\treturn %s;\n}\n\n", K, *inner ? ",\n\t" : "", inner,
 			    p->inside.buf);
 	}
@@ -368,13 +452,21 @@ emit_helpers(struct ks_buf *o, struct plan *p)
 		       "const dim3 ks_og, const dim3 ks_ob,\n\tconst unsigned ks_mg, "
 		       "const unsigned ks_s1, const unsigned ks_s2)\n{\n", p->block, K,
 		    inner, *inner ? ", " : "");
-	ks_buf_addf(o, "\tconst unsigned long long ks_ng =\n"
-		       "\t\t(unsigned long long)ks_og.x * ks_ob.x / %u;\n"
-		       "\tconst unsigned long long ks_s = "
-		       "(unsigned long long)gridDim.x * %u;\n\n"
-		       "\tfor (unsigned long long ks_g0 = (unsigned long long)blockIdx.x * "
-		       "%u + threadIdx.x;\n\t     ks_g0 < ks_ng; ks_g0 += %u * ks_s) {\n",
-		    p->lanes, p->block, p->block, p->ilp);
+	if (vec)	/* 32-bit pack indices: the launcher proves they fit */
+		ks_buf_addf(o, "\tconst unsigned ks_ng =\n"
+			       "\t\t(unsigned)((unsigned long long)ks_og.x * ks_ob.x / %u);\n"
+			       "\tconst unsigned ks_s = gridDim.x * %u;\n\n"
+			       "\tfor (unsigned ks_g0 = blockIdx.x * %u + threadIdx.x;\n"
+			       "\t     ks_g0 < ks_ng; ks_g0 += %u * ks_s) {\n",
+			    p->lanes, p->block, p->block, p->ilp);
+	else
+		ks_buf_addf(o, "\tconst unsigned long long ks_ng =\n"
+			       "\t\t(unsigned long long)ks_og.x * ks_ob.x / %u;\n"
+			       "\tconst unsigned long long ks_s = "
+			       "(unsigned long long)gridDim.x * %u;\n\n"
+			       "\tfor (unsigned long long ks_g0 = (unsigned long long)blockIdx.x * "
+			       "%u + threadIdx.x;\n\t     ks_g0 < ks_ng; ks_g0 += %u * ks_s) {\n",
+			    p->lanes, p->block, p->block, p->ilp);
 	if (vec) {
 		for (i = 0; i < x->k->nparams; i++)
 			if (p->args[i].streamed)
@@ -384,16 +476,16 @@ emit_helpers(struct ks_buf *o, struct plan *p)
 	}
 	ks_buf_addf(o, "#pragma unroll\n"
 		       "\t\tfor (int ks_u = 0; ks_u < %u; ks_u++) {\n"
-		       "\t\t\tconst unsigned long long ks_g = ks_g0 + ks_u * ks_s;\n"
-		       "\t\t\tconst unsigned long long ks_t = ks_g * %u;\n"
+		       "\t\t\tconst %s ks_g = ks_g0 + ks_u * ks_s;\n"
+		       "\t\t\tconst %s ks_t = ks_g * %u;\n"
 		       "%s",
-		    p->ilp, p->lanes, PACK_COORDS);
+		    p->ilp, it, it, p->lanes, PACK_COORDS);
 	if (vec) {
 		ks_buf_addf(o, "\t\t\tks_full[ks_u] = ks_g < ks_ng &&\n"
-			       "\t\t\t\tks_in_%s(ks_tx, ks_bx, ks_ob, ks_og", K);
+			       "\t\t\t\tks_in_%s(ks_t32, ks_tx, ks_bx, ks_ob, ks_og", K);
 		add_args(o, x);
-		ks_buf_addf(o, ") &&\n\t\t\t\tks_in_%s(ks_tx + %u, ks_bx, ks_ob, ks_og",
-			    K, p->lanes - 1);
+		ks_buf_addf(o, ") &&\n\t\t\t\tks_in_%s(ks_t32 + %u, ks_tx + %u, ks_bx, "
+			       "ks_ob, ks_og", K, p->lanes - 1, p->lanes - 1);
 		add_args(o, x);
 		ks_buf_adds(o, ");\n\t\t\tif (!ks_full[ks_u])\n\t\t\t\tcontinue;\n");
 		for (i = 0; i < x->k->nparams; i++)
@@ -403,14 +495,14 @@ emit_helpers(struct ks_buf *o, struct plan *p)
 					    i, i, K, x->k->params[i].name);
 		ks_buf_addf(o, "\t\t}\n#pragma unroll\n"
 			       "\t\tfor (int ks_u = 0; ks_u < %u; ks_u++) {\n"
-			       "\t\t\tconst unsigned long long ks_g = ks_g0 + ks_u * ks_s;\n"
-			       "\t\t\tconst unsigned long long ks_t = ks_g * %u;\n"
+			       "\t\t\tconst %s ks_g = ks_g0 + ks_u * ks_s;\n"
+			       "\t\t\tconst %s ks_t = ks_g * %u;\n"
 			       "%s"
 			       "\t\t\tif (ks_full[ks_u]) {\n#pragma unroll\n"
 			       "\t\t\t\tfor (int ks_j = 0; ks_j < %u; ks_j++)\n"
 			       "\t\t\t\t\tks_vb_%s(make_uint3(ks_tx + ks_j, 0, 0),\n"
 			       "\t\t\t\t\t\tmake_uint3(ks_bx, 0, 0), ks_ob, ks_og, ks_j",
-			    p->ilp, p->lanes, PACK_COORDS, p->lanes, K);
+			    p->ilp, it, it, p->lanes, PACK_COORDS, p->lanes, K);
 		for (i = 0; i < x->k->nparams; i++)
 			if (p->args[i].streamed)
 				ks_buf_addf(o, ", ks_v%zu[ks_u].v", i);
@@ -448,9 +540,14 @@ emit_launcher(struct ks_buf *o, struct plan *p)
 			       "\tstatic int ks_fill[64];\n\tint ks_dev = -1;\n");
 	ks_buf_adds(o, "\tunsigned long long ks_blocks;\n"
 		       "\tunsigned ks_l = 0, ks_mg, ks_s1, ks_s2;\n\n");
+	/* Every original thread's index fits in 32 bits (the coordinates'
+	 * multiplier); with packs, so does every pack index the helper's
+	 * loop reaches, one step past the last included. */
 	ks_buf_addf(o, "\tif (grid.x == 0 || grid.y != 1 || grid.z != 1 || "
 		       "block.y != 1 ||\n\t    block.z != 1 || block.x %% %u != 0 ||\n"
-		       "\t    (unsigned long long)grid.x * block.x > 0xffffffffULL", p->lanes);
+		       "\t    (unsigned long long)grid.x * block.x > %#llxULL", p->lanes,
+		    0xffffffffULL - (p->lanes > 1 ? (unsigned long long)p->lanes *
+							p->ilp * p->block : 0));
 	for (size_t i = 0; p->lanes > 1 && i < x->k->nparams; i++)
 		if (p->args[i].streamed)
 			ks_buf_addf(o, " ||\n\t    (unsigned long long)(const void *)%s %% %u "
