@@ -110,7 +110,7 @@ emu_inc() {
 	python3 - "$1" <<'PY'
 import re, sys
 s = open(sys.argv[1]).read()
-s = re.sub(r'(\w+)<<<(.*?)>>>\(', r'ks_emu_cfg(\1, \2)(', s, flags=re.S)
+s = re.sub(r'(\w+(?:<[\w ]+>)?)<<<(.*?)>>>\(', r'ks_emu_cfg(\1, \2)(', s, flags=re.S)
 open('variant.inc', 'w').write(s)
 PY
 }
