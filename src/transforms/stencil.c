@@ -1733,7 +1733,7 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 	.nparams = 8,
 	.params = {
 		{ "bx", "threads per block along x (tile width)",
-		  32, 3, { 32, 64, 16 } },
+		  32, 4, { 32, 64, 16, 128 } },
 		{ "by", "threads per block along y",
 		  8, 3, { 8, 4, 16 } },
 		{ "rows", "2-D: outputs per thread along y",
