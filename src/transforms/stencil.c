@@ -933,7 +933,7 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 	   const char *T, const char *iname, const char *params,
 	   const char *args, const struct ks_buf *body, const char *csy,
 	   const char *csz, const char *clim, long long bx, long long by,
-	   long long planes, long long depth, long long minb,
+	   long long planes, long long depth, long long minb, long long vx,
 	   struct ks_buf *variant, struct ks_buf *reason)
 {
 	const char *kname = s->k->name;
@@ -942,8 +942,10 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 	const long long rs = s->r[s->dims - 1], qn = 2 * rs + 1;
 	const long long st = depth > 2 ? depth : 2;
 	const long long ql = (qn + depth + st - 1) / st * st;
-	const long long tw = bx + 2 * rx, th = by + 2 * ry, nt = bx * by;
-	const long long wb = s->diag ? tw : bx, xo = s->diag ? 0 : rx;
+	/* a thread's vx columns bx apart: the block's bxe columns */
+	const long long bxe = bx * vx;
+	const long long tw = bxe + 2 * rx, th = by + 2 * ry, nt = bx * by;
+	const long long wb = s->diag ? tw : bxe, xo = s->diag ? 0 : rx;
 	/* halo cells: 3-D the bands above and below (ry rows of wb) and the
 	   sides (by rows of 2 rx); 2-D the 2 rx cells of each thread row,
 	   loaded by that row's first threads */
@@ -959,11 +961,13 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 	if (three)
 		ks_buf_addf(variant, "/%d", s->r[2]);
 	ks_buf_addf(variant,
-		    " walking %c in planes: %lldx%lld threads, %lld steps, "
+		    " walking %c in planes: %lldx%lld threads (%lld columns "
+		    "each), %lld steps, "
 		    "each plane once into one of two shared %lldx%lld buffers, "
 		    "the %c column in %lld registers with %lld steps of loads "
 		    "ahead (stencil_smem_halo, stream=2)\n",
-		    ax, bx, by, planes, three ? th : by, tw, ax, ql, depth);
+		    ax, bx, by, vx, planes, three ? th : by, tw, ax, vx * ql,
+		    depth);
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
 	ks_buf_adds(variant, helpers);
 	ks_buf_adds(variant, helpers_i);
@@ -994,22 +998,30 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 		"\tconst ks_I ks_c0 = (ks_I)%lld + (ks_I)%lld * ks_sy + (ks_I)%lld * ks_sz;\n"
 		"\tconst unsigned ks_cx = ks_og.x * ks_ob.x, ks_cy = ks_og.y * ks_ob.y;\n"
 		"\tconst unsigned ks_x0 = blockIdx.x * %lldu;\n"
+		"\t/* this thread's columns: x = ks_gx + v * %lld, tile column ks_lx + v * %lld */\n"
 		"\tconst unsigned ks_gx = ks_x0 + threadIdx.x;\n"
-		"\tconst unsigned ks_tx = ks_gx %% ks_ob.x, ks_bx = ks_gx / ks_ob.x;\n"
 		"\tconst int ks_lx = threadIdx.x + %lld;\n"
 		"\tconst int ks_tid = threadIdx.y * %lld + threadIdx.x;\n"
+		"\tunsigned ks_tx[%lld], ks_bx[%lld];\n"
+		"\tbool ks_mx[%lld];\n"
 		"\n"
-		"\t(void)ks_tid;\n",
+		"\t(void)ks_tid;\n"
+		"#pragma unroll\n"
+		"\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
+		"\t\tks_tx[ks_v] = (ks_gx + ks_v * %lldu) %% ks_ob.x;\n"
+		"\t\tks_bx[ks_v] = (ks_gx + ks_v * %lldu) / ks_ob.x;\n"
+		"\t\tks_mx[ks_v] = ks_gx + ks_v * %lldu < ks_cx;\n"
+		"\t}\n",
 		bx, by, planes, ax, nt, minb, kname, params, T, three ? th : by,
 		tw, csy, csz, clim, three ? "ks_sz" : "ks_sy", s->c0[0], s->c0[1],
-		s->c0[2], bx, rx, bx);
+		s->c0[2], bxe, bx, bx, rx, bx, vx, vx, vx, vx, bx, bx, bx);
 	if (three)
 		ks_buf_addf(variant,
 			"\tconst unsigned ks_y0 = blockIdx.y * %lldu;\n"
 			"\tconst unsigned ks_gy = ks_y0 + threadIdx.y;\n"
 			"\tconst unsigned ks_ty = ks_gy %% ks_ob.y, ks_by = ks_gy / ks_ob.y;\n"
 			"\tconst int ks_ly = threadIdx.y + %lld;\n"
-			"\tconst bool ks_mine = ks_gx < ks_cx && ks_gy < ks_cy;\n"
+			"\tconst bool ks_mine = ks_gy < ks_cy;\n"
 			"\tconst long long ks_cs = (long long)ks_og.z * ks_ob.z;\n"
 			"\t/* this thread's first step; the block's (all its threads') */\n"
 			"\tconst long long ks_s0 = (long long)blockIdx.z * %lld, ks_sb = ks_s0;\n"
@@ -1023,7 +1035,7 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 	else
 		ks_buf_addf(variant,
 			"\tconst int ks_ly = threadIdx.y;\n"
-			"\tconst bool ks_mine = ks_gx < ks_cx;\n"
+			"\tconst bool ks_mine = true;\n"
 			"\tconst long long ks_cs = ks_cy;\n"
 			"\t/* this thread row's first step; the block's (its first row's) */\n"
 			"\tconst long long ks_s0 = ((long long)blockIdx.y * %lld + threadIdx.y) * %lld;\n"
@@ -1046,8 +1058,8 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 		"\tconst int ks_kend = ks_s0 >= ks_cs ? 0 : (int)(ks_cs - ks_s0 < %lld ? ks_cs - ks_s0 : %lld);\n"
 		"\tunsigned ks_ts = (unsigned)(ks_s0 %% ks_os), ks_bs = (unsigned)(ks_s0 / ks_os);\n"
 		"\t/* the ring: slot (k + %lld) %% %lld holds the column at step k */\n"
-		"\t%s ks_q[%lld];\n",
-		planes, planes, planes, planes, rs, ql, T, ql);
+		"\t%s ks_q[%lld][%lld];\n",
+		planes, planes, planes, planes, rs, ql, T, vx, ql);
 	if (ns)
 		ks_buf_addf(variant,
 			"\t/* this thread's halo cells: buffer cell (-1: none), flat offset at\n"
@@ -1082,20 +1094,22 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 			ns, nt, ry * wb, wb > 0 ? wb : 1, xo, wb > 0 ? wb : 1,
 			2 * ry * wb, ry + by, ry * wb, wb > 0 ? wb : 1, xo, ry * wb,
 			wb > 0 ? wb : 1, 2 * ry * wb, rx > 0 ? 2 * rx : 1, ry,
-			2 * ry * wb, rx > 0 ? 2 * rx : 1, rx, bx, nh, tw);
+			2 * ry * wb, rx > 0 ? 2 * rx : 1, rx, bxe, nh, tw);
 	else if (ns)
 		ks_buf_addf(variant,
 			"\n"
 			"\tks_hs[0] = (int)threadIdx.x < %lld ? ks_ly * %lld + ((int)threadIdx.x < %lld ? (int)threadIdx.x : %lld + (int)threadIdx.x) : -1;\n"
 			"\tks_ho[0] = ks_o0 + (ks_I)(ks_hs[0] - ks_ly * %lld);\n",
-			2 * rx, tw, rx, bx, tw);
+			2 * rx, tw, rx, bxe, tw);
 	ks_buf_addf(variant,
 		"\t/* the column and the halos of the first %lld steps; then each\n"
 		"\t   step's loads are in flight during the next %lld steps' bodies */\n"
 		"#pragma unroll\n"
-		"\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
-		"\t\tks_q[ks_j] = ks_st_ld(%s, ks_fc + ks_ss * (ks_I)(ks_j - %lld), ks_n);\n",
-		depth, depth, qn + depth - 1, iname, rs);
+		"\tfor (int ks_v = 0; ks_v < %lld; ks_v++)\n"
+		"#pragma unroll\n"
+		"\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+		"\t\t\tks_q[ks_v][ks_j] = ks_st_ld(%s, ks_fc + (ks_I)(ks_v * %lld) + ks_ss * (ks_I)(ks_j - %lld), ks_n);\n",
+		depth, depth, vx, qn + depth - 1, iname, bx, rs);
 	if (ns)
 		ks_buf_addf(variant,
 			"#pragma unroll\n"
@@ -1115,8 +1129,10 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 		"\t\t\t\tbreak;\n"
 		"\t\t\t/* buffer ks_u %% 2 was last read two steps ago, before the\n"
 		"\t\t\t   last barrier */\n"
-		"\t\t\tks_t[ks_u %% 2][ks_ly][ks_lx] = ks_q[(ks_u + %lld) %% %lld];\n",
-		ql, ql, T, qn, rs, ql);
+		"#pragma unroll\n"
+		"\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++)\n"
+		"\t\t\t\tks_t[ks_u %% 2][ks_ly][ks_lx + ks_v * %lld] = ks_q[ks_v][(ks_u + %lld) %% %lld];\n",
+		ql, ql, T, qn, vx, bx, rs, ql);
 	if (ns)
 		ks_buf_addf(variant,
 			"#pragma unroll\n"
@@ -1126,8 +1142,10 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 			ns, depth);
 	ks_buf_addf(variant,
 		"\t\t\t%s;\n"
-		"\t\t\tks_q[(ks_u + %lld) %% %lld] = ks_st_ld(%s, ks_fc + ks_ss * (ks_I)(ks_k + %lld), ks_n);\n",
-		sync, qn + depth - 1, ql, iname, rs + depth);
+		"#pragma unroll\n"
+		"\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++)\n"
+		"\t\t\t\tks_q[ks_v][(ks_u + %lld) %% %lld] = ks_st_ld(%s, ks_fc + (ks_I)(ks_v * %lld) + ks_ss * (ks_I)(ks_k + %lld), ks_n);\n",
+		sync, vx, qn + depth - 1, ql, iname, bx, rs + depth);
 	if (ns)
 		ks_buf_addf(variant,
 			"#pragma unroll\n"
@@ -1136,12 +1154,15 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 			ns, depth, iname, depth, T);
 	ks_buf_addf(variant,
 		"#pragma unroll\n"
-		"\t\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
-		"\t\t\t\tks_w[ks_j] = ks_q[(ks_u + ks_j) %% %lld];\n"
-		"\t\t\tif (ks_mine && ks_k < ks_kend)\n"
-		"\t\t\t\tks_st_body_%s(make_uint3(ks_tx, %s),\n"
-		"\t\t\t\t\tmake_uint3(ks_bx, %s), ks_ob, ks_og, ks_t[ks_u %% 2],\n"
-		"\t\t\t\t\tks_lx, ks_ly, ks_w, %s);\n"
+		"\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
+		"#pragma unroll\n"
+		"\t\t\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+		"\t\t\t\t\tks_w[ks_j] = ks_q[ks_v][(ks_u + ks_j) %% %lld];\n"
+		"\t\t\t\tif (ks_mx[ks_v] && ks_mine && ks_k < ks_kend)\n"
+		"\t\t\t\t\tks_st_body_%s(make_uint3(ks_tx[ks_v], %s),\n"
+		"\t\t\t\t\t\tmake_uint3(ks_bx[ks_v], %s), ks_ob, ks_og, ks_t[ks_u %% 2],\n"
+		"\t\t\t\t\t\tks_lx + ks_v * %lld, ks_ly, ks_w, %s);\n"
+		"\t\t\t}\n"
 		"\t\t\tif (++ks_ts == ks_os) {\n"
 		"\t\t\t\tks_ts = 0;\n"
 		"\t\t\t\tks_bs++;\n"
@@ -1153,8 +1174,8 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 		"   them is host code only) */\n"
 		"template __global__ void ks_st_%s<int>(const dim3, const dim3, %s);\n"
 		"template __global__ void ks_st_%s<long long>(const dim3, const dim3, %s);\n",
-		qn, ql, kname, three ? "ks_ty, ks_ts" : "ks_ts, 0",
-		three ? "ks_by, ks_bs" : "ks_bs, 0", args, kname, params, kname,
+		vx, qn, ql, kname, three ? "ks_ty, ks_ts" : "ks_ts, 0",
+		three ? "ks_by, ks_bs" : "ks_bs, 0", bx, args, kname, params, kname,
 		params);
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, s->k, variant, reason))
@@ -1187,8 +1208,8 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 			"\t/* the largest flat offset a thread forms (the n of its checks too) */\n"
 			"\tconst long long ks_hi = llabs(ks_c0) + (long long)ks_nx + %lld +\n"
 			"\t\tllabs(ks_sy) * ((long long)ks_ny + %lld) + llabs(ks_ss) * ((long long)ks_nz + %lld);\n",
-			by, planes, kname, args, bx - 1, bx, by - 1, by, planes - 1,
-			planes, bx + rx, by + ry, planes + rs + depth);
+			by, planes, kname, args, bxe - 1, bxe, by - 1, by, planes - 1,
+			planes, bxe + rx, by + ry, planes + rs + depth);
 	else
 		ks_buf_addf(variant,
 			"\t/* a grid the threads cannot cover, or layers in z: the original */\n"
@@ -1203,8 +1224,8 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 			"\t\tllabs(ks_ss) * ((long long)ks_ny + %lld);\n"
 			"\n"
 			"\t(void)ks_sz;\n",
-			by * planes - 1, by * planes, kname, args, bx - 1, bx,
-			by * planes - 1, by * planes, bx + rx,
+			by * planes - 1, by * planes, kname, args, bxe - 1, bxe,
+			by * planes - 1, by * planes, bxe + rx,
 			by * planes + rs + depth);
 	ks_buf_addf(variant,
 		"\tconst long long ks_n = (long long)(%s) * ks_ss;\n"
@@ -1264,9 +1285,9 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	}
 	T = el.ctype;
 	if (stream == 2) {
-		if (rows != 4 || vx != 1) {
-			ks_buf_addf(reason, "rows and vx apply to other forms only "
-					    "(rows=4 vx=1 with stream=2)");
+		if (rows != 4) {
+			ks_buf_addf(reason, "rows applies to the 2-D tile form only "
+					    "(rows=4 with stream=2)");
 			goto out;
 		}
 		if (s.dims == 3 && s.offcol_line) {
@@ -1292,11 +1313,12 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 				    bx, rx);
 			goto out;
 		}
-		if (2 * tw * (s.dims == 3 ? th : by) * (long long)s.E > 48 * 1024) {
+		if (2 * (bx * vx + 2 * rx) * (s.dims == 3 ? th : by) *
+			    (long long)s.E > 48 * 1024) {
 			ks_buf_addf(reason,
 				    "two %lldx%lld planes of %s need more than 49152 "
 				    "bytes of shared memory",
-				    tw, s.dims == 3 ? th : by, T);
+				    bx * vx + 2 * rx, s.dims == 3 ? th : by, T);
 			goto out;
 		}
 	} else if (stream) {
@@ -1449,7 +1471,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	if (stream == 2) {
 		if (emit_plane(&s, in, T, iname, params.buf, args.buf, &body,
 			       csy.buf, csz.buf, clim.buf, bx, by, planes, depth,
-			       minb, variant, reason) == 0)
+			       minb, vx, variant, reason) == 0)
 			rc = KS_XF_APPLIED;
 		goto out;
 	}
