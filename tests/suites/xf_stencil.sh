@@ -1,7 +1,7 @@
 # xf_stencil: the variants of stencil_smem_halo, put into their
 # translation units by `ks transform --tu`, compile with the real nvcc
 # for sm_80 and sm_90 with every warning an error, at every tile shape
-# of the bench stencils, in the streaming and the tile form; the helper
+# of the bench stencils, in the streaming, the tile and the plane form; the helper
 # kernel is in the compute_90 PTX only and reads the input through the
 # read-only path there. On the CPU (cuda_emu.h: blocks one after another,
 # threads as host threads) every form's variant of each kernel of
@@ -39,7 +39,7 @@ check_tu() {
 	expect_eq 0 "$(entry_count "kd/tu-$tag.compute_80.ptx" "ks_st_$kernel" 'ld\.global')" \
 		"global loads of ks_st_$kernel in the sm_80 PTX"
 	case " $* " in
-	*" stream=0 "*) ;;
+	*" stream=0 "* | *" stream=2 "*) ;;
 	*) expect_ne 0 "$(entry_count "kd/tu-$tag.compute_90.ptx" "ks_st_$kernel" 'prefetch\.global\.L1')" \
 		"halo prefetches of ks_st_$kernel (streaming form) in the sm_90 PTX" ;;
 	esac
@@ -61,6 +61,9 @@ test_test_kernels_2d_and_3d() {
 		check_tu stencil.cu "$k" . $TILE
 	done
 	check_tu stencil.cu box27 .
+	for k in jacobi star2d_r heat3d star3d_r; do
+		check_tu stencil.cu "$k" . --param stream=2
+	done
 }
 
 test_bench_stencils_at_every_tile_shape() {
@@ -78,6 +81,11 @@ test_bench_stencils_at_every_tile_shape() {
 		check_tu "$p/main.cu" "${p}_kernel" common $TILE
 		# shellcheck disable=SC2086
 		check_tu "$p/main.cu" "${p}_kernel" common $TILE --param bx=16 --param by=16
+		check_tu "$p/main.cu" "${p}_kernel" common --param stream=2
+		check_tu "$p/main.cu" "${p}_kernel" common --param stream=2 --param by=16 \
+			--param depth=2 --param resident=1024
+		check_tu "$p/main.cu" "${p}_kernel" common --param stream=2 --param vx=2 \
+			--param bx=64 --param depth=8 --param planes=16
 	done
 	check_tu stencil3d25/main.cu stencil3d25_kernel common --param stream=0 --param depth=4 \
 		--param resident=1024
@@ -145,7 +153,15 @@ test_variants_match_the_original_on_the_cpu() {
 		    "box9:2:vx=2:37,23 170,33" \
 		    "heat3d:3:vx=2:19,13,11 135,9,20" \
 		    "star3d_r:4:vx=4 bx=16 by=4 planes=16:19,13,11 35,9,70" \
-		    "box27:4::19,13,11 35,9,70"; do
+		    "box27:4::19,13,11 35,9,70" \
+		    "jacobi:1:stream=2:37,23 70,133" \
+		    "jacobi:1:stream=2 vx=4 depth=2:37,23 270,133" \
+		    "jacobi:1:stream=2 bx=64 by=4 planes=16 depth=1:37,23 170,133" \
+		    "star2d_r:1:stream=2 vx=2 bx=16:37,23 170,33" \
+		    "heat3d:3:stream=2:19,13,11 35,9,70" \
+		    "heat3d:3:stream=2 vx=2 depth=8 planes=16:19,13,11 135,9,20" \
+		    "star3d_r:4:stream=2 by=16 depth=2:19,13,11 35,9,70" \
+		    "star3d_r:4:stream=2 vx=4 bx=16 by=4 planes=16:19,13,11 35,9,70"; do
 		IFS=: read -r k kind pts sz <<<"$spec"
 		# shellcheck disable=SC2086
 		emu_build "$k" "$kind" $pts
@@ -155,6 +171,45 @@ test_variants_match_the_original_on_the_cpu() {
 			expect_contains "$out" "ok "
 		done
 	done
+}
+
+# The plane form with 64-bit offsets (the launcher's choice for arrays
+# past 2^31 elements, forced here) gives the same outputs.
+test_plane_form_with_wide_offsets_matches_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
+	local spec k kind pts sz out
+	for spec in "jacobi:1:stream=2 vx=2:37,23 170,133" \
+		    "star3d_r:4:stream=2 by=4:19,13,11 35,9,70"; do
+		IFS=: read -r k kind pts sz <<<"$spec"
+		# shellcheck disable=SC2086
+		emu_build "$k" "$kind" $pts
+		sed 's/ks_hi < 0x7fffffffLL/ks_hi < 0/' "v-$k.cu" >"w-$k.cu"
+		cmp -s "v-$k.cu" "w-$k.cu" && fail "the launcher's offset choice was not found"
+		emu_inc "w-$k.cu"
+		g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K="$k" -DKS_KIND="$kind" \
+			stencil_check.cpp -o "check-$k"
+		for s in $sz; do
+			out=$("./check-$k" ${s//,/ }) || fail "$k at $s ($pts, wide): $out"
+			expect_contains "$out" "ok "
+		done
+	done
+}
+
+# A plane form whose halo is loaded one step late is caught.
+test_a_plane_form_one_step_off_is_caught_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
+	local out
+	"$KS_BIN" transform stencil.cu:heat3d --skill stencil_smem_halo --param stream=2 >v.cu
+	sed 's/ks_ss \* (ks_I)(ks_k + 4), ks_n) : float(0)/ks_ss * (ks_I)(ks_k + 5), ks_n) : float(0)/' \
+		v.cu >v-late.cu
+	cmp -s v.cu v-late.cu && fail "the halo's load was not found"
+	emu_inc v-late.cu
+	g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K=heat3d -DKS_KIND=3 \
+		stencil_check.cpp -o check-late
+	out=$(./check-late 35 9 70) && fail "the late halo passed: $out"
+	expect_contains "$out" "differs at"
 }
 
 test_a_column_one_step_off_is_caught_on_the_cpu() {
@@ -184,4 +239,10 @@ test_declines_say_why() {
 	out=$("$KS_BIN" transform stencil.cu:jacobi --skill stencil_smem_halo \
 		--param rows=8 2>&1) && fail "rows=8 applied to the streaming form"
 	expect_contains "$out" "rows applies to the tile form only"
+	out=$("$KS_BIN" transform stencil.cu:box27 --skill stencil_smem_halo \
+		--param stream=2 2>&1) && fail "box27 went into planes"
+	expect_contains "$out" "the plane form needs a star in z"
+	out=$("$KS_BIN" transform stencil.cu:box9 --skill stencil_smem_halo \
+		--param stream=2 2>&1) && fail "box9 went into rows"
+	expect_contains "$out" "the plane form needs a star in y"
 }
