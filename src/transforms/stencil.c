@@ -11,7 +11,7 @@
  * trip count (a radius loop: in[i + r * nx]); an early-exit bounds check
  * of the slowest coordinate against a uniform limit L (so I spans
  * L * stride elements, as the store does). Other loads are left as they
- * are. Three forms:
+ * are. Four forms:
  *
  *   - streaming (stream=1, 2-D and 3-D): each thread walks `planes`
  *     steps of its own column along the slowest axis, the column's
@@ -25,7 +25,9 @@
  *     along z; each thread keeps its column in the same ring, the
  *     plane's halo goes to a shared tile, both loaded `depth` planes
  *     ahead. The stencil must be a star along z (a read off the plane
- *     is on the thread's own column).
+ *     is on the thread's own column);
+ *   - planes (stream=2, 2-D and 3-D): the 2.5-D blocking, see
+ *     emit_plane.
  *
  * The kernel's own body then runs once per output at the original
  * grid's coordinates, its reads of I replaced by the tile and the
@@ -924,7 +926,8 @@ static const char helpers_i[] =
  * new plane (3-D: the x-y tile with its halo; 2-D: the row with its x
  * halo) into one of two shared buffers, one barrier, and the body reads
  * the plane from there and the slowest axis from the thread's column,
- * a ring of registers loaded `depth` steps ahead (the halo too). The
+ * a ring of registers loaded `depth` steps ahead (the halo too); a read
+ * off both (a box's) stays the kernel's own global read. The
  * kernel is a template on its offset type: the launcher picks int where
  * every offset it forms fits, so a load is one compare and one 32-bit
  * offset from the input's base. Appends kernel, definition, launcher. */
@@ -1290,22 +1293,6 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 					    "(rows=4 with stream=2)");
 			goto out;
 		}
-		if (s.dims == 3 && s.offcol_line) {
-			ks_buf_addf(reason,
-				    "the read on line %u is off the thread's column "
-				    "along z and off its plane at once: the plane "
-				    "form needs a star in z",
-				    s.offcol_line);
-			goto out;
-		}
-		if (s.dims == 2 && s.diag) {
-			ks_buf_addf(reason,
-				    "a read of %s is off the thread's column along "
-				    "y and off its row at once: the plane form needs "
-				    "a star in y",
-				    s.k->params[s.f->arrays[s.I].param].name);
-			goto out;
-		}
 		if (s.dims == 2 && bx < 2 * rx) {
 			ks_buf_addf(reason,
 				    "a row of %lld threads cannot load its halo of "
@@ -1393,8 +1380,11 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		for (int ax = 0; ax < sa; ax++)
 			if (axis_used(r, ax))
 				col = 0;
-		/* the streaming form keeps the reads off the column global */
-		if (stream == 1 && !col)
+		/* the streaming form keeps the reads off the column global,
+		   the plane form those off the column and off the plane at
+		   once (a box's, along the slowest axis) */
+		if ((stream == 1 && !col) ||
+		    (stream == 2 && !col && axis_used(r, sa)))
 			continue;
 
 		/* NAME[index]: the index is evaluated and dropped, so that
@@ -1411,7 +1401,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		ks_buf_add(&w, in->text + a->begin + nl + 1,
 			   a->end - a->begin - nl - 2);
 		ks_buf_adds(&w, "), ");
-		if (stream == 1 || (stream == 2 && (col || axis_used(r, sa)))) {
+		if (stream == 1 || (stream == 2 && col)) {
 			ks_buf_addf(&w, "ks_st_q(ks_q, %d + ", s.r[sa]);
 			delta_c(&s, r, sa, &w);
 			ks_buf_adds(&w, ")");
