@@ -1735,9 +1735,10 @@ out:
 
 const struct ks_transform ks_xf_stencil_smem_halo = {
 	.id = "stencil_smem_halo",
-	.summary = "a 2-D or 3-D stencil streamed along its slowest axis, "
-		   "the column in a ring of registers with loads in flight "
-		   "ahead; or from a shared tile with halo (3-D: walking z)",
+	.summary = "a 2-D or 3-D stencil walking its slowest axis in planes "
+		   "through two shared buffers, the column in a ring of "
+		   "registers with loads in flight ahead; or streamed without "
+		   "shared memory; or from a shared tile with halo",
 	.precondition = "one output per thread at an offset affine in the "
 			"global x, y (z) indices, an input read at constant "
 			"(or radius-loop) offsets in the row and plane strides, "
@@ -1753,16 +1754,16 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 		{ "planes", "3-D tile, streaming: steps one block (2-D "
 			    "streaming: one thread) walks along the slowest axis",
 		  64, 4, { 64, 32, 16, 128 } },
-		{ "stream", "1: register streaming along the slowest axis, "
-			    "other reads global; 0: the shared tile; 2: planes "
-			    "walking the slowest axis through two shared buffers",
-		  1, 3, { 1, 0, 2 } },
+		{ "stream", "2: planes walking the slowest axis through two "
+			    "shared buffers; 1: register streaming along the "
+			    "slowest axis, other reads global; 0: the shared tile",
+		  2, 3, { 2, 1, 0 } },
 		{ "depth", "streaming: steps of column loads in flight ahead",
 		  4, 4, { 4, 2, 8, 1 } },
 		{ "resident", "threads per SM the register use must allow "
 			      "(0: the compiler's choice)",
 		  1536, 4, { 1536, 2048, 1024, 0 } },
-		{ "vx", "streaming: columns per thread along x (bx apart)",
+		{ "vx", "streaming, planes: columns per thread along x (bx apart)",
 		  1, 3, { 1, 2, 4 } },
 	},
 	.apply = apply,

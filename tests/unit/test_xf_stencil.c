@@ -154,6 +154,14 @@ param_index(const struct ks_transform *t, const char *name)
 	return 0;
 }
 
+/* The point of the streaming form (stream=1), else default. */
+static void
+stream_point(const struct ks_transform *t, struct ks_xf_point *pt)
+{
+	ks_xf_default_point(t, pt);
+	pt->v[param_index(t, "stream")] = 1;
+}
+
 /* The point of the plane form (stream=2), else default. */
 static void
 plane_point(const struct ks_transform *t, struct ks_xf_point *pt)
@@ -276,7 +284,7 @@ TEST(variants_are_deterministic_and_rewritable)
 }
 
 /* Every allowed point of each applied case, one parameter moved from the
- * default point, the tile point or the plane point, gives a variant or a
+ * streaming point, the tile point or the plane point (the default), gives a variant or a
  * reason; the streaming form takes every planes, depth, resident and vx
  * value, the 2-D tile form every rows value, the plane form every planes,
  * depth, vx, resident and by value. */
@@ -307,7 +315,7 @@ TEST(every_point_applies_or_says_why)
 				else if (tile == 2)
 					plane_point(t, &pt);
 				else
-					ks_xf_default_point(t, &pt);
+					stream_point(t, &pt);
 				pt.v[d] = t->params[d].values[j];
 				res = run_xf(cases[i].file, cases[i].kernel, &pt,
 					     &v, &r, NULL);
@@ -397,8 +405,9 @@ TEST(streaming_form_rings_the_column)
 
 	if (!setup())
 		return;
+	stream_point(t, &pt);
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
-					   "stencil3d25_kernel", NULL, &v, &r,
+					   "stencil3d25_kernel", &pt, &v, &r,
 					   NULL));
 	/* radius 4, depth 4: 9 + 4 slots */
 	CHECK(strstr(v.buf, "float ks_q[1][13];"));
@@ -414,7 +423,7 @@ TEST(streaming_form_rings_the_column)
 	CHECK(strstr(v.buf, "if (threadIdx.y + 4u >= 8u)"));
 	CHECK(!strstr(v.buf, "__shared__"));
 	ks_buf_reset(&v);
-	ks_xf_default_point(t, &pt);
+	stream_point(t, &pt);
 	pt.v[param_index(t, "depth")] = 1;
 	pt.v[param_index(t, "resident")] = 0;
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/jacobi2d/main.cu",
@@ -437,7 +446,8 @@ TEST(streaming_form_rings_the_column)
 	CHECK(strstr(v.buf, "dim3((unsigned)((ks_nx + 127) / 128)"));
 	ks_buf_reset(&v);
 	/* a box along z streams: the diagonal read stays global */
-	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "box27", NULL, &v, &r, NULL));
+	stream_point(t, &pt);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "box27", &pt, &v, &r, NULL));
 	CHECK(strstr(v.buf, "in[i - p - nx - 1] + ((void)(i), ks_st_q(ks_q, 1 + (0))) + in[i + p + nx + 1]"));
 	ks_buf_release(&v);
 	ks_buf_release(&r);
@@ -530,6 +540,18 @@ TEST(plane_form_walks_planes_through_two_buffers)
 	ks_buf_release(&r);
 }
 
+/* The default point is the plane form (the measured winner). */
+TEST(default_point_is_the_plane_form)
+{
+	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
+	struct ks_xf_point pt;
+
+	CHECK(t);
+	ks_xf_default_point(t, &pt);
+	CHECK_INT_EQ(2, (int)pt.v[param_index(t, "stream")]);
+	CHECK_INT_EQ(2, (int)t->params[param_index(t, "stream")].values[0]);
+}
+
 /* The plane form declines a 2-D tile rows value and planes too large
  * for shared memory. */
 TEST(plane_form_declines_with_reasons)
@@ -617,6 +639,7 @@ ks_suite_xf_stencil(void)
 	RUN(streaming_form_rings_the_column);
 	RUN(plane_form_walks_planes_through_two_buffers);
 	RUN(plane_form_declines_with_reasons);
+	RUN(default_point_is_the_plane_form);
 	RUN(tile_too_large_for_shared_memory_declines);
 	RUN(plane_stride_of_three_symbols_stays_exact);
 	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {
