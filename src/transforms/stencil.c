@@ -11,7 +11,7 @@
  * trip count (a radius loop: in[i + r * nx]); an early-exit bounds check
  * of the slowest coordinate against a uniform limit L (so I spans
  * L * stride elements, as the store does). Other loads are left as they
- * are. Three forms:
+ * are. Four forms:
  *
  *   - streaming (stream=1, 2-D and 3-D): each thread walks `planes`
  *     steps of its own column along the slowest axis, the column's
@@ -25,7 +25,9 @@
  *     along z; each thread keeps its column in the same ring, the
  *     plane's halo goes to a shared tile, both loaded `depth` planes
  *     ahead. The stencil must be a star along z (a read off the plane
- *     is on the thread's own column).
+ *     is on the thread's own column);
+ *   - planes (stream=2, 2-D and 3-D): the 2.5-D blocking, see
+ *     emit_plane.
  *
  * The kernel's own body then runs once per output at the original
  * grid's coordinates, its reads of I replaced by the tile and the
@@ -899,6 +901,347 @@ emit_stream(const struct st *s, const struct ks_xf_input *in,
 	return 0;
 }
 
+/* Int overloads of ks_st_ld for the plane form: one unsigned compare and
+   a 32-bit offset from the array's base (the launcher picks them where
+   every offset fits). */
+static const char helpers_i[] =
+	"#ifndef KS_ST_HELPERS_I\n"
+	"#define KS_ST_HELPERS_I\n"
+	"template <class T> __device__ __forceinline__ static T\n"
+	"ks_st_ld(const T *p, int f, int n)\n"
+	"{\n"
+	"\treturn (unsigned)f < (unsigned)n ? __ldg(p + f) : T(0);\n"
+	"}\n"
+	"template <class T> __device__ __forceinline__ static T\n"
+	"ks_st_ld(T *p, int f, int n)\n"
+	"{\n"
+	"\treturn (unsigned)f < (unsigned)n ? p[f] : T(0);\n"
+	"}\n"
+	"#endif\n"
+	"\n";
+
+/* The plane form (stream=2; 2.5-D blocking): a block walks `planes`
+ * steps along the slowest axis (3-D: the whole bx x by tile walks z;
+ * 2-D: each row of threads walks its own rows). Each step writes the
+ * new plane (3-D: the x-y tile with its halo; 2-D: the row with its x
+ * halo) into one of two shared buffers, one barrier, and the body reads
+ * the plane from there and the slowest axis from the thread's column,
+ * a ring of registers loaded `depth` steps ahead (the halo too); a read
+ * off both (a box's) stays the kernel's own global read. The
+ * kernel is a template on its offset type: the launcher picks int where
+ * every offset it forms fits, so a load is one compare and one 32-bit
+ * offset from the input's base. Appends kernel, definition, launcher. */
+static int
+emit_plane(const struct st *s, const struct ks_xf_input *in,
+	   const char *T, const char *iname, const char *params,
+	   const char *args, const struct ks_buf *body, const char *csy,
+	   const char *csz, const char *clim, long long bx, long long by,
+	   long long planes, long long depth, long long minb, long long vx,
+	   struct ks_buf *variant, struct ks_buf *reason)
+{
+	const char *kname = s->k->name;
+	const int three = s->dims == 3;
+	const long long rx = s->r[0], ry = three ? s->r[1] : 0;
+	const long long rs = s->r[s->dims - 1], qn = 2 * rs + 1;
+	const long long st = depth > 2 ? depth : 2;
+	const long long ql = (qn + depth + st - 1) / st * st;
+	/* a thread's vx columns bx apart: the block's bxe columns */
+	const long long bxe = bx * vx;
+	const long long tw = bxe + 2 * rx, th = by + 2 * ry, nt = bx * by;
+	const long long wb = s->diag ? tw : bxe, xo = s->diag ? 0 : rx;
+	/* halo cells: 3-D the bands above and below (ry rows of wb) and the
+	   sides (by rows of 2 rx); 2-D the 2 rx cells of each thread row,
+	   loaded by that row's first threads */
+	const long long nh = three ? 2 * ry * wb + 2 * by * rx : 2 * rx;
+	const long long ns = three ? (nh + nt - 1) / nt : nh > 0;
+	const char ax = three ? 'z' : 'y';
+	/* 2-D rows of one warp each: a warp barrier is enough */
+	const char *sync = !three && bx == 32 ? "__syncwarp()" : "__syncthreads()";
+
+	ks_buf_addf(variant,
+		    "// %s: %d-D stencil of radius %d/%d", kname, s->dims,
+		    s->r[0], s->r[1]);
+	if (three)
+		ks_buf_addf(variant, "/%d", s->r[2]);
+	ks_buf_addf(variant,
+		    " walking %c in planes: %lldx%lld threads (%lld columns "
+		    "each), %lld steps, "
+		    "each plane once into one of two shared %lldx%lld buffers, "
+		    "the %c column in %lld registers with %lld steps of loads "
+		    "ahead (stencil_smem_halo, stream=2)\n",
+		    ax, bx, by, vx, planes, three ? th : by, tw, ax, vx * ql,
+		    depth);
+	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
+	ks_buf_adds(variant, helpers);
+	ks_buf_adds(variant, helpers_i);
+	ks_buf_addf(variant,
+		    "/* The body of %s at thread ks_tid of block ks_bid, its reads "
+		    "of %s in the plane\n   from the tile at (ks_lx, ks_ly), "
+		    "along %c from the column ks_q (ks_q[%lld] the output's "
+		    "own). */\n"
+		    "__device__ __forceinline__ static void\n"
+		    "ks_st_body_%s(const uint3 ks_tid, const uint3 ks_bid, "
+		    "const dim3 ks_bdim, const dim3 ks_gdim,\n\tconst %s "
+		    "(*ks_t)[%lld], const int ks_lx, const int ks_ly, const %s "
+		    "(&ks_q)[%lld], %s)\n",
+		    kname, iname, ax, rs, kname, T, tw, T, qn, params);
+	ks_buf_add(variant, body->buf, body->len);
+	ks_buf_adds(variant, "\n\n");
+	ks_buf_addf(variant,
+		"/* %lldx%lld threads over the original grid's global indices (ks_og\n"
+		"   blocks of ks_ob threads), %lld steps along %c; ks_I the offset type. */\n"
+		"template <class ks_I>\n"
+		"__global__ void __launch_bounds__(%lld, %lld)\n"
+		"ks_st_%s(const dim3 ks_og, const dim3 ks_ob, %s)\n"
+		"{\n"
+		"\t__shared__ %s ks_t[2][%lld][%lld];\n"
+		"\tconst ks_I ks_sy = (ks_I)(%s), ks_sz = (ks_I)(%s);\n"
+		"\t/* the elements the bounds checks span; the output's fixed offset */\n"
+		"\tconst ks_I ks_n = (ks_I)(%s) * %s;\n"
+		"\tconst ks_I ks_c0 = (ks_I)%lld + (ks_I)%lld * ks_sy + (ks_I)%lld * ks_sz;\n"
+		"\tconst unsigned ks_cx = ks_og.x * ks_ob.x, ks_cy = ks_og.y * ks_ob.y;\n"
+		"\tconst unsigned ks_x0 = blockIdx.x * %lldu;\n"
+		"\t/* this thread's columns: x = ks_gx + v * %lld, tile column ks_lx + v * %lld */\n"
+		"\tconst unsigned ks_gx = ks_x0 + threadIdx.x;\n"
+		"\tconst int ks_lx = threadIdx.x + %lld;\n"
+		"\tconst int ks_tid = threadIdx.y * %lld + threadIdx.x;\n"
+		"\tunsigned ks_tx[%lld], ks_bx[%lld];\n"
+		"\tbool ks_mx[%lld];\n"
+		"\n"
+		"\t(void)ks_tid;\n"
+		"#pragma unroll\n"
+		"\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
+		"\t\tks_tx[ks_v] = (ks_gx + ks_v * %lldu) %% ks_ob.x;\n"
+		"\t\tks_bx[ks_v] = (ks_gx + ks_v * %lldu) / ks_ob.x;\n"
+		"\t\tks_mx[ks_v] = ks_gx + ks_v * %lldu < ks_cx;\n"
+		"\t}\n",
+		bx, by, planes, ax, nt, minb, kname, params, T, three ? th : by,
+		tw, csy, csz, clim, three ? "ks_sz" : "ks_sy", s->c0[0], s->c0[1],
+		s->c0[2], bxe, bx, bx, rx, bx, vx, vx, vx, vx, bx, bx, bx);
+	if (three)
+		ks_buf_addf(variant,
+			"\tconst unsigned ks_y0 = blockIdx.y * %lldu;\n"
+			"\tconst unsigned ks_gy = ks_y0 + threadIdx.y;\n"
+			"\tconst unsigned ks_ty = ks_gy %% ks_ob.y, ks_by = ks_gy / ks_ob.y;\n"
+			"\tconst int ks_ly = threadIdx.y + %lld;\n"
+			"\tconst bool ks_mine = ks_gy < ks_cy;\n"
+			"\tconst long long ks_cs = (long long)ks_og.z * ks_ob.z;\n"
+			"\t/* this thread's first step; the block's (all its threads') */\n"
+			"\tconst long long ks_s0 = (long long)blockIdx.z * %lld, ks_sb = ks_s0;\n"
+			"\tconst ks_I ks_ss = ks_sz;\n"
+			"\tconst unsigned ks_os = ks_ob.z;\n"
+			"\t/* the flat offsets of this thread's column and of the tile's\n"
+			"\t   cell (0, 0), at the first step */\n"
+			"\tconst ks_I ks_fc = ks_c0 + (ks_I)ks_gx + ks_sy * (ks_I)ks_gy + ks_ss * (ks_I)ks_s0;\n"
+			"\tconst ks_I ks_o0 = ks_c0 + (ks_I)ks_x0 - %lld + ks_sy * ((ks_I)ks_y0 - %lld) + ks_ss * (ks_I)ks_s0;\n",
+			by, ry, planes, rx, ry);
+	else
+		ks_buf_addf(variant,
+			"\tconst int ks_ly = threadIdx.y;\n"
+			"\tconst bool ks_mine = true;\n"
+			"\tconst long long ks_cs = ks_cy;\n"
+			"\t/* this thread row's first step; the block's (its first row's) */\n"
+			"\tconst long long ks_s0 = ((long long)blockIdx.y * %lld + threadIdx.y) * %lld;\n"
+			"\tconst long long ks_sb = (long long)blockIdx.y * %lld;\n"
+			"\tconst ks_I ks_ss = ks_sy;\n"
+			"\tconst unsigned ks_os = ks_ob.y;\n"
+			"\t/* the flat offsets of this thread's column and of its row's\n"
+			"\t   cell 0, at the first step */\n"
+			"\tconst ks_I ks_fc = ks_c0 + (ks_I)ks_gx + ks_ss * (ks_I)ks_s0;\n"
+			"\tconst ks_I ks_o0 = ks_c0 + (ks_I)ks_x0 - %lld + ks_ss * (ks_I)ks_s0;\n"
+			"\n"
+			"\t(void)ks_sz;\n"
+			"\t(void)ks_cy;\n",
+			by, planes, by * planes, rx);
+	ks_buf_addf(variant,
+		"\tif (ks_sb >= ks_cs)\n"
+		"\t\treturn;\n"
+		"\t/* the steps of the block, and of this thread (a uniform count) */\n"
+		"\tconst int ks_nst = (int)(ks_cs - ks_sb < %lld ? ks_cs - ks_sb : %lld);\n"
+		"\tconst int ks_kend = ks_s0 >= ks_cs ? 0 : (int)(ks_cs - ks_s0 < %lld ? ks_cs - ks_s0 : %lld);\n"
+		"\tunsigned ks_ts = (unsigned)(ks_s0 %% ks_os), ks_bs = (unsigned)(ks_s0 / ks_os);\n"
+		"\t/* the ring: slot (k + %lld) %% %lld holds the column at step k */\n"
+		"\t%s ks_q[%lld][%lld];\n",
+		planes, planes, planes, planes, rs, ql, T, vx, ql);
+	if (ns)
+		ks_buf_addf(variant,
+			"\t/* this thread's halo cells: buffer cell (-1: none), flat offset at\n"
+			"\t   the first step, the value of step k in stage k %% %lld */\n"
+			"\tint ks_hs[%lld];\n"
+			"\tks_I ks_ho[%lld];\n"
+			"\t%s ks_h[%lld][%lld];\n",
+			depth, ns, ns, T, depth, ns);
+	if (ns && three)
+		ks_buf_addf(variant,
+			"\n"
+			"#pragma unroll\n"
+			"\tfor (int ks_s = 0; ks_s < %lld; ks_s++) {\n"
+			"\t\tconst int ks_c = ks_tid + ks_s * %lld;\n"
+			"\t\tint ks_cy_, ks_cx_;\n"
+			"\n"
+			"\t\tif (ks_c < %lld) {\n"
+			"\t\t\tks_cy_ = ks_c / %lld;\n"
+			"\t\t\tks_cx_ = %lld + ks_c %% %lld;\n"
+			"\t\t} else if (ks_c < %lld) {\n"
+			"\t\t\tks_cy_ = %lld + (ks_c - %lld) / %lld;\n"
+			"\t\t\tks_cx_ = %lld + (ks_c - %lld) %% %lld;\n"
+			"\t\t} else {\n"
+			"\t\t\tconst int ks_e = (ks_c - %lld) %% %lld;\n"
+			"\n"
+			"\t\t\tks_cy_ = %lld + (ks_c - %lld) / %lld;\n"
+			"\t\t\tks_cx_ = ks_e < %lld ? ks_e : %lld + ks_e;\n"
+			"\t\t}\n"
+			"\t\tks_hs[ks_s] = ks_c < %lld ? ks_cy_ * %lld + ks_cx_ : -1;\n"
+			"\t\tks_ho[ks_s] = ks_o0 + (ks_I)ks_cx_ + ks_sy * (ks_I)ks_cy_;\n"
+			"\t}\n",
+			ns, nt, ry * wb, wb > 0 ? wb : 1, xo, wb > 0 ? wb : 1,
+			2 * ry * wb, ry + by, ry * wb, wb > 0 ? wb : 1, xo, ry * wb,
+			wb > 0 ? wb : 1, 2 * ry * wb, rx > 0 ? 2 * rx : 1, ry,
+			2 * ry * wb, rx > 0 ? 2 * rx : 1, rx, bxe, nh, tw);
+	else if (ns)
+		ks_buf_addf(variant,
+			"\n"
+			"\tks_hs[0] = (int)threadIdx.x < %lld ? ks_ly * %lld + ((int)threadIdx.x < %lld ? (int)threadIdx.x : %lld + (int)threadIdx.x) : -1;\n"
+			"\tks_ho[0] = ks_o0 + (ks_I)(ks_hs[0] - ks_ly * %lld);\n",
+			2 * rx, tw, rx, bxe, tw);
+	ks_buf_addf(variant,
+		"\t/* the column and the halos of the first %lld steps; then each\n"
+		"\t   step's loads are in flight during the next %lld steps' bodies */\n"
+		"#pragma unroll\n"
+		"\tfor (int ks_v = 0; ks_v < %lld; ks_v++)\n"
+		"#pragma unroll\n"
+		"\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+		"\t\t\tks_q[ks_v][ks_j] = ks_st_ld(%s, ks_fc + (ks_I)(ks_v * %lld) + ks_ss * (ks_I)(ks_j - %lld), ks_n);\n",
+		depth, depth, vx, qn + depth - 1, iname, bx, rs);
+	if (ns)
+		ks_buf_addf(variant,
+			"#pragma unroll\n"
+			"\tfor (int ks_d = 0; ks_d < %lld; ks_d++)\n"
+			"#pragma unroll\n"
+			"\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
+			"\t\t\tks_h[ks_d][ks_s] = ks_hs[ks_s] >= 0 ? ks_st_ld(%s, ks_ho[ks_s] + ks_ss * (ks_I)ks_d, ks_n) : %s(0);\n",
+			depth, ns, iname, T);
+	ks_buf_addf(variant,
+		"\tfor (int ks_k0 = 0; ks_k0 < ks_nst; ks_k0 += %lld) {\n"
+		"#pragma unroll\n"
+		"\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++) {\n"
+		"\t\t\tconst int ks_k = ks_k0 + ks_u;\n"
+		"\t\t\t%s ks_w[%lld];\n"
+		"\n"
+		"\t\t\tif (ks_k >= ks_nst)\n"
+		"\t\t\t\tbreak;\n"
+		"\t\t\t/* buffer ks_u %% 2 was last read two steps ago, before the\n"
+		"\t\t\t   last barrier */\n"
+		"#pragma unroll\n"
+		"\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++)\n"
+		"\t\t\t\tks_t[ks_u %% 2][ks_ly][ks_lx + ks_v * %lld] = ks_q[ks_v][(ks_u + %lld) %% %lld];\n",
+		ql, ql, T, qn, vx, bx, rs, ql);
+	if (ns)
+		ks_buf_addf(variant,
+			"#pragma unroll\n"
+			"\t\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
+			"\t\t\t\tif (ks_hs[ks_s] >= 0)\n"
+			"\t\t\t\t\t(&ks_t[ks_u %% 2][0][0])[ks_hs[ks_s]] = ks_h[ks_u %% %lld][ks_s];\n",
+			ns, depth);
+	ks_buf_addf(variant,
+		"\t\t\t%s;\n"
+		"#pragma unroll\n"
+		"\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++)\n"
+		"\t\t\t\tks_q[ks_v][(ks_u + %lld) %% %lld] = ks_st_ld(%s, ks_fc + (ks_I)(ks_v * %lld) + ks_ss * (ks_I)(ks_k + %lld), ks_n);\n",
+		sync, vx, qn + depth - 1, ql, iname, bx, rs + depth);
+	if (ns)
+		ks_buf_addf(variant,
+			"#pragma unroll\n"
+			"\t\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
+			"\t\t\t\tks_h[ks_u %% %lld][ks_s] = ks_hs[ks_s] >= 0 ? ks_st_ld(%s, ks_ho[ks_s] + ks_ss * (ks_I)(ks_k + %lld), ks_n) : %s(0);\n",
+			ns, depth, iname, depth, T);
+	ks_buf_addf(variant,
+		"#pragma unroll\n"
+		"\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
+		"#pragma unroll\n"
+		"\t\t\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+		"\t\t\t\t\tks_w[ks_j] = ks_q[ks_v][(ks_u + ks_j) %% %lld];\n"
+		"\t\t\t\tif (ks_mx[ks_v] && ks_mine && ks_k < ks_kend)\n"
+		"\t\t\t\t\tks_st_body_%s(make_uint3(ks_tx[ks_v], %s),\n"
+		"\t\t\t\t\t\tmake_uint3(ks_bx[ks_v], %s), ks_ob, ks_og, ks_t[ks_u %% 2],\n"
+		"\t\t\t\t\t\tks_lx + ks_v * %lld, ks_ly, ks_w, %s);\n"
+		"\t\t\t}\n"
+		"\t\t\tif (++ks_ts == ks_os) {\n"
+		"\t\t\t\tks_ts = 0;\n"
+		"\t\t\t\tks_bs++;\n"
+		"\t\t\t}\n"
+		"\t\t}\n"
+		"\t}\n"
+		"}\n"
+		"/* both offset types in the device code (the launcher that names\n"
+		"   them is host code only) */\n"
+		"template __global__ void ks_st_%s<int>(const dim3, const dim3, %s);\n"
+		"template __global__ void ks_st_%s<long long>(const dim3, const dim3, %s);\n",
+		vx, qn, ql, kname, three ? "ks_ty, ks_ts" : "ks_ts, 0",
+		three ? "ks_by, ks_bs" : "ks_bs, 0", bx, args, kname, params, kname,
+		params);
+	ks_buf_adds(variant, "// ks-nvcc: definition\n");
+	if (ks_xfbody_definition(in->text, in->len, s->k, variant, reason))
+		return -1;
+	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
+	ks_buf_addf(variant,
+		"static void\n"
+		"ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
+		"\t\t%s)\n"
+		"{\n"
+		"\tconst unsigned long long ks_nx = (unsigned long long)grid.x * block.x;\n"
+		"\tconst unsigned long long ks_ny = (unsigned long long)grid.y * block.y;\n"
+		"\tconst unsigned long long ks_nz = (unsigned long long)grid.z * block.z;\n"
+		"\tconst long long ks_sy = %s, ks_sz = %s;\n"
+		"\tconst long long ks_ss = %s;\n"
+		"\tconst long long ks_c0 = %lldLL + %lldLL * ks_sy + %lldLL * ks_sz;\n"
+		"\n",
+		kname, params, csy, csz, three ? "ks_sz" : "ks_sy", s->c0[0],
+		s->c0[1], s->c0[2]);
+	if (three)
+		ks_buf_addf(variant,
+			"\t/* a grid the threads cannot cover: the original */\n"
+			"\tif (!ks_nx || !ks_ny || !ks_nz || ks_nx > 0xffffff00ull ||\n"
+			"\t    ks_ny > 65535ull * %lld || ks_nz > 65535ull * %lld) {\n"
+			"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+			"\t\treturn;\n"
+			"\t}\n"
+			"\tconst dim3 ks_g((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld),\n"
+			"\t\t\t (unsigned)((ks_nz + %lld) / %lld));\n"
+			"\t/* the largest flat offset a thread forms (the n of its checks too) */\n"
+			"\tconst long long ks_hi = llabs(ks_c0) + (long long)ks_nx + %lld +\n"
+			"\t\tllabs(ks_sy) * ((long long)ks_ny + %lld) + llabs(ks_ss) * ((long long)ks_nz + %lld);\n",
+			by, planes, kname, args, bxe - 1, bxe, by - 1, by, planes - 1,
+			planes, bxe + rx, by + ry, planes + rs + depth);
+	else
+		ks_buf_addf(variant,
+			"\t/* a grid the threads cannot cover, or layers in z: the original */\n"
+			"\tif (!ks_nx || !ks_ny || ks_nz != 1 || ks_nx > 0xffffff00ull ||\n"
+			"\t    ks_ny > 0xffffff00ull || (ks_ny + %lld) / %lld > 65535ull) {\n"
+			"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+			"\t\treturn;\n"
+			"\t}\n"
+			"\tconst dim3 ks_g((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld));\n"
+			"\t/* the largest flat offset a thread forms (the n of its checks too) */\n"
+			"\tconst long long ks_hi = llabs(ks_c0) + (long long)ks_nx + %lld +\n"
+			"\t\tllabs(ks_ss) * ((long long)ks_ny + %lld);\n"
+			"\n"
+			"\t(void)ks_sz;\n",
+			by * planes - 1, by * planes, kname, args, bxe - 1, bxe,
+			by * planes - 1, by * planes, bxe + rx,
+			by * planes + rs + depth);
+	ks_buf_addf(variant,
+		"\tconst long long ks_n = (long long)(%s) * ks_ss;\n"
+		"\n"
+		"\tif (ks_hi < 0x7fffffffLL && ks_n >= 0 && ks_n < 0x7fffffffLL)\n"
+		"\t\tks_st_%s<int><<<ks_g, dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
+		"\telse\n"
+		"\t\tks_st_%s<long long><<<ks_g, dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
+		"}\n",
+		clim, kname, bx, by, args, kname, bx, by, args);
+	return 0;
+}
+
 static enum ks_xf_result
 apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
       struct ks_buf *variant, struct ks_buf *reason)
@@ -944,7 +1287,28 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		goto out;
 	}
 	T = el.ctype;
-	if (stream) {
+	if (stream == 2) {
+		if (rows != 4) {
+			ks_buf_addf(reason, "rows applies to the 2-D tile form only "
+					    "(rows=4 with stream=2)");
+			goto out;
+		}
+		if (s.dims == 2 && bx < 2 * rx) {
+			ks_buf_addf(reason,
+				    "a row of %lld threads cannot load its halo of "
+				    "2 x %lld",
+				    bx, rx);
+			goto out;
+		}
+		if (2 * (bx * vx + 2 * rx) * (s.dims == 3 ? th : by) *
+			    (long long)s.E > 48 * 1024) {
+			ks_buf_addf(reason,
+				    "two %lldx%lld planes of %s need more than 49152 "
+				    "bytes of shared memory",
+				    bx * vx + 2 * rx, s.dims == 3 ? th : by, T);
+			goto out;
+		}
+	} else if (stream) {
 		if (rows != 4) {
 			ks_buf_addf(reason, "rows applies to the tile form only "
 					    "(rows=4 with stream=1)");
@@ -1016,8 +1380,11 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		for (int ax = 0; ax < sa; ax++)
 			if (axis_used(r, ax))
 				col = 0;
-		/* the streaming form keeps the reads off the column global */
-		if (stream && !col)
+		/* the streaming form keeps the reads off the column global,
+		   the plane form those off the column and off the plane at
+		   once (a box's, along the slowest axis) */
+		if ((stream == 1 && !col) ||
+		    (stream == 2 && !col && axis_used(r, sa)))
 			continue;
 
 		/* NAME[index]: the index is evaluated and dropped, so that
@@ -1034,7 +1401,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		ks_buf_add(&w, in->text + a->begin + nl + 1,
 			   a->end - a->begin - nl - 2);
 		ks_buf_adds(&w, "), ");
-		if (stream) {
+		if (stream == 1 || (stream == 2 && col)) {
 			ks_buf_addf(&w, "ks_st_q(ks_q, %d + ", s.r[sa]);
 			delta_c(&s, r, sa, &w);
 			ks_buf_adds(&w, ")");
@@ -1091,6 +1458,13 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			   &body, reason))
 		goto out;
 	ks_xfbody_args(s.k, &args);
+	if (stream == 2) {
+		if (emit_plane(&s, in, T, iname, params.buf, args.buf, &body,
+			       csy.buf, csz.buf, clim.buf, bx, by, planes, depth,
+			       minb, vx, variant, reason) == 0)
+			rc = KS_XF_APPLIED;
+		goto out;
+	}
 	if (stream) {
 		if (emit_stream(&s, in, T, iname, params.buf, args.buf, &body,
 				csy.buf, csz.buf, clim.buf, bx, by, planes, depth,
@@ -1361,9 +1735,10 @@ out:
 
 const struct ks_transform ks_xf_stencil_smem_halo = {
 	.id = "stencil_smem_halo",
-	.summary = "a 2-D or 3-D stencil streamed along its slowest axis, "
-		   "the column in a ring of registers with loads in flight "
-		   "ahead; or from a shared tile with halo (3-D: walking z)",
+	.summary = "a 2-D or 3-D stencil walking its slowest axis in planes "
+		   "through two shared buffers, the column in a ring of "
+		   "registers with loads in flight ahead; or streamed without "
+		   "shared memory; or from a shared tile with halo",
 	.precondition = "one output per thread at an offset affine in the "
 			"global x, y (z) indices, an input read at constant "
 			"(or radius-loop) offsets in the row and plane strides, "
@@ -1371,7 +1746,7 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 	.nparams = 8,
 	.params = {
 		{ "bx", "threads per block along x (tile width)",
-		  32, 3, { 32, 64, 16 } },
+		  32, 4, { 32, 64, 16, 128 } },
 		{ "by", "threads per block along y",
 		  8, 3, { 8, 4, 16 } },
 		{ "rows", "2-D: outputs per thread along y",
@@ -1379,15 +1754,16 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 		{ "planes", "3-D tile, streaming: steps one block (2-D "
 			    "streaming: one thread) walks along the slowest axis",
 		  64, 4, { 64, 32, 16, 128 } },
-		{ "stream", "1: register streaming along the slowest axis, "
-			    "other reads global; 0: the shared tile",
-		  1, 2, { 1, 0 } },
+		{ "stream", "2: planes walking the slowest axis through two "
+			    "shared buffers; 1: register streaming along the "
+			    "slowest axis, other reads global; 0: the shared tile",
+		  2, 3, { 2, 1, 0 } },
 		{ "depth", "streaming: steps of column loads in flight ahead",
 		  4, 4, { 4, 2, 8, 1 } },
 		{ "resident", "threads per SM the register use must allow "
 			      "(0: the compiler's choice)",
 		  1536, 4, { 1536, 2048, 1024, 0 } },
-		{ "vx", "streaming: columns per thread along x (bx apart)",
+		{ "vx", "streaming, planes: columns per thread along x (bx apart)",
 		  1, 3, { 1, 2, 4 } },
 	},
 	.apply = apply,

@@ -1,7 +1,7 @@
 # xf_stencil: the variants of stencil_smem_halo, put into their
 # translation units by `ks transform --tu`, compile with the real nvcc
 # for sm_80 and sm_90 with every warning an error, at every tile shape
-# of the bench stencils, in the streaming and the tile form; the helper
+# of the bench stencils, in the streaming, the tile and the plane form; the helper
 # kernel is in the compute_90 PTX only and reads the input through the
 # read-only path there. On the CPU (cuda_emu.h: blocks one after another,
 # threads as host threads) every form's variant of each kernel of
@@ -39,9 +39,9 @@ check_tu() {
 	expect_eq 0 "$(entry_count "kd/tu-$tag.compute_80.ptx" "ks_st_$kernel" 'ld\.global')" \
 		"global loads of ks_st_$kernel in the sm_80 PTX"
 	case " $* " in
-	*" stream=0 "*) ;;
-	*) expect_ne 0 "$(entry_count "kd/tu-$tag.compute_90.ptx" "ks_st_$kernel" 'prefetch\.global\.L1')" \
+	*" stream=1 "*) expect_ne 0 "$(entry_count "kd/tu-$tag.compute_90.ptx" "ks_st_$kernel" 'prefetch\.global\.L1')" \
 		"halo prefetches of ks_st_$kernel (streaming form) in the sm_90 PTX" ;;
+	*) ;;
 	esac
 }
 
@@ -56,11 +56,14 @@ test_test_kernels_2d_and_3d() {
 	have_real_nvcc || skip_test "no nvcc"
 	cp "$DATA/stencil.cu" .
 	for k in jacobi box9 star2d_r heat3d star3d_r; do
-		check_tu stencil.cu "$k" .
+		check_tu stencil.cu "$k" . --param stream=1
 		# shellcheck disable=SC2086
 		check_tu stencil.cu "$k" . $TILE
 	done
-	check_tu stencil.cu box27 .
+	check_tu stencil.cu box27 . --param stream=1
+	for k in jacobi box9 star2d_r heat3d star3d_r box27; do
+		check_tu stencil.cu "$k" . --param stream=2
+	done
 }
 
 test_bench_stencils_at_every_tile_shape() {
@@ -69,15 +72,24 @@ test_bench_stencils_at_every_tile_shape() {
 	for p in jacobi2d stencil3d7 stencil3d25; do
 		cp -R "$ROOT/bench/$p" "$ROOT/bench/common" .
 		check_tu "$p/main.cu" "${p}_kernel" common
-		check_tu "$p/main.cu" "${p}_kernel" common --param bx=64 --param by=4
-		check_tu "$p/main.cu" "${p}_kernel" common --param depth=8 --param resident=2048
-		check_tu "$p/main.cu" "${p}_kernel" common --param depth=1 --param planes=16
-		check_tu "$p/main.cu" "${p}_kernel" common --param vx=4 --param depth=2 \
+		check_tu "$p/main.cu" "${p}_kernel" common --param stream=1
+		check_tu "$p/main.cu" "${p}_kernel" common --param stream=1 --param bx=64 --param by=4
+		check_tu "$p/main.cu" "${p}_kernel" common --param stream=1 --param depth=8 \
+			--param resident=2048
+		check_tu "$p/main.cu" "${p}_kernel" common --param stream=1 --param depth=1 \
+			--param planes=16
+		check_tu "$p/main.cu" "${p}_kernel" common --param stream=1 --param vx=4 --param depth=2 \
 			--param resident=1024
 		# shellcheck disable=SC2086
 		check_tu "$p/main.cu" "${p}_kernel" common $TILE
 		# shellcheck disable=SC2086
 		check_tu "$p/main.cu" "${p}_kernel" common $TILE --param bx=16 --param by=16
+		check_tu "$p/main.cu" "${p}_kernel" common --param stream=2 --param vx=4 --param depth=2 \
+			--param resident=1024
+		check_tu "$p/main.cu" "${p}_kernel" common --param stream=2 --param by=16 \
+			--param depth=2 --param resident=1024
+		check_tu "$p/main.cu" "${p}_kernel" common --param stream=2 --param vx=2 \
+			--param bx=64 --param depth=8 --param planes=16
 	done
 	check_tu stencil3d25/main.cu stencil3d25_kernel common --param stream=0 --param depth=4 \
 		--param resident=1024
@@ -110,7 +122,7 @@ emu_inc() {
 	python3 - "$1" <<'PY'
 import re, sys
 s = open(sys.argv[1]).read()
-s = re.sub(r'(\w+)<<<(.*?)>>>\(', r'ks_emu_cfg(\1, \2)(', s, flags=re.S)
+s = re.sub(r'(\w+(?:<[\w ]+>)?)<<<(.*?)>>>\(', r'ks_emu_cfg(\1, \2)(', s, flags=re.S)
 open('variant.inc', 'w').write(s)
 PY
 }
@@ -125,27 +137,37 @@ test_variants_match_the_original_on_the_cpu() {
 	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
 	local spec k kind pts sz out
 	# kernel : argument kind : points : sizes (a size per run, x,y[,z])
-	for spec in "jacobi:1::37,23 70,133" \
-		    "jacobi:1:depth=1 planes=16 bx=16 by=4:37,23 70,133" \
-		    "jacobi:1:depth=8 bx=64:70,133" \
+	for spec in "jacobi:1:stream=1:37,23 70,133" \
+		    "jacobi:1:stream=1 depth=1 planes=16 bx=16 by=4:37,23 70,133" \
+		    "jacobi:1:stream=1 depth=8 bx=64:70,133" \
 		    "jacobi:1:stream=0 depth=1:37,23 70,133" \
-		    "star2d_r:1::37,23 70,133" \
+		    "star2d_r:1:stream=1:37,23 70,133" \
 		    "star2d_r:1:stream=0 depth=1 rows=2:37,23" \
-		    "box9:2::37,23 70,133" \
+		    "box9:2:stream=1:37,23 70,133" \
 		    "box9:2:stream=0 depth=1:37,23" \
-		    "heat3d:3::19,13,11 35,9,70" \
-		    "heat3d:3:depth=2 planes=16 by=4:19,13,11 35,9,70" \
+		    "heat3d:3:stream=1:19,13,11 35,9,70" \
+		    "heat3d:3:stream=1 depth=2 planes=16 by=4:19,13,11 35,9,70" \
 		    "heat3d:3:stream=0 depth=1 planes=16:19,13,11 35,9,70" \
-		    "star3d_r:4::19,13,11 35,9,70" \
+		    "star3d_r:4:stream=1:19,13,11 35,9,70" \
 		    "star3d_r:4:stream=0 depth=4:19,13,11 35,9,70" \
 		    "star3d_r:4:stream=0 depth=2 planes=16 by=4:19,13,11 35,9,70" \
 		    "star3d_r:4:stream=0 depth=8 bx=16 resident=1024:19,13,11" \
 		    "heat3d:3:stream=0 depth=4:19,13,11 35,9,70" \
-		    "jacobi:1:vx=4 depth=2:37,23 270,133" \
-		    "box9:2:vx=2:37,23 170,33" \
-		    "heat3d:3:vx=2:19,13,11 135,9,20" \
-		    "star3d_r:4:vx=4 bx=16 by=4 planes=16:19,13,11 35,9,70" \
-		    "box27:4::19,13,11 35,9,70"; do
+		    "jacobi:1:stream=1 vx=4 depth=2:37,23 270,133" \
+		    "box9:2:stream=1 vx=2:37,23 170,33" \
+		    "heat3d:3:stream=1 vx=2:19,13,11 135,9,20" \
+		    "star3d_r:4:stream=1 vx=4 bx=16 by=4 planes=16:19,13,11 35,9,70" \
+		    "box27:4:stream=1:19,13,11 35,9,70" \
+		    "jacobi:1:stream=2:37,23 70,133" \
+		    "jacobi:1:stream=2 vx=4 depth=2:37,23 270,133" \
+		    "jacobi:1:stream=2 bx=64 by=4 planes=16 depth=1:37,23 170,133" \
+		    "star2d_r:1:stream=2 vx=2 bx=16:37,23 170,33" \
+		    "heat3d:3:stream=2:19,13,11 35,9,70" \
+		    "heat3d:3:stream=2 vx=2 depth=8 planes=16:19,13,11 135,9,20" \
+		    "star3d_r:4:stream=2 by=16 depth=2:19,13,11 35,9,70" \
+		    "star3d_r:4:stream=2 vx=4 bx=16 by=4 planes=16:19,13,11 35,9,70" \
+		    "box9:2:stream=2:37,23 70,133" \
+		    "box27:4:stream=2 vx=2:19,13,11 35,9,70"; do
 		IFS=: read -r k kind pts sz <<<"$spec"
 		# shellcheck disable=SC2086
 		emu_build "$k" "$kind" $pts
@@ -157,10 +179,49 @@ test_variants_match_the_original_on_the_cpu() {
 	done
 }
 
+# The plane form with 64-bit offsets (the launcher's choice for arrays
+# past 2^31 elements, forced here) gives the same outputs.
+test_plane_form_with_wide_offsets_matches_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
+	local spec k kind pts sz out
+	for spec in "jacobi:1:stream=2 vx=2:37,23 170,133" \
+		    "star3d_r:4:stream=2 by=4:19,13,11 35,9,70"; do
+		IFS=: read -r k kind pts sz <<<"$spec"
+		# shellcheck disable=SC2086
+		emu_build "$k" "$kind" $pts
+		sed 's/ks_hi < 0x7fffffffLL/ks_hi < 0/' "v-$k.cu" >"w-$k.cu"
+		cmp -s "v-$k.cu" "w-$k.cu" && fail "the launcher's offset choice was not found"
+		emu_inc "w-$k.cu"
+		g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K="$k" -DKS_KIND="$kind" \
+			stencil_check.cpp -o "check-$k"
+		for s in $sz; do
+			out=$("./check-$k" ${s//,/ }) || fail "$k at $s ($pts, wide): $out"
+			expect_contains "$out" "ok "
+		done
+	done
+}
+
+# A plane form whose halo is loaded one step late is caught.
+test_a_plane_form_one_step_off_is_caught_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
+	local out
+	"$KS_BIN" transform stencil.cu:heat3d --skill stencil_smem_halo --param stream=2 >v.cu
+	sed 's/ks_ss \* (ks_I)(ks_k + 4), ks_n) : float(0)/ks_ss * (ks_I)(ks_k + 5), ks_n) : float(0)/' \
+		v.cu >v-late.cu
+	cmp -s v.cu v-late.cu && fail "the halo's load was not found"
+	emu_inc v-late.cu
+	g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K=heat3d -DKS_KIND=3 \
+		stencil_check.cpp -o check-late
+	out=$(./check-late 35 9 70) && fail "the late halo passed: $out"
+	expect_contains "$out" "differs at"
+}
+
 test_a_column_one_step_off_is_caught_on_the_cpu() {
 	have_emu || skip_test "no C++20 g++ or python3"
 	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
-	"$KS_BIN" transform stencil.cu:jacobi --skill stencil_smem_halo >v.cu
+	"$KS_BIN" transform stencil.cu:jacobi --skill stencil_smem_halo --param stream=1 >v.cu
 	# the loads one step later than the ring slot they fill
 	sed 's/ks_ss \* (ks_p + 5)/ks_ss * (ks_p + 6)/' v.cu >v-broken.cu
 	cmp -s v.cu v-broken.cu && fail "the ring's load was not found"
@@ -181,7 +242,10 @@ test_declines_say_why() {
 	out=$("$KS_BIN" transform stencil.cu:jacobi --skill stencil_smem_halo $TILE \
 		--param planes=32 2>&1) && fail "planes=32 applied to a 2-D tile"
 	expect_contains "$out" "planes applies to 3-D stencils and the streaming form only"
-	out=$("$KS_BIN" transform stencil.cu:jacobi --skill stencil_smem_halo \
+	out=$("$KS_BIN" transform stencil.cu:jacobi --skill stencil_smem_halo --param stream=1 \
 		--param rows=8 2>&1) && fail "rows=8 applied to the streaming form"
 	expect_contains "$out" "rows applies to the tile form only"
+	out=$("$KS_BIN" transform stencil.cu:jacobi --skill stencil_smem_halo \
+		--param stream=2 --param rows=2 2>&1) && fail "rows=2 applied to the plane form"
+	expect_contains "$out" "rows applies to the 2-D tile form only"
 }

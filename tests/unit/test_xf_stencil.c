@@ -154,6 +154,33 @@ param_index(const struct ks_transform *t, const char *name)
 	return 0;
 }
 
+/* The point of the streaming form (stream=1), else default. */
+static void
+stream_point(const struct ks_transform *t, struct ks_xf_point *pt)
+{
+	ks_xf_default_point(t, pt);
+	pt->v[param_index(t, "stream")] = 1;
+}
+
+/* The point of the plane form (stream=2), else default. */
+static void
+plane_point(const struct ks_transform *t, struct ks_xf_point *pt)
+{
+	ks_xf_default_point(t, pt);
+	pt->v[param_index(t, "stream")] = 2;
+}
+
+/* The number of times `needle` occurs in `hay`. */
+static int
+occurrences(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *q = strstr(hay, needle); q; q = strstr(q + 1, needle))
+		n++;
+	return n;
+}
+
 static const struct {
 	const char *file, *kernel;
 	const char *reason;	/* NULL: applies */
@@ -257,10 +284,10 @@ TEST(variants_are_deterministic_and_rewritable)
 }
 
 /* Every allowed point of each applied case, one parameter moved from the
- * default (streaming) point or from the tile point, gives a variant or a
+ * streaming point, the tile point or the plane point (the default), gives a variant or a
  * reason; the streaming form takes every planes, depth, resident and vx
- * value,
- * the 2-D tile form every rows value. */
+ * value, the 2-D tile form every rows value, the plane form every planes,
+ * depth, vx, resident and by value. */
 TEST(every_point_applies_or_says_why)
 {
 	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
@@ -273,7 +300,7 @@ TEST(every_point_applies_or_says_why)
 
 		if (cases[i].reason)
 			continue;
-		for (int tile = 0; tile < 2; tile++)
+		for (int tile = 0; tile < 3; tile++)
 		for (size_t d = 0; d < t->nparams; d++)
 			for (size_t j = 0; j < t->params[d].nvalues; j++) {
 				struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
@@ -283,10 +310,12 @@ TEST(every_point_applies_or_says_why)
 					   strcmp(cases[i].kernel, "heat3d") &&
 					   strcmp(cases[i].kernel, "box27");
 
-				if (tile)
+				if (tile == 1)
 					tile_point(t, &pt);
+				else if (tile == 2)
+					plane_point(t, &pt);
 				else
-					ks_xf_default_point(t, &pt);
+					stream_point(t, &pt);
 				pt.v[d] = t->params[d].values[j];
 				res = run_xf(cases[i].file, cases[i].kernel, &pt,
 					     &v, &r, NULL);
@@ -296,7 +325,11 @@ TEST(every_point_applies_or_says_why)
 					       !strcmp(n, "depth") ||
 					       !strcmp(n, "vx") ||
 					       !strcmp(n, "resident"))) ||
-				    (tile && is2d && !strcmp(n, "rows")))
+				    (tile == 1 && is2d && !strcmp(n, "rows")) ||
+				    (tile == 2 &&
+				     (!strcmp(n, "planes") || !strcmp(n, "depth") ||
+				      !strcmp(n, "vx") || !strcmp(n, "resident") ||
+				      !strcmp(n, "by"))))
 					CHECK_INT_EQ(KS_XF_APPLIED, res);
 				ks_buf_release(&v);
 				ks_buf_release(&r);
@@ -372,8 +405,9 @@ TEST(streaming_form_rings_the_column)
 
 	if (!setup())
 		return;
+	stream_point(t, &pt);
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
-					   "stencil3d25_kernel", NULL, &v, &r,
+					   "stencil3d25_kernel", &pt, &v, &r,
 					   NULL));
 	/* radius 4, depth 4: 9 + 4 slots */
 	CHECK(strstr(v.buf, "float ks_q[1][13];"));
@@ -389,7 +423,7 @@ TEST(streaming_form_rings_the_column)
 	CHECK(strstr(v.buf, "if (threadIdx.y + 4u >= 8u)"));
 	CHECK(!strstr(v.buf, "__shared__"));
 	ks_buf_reset(&v);
-	ks_xf_default_point(t, &pt);
+	stream_point(t, &pt);
 	pt.v[param_index(t, "depth")] = 1;
 	pt.v[param_index(t, "resident")] = 0;
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/jacobi2d/main.cu",
@@ -412,8 +446,135 @@ TEST(streaming_form_rings_the_column)
 	CHECK(strstr(v.buf, "dim3((unsigned)((ks_nx + 127) / 128)"));
 	ks_buf_reset(&v);
 	/* a box along z streams: the diagonal read stays global */
-	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "box27", NULL, &v, &r, NULL));
+	stream_point(t, &pt);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "box27", &pt, &v, &r, NULL));
 	CHECK(strstr(v.buf, "in[i - p - nx - 1] + ((void)(i), ks_st_q(ks_q, 1 + (0))) + in[i + p + nx + 1]"));
+	ks_buf_release(&v);
+	ks_buf_release(&r);
+}
+
+/* The plane form: two shared buffers of the plane with its halo (the
+ * radius per axis, 3-D bands and sides only for a star), one barrier a
+ * step (a warp's where a 2-D row of threads is one warp), the column's
+ * ring loaded depth steps ahead, reads in the plane from the buffer and
+ * along the slowest axis from the ring; both offset types instantiated,
+ * the launcher picking int where the offsets fit. */
+TEST(plane_form_walks_planes_through_two_buffers)
+{
+	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
+	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+	struct ks_xf_point pt;
+
+	if (!setup())
+		return;
+	plane_point(t, &pt);
+	pt.v[param_index(t, "by")] = 16;
+	pt.v[param_index(t, "depth")] = 2;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
+					   "stencil3d25_kernel", &pt, &v, &r,
+					   NULL));
+	/* 32x16 plus 4 on each side, twice */
+	CHECK(strstr(v.buf, "__shared__ float ks_t[2][24][40];"));
+	/* 9 + 2 rounded up to a multiple of 2 */
+	CHECK(strstr(v.buf, "float ks_q[1][12];"));
+	CHECK(strstr(v.buf, "ks_q[ks_v][(ks_u + 10) % 12] = ks_st_ld(in, ks_fc + (ks_I)(ks_v * 32) + ks_ss * (ks_I)(ks_k + 6), ks_n);"));
+	/* bands of 4 x 32 above and below, sides of 16 x 8: 384 cells, one
+	   per thread at most */
+	CHECK(strstr(v.buf, "int ks_hs[1];"));
+	CHECK(strstr(v.buf, "ks_hs[ks_s] = ks_c < 384 ? ks_cy_ * 40 + ks_cx_ : -1;"));
+	CHECK_INT_EQ(1, occurrences(v.buf, "__syncthreads();"));
+	CHECK(strstr(v.buf, "ks_t[ks_ly + (0)][ks_lx + (-1 + -1 * ((r) - (1)))]"));
+	CHECK(strstr(v.buf, "ks_t[ks_ly + (1 + 1 * ((r) - (1)))][ks_lx + (0)]"));
+	CHECK(strstr(v.buf, "ks_st_q(ks_q, 4 + (-1 + -1 * ((r) - (1))))"));
+	CHECK(strstr(v.buf, "template __global__ void ks_st_stencil3d25_kernel<int>("));
+	CHECK(strstr(v.buf, "template __global__ void ks_st_stencil3d25_kernel<long long>("));
+	CHECK(strstr(v.buf, "if (ks_hi < 0x7fffffffLL && ks_n >= 0 && ks_n < 0x7fffffffLL)"));
+	CHECK(strstr(v.buf, "ks_st_stencil3d25_kernel<int><<<ks_g, dim3(32, 16), 0, stream>>>"));
+	CHECK(strstr(v.buf, "__launch_bounds__(512, 3)"));
+	/* the original's own read only in its definition */
+	CHECK_INT_EQ(1, occurrences(v.buf, "in[i - r]"));
+	ks_buf_reset(&v);
+	/* 2-D, a row of threads is a warp: its own rows, its own halo (the
+	   row's first 2 threads), a warp barrier; vx=2: 64 columns */
+	plane_point(t, &pt);
+	pt.v[param_index(t, "vx")] = 2;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/jacobi2d/main.cu",
+					   "jacobi2d_kernel", &pt, &v, &r, NULL));
+	CHECK(strstr(v.buf, "__shared__ float ks_t[2][8][66];"));
+	CHECK(strstr(v.buf, "float ks_q[2][8];"));
+	CHECK(strstr(v.buf, "__syncwarp();"));
+	CHECK(!strstr(v.buf, "__syncthreads();"));
+	CHECK(strstr(v.buf, "ks_hs[0] = (int)threadIdx.x < 2 ? ks_ly * 66 + ((int)threadIdx.x < 1 ? (int)threadIdx.x : 64 + (int)threadIdx.x) : -1;"));
+	CHECK(strstr(v.buf, "((void)(i - nx), ks_st_q(ks_q, 1 + (-1)))"));
+	CHECK(strstr(v.buf, "((void)(i - 1), ks_t[ks_ly + (0)][ks_lx + (-1)])"));
+	CHECK(strstr(v.buf, "ks_g((unsigned)((ks_nx + 63) / 64), (unsigned)((ks_ny + 511) / 512));"));
+	ks_buf_reset(&v);
+	/* rows of two warps: the block's barrier */
+	plane_point(t, &pt);
+	pt.v[param_index(t, "bx")] = 64;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/jacobi2d/main.cu",
+					   "jacobi2d_kernel", &pt, &v, &r, NULL));
+	CHECK_INT_EQ(1, occurrences(v.buf, "__syncthreads();"));
+	CHECK(!strstr(v.buf, "__syncwarp();"));
+	ks_buf_reset(&v);
+	/* 3-D 64x8: bands of 64 above and below, sides of 8, no corners */
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d7/main.cu",
+					   "stencil3d7_kernel", &pt, &v, &r,
+					   NULL));
+	CHECK(strstr(v.buf, "__shared__ float ks_t[2][10][66];"));
+	CHECK(strstr(v.buf, "ks_hs[ks_s] = ks_c < 144 ? ks_cy_ * 66 + ks_cx_ : -1;"));
+	ks_buf_reset(&v);
+	/* reads off the column and off the plane at once stay the kernel's
+	   own (box27's two, box9's corners) */
+	plane_point(t, &pt);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "box27", &pt, &v, &r, NULL));
+	CHECK(strstr(v.buf, "in[i - p - nx - 1] + ((void)(i), ks_st_q(ks_q, 1 + (0))) + in[i + p + nx + 1]"));
+	/* bands of 34 (the corners: a read off x and y at once), sides of 8 */
+	CHECK(strstr(v.buf, "ks_hs[ks_s] = ks_c < 84 ? ks_cy_ * 34 + ks_cx_ : -1;"));
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "box9", &pt, &v, &r, NULL));
+	CHECK(strstr(v.buf, "in[i - pitch - 1]"));
+	CHECK(strstr(v.buf, "((void)(i - 1), ks_t[ks_ly + (0)][ks_lx + (-1)])"));
+	CHECK(strstr(v.buf, "((void)(i - pitch), ks_st_q(ks_q, 1 + (-1)))"));
+	ks_buf_release(&v);
+	ks_buf_release(&r);
+}
+
+/* The default point is the plane form (the measured winner). */
+TEST(default_point_is_the_plane_form)
+{
+	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
+	struct ks_xf_point pt;
+
+	CHECK(t);
+	ks_xf_default_point(t, &pt);
+	CHECK_INT_EQ(2, (int)pt.v[param_index(t, "stream")]);
+	CHECK_INT_EQ(2, (int)t->params[param_index(t, "stream")].values[0]);
+}
+
+/* The plane form declines a 2-D tile rows value and planes too large
+ * for shared memory. */
+TEST(plane_form_declines_with_reasons)
+{
+	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
+	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+	struct ks_xf_point pt;
+
+	if (!setup())
+		return;
+	plane_point(t, &pt);
+	pt.v[param_index(t, "rows")] = 8;
+	CHECK_INT_EQ(KS_XF_DECLINED, run_xf(ST, "jacobi", &pt, &v, &r, NULL));
+	CHECK(strstr(r.buf, "rows applies to the 2-D tile form only"));
+	ks_buf_reset(&r);
+	plane_point(t, &pt);
+	pt.v[param_index(t, "bx")] = 128;
+	pt.v[param_index(t, "vx")] = 4;
+	CHECK_INT_EQ(KS_XF_DECLINED, run_xf("bench/stencil3d25/main.cu",
+					    "stencil3d25_kernel", &pt, &v, &r,
+					    NULL));
+	CHECK(strstr(r.buf, "two 520x16 planes of float need more than 49152 bytes"));
+	CHECK(v.len == 0);
 	ks_buf_release(&v);
 	ks_buf_release(&r);
 }
@@ -476,6 +637,9 @@ ks_suite_xf_stencil(void)
 	RUN(every_point_applies_or_says_why);
 	RUN(tile_and_column_follow_the_reads);
 	RUN(streaming_form_rings_the_column);
+	RUN(plane_form_walks_planes_through_two_buffers);
+	RUN(plane_form_declines_with_reasons);
+	RUN(default_point_is_the_plane_form);
 	RUN(tile_too_large_for_shared_memory_declines);
 	RUN(plane_stride_of_three_symbols_stays_exact);
 	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {

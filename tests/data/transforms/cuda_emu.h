@@ -49,6 +49,16 @@ __syncthreads()
 	ks_emu_bar->arrive_and_wait();
 }
 
+/* A barrier of the thread's warp alone (32 threads in their linear
+   order, the last warp of a block those left). */
+static thread_local std::barrier<> *ks_emu_wbar;
+
+static inline void
+__syncwarp(unsigned = 0xffffffffu)
+{
+	ks_emu_wbar->arrive_and_wait();
+}
+
 template <class T>
 static inline T
 __ldg(const T *p)
@@ -68,8 +78,12 @@ template <class... P> struct ks_emu_call {
 				for (unsigned bx = 0; bx < g.x; bx++) {
 					std::barrier<> bar((std::ptrdiff_t)nt);
 					std::vector<std::thread> ts;
+					std::vector<std::barrier<> *> wb;
 
 					ks_emu_bar = &bar;
+					for (unsigned w = 0; w * 32 < nt; w++)
+						wb.push_back(new std::barrier<>(
+							(std::ptrdiff_t)(nt - w * 32 < 32 ? nt - w * 32 : 32)));
 					for (unsigned t = 0; t < nt; t++)
 						ts.emplace_back([&, t]() {
 							threadIdx = uint3{ t % b.x, t / b.x % b.y,
@@ -77,10 +91,13 @@ template <class... P> struct ks_emu_call {
 							blockIdx = uint3{ bx, by, bz };
 							blockDim = b;
 							gridDim = g;
+							ks_emu_wbar = wb[t / 32];
 							fn(a...);
 						});
 					for (auto &th : ts)
 						th.join();
+					for (auto *w : wb)
+						delete w;
 				}
 	}
 };
