@@ -54,6 +54,15 @@ struct ks_tu_hoist_ident {
 	int at;
 };
 
+/* Where the user text stands among the headers: from `off` of `file`
+ * (a real path) on, `c` headers are included before it (in the order a
+ * plain parse reads them). */
+struct ks_tu_hoist_seg {
+	char *file;
+	unsigned long off;
+	int c;
+};
+
 struct ks_tu_hoist {
 	struct ks_strv headers;		/* `#include <...>` names, in order */
 	struct ks_strv macros;
@@ -61,17 +70,45 @@ struct ks_tu_hoist {
 	struct ks_tu_hoist_ident *ids;
 	size_t nids, ids_alloc;
 	char *stopped;			/* "file:line" where the scan ended */
+	/* with `code` (ks_tu_hoist_scan): headers first included after
+	 * user code (0: none), and the segments of the user files */
+	int crossed;
+	struct ks_tu_hoist_seg *segs;
+	size_t nsegs, segs_alloc;
 };
 
+/* `code` 0: the scan stops at the first code; 1: it reads past code
+ * (its identifiers are names of the user text as a directive's are),
+ * and the headers after code are hoisted only if ks_tu_late_check
+ * passes. */
 void ks_tu_hoist_scan(const struct ks_tu_opts *o, const char *source,
-		      struct ks_tu_hoist *h);
+		      int code, struct ks_tu_hoist *h);
 void ks_tu_hoist_release(struct ks_tu_hoist *h);
 /* At the PCH's build, from its parse: -1 when a user macro is a name of
  * a header at or after its place; appends the headers' macros to
  * `macros` ("i NAME" lines, i the first header that defines NAME, -1
- * before them all). */
+ * before them all), and, when `files` is not NULL, the files each
+ * header brings in first ("i PATH" lines, as clang names them). */
 int ks_tu_hoist_build_check(CXTranslationUnit tu, const struct ks_tu_hoist *h,
-			    struct ks_buf *macros);
+			    struct ks_buf *macros, struct ks_buf *files);
+
+/*
+ * Declarations of hoisted headers that user code before the header's
+ * own include sees only because of the PCH ("late" ones). Made from the
+ * scan's segments and the PCH's files; owned by struct ks_tu.
+ */
+struct ks_tu_late;
+struct ks_tu_late *ks_tu_late_new(const struct ks_tu_hoist *h,
+				  const char *files);
+void ks_tu_late_free(struct ks_tu_late *l);
+/* 1 when `decl` is late for the code at `at` (a cursor of user code). */
+int ks_tu_late_is(struct ks_tu_late *l, CXCursor at, CXCursor decl);
+/* Every reference of the user code to a declaration late for it: 0
+ * when none, or each is a global operator among the candidates of an
+ * unresolved operator of a template (which the closure leaves out, so
+ * it is the plain parse's); else -1 with where, in `why`. */
+int ks_tu_late_check(CXTranslationUnit tu, struct ks_tu_late *l,
+		     struct ks_buf *why);
 /* Per TU, with those `macros` and the parse's arguments: -1 when an
  * identifier of the user text is a macro only a later header defines,
  * or a guard is a macro; else 0. */
@@ -97,6 +134,9 @@ struct ks_tu {
 	/* the files as parsed where nvcc's dialect needed a changed text
 	 * (a second parse passes them too) */
 	struct ks_tu_repair repair;
+	/* headers hoisted past user code: their late declarations (NULL:
+	 * none), which the closure leaves out */
+	struct ks_tu_late *late;
 };
 
 /*
@@ -107,6 +147,11 @@ struct ks_tu {
  * SIGPROF is taken meanwhile). `ms` 0: no bound. _stop disarms it.
  */
 void ks_tu_watch_start(const char *source, unsigned long ms);
+/* CPU ms since the bound started (0: none running); the bound again
+ * after work outside it (a PCH's build), with `spent` of it used. */
+unsigned long ks_tu_watch_spent(void);
+void ks_tu_watch_resume(const char *source, unsigned long ms,
+			unsigned long spent);
 void ks_tu_watch_stop(void);
 int ks_tu_watch_expired(void);
 void ks_tu_watch_reason(const char *source, unsigned long ms, char *buf,
