@@ -10,7 +10,7 @@
  * Ownership: struct ks_tu owns the index and the translation unit;
  * ks_tu_release() disposes of both (safe on a zeroed struct). Cursors
  * are valid while the struct ks_tu lives.
- * May include: libc, core/, nvcc/arch.h, cx.h, inventory.h.
+ * May include: libc, core/, nvcc/arch.h, cx.h, hoist.h, inventory.h.
  */
 #ifndef KS_ANALYSIS_TU_H
 #define KS_ANALYSIS_TU_H
@@ -41,49 +41,8 @@ int ks_tu_repair_find(CXTranslationUnit tu, const char *dir,
 		      struct ks_tu_repair *r);
 void ks_tu_repair_release(struct ks_tu_repair *r);
 
-/*
- * The system headers of the TU's include closure that its PCH may hold
- * ahead of the TU's text (tu_hoist.c), and what the PCH must be checked
- * against: the user macros defined before each ("c NAME": c headers
- * before it), the user headers' include guards ("c NAME"), and the
- * identifiers of the user text before the last header, each with the
- * number of headers before its first use. Owned.
- */
-struct ks_tu_hoist_ident {
-	char *name;
-	int at;
-};
+#include "hoist.h"
 
-/* Where the user text stands among the headers: from `off` of `file`
- * (a real path) on, `c` headers are included before it (in the order a
- * plain parse reads them). */
-struct ks_tu_hoist_seg {
-	char *file;
-	unsigned long off;
-	int c;
-};
-
-struct ks_tu_hoist {
-	struct ks_strv headers;		/* `#include <...>` names, in order */
-	struct ks_strv macros;
-	struct ks_strv guards;
-	struct ks_tu_hoist_ident *ids;
-	size_t nids, ids_alloc;
-	char *stopped;			/* "file:line" where the scan ended */
-	/* with `code` (ks_tu_hoist_scan): headers first included after
-	 * user code (0: none), and the segments of the user files */
-	int crossed;
-	struct ks_tu_hoist_seg *segs;
-	size_t nsegs, segs_alloc;
-};
-
-/* `code` 0: the scan stops at the first code; 1: it reads past code
- * (its identifiers are names of the user text as a directive's are),
- * and the headers after code are hoisted only if ks_tu_late_check
- * passes. */
-void ks_tu_hoist_scan(const struct ks_tu_opts *o, const char *source,
-		      int code, struct ks_tu_hoist *h);
-void ks_tu_hoist_release(struct ks_tu_hoist *h);
 /* At the PCH's build, from its parse: -1 when a user macro is a name of
  * a header at or after its place; appends the headers' macros to
  * `macros` ("i NAME" lines, i the first header that defines NAME, -1
@@ -109,11 +68,6 @@ int ks_tu_late_is(struct ks_tu_late *l, CXCursor at, CXCursor decl);
  * it is the plain parse's); else -1 with where, in `why`. */
 int ks_tu_late_check(CXTranslationUnit tu, struct ks_tu_late *l,
 		     struct ks_buf *why);
-/* Per TU, with those `macros` and the parse's arguments: -1 when an
- * identifier of the user text is a macro only a later header defines,
- * or a guard is a macro; else 0. */
-int ks_tu_hoist_check(const struct ks_tu_hoist *h, const char *macros,
-		      const struct ks_strv *args);
 
 struct ks_tu {
 	CXIndex index;

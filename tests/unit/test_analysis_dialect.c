@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../src/analysis/hoist.h"
 #include "../../src/analysis/inventory.h"
 #include "../../src/analysis/libclang.h"
 #include "../../src/cache/rewrite.h"
@@ -1065,6 +1066,95 @@ TEST(thrust_after_user_declarations_is_in_the_pch_for_every_parse)
 	free(dir);
 }
 
+/* The scan past code (tests/data/analysis/hoist/cross.cu): the header
+ * after the template is hoisted only when the scan reads past code, and
+ * the stretches of the user text say how many headers come before them.
+ * No libclang: the scan reads text. */
+TEST(hoist_scan_reads_past_code_and_places_the_user_text)
+{
+	struct ks_tu_opts o;
+	struct ks_tu_hoist h;
+	size_t i;
+	int before = -1, after = -1;
+
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/hoist/cross.cu";
+	ks_tu_hoist_scan(&o, o.source, 0, &h);
+	CHECK_INT_EQ(0, (int)h.headers.n);
+	CHECK(h.stopped && strstr(h.stopped, "cross.h:"));
+	CHECK_INT_EQ(0, h.crossed);
+	ks_tu_hoist_release(&h);
+	ks_tu_hoist_scan(&o, o.source, 1, &h);
+	CHECK_INT_EQ(1, (int)h.headers.n);
+	CHECK(h.headers.n && !strcmp(h.headers.v[0], "cuda_fp16.h"));
+	CHECK_INT_EQ(1, h.crossed);
+	CHECK_NULL(h.stopped);
+	/* cross.h: its template before the header, its end after it */
+	for (i = 0; i < h.nsegs; i++) {
+		if (!ks_ends_with(h.segs[i].file, "/hoist/cross.h"))
+			continue;
+		if (h.segs[i].off == 0)
+			before = h.segs[i].c;
+		else
+			after = h.segs[i].c;
+	}
+	CHECK_INT_EQ(0, before);
+	CHECK_INT_EQ(1, after);
+	/* the template's names are the user text's, before the header */
+	for (i = 0; i < h.nids && strcmp(h.ids[i].name, "differ"); i++)
+		;
+	CHECK(i < h.nids && h.ids[i].at == 0);
+	ks_tu_hoist_release(&h);
+}
+
+/* The macro check of the user text against the headers' definitions
+ * ("i +NAME") and undefinitions ("i !NAME"): a name a header at or
+ * after its use defines first, or undefines where an earlier header or
+ * the command line defined it, stops the hoist; undefining a name that
+ * is no macro (<cstring>'s `#undef memcpy`) does not. Pure. */
+TEST(hoist_macro_check_tells_definitions_from_undefinitions)
+{
+	static const struct {
+		const char *name;
+		int at;
+		const char *macros;
+		const char *arg;
+		int want;
+	} cases[] = {
+		{ "memcpy", 2, "0 memcpy\n0 !memcpy\n3 memcpy\n3 !memcpy\n",
+		  NULL, 0 },
+		{ "isnan", 2, "0 isnan\n0 +isnan\n3 isnan\n3 !isnan\n",
+		  NULL, -1 },
+		{ "FOO", 1, "2 FOO\n2 +FOO\n", NULL, -1 },
+		{ "FOO", 3, "2 FOO\n2 +FOO\n", NULL, 0 },
+		{ "BAR", 3, "4 BAR\n4 !BAR\n", "-DBAR=1", -1 },
+		{ "BAR", 3, "4 BAR\n4 !BAR\n", "-DBARX=1", 0 },
+		{ "BAR", 3, "4 BAR\n4 !BAR\n", NULL, 0 },
+		/* assert.h included again counts its undefinition where it
+		 * was first included (the PCH's build writes it at 1) */
+		{ "assert", 2, "1 assert\n1 +assert\n1 !assert\n4 assert\n"
+			       "4 +assert\n", NULL, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < KS_ARRAY_SIZE(cases); i++) {
+		struct ks_tu_hoist h;
+		struct ks_tu_hoist_ident id;
+		struct ks_strv args = KS_STRV_INIT;
+
+		memset(&h, 0, sizeof(h));
+		id.name = (char *)cases[i].name;
+		id.at = cases[i].at;
+		h.ids = &id;
+		h.nids = 1;
+		if (cases[i].arg)
+			ks_strv_push(&args, cases[i].arg);
+		CHECK_INT_EQ(cases[i].want,
+			     ks_tu_hoist_check(&h, cases[i].macros, &args));
+		ks_strv_release(&args);
+	}
+}
+
 /* __syncthreads called in a kernel, and `fma` left unresolved in a
  * template kernel (tests/data/analysis/sync.cu): with the PCH clang
  * declares the builtin afresh where it is called, and lists fewer of
@@ -1164,6 +1254,8 @@ ks_suite_analysis_dialect(void)
 	RUN(system_headers_after_a_template_with_an_operator_are_hoisted);
 	RUN(system_headers_whose_functions_code_before_them_names_are_not_hoisted);
 	RUN(thrust_after_user_declarations_is_in_the_pch_for_every_parse);
+	RUN(hoist_scan_reads_past_code_and_places_the_user_text);
+	RUN(hoist_macro_check_tells_definitions_from_undefinitions);
 	RUN(builtins_from_the_pch_keep_the_closure);
 	RUN(walk_stops_at_its_time_bound);
 	if (ready > 0)
