@@ -1,36 +1,43 @@
 /*
  * The system headers of a TU's include closure that its PCH may hold
  * (tu.h). The PCH of the main file's leading `#include <...>` lines
- * misses what the TU reaches through its own headers before any
- * declaration (`#include "common.h"`, whose first lines include
- * thrust), which every parse then pays for with function bodies.
+ * misses what the TU reaches through its own headers (`#include
+ * "common.h"`, whose first lines include thrust) or after its own
+ * declarations, which every parse then pays for with function bodies.
  *
  * The scan follows the TU's text and its user headers (those found in
- * the includer's directory or a -I directory) as the preprocessor would,
- * up to the first declaration: includes, include guards, `#pragma once`,
- * pragmas that change only the code after them, macro definitions, and
- * conditionals that include nothing (both branches read). It stops at
- * the first code, and at anything it cannot follow (an include inside a
- * conditional, an include of a macro, `#pragma pack`). Every system
- * header met before the stop is hoisted, in the order of first
- * inclusion. Code ends the scan because a header hoisted past a
- * declaration would be visible to it: an unqualified operator in a
- * template sees every candidate declared before it, so the kernel's
- * closure, and its key, would change. Before the first declaration the
- * text is only directives, and the parse is the same unless a header
- * and the directives meet through a macro, which the scan and the PCH's
- * build check:
+ * the includer's directory or a -I directory) as the preprocessor would:
+ * includes, include guards, `#pragma once`, pragmas that change only the
+ * code after them, macro definitions, conditionals (both branches read)
+ * and, when asked (`code`), code. It stops at anything it cannot follow
+ * (an include inside a conditional, an include of a macro, `#pragma
+ * pack`), and without `code` at the first code. Every system header met
+ * before the stop is hoisted, in the order of first inclusion.
+ *
+ * A header hoisted past code is visible to it, which in the plain parse
+ * it is not: the segments of the scan (how many headers come before each
+ * stretch of user text) and the files of the PCH (which header brings
+ * each in) tell, after the parse, whether any reference of that code
+ * found a declaration only the PCH puts before it (ks_tu_late_check);
+ * where one did, the TU is parsed with the headers before its code. The
+ * one such declaration taken is a global operator among the candidates
+ * of a template's unresolved operator (cuda_fp16.h's `operator!=`),
+ * which the closure leaves out (ks_tu_late_is), so the closure and the
+ * key stay the plain parse's. Directives meet the headers through
+ * macros, which the scan and the PCH's build check:
  *
  * - a macro the user text defines (or undefines) before a header must
  *   not be a name in that header or any later one (checked when the PCH
  *   is built; the names are part of its key);
- * - a name of the user text's directives must not be a macro that a
- *   header hoisted past it defines or undefines first (checked per TU
- *   against the macros the PCH's headers change, kept beside it);
+ * - a name of the user text must not be a macro that a header hoisted
+ *   past it defines first, or undefines where a header before it or the
+ *   command line defined it (checked per TU against the definitions and
+ *   undefinitions the PCH's headers make, kept beside it);
  * - an include guard of a user header must not be a macro of the
  *   headers or the command line (else the guard would not be taken).
  *
- * Where a check fails the TU takes the PCH of its leading includes.
+ * Where a check fails the TU takes the PCH of the headers before its
+ * code, or of its leading includes.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -490,10 +497,9 @@ scan_file(struct hoist_scan *s, const char *path, int level)
 			p = code_line(s, t, n, p);
 			continue;
 		}
-		/* Code ends the scan: a header hoisted past a declaration
-		 * would be visible to it (an unqualified operator's
-		 * candidates in a template, and so the kernel's closure and
-		 * key, would change). */
+		/* Code ends the scan without `code`: a header hoisted past
+		 * a declaration is visible to it, which only the check of
+		 * the parse tells apart. */
 		s->stop = 1;
 	}
 	/* a guard or a conditional never closed: not what the scan can
@@ -893,10 +899,11 @@ struct late_slot {
 	int at;			/* a header's file: its header; else -1 */
 };
 
-#define LATE_SLOTS 4096
+#define LATE_SLOTS 8192
 
 struct ks_tu_late {
 	int n;				/* headers hoisted */
+	struct late_slot spare;		/* for a file past the table */
 	struct late_file *files;	/* sorted by path */
 	size_t nfiles;
 	struct ks_tu_hoist_seg *segs;	/* sorted by file, then offset */
@@ -1000,9 +1007,12 @@ late_slot(struct ks_tu_late *l, CXFile f)
 		if (!x->file)
 			break;
 	}
+	/* past the table (more files than it holds): looked up each
+	 * time */
 	if (i == LATE_SLOTS || l->nslots + 1 >= LATE_SLOTS)
-		return NULL;
-	l->nslots++;
+		x = &l->spare;
+	else
+		l->nslots++;
 	x->file = f;
 	x->user = 0;
 	x->lo = x->hi = 0;
