@@ -257,6 +257,10 @@ refs_visit(CXCursor c, CXCursor parent, CXClientData data)
 		for (i = 0; i < n; i++) {
 			CXCursor d = ks_cx.getOverloadedDecl(c, i);
 
+			/* (one of a header hoisted past the template is
+			 * not a candidate the plain parse has: tu.h) */
+			if (ks_tu_late_is(w->t->late, c, d))
+				continue;
 			if (ks_cx_is_system(d))
 				sys = 1;
 			else

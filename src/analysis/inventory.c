@@ -136,6 +136,7 @@ ks_inventory_build(const struct ks_tu_opts *o, struct ks_inventory *inv,
 	ks_tu_watch_stop();
 	inv->parse_seconds = t.seconds;
 	inv->used_pch = t.used_pch;
+	inv->pch_past_code = t.late != NULL;
 	ks_strv_pushv(&inv->host_errors, (const char *const *)t.host_errors.v,
 		      t.host_errors.n);
 	ks_tu_release(&t);

@@ -158,6 +158,9 @@ struct ks_inventory {
 	struct ks_strv files;
 	double parse_seconds;
 	int used_pch;		/* the parse took a PCH of system headers */
+	/* ... one of headers that the plain parse includes after user
+	 * code (none of which sees their declarations) */
+	int pch_past_code;
 	/* Host code clang did not understand and nvcc accepts, set aside
 	 * because no kernel, launch or template depends on it, as
 	 * "file:line:col: message" (tu.h, ks_walk_host_errors). */

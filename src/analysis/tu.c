@@ -625,7 +625,9 @@ pch_path(const char *dir, const struct ks_strv *args, const char *toolkit,
 	size_t i;
 
 	ks_hash_init(&h);
-	ks_hash_str(&h, "ks-pch");
+	/* -2: the macros' lines tell definitions from undefinitions, and
+	 * the files' lines are kept */
+	ks_hash_str(&h, "ks-pch-2");
 	ks_hash_str(&h, ks_libclang_path());
 	ks_hash_str(&h, ks_libclang_version());
 	/* A toolkit updated in place gets a new PCH. */
@@ -691,6 +693,8 @@ prune_pch(const char *dir)
 		oldest = ks_xrealloc(oldest, strlen(oldest) + 8);
 		memcpy(oldest + strlen(oldest) - 3, ".macros", 8);
 		unlink(oldest);
+		memcpy(oldest + strlen(oldest) - 7, ".files", 7);
+		unlink(oldest);
 		free(oldest);
 	}
 	closedir(d);
@@ -711,7 +715,8 @@ build_pch(CXIndex index, const char *dir, const struct ks_strv *args,
 {
 	char *src = ks_xasprintf("%.*s.cu", (int)(strlen(pch) - 4), pch);
 	char *mac = ks_xasprintf("%.*s.macros", (int)(strlen(pch) - 4), pch);
-	struct ks_buf macros = KS_BUF_INIT;
+	char *fil = ks_xasprintf("%.*s.files", (int)(strlen(pch) - 4), pch);
+	struct ks_buf macros = KS_BUF_INIT, files = KS_BUF_INIT;
 	char *tmp = ks_xasprintf("%s.tmp.%ld", pch, (long)getpid());
 	const char **argv = ks_xcalloc(args->n + 1, sizeof(*argv));
 	struct ks_buf err = KS_BUF_INIT, text = KS_BUF_INIT;
@@ -737,14 +742,16 @@ build_pch(CXIndex index, const char *dir, const struct ks_strv *args,
 	}
 	/* hoisted headers: checked against the user macros before them,
 	 * their own macros kept for the TUs' checks */
-	if (hoist && ks_tu_hoist_build_check(tu, hoist, &macros)) {
+	if (hoist && ks_tu_hoist_build_check(tu, hoist, &macros, &files)) {
 		ks_log("analysis: no PCH of %zu hoisted headers: a user macro "
 		       "before them is a name in them", prefix->n);
 		ks_fs_write_atomic(mac, "!\n", 2, &err);
 		goto out;
 	}
-	if (hoist && ks_fs_write_atomic(mac, macros.buf ? macros.buf : "",
-					macros.len, &err))
+	if (hoist && (ks_fs_write_atomic(fil, files.buf ? files.buf : "",
+					 files.len, &err) ||
+		      ks_fs_write_atomic(mac, macros.buf ? macros.buf : "",
+					 macros.len, &err)))
 		goto out;
 	if (ks_cx.saveTranslationUnit(tu, tmp, CXSaveTranslationUnit_None) ==
 		    CXSaveError_None &&
@@ -761,10 +768,12 @@ out:
 	ks_buf_release(&err);
 	ks_buf_release(&text);
 	ks_buf_release(&macros);
+	ks_buf_release(&files);
 	free(argv);
 	free(tmp);
 	free(src);
 	free(mac);
+	free(fil);
 }
 
 /* The build of the PCH of hoisted headers found a user macro in them
@@ -851,14 +860,76 @@ drop_pch_args(struct ks_strv *args)
 	}
 }
 
+/* Parse with `args`, host-only errors set aside, and once more with
+ * nvcc's dialect repaired where the errors are of its sites. */
+static int
+parse_repaired(struct ks_tu *t, const char *dir, struct ks_strv *args,
+	       struct ks_buf *errors)
+{
+	int prc = parse(t->index, t->source, args, &t->repair, &t->tu, errors);
+
+	if (prc && t->tu && !ks_walk_host_errors(t, &t->host_errors))
+		prc = 0;
+	if (prc && t->tu && ks_tu_repair_find(t->tu, dir, &t->repair)) {
+		/* nvcc's dialect: member templates of dependent classes
+		 * named without `template`, `x = {}` that clang finds
+		 * ambiguous; parsed again with the sites repaired (the PCH
+		 * is not at fault, so it stays) */
+		ks_log("analysis: %d sites of nvcc's dialect repaired (%s)",
+		       t->repair.sites, errors->buf);
+		ks_cx.disposeTranslationUnit(t->tu);
+		t->tu = NULL;
+		ks_buf_reset(errors);
+		ks_strv_release(&t->host_errors);
+		ks_strv_push(args, "-include");
+		ks_strv_push(args, t->repair.defs);
+		prc = parse(t->index, t->source, args, &t->repair, &t->tu,
+			    errors);
+		if (prc && t->tu && !ks_walk_host_errors(t, &t->host_errors))
+			prc = 0;
+	}
+	return prc;
+}
+
+/* Back to no parse: for another try with other arguments. */
+static void
+unparse(struct ks_tu *t, struct ks_buf *errors)
+{
+	if (t->tu)
+		ks_cx.disposeTranslationUnit(t->tu);
+	t->tu = NULL;
+	ks_buf_reset(errors);
+	ks_strv_release(&t->host_errors);
+	ks_tu_repair_release(&t->repair);
+}
+
+/* The late map of a PCH of headers hoisted past code, or NULL when it
+ * cannot be used (not built, its files unknown, the macro checks). */
+static struct ks_tu_late *
+crossed_late(const char *pch, const struct ks_tu_hoist *hoist,
+	     const struct ks_strv *args)
+{
+	char *fil = ks_xasprintf("%.*s.files", (int)(strlen(pch) - 4), pch);
+	struct ks_buf text = KS_BUF_INIT;
+	struct ks_tu_late *l = NULL;
+
+	text.max = 1u << 26;
+	if (hoisted_ok(pch, hoist, args) && ks_fs_read(fil, &text, NULL) == 0)
+		l = ks_tu_late_new(hoist, text.buf ? text.buf : "");
+	ks_buf_release(&text);
+	free(fil);
+	return l;
+}
+
 int
 ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 {
-	struct ks_strv args = KS_STRV_INIT;
+	struct ks_strv args = KS_STRV_INIT, xargs = KS_STRV_INIT;
 	struct ks_buf errors = KS_BUF_INIT;
-	char *dir = NULL, *prelude = NULL, *pch = NULL;
+	char *dir = NULL, *prelude = NULL, *pch = NULL, *xpch = NULL;
+	struct ks_tu_late *late = NULL;
 	double start = now();
-	int rc = -1, prc;
+	int rc = -1, prc = -1, parsed = 0;
 
 	memset(t, 0, sizeof(*t));
 	if (ks_libclang_load(err))
@@ -885,86 +956,136 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 	t->index = ks_cx.createIndex(0, 0);
 	if (o->toolkit && !o->no_pch) {
 		struct ks_strv prefix = KS_STRV_INIT;
-		struct ks_tu_hoist hoist;
+		struct ks_tu_hoist hoist, cross;
 
 		system_prefix(o, t->source, &prefix);
-		/* the system headers the TU reaches first through its own
-		 * headers too, where the checks hold (tu_hoist.c); else the
-		 * main file's leading includes */
-		ks_tu_hoist_scan(o, t->source, &hoist);
+		/* the system headers the TU reaches through its own headers
+		 * past its code too (the PCH of them is taken where no
+		 * code before a header sees its declarations: checked after
+		 * the parse, ks_tu_late_check) */
+		ks_tu_hoist_scan(o, t->source, 1, &cross);
+		if (cross.crossed && cross.headers.n > prefix.n) {
+			xpch = pch_path(dir, &args, o->toolkit, &cross.headers,
+					&cross.macros);
+			if (!ks_fs_exists(xpch) && !hoist_refused(xpch))
+				build_pch(t->index, dir, &args, &cross.headers,
+					  &cross, xpch);
+			late = crossed_late(xpch, &cross, &args);
+			ks_log("analysis: %zu system headers in the include "
+			       "closure past code, up to %s%s",
+			       cross.headers.n,
+			       cross.stopped ? cross.stopped : "its end",
+			       late ? "" : " (not used: the macro checks)");
+		}
+		ks_tu_hoist_release(&cross);
+		/* those before the first code, where the checks hold
+		 * (tu_hoist.c); else the main file's leading includes */
+		ks_tu_hoist_scan(o, t->source, 0, &hoist);
 		ks_log("analysis: %zu system headers in the include closure, "
 		       "up to %s", hoist.headers.n,
 		       hoist.stopped ? hoist.stopped : "its end");
 		if (hoist.headers.n > prefix.n) {
 			pch = pch_path(dir, &args, o->toolkit, &hoist.headers,
 				       &hoist.macros);
-			if (!ks_fs_exists(pch) && !hoist_refused(pch))
+			if (!late && !ks_fs_exists(pch) && !hoist_refused(pch))
 				build_pch(t->index, dir, &args, &hoist.headers,
 					  &hoist, pch);
-			if (!hoisted_ok(pch, &hoist, &args)) {
+			if (!late && !hoisted_ok(pch, &hoist, &args)) {
 				free(pch);
 				pch = NULL;
-			} else {
+			} else if (!late) {
 				ks_log("analysis: %zu system headers hoisted "
 				       "(%zu leading)", hoist.headers.n,
 				       prefix.n);
 			}
 		}
-		ks_tu_hoist_release(&hoist);
-		if (!pch) {
-			pch = pch_path(dir, &args, o->toolkit, &prefix, NULL);
-			if (!ks_fs_exists(pch))
-				build_pch(t->index, dir, &args, &prefix, NULL,
-					  pch);
-		}
-		ks_strv_release(&prefix);
-		if (ks_fs_exists(pch)) {
-			ks_strv_push(&args, "-include-pch");
-			ks_strv_push(&args, pch);
+		if (late) {
+			/* the try past code first; the other PCH is built
+			 * only if it fails */
+			ks_strv_pushv(&xargs, (const char *const *)args.v,
+				      args.n);
+			ks_strv_push(&xargs, "-include-pch");
+			ks_strv_push(&xargs, xpch);
+			ks_tu_watch_start(t->source, o->timeout_ms);
 			t->used_pch = 1;
+			prc = parse_repaired(t, dir, &xargs, &errors);
+			if (!prc) {
+				struct ks_buf why = KS_BUF_INIT;
+
+				if (ks_tu_late_check(t->tu, late, &why)) {
+					ks_log("analysis: headers hoisted past "
+					       "code not used: %s", why.buf);
+					prc = -1;
+				}
+				ks_buf_release(&why);
+			} else {
+				ks_log("analysis: parse with headers hoisted "
+				       "past code failed (%s); parsing with "
+				       "those before it", errors.buf);
+			}
+			if (!prc) {
+				parsed = 1;
+				t->late = late;
+				late = NULL;
+				ks_strv_release(&args);
+				ks_strv_pushv(&args,
+					      (const char *const *)xargs.v,
+					      xargs.n);
+			} else {
+				unparse(t, &errors);
+				t->used_pch = 0;
+			}
 		}
+		if (!parsed) {
+			unsigned long spent = ks_tu_watch_spent();
+
+			if (pch && !ks_fs_exists(pch) && !hoist_refused(pch))
+				build_pch(t->index, dir, &args, &hoist.headers,
+					  &hoist, pch);
+			if (pch && !hoisted_ok(pch, &hoist, &args)) {
+				free(pch);
+				pch = NULL;
+			}
+			if (!pch) {
+				pch = pch_path(dir, &args, o->toolkit, &prefix,
+					       NULL);
+				if (!ks_fs_exists(pch))
+					build_pch(t->index, dir, &args, &prefix,
+						  NULL, pch);
+			}
+			if (ks_fs_exists(pch)) {
+				ks_strv_push(&args, "-include-pch");
+				ks_strv_push(&args, pch);
+				t->used_pch = 1;
+			}
+			/* a failed try past code counts; the build of
+			 * a PCH does not */
+			if (spent)
+				ks_tu_watch_resume(t->source, o->timeout_ms,
+						   spent);
+		}
+		ks_tu_hoist_release(&hoist);
+		ks_strv_release(&prefix);
 	}
-	/* The bound starts here: the PCH is built once, for many TUs. */
-	ks_tu_watch_start(t->source, o->timeout_ms);
-	prc = parse(t->index, t->source, &args, &t->repair, &t->tu, &errors);
-	if (prc && t->tu && !ks_walk_host_errors(t, &t->host_errors))
-		prc = 0;
-	if (prc && t->tu && ks_tu_repair_find(t->tu, dir, &t->repair)) {
-		/* nvcc's dialect: member templates of dependent classes
-		 * named without `template`, `x = {}` that clang finds
-		 * ambiguous; parsed again with the sites repaired (the PCH
-		 * is not at fault, so it stays) */
-		ks_log("analysis: %d sites of nvcc's dialect repaired (%s)",
-		       t->repair.sites, errors.buf);
-		ks_cx.disposeTranslationUnit(t->tu);
-		t->tu = NULL;
-		ks_buf_reset(&errors);
-		ks_strv_release(&t->host_errors);
-		ks_strv_push(&args, "-include");
-		ks_strv_push(&args, t->repair.defs);
-		prc = parse(t->index, t->source, &args, &t->repair, &t->tu,
-			    &errors);
-		if (prc && t->tu && !ks_walk_host_errors(t, &t->host_errors))
-			prc = 0;
+	if (!parsed) {
+		/* The bound starts here: the PCH is built once, for many
+		 * TUs. */
+		if (!ks_tu_watch_spent())
+			ks_tu_watch_start(t->source, o->timeout_ms);
+		prc = parse_repaired(t, dir, &args, &errors);
 	}
-	if (prc && t->used_pch) {
+	if (prc && t->used_pch && !parsed) {
 		/* A stale or foreign PCH must never cost a correct answer:
 		 * drop it and parse plainly. */
 		ks_log("analysis: parse with PCH failed (%s); retrying without",
 		       errors.buf);
 		unlink(pch);
-		if (t->tu)
-			ks_cx.disposeTranslationUnit(t->tu);
-		ks_buf_reset(&errors);
-		ks_strv_release(&t->host_errors);
+		unparse(t, &errors);
 		drop_pch_args(&args);
 		t->used_pch = 0;
 		/* The bound starts here: the PCH is built once, for many TUs. */
 		ks_tu_watch_start(t->source, o->timeout_ms);
-		prc = parse(t->index, t->source, &args, &t->repair, &t->tu,
-			    &errors);
-		if (prc && t->tu && !ks_walk_host_errors(t, &t->host_errors))
-			prc = 0;
+		prc = parse_repaired(t, dir, &args, &errors);
 	}
 	if (prc) {
 		ks_error(err, "%s does not parse as CUDA with %s%s: %s",
@@ -976,7 +1097,9 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 	}
 	t->seconds = now() - start;
 	ks_log("analysis: parsed %s in %.3f s%s", t->source, t->seconds,
-	       t->used_pch ? " (PCH)" : "");
+	       t->used_pch ? (t->late ? " (PCH of headers hoisted past code)"
+				      : " (PCH)")
+			   : "");
 	if (t->host_errors.n)
 		ks_log("analysis: %zu host-only errors set aside (first: %s)",
 		       t->host_errors.n, t->host_errors.v[0]);
@@ -985,11 +1108,14 @@ ks_tu_parse(const struct ks_tu_opts *o, struct ks_tu *t, struct ks_buf *err)
 out:
 	if (rc)
 		ks_tu_release(t);
+	ks_tu_late_free(late);
 	ks_strv_release(&args);
+	ks_strv_release(&xargs);
 	ks_buf_release(&errors);
 	free(dir);
 	free(prelude);
 	free(pch);
+	free(xpch);
 	return rc;
 }
 
@@ -1004,6 +1130,7 @@ ks_tu_release(struct ks_tu *t)
 	ks_strv_release(&t->host_errors);
 	ks_strv_release(&t->args);
 	ks_tu_repair_release(&t->repair);
+	ks_tu_late_free(t->late);
 	memset(t, 0, sizeof(*t));
 }
 

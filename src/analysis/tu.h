@@ -10,7 +10,7 @@
  * Ownership: struct ks_tu owns the index and the translation unit;
  * ks_tu_release() disposes of both (safe on a zeroed struct). Cursors
  * are valid while the struct ks_tu lives.
- * May include: libc, core/, nvcc/arch.h, cx.h, inventory.h.
+ * May include: libc, core/, nvcc/arch.h, cx.h, hoist.h, inventory.h.
  */
 #ifndef KS_ANALYSIS_TU_H
 #define KS_ANALYSIS_TU_H
@@ -41,42 +41,33 @@ int ks_tu_repair_find(CXTranslationUnit tu, const char *dir,
 		      struct ks_tu_repair *r);
 void ks_tu_repair_release(struct ks_tu_repair *r);
 
-/*
- * The system headers of the TU's include closure that its PCH may hold
- * ahead of the TU's text (tu_hoist.c), and what the PCH must be checked
- * against: the user macros defined before each ("c NAME": c headers
- * before it), the user headers' include guards ("c NAME"), and the
- * identifiers of the user text before the last header, each with the
- * number of headers before its first use. Owned.
- */
-struct ks_tu_hoist_ident {
-	char *name;
-	int at;
-};
+#include "hoist.h"
 
-struct ks_tu_hoist {
-	struct ks_strv headers;		/* `#include <...>` names, in order */
-	struct ks_strv macros;
-	struct ks_strv guards;
-	struct ks_tu_hoist_ident *ids;
-	size_t nids, ids_alloc;
-	char *stopped;			/* "file:line" where the scan ended */
-};
-
-void ks_tu_hoist_scan(const struct ks_tu_opts *o, const char *source,
-		      struct ks_tu_hoist *h);
-void ks_tu_hoist_release(struct ks_tu_hoist *h);
 /* At the PCH's build, from its parse: -1 when a user macro is a name of
  * a header at or after its place; appends the headers' macros to
  * `macros` ("i NAME" lines, i the first header that defines NAME, -1
- * before them all). */
+ * before them all), and, when `files` is not NULL, the files each
+ * header brings in first ("i PATH" lines, as clang names them). */
 int ks_tu_hoist_build_check(CXTranslationUnit tu, const struct ks_tu_hoist *h,
-			    struct ks_buf *macros);
-/* Per TU, with those `macros` and the parse's arguments: -1 when an
- * identifier of the user text is a macro only a later header defines,
- * or a guard is a macro; else 0. */
-int ks_tu_hoist_check(const struct ks_tu_hoist *h, const char *macros,
-		      const struct ks_strv *args);
+			    struct ks_buf *macros, struct ks_buf *files);
+
+/*
+ * Declarations of hoisted headers that user code before the header's
+ * own include sees only because of the PCH ("late" ones). Made from the
+ * scan's segments and the PCH's files; owned by struct ks_tu.
+ */
+struct ks_tu_late;
+struct ks_tu_late *ks_tu_late_new(const struct ks_tu_hoist *h,
+				  const char *files);
+void ks_tu_late_free(struct ks_tu_late *l);
+/* 1 when `decl` is late for the code at `at` (a cursor of user code). */
+int ks_tu_late_is(struct ks_tu_late *l, CXCursor at, CXCursor decl);
+/* Every reference of the user code to a declaration late for it: 0
+ * when none, or each is a global operator among the candidates of an
+ * unresolved operator of a template (which the closure leaves out, so
+ * it is the plain parse's); else -1 with where, in `why`. */
+int ks_tu_late_check(CXTranslationUnit tu, struct ks_tu_late *l,
+		     struct ks_buf *why);
 
 struct ks_tu {
 	CXIndex index;
@@ -97,6 +88,9 @@ struct ks_tu {
 	/* the files as parsed where nvcc's dialect needed a changed text
 	 * (a second parse passes them too) */
 	struct ks_tu_repair repair;
+	/* headers hoisted past user code: their late declarations (NULL:
+	 * none), which the closure leaves out */
+	struct ks_tu_late *late;
 };
 
 /*
@@ -107,6 +101,11 @@ struct ks_tu {
  * SIGPROF is taken meanwhile). `ms` 0: no bound. _stop disarms it.
  */
 void ks_tu_watch_start(const char *source, unsigned long ms);
+/* CPU ms since the bound started (0: none running); the bound again
+ * after work outside it (a PCH's build), with `spent` of it used. */
+unsigned long ks_tu_watch_spent(void);
+void ks_tu_watch_resume(const char *source, unsigned long ms,
+			unsigned long spent);
 void ks_tu_watch_stop(void);
 int ks_tu_watch_expired(void);
 void ks_tu_watch_reason(const char *source, unsigned long ms, char *buf,

@@ -56,12 +56,29 @@ ks_tu_watch_reason(const char *source, unsigned long ms, char *buf,
 		 "time (KS_ANALYSIS_TIMEOUT)", source, ms);
 }
 
+static double watch_start_cpu;	/* CPU seconds at the bound's start */
+
 void
 ks_tu_watch_start(const char *source, unsigned long ms)
 {
+	ks_tu_watch_resume(source, ms, 0);
+}
+
+unsigned long
+ks_tu_watch_spent(void)
+{
+	double d = watch_deadline > 0 ? mono() - watch_start_cpu : 0;
+
+	return d > 0 ? (unsigned long)(d * 1000.0) : 0;
+}
+
+void
+ks_tu_watch_resume(const char *source, unsigned long ms, unsigned long spent)
+{
 	struct sigaction sa;
 	struct itimerval it;
-	unsigned long hard = ms + KS_WATCH_GRACE_MS;
+	unsigned long left = spent < ms ? ms - spent : 1;
+	unsigned long hard = left + KS_WATCH_GRACE_MS;
 	char reason[900];
 
 	ks_tu_watch_stop();
@@ -70,7 +87,8 @@ ks_tu_watch_start(const char *source, unsigned long ms)
 	ks_tu_watch_reason(source, ms, reason, sizeof(reason));
 	snprintf(watch_msg, sizeof(watch_msg), "ks: error: %s\n", reason);
 	watch_len = strlen(watch_msg);
-	watch_deadline = mono() + (double)ms / 1000.0;
+	watch_start_cpu = mono() - (double)spent / 1000.0;
+	watch_deadline = mono() + (double)left / 1000.0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;
 	sigemptyset(&sa.sa_mask);

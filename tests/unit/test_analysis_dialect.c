@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../src/analysis/hoist.h"
 #include "../../src/analysis/inventory.h"
 #include "../../src/analysis/libclang.h"
 #include "../../src/cache/rewrite.h"
@@ -948,10 +949,12 @@ TEST(system_headers_after_a_user_macro_they_read_are_not_hoisted)
 }
 
 /* A system header included after a template of a user header
- * (tests/data/analysis/hoist/cross.cu): not hoisted, since cuda_fp16.h's
- * global operators would join the candidates of the template's `!=`;
- * the kernel's closure is the plain parse's, byte for byte. */
-TEST(system_headers_after_a_declaration_are_not_hoisted)
+ * (tests/data/analysis/hoist/cross.cu): hoisted past it, though
+ * cuda_fp16.h's global operators then join the candidates of the
+ * template's `!=` (they are not the plain parse's: the closure leaves
+ * them out), so the kernel's closure is the plain parse's, byte for
+ * byte. */
+TEST(system_headers_after_a_template_with_an_operator_are_hoisted)
 {
 	char *dir;
 	struct ks_inventory inv[2];
@@ -975,6 +978,7 @@ TEST(system_headers_after_a_declaration_are_not_hoisted)
 		k[i] = kernel_named(&inv[i], "count_k");
 	}
 	CHECK(inv[0].used_pch && !inv[1].used_pch);
+	CHECK(inv[0].pch_past_code && !inv[1].pch_past_code);
 	CHECK(k[0] && k[1] && k[0]->closure && k[1]->closure &&
 	      !strcmp(k[0]->closure, k[1]->closure));
 	CHECK(has_instance(k[0], "count_k<int>", "_Z7count_kIiEvPiPKT_S3_"));
@@ -982,6 +986,173 @@ TEST(system_headers_after_a_declaration_are_not_hoisted)
 		ks_inventory_release(&inv[i]);
 	ks_buf_release(&err);
 	free(dir);
+}
+
+/* A system header included after a template that calls one of its
+ * functions (tests/data/analysis/hoist/late.cu): a PCH that held it
+ * ahead of the template gives the call candidates the plain parse has
+ * not, so that PCH is not taken and the TU parses with the headers
+ * before the template; the kernel's closure is the plain parse's,
+ * without __hadd2's overloads, and its name nvcc 13.0's PTX entry. */
+TEST(system_headers_whose_functions_code_before_them_names_are_not_hoisted)
+{
+	char *dir;
+	struct ks_inventory inv[2];
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k[2];
+	int i;
+
+	SETUP();
+	dir = ks_xasprintf("%s/hoist-late", test_tmpdir());
+	for (i = 0; i < 2; i++) {
+		memset(&o, 0, sizeof(o));
+		o.source = "tests/data/analysis/hoist/late.cu";
+		o.toolkit = toolkit;
+		o.state_dir = dir;
+		o.arch = "sm_90";
+		o.no_pch = i;
+		CHECK_INT_EQ(0, ks_inventory_build(&o, &inv[i], &err));
+		if (err.len)
+			fprintf(stderr, "%s\n", err.buf);
+		k[i] = kernel_named(&inv[i], "sum2_k");
+	}
+	CHECK(inv[0].used_pch && !inv[0].pch_past_code);
+	CHECK(k[0] && k[0]->mangled &&
+	      !strcmp(k[0]->mangled, "_Z6sum2_kP7__half2PKS_S2_"));
+	CHECK(k[0] && k[1] && k[0]->closure && k[1]->closure &&
+	      !strcmp(k[0]->closure, k[1]->closure));
+	CHECK(k[0] && k[0]->closure &&
+	      !strstr(k[0]->closure, "__hadd2 (overloads)"));
+	for (i = 0; i < 2; i++)
+		ks_inventory_release(&inv[i]);
+	ks_buf_release(&err);
+	free(dir);
+}
+
+/* thrust included after a user header's declarations, a member
+ * template of it named without `template`, and explicit instantiations
+ * of a host template that sorts with thrust and launches a kernel
+ * (tests/data/analysis/hoist/instances.cu): the PCH holds thrust ahead
+ * of the declarations, for the repaired parse and the explicit
+ * instantiations' parse alike, and the instances are nvcc 13.0's PTX
+ * entries. */
+TEST(thrust_after_user_declarations_is_in_the_pch_for_every_parse)
+{
+	char *dir;
+	struct ks_inventory inv;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_tu_opts o;
+	const struct ks_kernel *k;
+
+	SETUP();
+	dir = ks_xasprintf("%s/hoist-instances", test_tmpdir());
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/hoist/instances.cu";
+	o.toolkit = toolkit;
+	o.state_dir = dir;
+	o.arch = "sm_90";
+	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
+	if (err.len)
+		fprintf(stderr, "%s\n", err.buf);
+	CHECK(inv.used_pch && inv.pch_past_code);
+	k = kernel_named(&inv, "mark_k");
+	CHECK(k && k->ninst == 2);
+	CHECK(has_instance(k, "mark_k<1>", "_Z6mark_kILj1EEvP3keyIXT_EEPjm"));
+	CHECK(has_instance(k, "mark_k<2>", "_Z6mark_kILj2EEvP3keyIXT_EEPjm"));
+	CHECK_INT_EQ(1, (int)inv.nlaunches);
+	ks_inventory_release(&inv);
+	ks_buf_release(&err);
+	free(dir);
+}
+
+/* The scan past code (tests/data/analysis/hoist/cross.cu): the header
+ * after the template is hoisted only when the scan reads past code, and
+ * the stretches of the user text say how many headers come before them.
+ * No libclang: the scan reads text. */
+TEST(hoist_scan_reads_past_code_and_places_the_user_text)
+{
+	struct ks_tu_opts o;
+	struct ks_tu_hoist h;
+	size_t i;
+	int before = -1, after = -1;
+
+	memset(&o, 0, sizeof(o));
+	o.source = "tests/data/analysis/hoist/cross.cu";
+	ks_tu_hoist_scan(&o, o.source, 0, &h);
+	CHECK_INT_EQ(0, (int)h.headers.n);
+	CHECK(h.stopped && strstr(h.stopped, "cross.h:"));
+	CHECK_INT_EQ(0, h.crossed);
+	ks_tu_hoist_release(&h);
+	ks_tu_hoist_scan(&o, o.source, 1, &h);
+	CHECK_INT_EQ(1, (int)h.headers.n);
+	CHECK(h.headers.n && !strcmp(h.headers.v[0], "cuda_fp16.h"));
+	CHECK_INT_EQ(1, h.crossed);
+	CHECK_NULL(h.stopped);
+	/* cross.h: its template before the header, its end after it */
+	for (i = 0; i < h.nsegs; i++) {
+		if (!ks_ends_with(h.segs[i].file, "/hoist/cross.h"))
+			continue;
+		if (h.segs[i].off == 0)
+			before = h.segs[i].c;
+		else
+			after = h.segs[i].c;
+	}
+	CHECK_INT_EQ(0, before);
+	CHECK_INT_EQ(1, after);
+	/* the template's names are the user text's, before the header */
+	for (i = 0; i < h.nids && strcmp(h.ids[i].name, "differ"); i++)
+		;
+	CHECK(i < h.nids && h.ids[i].at == 0);
+	ks_tu_hoist_release(&h);
+}
+
+/* The macro check of the user text against the headers' definitions
+ * ("i +NAME") and undefinitions ("i !NAME"): a name a header at or
+ * after its use defines first, or undefines where an earlier header or
+ * the command line defined it, stops the hoist; undefining a name that
+ * is no macro (<cstring>'s `#undef memcpy`) does not. Pure. */
+TEST(hoist_macro_check_tells_definitions_from_undefinitions)
+{
+	static const struct {
+		const char *name;
+		int at;
+		const char *macros;
+		const char *arg;
+		int want;
+	} cases[] = {
+		{ "memcpy", 2, "0 memcpy\n0 !memcpy\n3 memcpy\n3 !memcpy\n",
+		  NULL, 0 },
+		{ "isnan", 2, "0 isnan\n0 +isnan\n3 isnan\n3 !isnan\n",
+		  NULL, -1 },
+		{ "FOO", 1, "2 FOO\n2 +FOO\n", NULL, -1 },
+		{ "FOO", 3, "2 FOO\n2 +FOO\n", NULL, 0 },
+		{ "BAR", 3, "4 BAR\n4 !BAR\n", "-DBAR=1", -1 },
+		{ "BAR", 3, "4 BAR\n4 !BAR\n", "-DBARX=1", 0 },
+		{ "BAR", 3, "4 BAR\n4 !BAR\n", NULL, 0 },
+		/* assert.h included again counts its undefinition where it
+		 * was first included (the PCH's build writes it at 1) */
+		{ "assert", 2, "1 assert\n1 +assert\n1 !assert\n4 assert\n"
+			       "4 +assert\n", NULL, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < KS_ARRAY_SIZE(cases); i++) {
+		struct ks_tu_hoist h;
+		struct ks_tu_hoist_ident id;
+		struct ks_strv args = KS_STRV_INIT;
+
+		memset(&h, 0, sizeof(h));
+		id.name = (char *)cases[i].name;
+		id.at = cases[i].at;
+		h.ids = &id;
+		h.nids = 1;
+		if (cases[i].arg)
+			ks_strv_push(&args, cases[i].arg);
+		CHECK_INT_EQ(cases[i].want,
+			     ks_tu_hoist_check(&h, cases[i].macros, &args));
+		ks_strv_release(&args);
+	}
 }
 
 /* __syncthreads called in a kernel, and `fma` left unresolved in a
@@ -1080,7 +1251,11 @@ ks_suite_analysis_dialect(void)
 	RUN(empty_braces_assigned_to_a_half2);
 	RUN(system_headers_reached_through_user_headers_are_in_the_pch);
 	RUN(system_headers_after_a_user_macro_they_read_are_not_hoisted);
-	RUN(system_headers_after_a_declaration_are_not_hoisted);
+	RUN(system_headers_after_a_template_with_an_operator_are_hoisted);
+	RUN(system_headers_whose_functions_code_before_them_names_are_not_hoisted);
+	RUN(thrust_after_user_declarations_is_in_the_pch_for_every_parse);
+	RUN(hoist_scan_reads_past_code_and_places_the_user_text);
+	RUN(hoist_macro_check_tells_definitions_from_undefinitions);
 	RUN(builtins_from_the_pch_keep_the_closure);
 	RUN(walk_stops_at_its_time_bound);
 	if (ready > 0)

@@ -1,6 +1,8 @@
-// A system header included after a declaration of a user header is not
-// hoisted into the PCH: the kernel's closure, and its key, are those of
-// the plain parse.
+// A system header included after a template of a user header is hoisted
+// into the PCH, ahead of the template: the global operators it declares
+// join the candidates of the template's operator there, which the plain
+// parse has not, and the closure leaves them out, so the kernel's
+// closure, and its key, are those of the plain parse.
 #include "cross.h"
 
 template <typename T>
