@@ -114,7 +114,37 @@ TEST(visible_gpus_from_device_nodes)
 struct fake {
 	const char *dir;
 	long die_on;
+	size_t barrier;	/* workers that must each hold a task first */
 };
+
+/* Each worker's first task waits (10 s at most) until `n` workers hold
+ * one: then every worker has taken a task, however loaded the machine. */
+static void
+fake_barrier(const struct fake *f, size_t worker)
+{
+	static int waited;	/* per worker process */
+	char path[512];
+	size_t i, n;
+	int tries;
+	FILE *fp;
+
+	if (!f->barrier || waited)
+		return;
+	waited = 1;
+	snprintf(path, sizeof(path), "%s/start-%zu", f->dir, worker);
+	fp = fopen(path, "w");
+	if (fp)
+		fclose(fp);
+	for (tries = 0; tries < 10000; tries++) {
+		for (i = n = 0; i < f->barrier; i++) {
+			snprintf(path, sizeof(path), "%s/start-%zu", f->dir, i);
+			n += access(path, F_OK) == 0;
+		}
+		if (n == f->barrier)
+			return;
+		usleep(1000);
+	}
+}
 
 static void
 fake_run(void *ctx, size_t task, size_t worker)
@@ -124,7 +154,6 @@ fake_run(void *ctx, size_t task, size_t worker)
 	const char *dev = getenv("CUDA_VISIBLE_DEVICES");
 	FILE *fp;
 
-	(void)worker;
 	snprintf(mark, sizeof(mark), "%s/died-%zu", f->dir, task);
 	if ((long)task == f->die_on && access(mark, F_OK) != 0) {
 		fp = fopen(mark, "w");
@@ -134,7 +163,7 @@ fake_run(void *ctx, size_t task, size_t worker)
 		}
 		_exit(3);
 	}
-	/* Long enough that the other workers take tasks meanwhile. */
+	fake_barrier(f, worker);
 	usleep(2000);
 	snprintf(path, sizeof(path), "%s/task-%zu", f->dir, task);
 	fp = fopen(path, "a");
@@ -177,7 +206,7 @@ read_task(const char *dir, size_t task, char *dev, size_t size, int *lines)
 TEST(every_task_once_on_its_workers_gpu)
 {
 	const char *devs[] = { "0", "1" };
-	struct fake f = { test_tmpdir(), -1 };
+	struct fake f = { test_tmpdir(), -1, 4 };
 	struct ks_workers w;
 	struct ks_buf err = KS_BUF_INIT;
 	size_t i, on0 = 0, on1 = 0;
@@ -213,7 +242,7 @@ TEST(every_task_once_on_its_workers_gpu)
 TEST(a_task_whose_worker_died_runs_on_another_gpu)
 {
 	const char *devs[] = { "GPU-a", "GPU-b" };
-	struct fake f = { test_tmpdir(), 3 };
+	struct fake f = { test_tmpdir(), 3, 0 };
 	struct ks_workers w;
 	struct ks_buf err = KS_BUF_INIT, died = KS_BUF_INIT;
 	char dev[64] = "", mark[512];
@@ -244,7 +273,7 @@ TEST(a_task_whose_worker_died_runs_on_another_gpu)
 
 TEST(without_gpus_the_environment_is_left_alone)
 {
-	struct fake f = { test_tmpdir(), -1 };
+	struct fake f = { test_tmpdir(), -1, 0 };
 	struct ks_workers w;
 	struct ks_buf err = KS_BUF_INIT;
 	char dev[64] = "";
