@@ -816,7 +816,7 @@ const struct ks_transform ks_xf_smem_tiled_transpose = {
 	.params = {
 		{ "rows", "thread rows of the block (tile/rows elements per "
 			  "thread)",
-		  4, 3, { 4, 8, 16 } },
+		  4, 4, { 4, 8, 16, 2 } },
 		{ "tile", "the square tile's side: threads per block row",
 		  32, 2, { 32, 64 } },
 		{ "tiles", "tiles per block, one above the other (the next "
