@@ -447,7 +447,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	const struct ks_facts *f = &k->facts;
 	const long long rows = p->v[0], tile = p->v[1], tiles = p->v[2];
 	const int replay = p->v[3] != 0;
-	const long long minb = p->v[4], swz = p->v[5], vec = p->v[6];
+	const long long minb = p->v[4], swz = p->v[5];
+	long long vec = p->v[6];
 	int L = -1, S = -1, lalong, salong, lboth, sboth;
 	struct ks_xfbody_elem le, se;
 	struct ks_buf intype = KS_BUF_INIT, outtype = KS_BUF_INIT;
@@ -480,13 +481,6 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	if (vec > 1 && replay) {
 		ks_buf_adds(reason, "vec > 1 moves the elements of the replay=0 "
 				    "phases (replay=1 stores by recorded index)");
-		return KS_XF_DECLINED;
-	}
-	if (vec > 1 && tile % (rows * vec)) {
-		ks_buf_addf(reason,
-			    "a block of %lld rows moving %lld elements a thread "
-			    "covers more than the %lld rows of the tile",
-			    rows, vec, tile);
 		return KS_XF_DECLINED;
 	}
 	if (ks_xfbody_plain_kernel(k, 0, reason))
@@ -618,11 +612,21 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			    le.ctype, se.ctype);
 		goto out;
 	}
-	if (vec > 1 && (le.bytes * vec > 16 || (le.bytes & (le.bytes - 1)))) {
+	/* at most 16 bytes an access: 4 floats, 2 doubles */
+	while (vec > 1 && le.bytes * vec > 16)
+		vec /= 2;
+	if (vec > 1 && (le.bytes & (le.bytes - 1))) {
 		ks_buf_addf(reason,
-			    "%lld elements of %u bytes are not one access of at "
-			    "most 16 bytes",
-			    vec, (unsigned)le.bytes);
+			    "elements of %u bytes cannot be moved %lld at a "
+			    "time in one aligned access",
+			    (unsigned)le.bytes, vec);
+		goto out;
+	}
+	if (vec > 1 && tile % (rows * vec)) {
+		ks_buf_addf(reason,
+			    "a block of %lld rows moving %lld elements a thread "
+			    "covers more than the %lld rows of the tile",
+			    rows, vec, tile);
 		goto out;
 	}
 	if (!ks_xfbody_only_subscripted(in->text, in->len, k, lname, reason) ||
@@ -680,9 +684,13 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			swz, swz, swz, swz, swz);
 	ks_buf_addf(variant,
 		    "// %s: the permuted copy staged through a padded %lldx%lld "
-		    "shared tile, %lldx%lld threads, %lld tile%s per block "
-		    "(smem_tiled_transpose)\n",
+		    "shared tile, %lldx%lld threads, %lld tile%s per block",
 		    k->name, tile, tile, tile, rows, tiles, tiles > 1 ? "s" : "");
+	if (vec > 1)
+		ks_buf_addf(variant, ", %lld elements an access", vec);
+	if (swz)
+		ks_buf_addf(variant, ", blocks in groups of %lld columns", swz);
+	ks_buf_adds(variant, " (smem_tiled_transpose)\n");
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
 	ks_buf_adds(variant, ks_xfbody_tile_helpers);
 	if (vec > 1)
@@ -835,8 +843,9 @@ const struct ks_transform ks_xf_smem_tiled_transpose = {
 			 "0: row after row",
 		  0, 4, { 0, 8, 16, 32 } },
 		{ "vec", "elements a thread moves in one access along the "
-			 "contiguous coordinate of each phase (consecutive "
-			 "and aligned ones; else one by one)",
+			 "contiguous coordinate of each phase, at most 16 "
+			 "bytes (consecutive and aligned ones; else one by "
+			 "one)",
 		  1, 3, { 1, 2, 4 } },
 	},
 	.apply = apply,
