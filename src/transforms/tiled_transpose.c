@@ -439,16 +439,19 @@ any_phase(struct ks_buf *o, int along, int load, int replay, const char *T,
 		phase(o, along, load, replay, T, kname, args, tile, rows);
 }
 
+/* The parameters, in descriptor order. */
+enum { P_TILE, P_TILES, P_REPLAY, P_VEC, P_SWZ, P_ROWS, P_N };
+
 static enum ks_xf_result
 apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
       struct ks_buf *variant, struct ks_buf *reason)
 {
 	const struct ks_kernel *k = in->kernel;
 	const struct ks_facts *f = &k->facts;
-	const long long rows = p->v[0], tile = p->v[1], tiles = p->v[2];
-	const int replay = p->v[3] != 0;
-	const long long minb = p->v[4], swz = p->v[5];
-	long long vec = p->v[6];
+	const long long tile = p->v[P_TILE], tiles = p->v[P_TILES];
+	const int replay = p->v[P_REPLAY] != 0;
+	const long long swz = p->v[P_SWZ], rows = p->v[P_ROWS];
+	long long vec = p->v[P_VEC];
 	int L = -1, S = -1, lalong, salong, lboth, sboth;
 	struct ks_xfbody_elem le, se;
 	struct ks_buf intype = KS_BUF_INIT, outtype = KS_BUF_INIT;
@@ -469,13 +472,6 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			    "a %lldx%lld tile with its recorded addresses needs "
 			    "more than 48 KiB of shared memory (replay=0)",
 			    tile, tile);
-		return KS_XF_DECLINED;
-	}
-	if (minb && minb * tile * rows > 2048) {
-		ks_buf_addf(reason,
-			    "%lld blocks of %lld threads exceed the 2048 threads "
-			    "of a multiprocessor",
-			    minb, tile * rows);
 		return KS_XF_DECLINED;
 	}
 	if (vec > 1 && replay) {
@@ -731,7 +727,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\t\t\tconst unsigned ks_x0 = ks_xb, ks_y0 = ks_ta * %lldu;\n"
 		"\n",
 		tiles, tile, tile, tiles > 1 ? "s" : "", tile * rows,
-		minb ? minb : ks_xfbody_tile_min_blocks(tile, rows), k->name,
+		ks_xfbody_tile_min_blocks(tile, rows), k->name,
 		params.buf, le.ctype, tile, tile + 1, sh.buf, le.ctype, lname,
 		le.ctype, sname, sw.buf, swz ? "ks_bx" : "blockIdx.x", tile,
 		swz ? "ks_by" : "blockIdx.y", tiles, tile - 1, tile, tiles, tiles,
@@ -820,33 +816,32 @@ const struct ks_transform ks_xf_smem_tiled_transpose = {
 	.precondition = "one thread-dependent load and one store, outside "
 			"loops, affine in the global x and y indices, one "
 			"contiguous along x and the other along y",
-	.nparams = 7,
+	.nparams = P_N,
+	/* ks try visits the points one parameter away from the default
+	 * last parameter first: rows=2 (twice the loads in flight per
+	 * thread), then the block groups' width */
 	.params = {
-		{ "rows", "thread rows of the block (tile/rows elements per "
-			  "thread)",
-		  4, 4, { 4, 8, 16, 2 } },
-		{ "tile", "the square tile's side: threads per block row",
-		  32, 2, { 32, 64 } },
-		{ "tiles", "tiles per block, one above the other (the next "
-			   "one's loads in flight while one is stored)",
-		  4, 4, { 4, 1, 2, 8 } },
-		{ "replay", "1: the body runs once per element, in the load "
-			    "phase, and the store phase stores what it recorded; "
-			    "0: the body runs in both phases",
-		  0, 2, { 0, 1 } },
-		{ "minb", "blocks per multiprocessor the registers must allow "
-			  "(__launch_bounds__); 0: as many as the tile's "
-			  "threads and shared memory suggest",
-		  0, 4, { 0, 8, 12, 16 } },
-		{ "swz", "block columns per group in the block order (the "
-			 "blocks in flight cover a region of both arrays); "
-			 "0: row after row",
-		  0, 4, { 0, 8, 16, 32 } },
-		{ "vec", "elements a thread moves in one access along the "
-			 "contiguous coordinate of each phase, at most 16 "
-			 "bytes (consecutive and aligned ones; else one by "
-			 "one)",
-		  1, 3, { 1, 2, 4 } },
+		[P_TILE] = { "tile", "the square tile's side: threads per block row",
+			     32, 2, { 32, 64 } },
+		[P_TILES] = { "tiles", "tiles per block, one above the other (the "
+				       "next one's loads in flight while one is stored)",
+			      4, 4, { 4, 1, 2, 8 } },
+		[P_REPLAY] = { "replay", "1: the body runs once per element, in the "
+					 "load phase, and the store phase stores what it "
+					 "recorded; 0: the body runs in both phases",
+			       0, 2, { 0, 1 } },
+		[P_VEC] = { "vec", "elements a thread moves in one access along the "
+				   "contiguous coordinate of each phase, at most 16 "
+				   "bytes (consecutive and aligned ones; else one by "
+				   "one)",
+			    1, 2, { 1, 4 } },
+		[P_SWZ] = { "swz", "block columns per group in the block order (the "
+				   "blocks in flight cover a region of both arrays); "
+				   "0: row after row",
+			    16, 4, { 16, 32, 8, 0 } },
+		[P_ROWS] = { "rows", "thread rows of the block (tile/rows elements "
+				     "per thread)",
+			     4, 4, { 4, 2, 8, 16 } },
 	},
 	.apply = apply,
 };

@@ -84,11 +84,11 @@ test_transpose_wide_points() {
 	expect_ne 0 "$(grep -c 'st.global.v4.f32' kd/tu-batched_transpose.compute_90.ptx)" \
 		"16-byte stores of batched_transpose"
 	check_tu permute.cu transpose_ld smem_tiled_transpose ks_tile_transpose_ld \
-		--param vec=2 --param rows=2
+		--param vec=4 --param rows=2
 	expect_ne 0 "$(grep -c 'ld.global.v2.f64' kd/tu-transpose_ld.compute_90.ptx)" \
 		"16-byte loads of transpose_ld"
 	check_tu permute.cu gather_transpose smem_tiled_transpose ks_tile_gather_transpose \
-		--param minb=16 --param swz=32
+		--param swz=0 --param rows=2
 }
 
 test_declines_say_why() {
@@ -144,12 +144,12 @@ test_transposes_match_the_original_on_the_cpu() {
 		    "permute.cu:batched_transpose:KS_BATCHED:20 30 3:" \
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:64 64:vec=4" \
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:45 70:vec=4" \
-		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:130 33:vec=2 swz=8" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:130 33:vec=4 swz=8 rows=8" \
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:70 45:vec=4 rows=8 swz=16 tiles=2" \
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:150 70:vec=4 tile=64" \
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:45 70:rows=2 swz=16" \
-		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:33 130:minb=16 swz=32 tiles=2" \
-		    "permute.cu:transpose_ld:KS_LD:33 97:vec=2 swz=8" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:33 130:swz=32 tiles=2" \
+		    "permute.cu:transpose_ld:KS_LD:33 97:vec=4 swz=8" \
 		    "permute.cu:gather_transpose:KS_GATHER:37 45:vec=4 rows=2" \
 		    "permute.cu:batched_transpose:KS_BATCHED:20 30 3:vec=4 swz=8 tiles=8"; do
 		IFS=: read -r src k case shape pts <<<"$spec"
@@ -200,14 +200,11 @@ test_wide_points_fit_or_decline() {
 	expect_contains "$out" "2 elements an access"
 	expect_contains "$out" "ks_tile_vload<double, 2>"
 	out=$("$KS_BIN" transform permute.cu:batched_transpose --skill smem_tiled_transpose \
-		--param vec=2 --param replay=1 2>&1) && fail "vec=2 with replay was transformed"
+		--param vec=4 --param replay=1 2>&1) && fail "vec=4 with replay was transformed"
 	expect_contains "$out" "replay=1"
 	out=$("$KS_BIN" transform permute.cu:batched_transpose --skill smem_tiled_transpose \
 		--param vec=4 --param rows=16 2>&1) && fail "vec=4 at rows=16 was transformed"
 	expect_contains "$out" "more than the 32 rows of the tile"
-	out=$("$KS_BIN" transform permute.cu:batched_transpose --skill smem_tiled_transpose \
-		--param minb=16 --param rows=16 2>&1) && fail "16 blocks of 512 threads were transformed"
-	expect_contains "$out" "exceed the 2048 threads"
 	out=$("$KS_BIN" transform permute.cu:batched_transpose --skill smem_tiled_transpose \
 		--param swz=16 --param vec=4)
 	expect_contains "$out" "ks_by = ks_gl / ks_gn"
@@ -223,9 +220,14 @@ test_tile_points_and_declines() {
 	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
 		--param replay=1)
 	expect_contains "$out" "ks_tile_rec<double>"
-	expect_contains "$out" "blockIdx.y * 4u"
+	expect_contains "$out" "ks_by * 4u"
 	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
 		--param replay=0 --param tiles=2)
 	expect_not_contains "$out" "ks_tile_rec<double> ks_out"
-	expect_contains "$out" "blockIdx.y * 2u"
+	expect_contains "$out" "ks_by * 2u"
+	# swz=0: the blocks row after row
+	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
+		--param swz=0)
+	expect_contains "$out" "blockIdx.y * 4u"
+	expect_not_contains "$out" "ks_gl"
 }
