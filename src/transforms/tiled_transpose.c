@@ -196,20 +196,269 @@ replay_store(struct ks_buf *o, int along, long long tile, long long rows)
 		tile, rows, cell, cell);
 }
 
+/* The V-wide phases' accessors and accesses (vec > 1). The body runs
+ * once per element as in the scalar phases, but the load's accessor only
+ * records the index the body asks for (the load phase) and the store's
+ * records the index and the value (the store phase); the phase then
+ * moves V elements in one access where their indices are consecutive and
+ * the address is aligned, and one by one (where recorded) otherwise. */
+static const char vec_helpers[] =
+	"#ifndef KS_XF_TILE_VEC_HELPERS\n"
+	"#define KS_XF_TILE_VEC_HELPERS\n"
+	"/* The load: records its index (probe) or reads the tile cell. */\n"
+	"template <class T> struct ks_tile_vin {\n"
+	"\tconst T *cell;\n"
+	"\tlong long *pi;\n"
+	"\tint probe;\n"
+	"\t__device__ __forceinline__ T operator[](long long i) const\n"
+	"\t{\n"
+	"\t\tif (probe) {\n"
+	"\t\t\t*pi = i;\n"
+	"\t\t\treturn T();\n"
+	"\t\t}\n"
+	"\t\treturn *cell;\n"
+	"\t}\n"
+	"};\n"
+	"/* The store: records its value and index (rec) or does nothing. */\n"
+	"template <class T> struct ks_tile_vref {\n"
+	"\tlong long i;\n"
+	"\tT *v;\n"
+	"\tlong long *pi;\n"
+	"\tint rec;\n"
+	"\t__device__ __forceinline__ void operator=(const T &x) const\n"
+	"\t{\n"
+	"\t\tif (rec) {\n"
+	"\t\t\t*v = x;\n"
+	"\t\t\t*pi = i;\n"
+	"\t\t}\n"
+	"\t}\n"
+	"};\n"
+	"template <class T> struct ks_tile_vout {\n"
+	"\tT *v;\n"
+	"\tlong long *pi;\n"
+	"\tint rec;\n"
+	"\t__device__ __forceinline__ ks_tile_vref<T> operator[](long long i) const\n"
+	"\t{\n"
+	"\t\tks_tile_vref<T> r;\n"
+	"\n"
+	"\t\tr.i = i;\n"
+	"\t\tr.v = v;\n"
+	"\t\tr.pi = pi;\n"
+	"\t\tr.rec = rec;\n"
+	"\t\treturn r;\n"
+	"\t}\n"
+	"};\n"
+	"template <class T, int V> struct alignas(sizeof(T) * V) ks_tile_pack {\n"
+	"\tT v[V];\n"
+	"};\n"
+	"/* 1 when the V recorded indices are consecutive and p + i[0] is\n"
+	"   aligned for one V-wide access. */\n"
+	"template <class T, int V>\n"
+	"__device__ __forceinline__ static int\n"
+	"ks_tile_run(const T *p, const long long *i)\n"
+	"{\n"
+	"\tint run = i[0] != KS_TILE_NONE &&\n"
+	"\t\t  (unsigned long long)(p + i[0]) % sizeof(ks_tile_pack<T, V>) == 0;\n"
+	"\n"
+	"#pragma unroll\n"
+	"\tfor (int k = 1; k < V; k++)\n"
+	"\t\trun = run && i[k] == i[0] + k;\n"
+	"\treturn run;\n"
+	"}\n"
+	"template <class T, int V>\n"
+	"__device__ __forceinline__ static void\n"
+	"ks_tile_vload(const T *p, const long long *i, T *v)\n"
+	"{\n"
+	"\tif (ks_tile_run<T, V>(p, i)) {\n"
+	"\t\tconst ks_tile_pack<T, V> w = *(const ks_tile_pack<T, V> *)(p + i[0]);\n"
+	"\n"
+	"#pragma unroll\n"
+	"\t\tfor (int k = 0; k < V; k++)\n"
+	"\t\t\tv[k] = w.v[k];\n"
+	"\t\treturn;\n"
+	"\t}\n"
+	"#pragma unroll\n"
+	"\tfor (int k = 0; k < V; k++)\n"
+	"\t\tif (i[k] != KS_TILE_NONE)\n"
+	"\t\t\tv[k] = p[i[k]];\n"
+	"}\n"
+	"template <class T, int V>\n"
+	"__device__ __forceinline__ static void\n"
+	"ks_tile_vstore(T *p, const long long *i, const T *v)\n"
+	"{\n"
+	"\tif (ks_tile_run<T, V>(p, i)) {\n"
+	"\t\tks_tile_pack<T, V> w;\n"
+	"\n"
+	"#pragma unroll\n"
+	"\t\tfor (int k = 0; k < V; k++)\n"
+	"\t\t\tw.v[k] = v[k];\n"
+	"\t\t*(ks_tile_pack<T, V> *)(p + i[0]) = w;\n"
+	"\t\treturn;\n"
+	"\t}\n"
+	"#pragma unroll\n"
+	"\tfor (int k = 0; k < V; k++)\n"
+	"\t\tif (i[k] != KS_TILE_NONE)\n"
+	"\t\t\tp[i[k]] = v[k];\n"
+	"}\n"
+	"#endif\n";
+
+/* The cell of element k of pass j in a V-wide phase whose threads walk
+ * coordinate `along` (0 x, 1 y): thread ks_l covers V consecutive
+ * elements of tile row (or column) ks_l / (tile/V). */
+static void
+vcell(struct ks_buf *o, int along, long long tile, long long vec)
+{
+	if (along == 0)
+		ks_buf_addf(o, "ks_t[ks_l / %lldu + ks_j][ks_l %% %lldu * %lldu + ks_k]",
+			    tile / vec, tile / vec, vec);
+	else
+		ks_buf_addf(o, "ks_t[ks_l %% %lldu * %lldu + ks_k][ks_l / %lldu + ks_j]",
+			    tile / vec, vec, tile / vec);
+}
+
+/* A V-wide phase (vec > 1): as phase(), but a thread runs the body for V
+ * consecutive elements along the phase's contiguous coordinate (their
+ * original coordinates by one division and V - 1 carries), and the block
+ * covers rows*V tile rows per pass; then the V elements move in one
+ * access where they can (ks_tile_vload, ks_tile_vstore). */
+static void
+vphase(struct ks_buf *o, int along, int load, const char *T,
+       const char *kname, const char *args, long long tile, long long rows,
+       long long vec)
+{
+	const char *fx = along == 0 ? "x" : "y", *mv = along == 0 ? "y" : "x";
+	const long long step = rows * vec, w = tile / vec;
+	struct ks_buf cell = KS_BUF_INIT, pin = KS_BUF_INIT, pout = KS_BUF_INIT;
+
+	vcell(&cell, along, tile, vec);
+	if (load) {
+		ks_buf_addf(&pin, "ks_tile_vin<%s> ks_in = { 0, &ks_i[ks_k], 1 };", T);
+		ks_buf_addf(&pout, "ks_tile_vout<%s> ks_out = { 0, 0, 0 };", T);
+	} else {
+		ks_buf_addf(&pin, "ks_tile_vin<%s> ks_in = { &%s, 0, 0 };", T,
+			    cell.buf);
+		ks_buf_addf(&pout,
+			    "ks_tile_vout<%s> ks_out = { &ks_w[ks_k], &ks_i[ks_k], 1 };",
+			    T);
+	}
+	ks_buf_addf(o,
+		"\t\t\t/* %s phase: %lld elements a thread along g%s */\n"
+		"\t\t\tconst unsigned ks_l = threadIdx.y * %lldu + threadIdx.x;\n"
+		"\t\t\tconst unsigned ks_gf = ks_%s0 + ks_l %% %lldu * %lldu;\n"
+		"\t\t\tunsigned ks_tf[%lld], ks_bf[%lld];\n"
+		"\n"
+		"\t\t\tks_tf[0] = ks_gf %% ks_ob.%s;\n"
+		"\t\t\tks_bf[0] = ks_gf / ks_ob.%s;\n"
+		"#pragma unroll\n"
+		"\t\t\tfor (unsigned ks_k = 1; ks_k < %lldu; ks_k++) {\n"
+		"\t\t\t\tks_tf[ks_k] = ks_tf[ks_k - 1] + 1 == ks_ob.%s ? 0 : ks_tf[ks_k - 1] + 1;\n"
+		"\t\t\t\tks_bf[ks_k] = ks_bf[ks_k - 1] + (ks_tf[ks_k] == 0);\n"
+		"\t\t\t}\n",
+		load ? "load" : "store", vec, fx, tile, fx, w, vec, vec, vec, fx,
+		fx, vec, fx);
+	ks_buf_addf(o,
+		"\t\t\tconst unsigned ks_gm = ks_%s0 + ks_l / %lldu;\n"
+		"\t\t\tconst unsigned ks_sq = %lldu / ks_ob.%s, ks_sr = %lldu %% ks_ob.%s;\n"
+		"\t\t\tunsigned ks_tm = ks_gm %% ks_ob.%s, ks_bm = ks_gm / ks_ob.%s;\n"
+		"\n"
+		"#pragma unroll\n"
+		"\t\t\tfor (unsigned ks_j = 0; ks_j < %lldu; ks_j += %lldu) {\n"
+		"\t\t\t\tlong long ks_i[%lld];\n",
+		mv, w, step, mv, step, mv, mv, mv, tile, step, vec);
+	if (!load)
+		ks_buf_addf(o, "\t\t\t\t%s ks_w[%lld];\n", T, vec);
+	ks_buf_addf(o,
+		"\n"
+		"#pragma unroll\n"
+		"\t\t\t\tfor (unsigned ks_k = 0; ks_k < %lldu; ks_k++) {\n"
+		"\t\t\t\t\tks_i[ks_k] = KS_TILE_NONE;\n"
+		"\t\t\t\t\tif (ks_gf + ks_k < ks_n%s && ks_gm + ks_j < ks_n%s) {\n"
+		"\t\t\t\t\t\t%s\n"
+		"\t\t\t\t\t\t%s\n"
+		"\n"
+		"\t\t\t\t\t\tks_tile_body_%s(make_uint3(%s, %s, ks_tz),\n"
+		"\t\t\t\t\t\t\tmake_uint3(%s, %s, ks_bz), ks_ob, ks_og, %s);\n"
+		"\t\t\t\t\t}\n"
+		"\t\t\t\t}\n",
+		vec, fx, mv, pin.buf, pout.buf, kname,
+		along == 0 ? "ks_tf[ks_k]" : "ks_tm",
+		along == 0 ? "ks_tm" : "ks_tf[ks_k]",
+		along == 0 ? "ks_bf[ks_k]" : "ks_bm",
+		along == 0 ? "ks_bm" : "ks_bf[ks_k]", args);
+	if (load)
+		ks_buf_addf(o,
+			"\t\t\t\tks_tile_vload<%s, %lld>(ks_L, ks_i, &ks_v[ks_j / %lldu * %lldu]);\n",
+			T, vec, step, vec);
+	else
+		ks_buf_addf(o, "\t\t\t\tks_tile_vstore<%s, %lld>(ks_S, ks_i, ks_w);\n",
+			    T, vec);
+	ks_buf_addf(o,
+		"\t\t\t\tks_tm += ks_sr;\n"
+		"\t\t\t\tks_bm += ks_sq;\n"
+		"\t\t\t\tif (ks_tm >= ks_ob.%s) {\n"
+		"\t\t\t\t\tks_tm -= ks_ob.%s;\n"
+		"\t\t\t\t\tks_bm++;\n"
+		"\t\t\t\t}\n"
+		"\t\t\t}\n",
+		mv, mv);
+	ks_buf_release(&cell);
+	ks_buf_release(&pin);
+	ks_buf_release(&pout);
+}
+
+/* The loaded registers to the tile, at the V-wide load phase's cells. */
+static void
+vtile_fill(struct ks_buf *o, int along, long long tile, long long rows,
+	   long long vec)
+{
+	const long long step = rows * vec;
+
+	ks_buf_addf(o,
+		"\t\t\t{\n"
+		"\t\t\t\tconst unsigned ks_l = threadIdx.y * %lldu + threadIdx.x;\n"
+		"\n"
+		"#pragma unroll\n"
+		"\t\t\t\tfor (unsigned ks_j = 0; ks_j < %lldu; ks_j += %lldu)\n"
+		"#pragma unroll\n"
+		"\t\t\t\t\tfor (unsigned ks_k = 0; ks_k < %lldu; ks_k++)\n"
+		"\t\t\t\t\t\t",
+		tile, tile, step, vec);
+	vcell(o, along, tile, vec);
+	ks_buf_addf(o, " = ks_v[ks_j / %lldu * %lldu + ks_k];\n\t\t\t}\n", step,
+		    vec);
+}
+
+static void
+any_phase(struct ks_buf *o, int along, int load, int replay, const char *T,
+	  const char *kname, const char *args, long long tile, long long rows,
+	  long long vec)
+{
+	if (vec > 1)
+		vphase(o, along, load, T, kname, args, tile, rows, vec);
+	else
+		phase(o, along, load, replay, T, kname, args, tile, rows);
+}
+
+/* The parameters, in descriptor order. */
+enum { P_TILE, P_TILES, P_REPLAY, P_VEC, P_SWZ, P_ROWS, P_N };
+
 static enum ks_xf_result
 apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
       struct ks_buf *variant, struct ks_buf *reason)
 {
 	const struct ks_kernel *k = in->kernel;
 	const struct ks_facts *f = &k->facts;
-	const long long rows = p->v[0], tile = p->v[1], tiles = p->v[2];
-	const int replay = p->v[3] != 0;
+	const long long tile = p->v[P_TILE], tiles = p->v[P_TILES];
+	const int replay = p->v[P_REPLAY] != 0;
+	const long long swz = p->v[P_SWZ], rows = p->v[P_ROWS];
+	long long vec = p->v[P_VEC];
 	int L = -1, S = -1, lalong, salong, lboth, sboth;
 	struct ks_xfbody_elem le, se;
 	struct ks_buf intype = KS_BUF_INIT, outtype = KS_BUF_INIT;
 	struct ks_buf bparams = KS_BUF_INIT, params = KS_BUF_INIT;
 	struct ks_buf args = KS_BUF_INIT, targs = KS_BUF_INIT, body = KS_BUF_INIT;
-	struct ks_buf sh = KS_BUF_INIT, pa = KS_BUF_INIT;
+	struct ks_buf sh = KS_BUF_INIT, pa = KS_BUF_INIT, sw = KS_BUF_INIT;
+	struct ks_buf gguard = KS_BUF_INIT;
 	enum ks_xf_result rc = KS_XF_DECLINED;
 	const char *lname, *sname;
 
@@ -223,6 +472,11 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			    "a %lldx%lld tile with its recorded addresses needs "
 			    "more than 48 KiB of shared memory (replay=0)",
 			    tile, tile);
+		return KS_XF_DECLINED;
+	}
+	if (vec > 1 && replay) {
+		ks_buf_adds(reason, "vec > 1 moves the elements of the replay=0 "
+				    "phases (replay=1 stores by recorded index)");
 		return KS_XF_DECLINED;
 	}
 	if (ks_xfbody_plain_kernel(k, 0, reason))
@@ -354,12 +608,33 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			    le.ctype, se.ctype);
 		goto out;
 	}
+	/* at most 16 bytes an access: 4 floats, 2 doubles */
+	while (vec > 1 && le.bytes * vec > 16)
+		vec /= 2;
+	if (vec > 1 && (le.bytes & (le.bytes - 1))) {
+		ks_buf_addf(reason,
+			    "elements of %u bytes cannot be moved %lld at a "
+			    "time in one aligned access",
+			    (unsigned)le.bytes, vec);
+		goto out;
+	}
+	if (vec > 1 && tile % (rows * vec)) {
+		ks_buf_addf(reason,
+			    "a block of %lld rows moving %lld elements a thread "
+			    "covers more than the %lld rows of the tile",
+			    rows, vec, tile);
+		goto out;
+	}
 	if (!ks_xfbody_only_subscripted(in->text, in->len, k, lname, reason) ||
 	    !ks_xfbody_only_subscripted(in->text, in->len, k, sname, reason))
 		goto out;
-	ks_buf_addf(&intype, replay ? "ks_tile_ld<%s>" : "ks_tile_in<%s>",
+	ks_buf_addf(&intype,
+		    vec > 1 ? "ks_tile_vin<%s>"
+			    : replay ? "ks_tile_ld<%s>" : "ks_tile_in<%s>",
 		    le.ctype);
-	ks_buf_addf(&outtype, replay ? "ks_tile_rec<%s>" : "ks_tile_out<%s>",
+	ks_buf_addf(&outtype,
+		    vec > 1 ? "ks_tile_vout<%s>"
+			    : replay ? "ks_tile_rec<%s>" : "ks_tile_out<%s>",
 		    le.ctype);
 	if (ks_xfbody_params(k, f->arrays[f->acc[L].array].param, intype.buf,
 			     f->arrays[f->acc[S].array].param, outtype.buf,
@@ -387,13 +662,35 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			ks_buf_addf(&pa, "%s KS_TILE_NONE", j ? "," : "");
 		ks_buf_adds(&pa, " };\n");
 	}
+	if (swz)
+		ks_buf_addf(&gguard,
+			    " ||\n\t    (ks_nx + %lld) / %lld * ((ks_ny + %lld) / %lld) > 0xffffffffull",
+			    tile - 1, tile, tile * tiles - 1, tile * tiles);
+	if (swz)
+		ks_buf_addf(&sw,
+			"\t/* blocks in groups of %lld columns, one column of the group after\n"
+			"\t   the other: the blocks in flight read and write regions longer\n"
+			"\t   than one tile in both arrays (a permutation of the blocks) */\n"
+			"\tconst unsigned ks_bl = blockIdx.y * gridDim.x + blockIdx.x;\n"
+			"\tconst unsigned ks_gw = %lldu * gridDim.y, ks_gi = ks_bl / ks_gw;\n"
+			"\tconst unsigned ks_g0 = ks_gi * %lldu;\n"
+			"\tconst unsigned ks_gn = gridDim.x - ks_g0 < %lldu ? gridDim.x - ks_g0 : %lldu;\n"
+			"\tconst unsigned ks_gl = ks_bl - ks_gi * ks_gw;\n"
+			"\tconst unsigned ks_bx = ks_g0 + ks_gl %% ks_gn, ks_by = ks_gl / ks_gn;\n",
+			swz, swz, swz, swz, swz);
 	ks_buf_addf(variant,
 		    "// %s: the permuted copy staged through a padded %lldx%lld "
-		    "shared tile, %lldx%lld threads, %lld tile%s per block "
-		    "(smem_tiled_transpose)\n",
+		    "shared tile, %lldx%lld threads, %lld tile%s per block",
 		    k->name, tile, tile, tile, rows, tiles, tiles > 1 ? "s" : "");
+	if (vec > 1)
+		ks_buf_addf(variant, ", %lld elements an access", vec);
+	if (swz)
+		ks_buf_addf(variant, ", blocks in groups of %lld columns", swz);
+	ks_buf_adds(variant, " (smem_tiled_transpose)\n");
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
 	ks_buf_adds(variant, ks_xfbody_tile_helpers);
+	if (vec > 1)
+		ks_buf_adds(variant, vec_helpers);
 	ks_buf_addf(variant,
 		    "/* The body of %s at thread ks_tid of block ks_bid. */\n"
 		    "__device__ __forceinline__ static void\n"
@@ -415,8 +712,9 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\t%s *const ks_S = %s;\n"
 		"\tconst unsigned ks_nx = ks_og.x * ks_ob.x, ks_ny = ks_og.y * ks_ob.y;\n"
 		"\tconst unsigned ks_nz = ks_og.z * ks_ob.z;\n"
-		"\tconst unsigned ks_xb = blockIdx.x * %lldu;\n"
-		"\tconst unsigned ks_ta = blockIdx.y * %lldu;\n"
+		"%s"
+		"\tconst unsigned ks_xb = %s * %lldu;\n"
+		"\tconst unsigned ks_ta = %s * %lldu;\n"
 		"\tconst unsigned ks_tn = (ks_ny + %lldu) / %lldu;\n"
 		"\tconst unsigned ks_te = ks_ta + %lldu < ks_tn ? ks_ta + %lldu : ks_tn;\n"
 		"\n"
@@ -431,22 +729,26 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		tiles, tile, tile, tiles > 1 ? "s" : "", tile * rows,
 		ks_xfbody_tile_min_blocks(tile, rows), k->name,
 		params.buf, le.ctype, tile, tile + 1, sh.buf, le.ctype, lname,
-		le.ctype, sname, tile, tiles, tile - 1, tile, tiles, tiles,
+		le.ctype, sname, sw.buf, swz ? "ks_bx" : "blockIdx.x", tile,
+		swz ? "ks_by" : "blockIdx.y", tiles, tile - 1, tile, tiles, tiles,
 		le.ctype, tile / rows, pa.buf, tile);
-	phase(variant, lalong, 1, replay, le.ctype, k->name, targs.buf, tile,
-	      rows);
+	any_phase(variant, lalong, 1, replay, le.ctype, k->name, targs.buf,
+		  tile, rows, vec);
 	ks_buf_addf(variant,
 		"\t\t}\n"
 		"\t\tfor (unsigned ks_ty = ks_ta; ks_ty < ks_te; ks_ty++) {\n");
-	tile_fill(variant, lalong, replay, tile, rows);
+	if (vec > 1)
+		vtile_fill(variant, lalong, tile, rows, vec);
+	else
+		tile_fill(variant, lalong, replay, tile, rows);
 	ks_buf_addf(variant,
 		"\t\t\t__syncthreads();\n"
 		"\t\t\tif (ks_ty + 1 < ks_te) {\n"
 		"\t\t\t\tconst unsigned ks_x0 = ks_xb, ks_y0 = (ks_ty + 1) * %lldu;\n"
 		"\n",
 		tile);
-	phase(variant, lalong, 1, replay, le.ctype, k->name, targs.buf, tile,
-	      rows);
+	any_phase(variant, lalong, 1, replay, le.ctype, k->name, targs.buf,
+		  tile, rows, vec);
 	ks_buf_adds(variant, "\t\t\t}\n\t\t\t{\n");
 	if (!replay)
 		ks_buf_addf(variant,
@@ -456,8 +758,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	if (replay)
 		replay_store(variant, salong, tile, rows);
 	else
-		phase(variant, salong, 0, 0, le.ctype, k->name, targs.buf, tile,
-		      rows);
+		any_phase(variant, salong, 0, 0, le.ctype, k->name, targs.buf,
+			  tile, rows, vec);
 	ks_buf_adds(variant,
 		"\t\t\t}\n"
 		"\t\t\t__syncthreads();\n"
@@ -479,7 +781,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\n"
 		"\t/* sizes the tile grid cannot cover: the original */\n"
 		"\tif (!ks_nx || !ks_ny || !ks_nz || ks_nx > 0xffffff00ull ||\n"
-		"\t    ks_ny > 65535ull * %lld || ks_nz > 0xffffffffull) {\n"
+		"\t    ks_ny > 65535ull * %lld || ks_nz > 0xffffffffull%s) {\n"
 		"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
 		"\t\treturn;\n"
 		"\t}\n"
@@ -487,7 +789,9 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\t\t\t     (unsigned)(ks_nz < 65535 ? ks_nz : 65535)),\n"
 		"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
 		"}\n",
-		k->name, params.buf, tile, k->name, args.buf, k->name, tile - 1,
+		k->name, params.buf, tile,
+		gguard.buf,
+		k->name, args.buf, k->name, tile - 1,
 		tile, tile * tiles - 1, tile * tiles, tile, rows, args.buf);
 	rc = KS_XF_APPLIED;
 out:
@@ -495,6 +799,8 @@ out:
 	ks_buf_release(&outtype);
 	ks_buf_release(&sh);
 	ks_buf_release(&pa);
+	ks_buf_release(&sw);
+	ks_buf_release(&gguard);
 	ks_buf_release(&bparams);
 	ks_buf_release(&params);
 	ks_buf_release(&args);
@@ -510,20 +816,32 @@ const struct ks_transform ks_xf_smem_tiled_transpose = {
 	.precondition = "one thread-dependent load and one store, outside "
 			"loops, affine in the global x and y indices, one "
 			"contiguous along x and the other along y",
-	.nparams = 4,
+	.nparams = P_N,
+	/* ks try visits the points one parameter away from the default
+	 * last parameter first: rows=2 (twice the loads in flight per
+	 * thread), then the block groups' width */
 	.params = {
-		{ "rows", "thread rows of the block (tile/rows elements per "
-			  "thread)",
-		  4, 3, { 4, 8, 16 } },
-		{ "tile", "the square tile's side: threads per block row",
-		  32, 2, { 32, 64 } },
-		{ "tiles", "tiles per block, one above the other (the next "
-			   "one's loads in flight while one is stored)",
-		  4, 4, { 4, 1, 2, 8 } },
-		{ "replay", "1: the body runs once per element, in the load "
-			    "phase, and the store phase stores what it recorded; "
-			    "0: the body runs in both phases",
-		  0, 2, { 0, 1 } },
+		[P_TILE] = { "tile", "the square tile's side: threads per block row",
+			     32, 2, { 32, 64 } },
+		[P_TILES] = { "tiles", "tiles per block, one above the other (the "
+				       "next one's loads in flight while one is stored)",
+			      4, 4, { 4, 1, 2, 8 } },
+		[P_REPLAY] = { "replay", "1: the body runs once per element, in the "
+					 "load phase, and the store phase stores what it "
+					 "recorded; 0: the body runs in both phases",
+			       0, 2, { 0, 1 } },
+		[P_VEC] = { "vec", "elements a thread moves in one access along the "
+				   "contiguous coordinate of each phase, at most 16 "
+				   "bytes (consecutive and aligned ones; else one by "
+				   "one)",
+			    1, 2, { 1, 4 } },
+		[P_SWZ] = { "swz", "block columns per group in the block order (the "
+				   "blocks in flight cover a region of both arrays); "
+				   "0: row after row",
+			    16, 4, { 16, 32, 8, 0 } },
+		[P_ROWS] = { "rows", "thread rows of the block (tile/rows elements "
+				     "per thread)",
+			     4, 4, { 4, 2, 8, 16 } },
 	},
 	.apply = apply,
 };

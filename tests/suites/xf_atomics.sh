@@ -73,6 +73,24 @@ test_transpose_shapes() {
 		--param rows=4
 }
 
+# The V-wide accesses, the block groups, 2-row blocks and the register
+# bound compile for sm_80 and sm_90 too; vec=4 of floats is one 16-byte
+# access each way in the PTX, vec=2 of doubles too.
+test_transpose_wide_points() {
+	check_tu permute.cu batched_transpose smem_tiled_transpose ks_tile_batched_transpose \
+		--param vec=4 --param swz=16
+	expect_ne 0 "$(grep -c 'ld.global.v4.f32' kd/tu-batched_transpose.compute_90.ptx)" \
+		"16-byte loads of batched_transpose"
+	expect_ne 0 "$(grep -c 'st.global.v4.f32' kd/tu-batched_transpose.compute_90.ptx)" \
+		"16-byte stores of batched_transpose"
+	check_tu permute.cu transpose_ld smem_tiled_transpose ks_tile_transpose_ld \
+		--param vec=4 --param rows=2
+	expect_ne 0 "$(grep -c 'ld.global.v2.f64' kd/tu-transpose_ld.compute_90.ptx)" \
+		"16-byte loads of transpose_ld"
+	check_tu permute.cu gather_transpose smem_tiled_transpose ks_tile_gather_transpose \
+		--param swz=0 --param rows=2
+}
+
 test_declines_say_why() {
 	cp "$DATA/atomics.cu" "$DATA/permute.cu" .
 	out=$("$KS_BIN" transform atomics.cu:per_thread --skill atomic_hierarchical_reduce 2>&1) &&
@@ -123,7 +141,17 @@ test_transposes_match_the_original_on_the_cpu() {
 		    "permute.cu:transpose_ld:KS_LD:33 97:rows=4 tiles=2" \
 		    "permute.cu:gather_transpose:KS_GATHER:9 100:" \
 		    "permute.cu:gather_transpose:KS_GATHER:37 45:replay=0" \
-		    "permute.cu:batched_transpose:KS_BATCHED:20 30 3:"; do
+		    "permute.cu:batched_transpose:KS_BATCHED:20 30 3:" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:64 64:vec=4" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:45 70:vec=4" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:130 33:vec=4 swz=8 rows=8" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:70 45:vec=4 rows=8 swz=16 tiles=2" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:150 70:vec=4 tile=64" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:45 70:rows=2 swz=16" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:33 130:swz=32 tiles=2" \
+		    "permute.cu:transpose_ld:KS_LD:33 97:vec=4 swz=8" \
+		    "permute.cu:gather_transpose:KS_GATHER:37 45:vec=4 rows=2" \
+		    "permute.cu:batched_transpose:KS_BATCHED:20 30 3:vec=4 swz=8 tiles=8"; do
 		IFS=: read -r src k case shape pts <<<"$spec"
 		# shellcheck disable=SC2086
 		emu_build "$src" "$k" smem_tiled_transpose "$case" $pts ||
@@ -148,6 +176,42 @@ test_a_lost_replayed_row_is_caught_on_the_cpu() {
 	expect_contains "$out" "mismatch"
 }
 
+test_a_wrong_wide_access_is_caught_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/permute.cu" "$DATA/cuda_emu.h" "$DATA/perm_check.cpp" .
+	cp "$ROOT/bench/transpose/main.cu" bench.cu
+	cp "$ROOT/bench/transpose/ref.h" "$ROOT/bench/common/bench.h" .
+	emu_build bench.cu transpose_kernel smem_tiled_transpose KS_TRANSPOSE2D vec=4
+	./check-transpose_kernel 64 64 >/dev/null || fail "the intact variant failed"
+	# the 16-byte load puts its elements in reverse order
+	sed -i 's/v\[k\] = w.v\[k\];/v[k] = w.v[V - 1 - k];/' variant.inc
+	grep -q 'w.v\[V - 1 - k\]' variant.inc || fail "the wide load was not found"
+	g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K=transpose_kernel \
+		-DKS_TRANSPOSE2D perm_check.cpp -o check-broken
+	out=$(./check-broken 64 64) && fail "the broken variant passed: $out"
+	expect_contains "$out" "mismatch"
+}
+
+test_wide_points_fit_or_decline() {
+	cp "$DATA/permute.cu" .
+	# 16 bytes an access at most: 2 doubles
+	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
+		--param vec=4)
+	expect_contains "$out" "2 elements an access"
+	expect_contains "$out" "ks_tile_vload<double, 2>"
+	out=$("$KS_BIN" transform permute.cu:batched_transpose --skill smem_tiled_transpose \
+		--param vec=4 --param replay=1 2>&1) && fail "vec=4 with replay was transformed"
+	expect_contains "$out" "replay=1"
+	out=$("$KS_BIN" transform permute.cu:batched_transpose --skill smem_tiled_transpose \
+		--param vec=4 --param rows=16 2>&1) && fail "vec=4 at rows=16 was transformed"
+	expect_contains "$out" "more than the 32 rows of the tile"
+	out=$("$KS_BIN" transform permute.cu:batched_transpose --skill smem_tiled_transpose \
+		--param swz=16 --param vec=4)
+	expect_contains "$out" "ks_by = ks_gl / ks_gn"
+	expect_contains "$out" "ks_tile_vstore<float, 4>"
+	expect_contains "$out" "0xffffffffull ||"
+}
+
 test_tile_points_and_declines() {
 	cp "$DATA/permute.cu" .
 	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
@@ -156,9 +220,14 @@ test_tile_points_and_declines() {
 	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
 		--param replay=1)
 	expect_contains "$out" "ks_tile_rec<double>"
-	expect_contains "$out" "blockIdx.y * 4u"
+	expect_contains "$out" "ks_by * 4u"
 	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
 		--param replay=0 --param tiles=2)
 	expect_not_contains "$out" "ks_tile_rec<double> ks_out"
-	expect_contains "$out" "blockIdx.y * 2u"
+	expect_contains "$out" "ks_by * 2u"
+	# swz=0: the blocks row after row
+	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
+		--param swz=0)
+	expect_contains "$out" "blockIdx.y * 4u"
+	expect_not_contains "$out" "ks_gl"
 }
