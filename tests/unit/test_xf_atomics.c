@@ -18,103 +18,29 @@
 #include "../../src/transforms/transform.h"
 #include "../../src/transforms/xfbody.h"
 #include "test.h"
+#include "xf_fixture.h"
 
 void ks_suite_xf_atomics(void);
 
 #define DATA "tests/data/transforms"
 
-static int ready;		/* 0: not set up, 1: ready, -1: skip */
-static char state[256];
-static const char *toolkit;
+static struct xf_file files[] = {
+	{ DATA "/atomics.cu", { 0 }, KS_BUF_INIT, 0 },
+	{ DATA "/permute.cu", { 0 }, KS_BUF_INIT, 0 },
+};
+static struct xf_fixture fx = {
+	.what = "transform",
+	.probe = DATA "/atomics.cu",
+	.files = files,
+	.nfiles = KS_ARRAY_SIZE(files),
+};
 
-static struct parsed {
-	const char *file;
-	struct ks_inventory inv;
-	struct ks_buf text;
-	int done;
-} parsed[] = { { DATA "/atomics.cu", { 0 }, KS_BUF_INIT, 0 },
-	       { DATA "/permute.cu", { 0 }, KS_BUF_INIT, 0 } };
-
-static int
-setup(void)
-{
-	struct ks_buf err = KS_BUF_INIT;
-
-	if (ready)
-		return ready > 0;
-	ready = -1;
-	if (ks_libclang_load(&err)) {
-		fprintf(stderr, "skip: transform parse tests: %s\n", err.buf);
-		ks_buf_release(&err);
-		return 0;
-	}
-	if (!ks_fs_exists(DATA "/atomics.cu"))
-		return 0;
-	snprintf(state, sizeof(state), "%s/ks-xf-XXXXXX",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
-						       : "/tmp");
-	if (!mkdtemp(state))
-		return 0;
-	if (ks_fs_exists("/usr/local/cuda/include/cuda_runtime.h"))
-		toolkit = "/usr/local/cuda";
-	ready = 1;
-	return 1;
-}
-
-static struct parsed *
-parse(const char *file)
-{
-	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {
-		struct parsed *p = &parsed[i];
-		struct ks_tu_opts o;
-		struct ks_buf err = KS_BUF_INIT;
-
-		if (strcmp(p->file, file))
-			continue;
-		if (p->done)
-			return p->done > 0 ? p : NULL;
-		p->done = -1;
-		memset(&o, 0, sizeof(o));
-		o.source = file;
-		o.toolkit = toolkit;
-		o.state_dir = state;
-		o.arch = "sm_90";
-		if (ks_inventory_build(&o, &p->inv, &err) ||
-		    ks_fs_read(file, &p->text, &err)) {
-			fprintf(stderr, "%s: %s\n", file, err.buf);
-			ks_buf_release(&err);
-			return NULL;
-		}
-		p->done = 1;
-		return p;
-	}
-	return NULL;
-}
-
-/* Apply `skill` at its default point to `kernel` of `file`. */
 static enum ks_xf_result
 run_xf(const char *file, const char *kernel, const char *skill,
        const struct ks_xf_point *pt, struct ks_buf *variant,
        struct ks_buf *reason, const struct ks_kernel **kout)
 {
-	struct parsed *p = parse(file);
-	const struct ks_transform *t = ks_xf_find(skill);
-	struct ks_xf_input in;
-	struct ks_xf_point def;
-
-	if (!p || !t)
-		return (enum ks_xf_result)-1;
-	memset(&in, 0, sizeof(in));
-	in.kernel = ks_inventory_find(&p->inv, kernel);
-	if (!in.kernel)
-		return (enum ks_xf_result)-1;
-	in.text = p->text.buf;
-	in.len = p->text.len;
-	in.opts.arch = 900;
-	if (kout)
-		*kout = in.kernel;
-	ks_xf_default_point(t, &def);
-	return ks_xf_apply(t, &in, pt ? pt : &def, variant, reason);
+	return xf_run(&fx, skill, file, kernel, pt, variant, reason, kout);
 }
 
 static const struct {
@@ -164,7 +90,7 @@ static const struct {
 
 TEST(applies_to_its_shapes_and_declines_look_alikes)
 {
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
 		struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
@@ -192,7 +118,7 @@ TEST(applies_to_its_shapes_and_declines_look_alikes)
  * own definition, a launcher, and the rewriter takes it. */
 TEST(variants_are_deterministic_and_rewritable)
 {
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
 		struct ks_buf v1 = KS_BUF_INIT, v2 = KS_BUF_INIT, r = KS_BUF_INIT;
@@ -201,7 +127,7 @@ TEST(variants_are_deterministic_and_rewritable)
 		struct ks_rewrite_kernel rk;
 		struct ks_rewrite_job job;
 		const struct ks_kernel *k = NULL;
-		struct parsed *p = parse(cases[i].file);
+		struct xf_file *p = xf_parse(&fx, cases[i].file);
 		char want[128];
 		int rc;
 
@@ -248,7 +174,7 @@ TEST(variants_are_deterministic_and_rewritable)
 /* Every allowed point of each applied case gives a variant or a reason. */
 TEST(every_point_applies_or_says_why)
 {
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
 		const struct ks_transform *t = ks_xf_find(cases[i].skill);
@@ -286,7 +212,7 @@ TEST(reduce_flushes_block_addresses_per_block)
 	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
 	const char *loop, *inner, *end;
 
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(DATA "/atomics.cu", "row_sums",
 					   "atomic_hierarchical_reduce", NULL,
@@ -309,7 +235,7 @@ TEST(histogram_declines_counters_past_static_shared_memory)
 	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
 	struct ks_xf_point pt;
 
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	CHECK(t);
 	ks_xf_default_point(t, &pt);
@@ -473,8 +399,5 @@ ks_suite_xf_atomics(void)
 	RUN(xfbody_finds_calls_and_tells_discarded_values);
 	RUN(xfbody_copies_with_renames_and_edits);
 	RUN(xfbody_element_types);
-	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {
-		ks_inventory_release(&parsed[i].inv);
-		ks_buf_release(&parsed[i].text);
-	}
+	xf_teardown(&fx);
 }

@@ -20,110 +20,31 @@
 #include "../../src/core/util.h"
 #include "../../src/transforms/transform.h"
 #include "test.h"
+#include "xf_fixture.h"
 
 void ks_suite_xf_pool(void);
 
 #define DATA "tests/data/transforms"
 
-static int ready;		/* 0: not set up, 1: ready, -1: skip */
-static char state[256];
-static const char *toolkit;
-
-static struct parsed {
-	const char *file;
-	struct ks_inventory inv;
-	struct ks_buf text;
-	int done;
-} parsed[] = { { DATA "/pool.cu", { 0 }, KS_BUF_INIT, 0 },
-	       { "bench/maxpool/main.cu", { 0 }, KS_BUF_INIT, 0 },
-	       { "bench/avgpool/main.cu", { 0 }, KS_BUF_INIT, 0 } };
-
-static int
-setup(void)
-{
-	struct ks_buf err = KS_BUF_INIT;
-
-	if (ready)
-		return ready > 0;
-	ready = -1;
-	if (ks_libclang_load(&err)) {
-		fprintf(stderr, "skip: pool parse tests: %s\n", err.buf);
-		ks_buf_release(&err);
-		return 0;
-	}
-	if (!ks_fs_exists(DATA "/pool.cu"))
-		return 0;
-	snprintf(state, sizeof(state), "%s/ks-xfpl-XXXXXX",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
-						       : "/tmp");
-	if (!mkdtemp(state))
-		return 0;
-	if (ks_fs_exists("/usr/local/cuda/include/cuda_runtime.h"))
-		toolkit = "/usr/local/cuda";
-	ready = 1;
-	return 1;
-}
-
-static struct parsed *
-parse(const char *file)
-{
-	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {
-		struct parsed *p = &parsed[i];
-		struct ks_tu_opts o;
-		struct ks_buf err = KS_BUF_INIT;
-		struct ks_strv incs;
-		int rc;
-
-		if (strcmp(p->file, file))
-			continue;
-		if (p->done)
-			return p->done > 0 ? p : NULL;
-		p->done = -1;
-		memset(&o, 0, sizeof(o));
-		o.source = file;
-		o.toolkit = toolkit;
-		o.state_dir = state;
-		o.arch = "sm_90";
-		ks_strv_init(&incs);
-		ks_strv_push(&incs, "-Ibench/common");
-		o.includes = &incs;
-		rc = ks_inventory_build(&o, &p->inv, &err) ||
-		     ks_fs_read(file, &p->text, &err);
-		ks_strv_release(&incs);
-		if (rc) {
-			fprintf(stderr, "%s: %s\n", file, err.buf);
-			ks_buf_release(&err);
-			return NULL;
-		}
-		p->done = 1;
-		return p;
-	}
-	return NULL;
-}
+static struct xf_file files[] = {
+	{ DATA "/pool.cu", { 0 }, KS_BUF_INIT, 0 },
+	{ "bench/maxpool/main.cu", { 0 }, KS_BUF_INIT, 0 },
+	{ "bench/avgpool/main.cu", { 0 }, KS_BUF_INIT, 0 },
+};
+static struct xf_fixture fx = {
+	.what = "pool",
+	.probe = DATA "/pool.cu",
+	.include = "-Ibench/common",
+	.files = files,
+	.nfiles = KS_ARRAY_SIZE(files),
+};
 
 static enum ks_xf_result
 run_xf(const char *file, const char *kernel, const struct ks_xf_point *pt,
        struct ks_buf *variant, struct ks_buf *reason,
        const struct ks_kernel **kout)
 {
-	struct parsed *p = parse(file);
-	const struct ks_transform *t = ks_xf_find("pool_window_rows");
-	struct ks_xf_input in;
-	struct ks_xf_point def;
-
-	if (!p || !t)
-		return (enum ks_xf_result)-1;
-	memset(&in, 0, sizeof(in));
-	in.kernel = ks_inventory_find(&p->inv, kernel);
-	if (!in.kernel)
-		return (enum ks_xf_result)-1;
-	in.text = p->text.buf;
-	in.len = p->text.len;
-	in.opts.arch = 900;
-	if (kout)
-		*kout = in.kernel;
-	ks_xf_default_point(t, &def);
-	return ks_xf_apply(t, &in, pt ? pt : &def, variant, reason);
+	return xf_run(&fx, "pool_window_rows", file, kernel, pt, variant, reason, kout);
 }
 
 #define PL DATA "/pool.cu"
@@ -149,7 +70,7 @@ static const struct {
 
 TEST(applies_to_poolings_and_declines_look_alikes)
 {
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
 		struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
@@ -174,7 +95,7 @@ TEST(applies_to_poolings_and_declines_look_alikes)
 
 TEST(variants_are_deterministic_and_rewritable)
 {
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
 		struct ks_buf v1 = KS_BUF_INIT, v2 = KS_BUF_INIT, r = KS_BUF_INIT;
@@ -183,7 +104,7 @@ TEST(variants_are_deterministic_and_rewritable)
 		struct ks_rewrite_kernel rk;
 		struct ks_rewrite_job job;
 		const struct ks_kernel *k = NULL;
-		struct parsed *p = parse(cases[i].file);
+		struct xf_file *p = xf_parse(&fx, cases[i].file);
 		char want[128];
 		int rc;
 
@@ -231,7 +152,7 @@ TEST(every_point_applies_or_says_why)
 {
 	const struct ks_transform *t = ks_xf_find("pool_window_rows");
 
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	CHECK(t);
 	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
@@ -268,7 +189,7 @@ TEST(window_follows_the_facts)
 	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
 	struct ks_xf_point pt;
 
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/maxpool/main.cu",
 					   "maxpool_kernel", NULL, &v, &r, NULL));
@@ -315,7 +236,7 @@ TEST(launcher_falls_back_to_the_original)
 	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
 	const char *fb;
 
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/avgpool/main.cu",
 					   "avgpool_kernel", NULL, &v, &r, NULL));
@@ -339,8 +260,5 @@ ks_suite_xf_pool(void)
 	RUN(every_point_applies_or_says_why);
 	RUN(window_follows_the_facts);
 	RUN(launcher_falls_back_to_the_original);
-	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {
-		ks_inventory_release(&parsed[i].inv);
-		ks_buf_release(&parsed[i].text);
-	}
+	xf_teardown(&fx);
 }

@@ -23,111 +23,32 @@
 #include "../../src/core/util.h"
 #include "../../src/transforms/transform.h"
 #include "test.h"
+#include "xf_fixture.h"
 
 void ks_suite_xf_stencil(void);
 
 #define DATA "tests/data/transforms"
 
-static int ready;		/* 0: not set up, 1: ready, -1: skip */
-static char state[256];
-static const char *toolkit;
-
-static struct parsed {
-	const char *file;
-	struct ks_inventory inv;
-	struct ks_buf text;
-	int done;
-} parsed[] = { { DATA "/stencil.cu", { 0 }, KS_BUF_INIT, 0 },
-	       { "bench/jacobi2d/main.cu", { 0 }, KS_BUF_INIT, 0 },
-	       { "bench/stencil3d7/main.cu", { 0 }, KS_BUF_INIT, 0 },
-	       { "bench/stencil3d25/main.cu", { 0 }, KS_BUF_INIT, 0 } };
-
-static int
-setup(void)
-{
-	struct ks_buf err = KS_BUF_INIT;
-
-	if (ready)
-		return ready > 0;
-	ready = -1;
-	if (ks_libclang_load(&err)) {
-		fprintf(stderr, "skip: stencil parse tests: %s\n", err.buf);
-		ks_buf_release(&err);
-		return 0;
-	}
-	if (!ks_fs_exists(DATA "/stencil.cu"))
-		return 0;
-	snprintf(state, sizeof(state), "%s/ks-xfst-XXXXXX",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
-						       : "/tmp");
-	if (!mkdtemp(state))
-		return 0;
-	if (ks_fs_exists("/usr/local/cuda/include/cuda_runtime.h"))
-		toolkit = "/usr/local/cuda";
-	ready = 1;
-	return 1;
-}
-
-static struct parsed *
-parse(const char *file)
-{
-	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {
-		struct parsed *p = &parsed[i];
-		struct ks_tu_opts o;
-		struct ks_buf err = KS_BUF_INIT;
-		struct ks_strv incs;
-		int rc;
-
-		if (strcmp(p->file, file))
-			continue;
-		if (p->done)
-			return p->done > 0 ? p : NULL;
-		p->done = -1;
-		memset(&o, 0, sizeof(o));
-		o.source = file;
-		o.toolkit = toolkit;
-		o.state_dir = state;
-		o.arch = "sm_90";
-		ks_strv_init(&incs);
-		ks_strv_push(&incs, "-Ibench/common");
-		o.includes = &incs;
-		rc = ks_inventory_build(&o, &p->inv, &err) ||
-		     ks_fs_read(file, &p->text, &err);
-		ks_strv_release(&incs);
-		if (rc) {
-			fprintf(stderr, "%s: %s\n", file, err.buf);
-			ks_buf_release(&err);
-			return NULL;
-		}
-		p->done = 1;
-		return p;
-	}
-	return NULL;
-}
+static struct xf_file files[] = {
+	{ DATA "/stencil.cu", { 0 }, KS_BUF_INIT, 0 },
+	{ "bench/jacobi2d/main.cu", { 0 }, KS_BUF_INIT, 0 },
+	{ "bench/stencil3d7/main.cu", { 0 }, KS_BUF_INIT, 0 },
+	{ "bench/stencil3d25/main.cu", { 0 }, KS_BUF_INIT, 0 },
+};
+static struct xf_fixture fx = {
+	.what = "stencil",
+	.probe = DATA "/stencil.cu",
+	.include = "-Ibench/common",
+	.files = files,
+	.nfiles = KS_ARRAY_SIZE(files),
+};
 
 static enum ks_xf_result
 run_xf(const char *file, const char *kernel, const struct ks_xf_point *pt,
        struct ks_buf *variant, struct ks_buf *reason,
        const struct ks_kernel **kout)
 {
-	struct parsed *p = parse(file);
-	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
-	struct ks_xf_input in;
-	struct ks_xf_point def;
-
-	if (!p || !t)
-		return (enum ks_xf_result)-1;
-	memset(&in, 0, sizeof(in));
-	in.kernel = ks_inventory_find(&p->inv, kernel);
-	if (!in.kernel)
-		return (enum ks_xf_result)-1;
-	in.text = p->text.buf;
-	in.len = p->text.len;
-	in.opts.arch = 900;
-	if (kout)
-		*kout = in.kernel;
-	ks_xf_default_point(t, &def);
-	return ks_xf_apply(t, &in, pt ? pt : &def, variant, reason);
+	return xf_run(&fx, "stencil_smem_halo", file, kernel, pt, variant, reason, kout);
 }
 
 #define ST DATA "/stencil.cu"
@@ -207,7 +128,7 @@ static const struct {
 
 TEST(applies_to_stencils_and_declines_look_alikes)
 {
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
 		struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
@@ -232,7 +153,7 @@ TEST(applies_to_stencils_and_declines_look_alikes)
 
 TEST(variants_are_deterministic_and_rewritable)
 {
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
 		struct ks_buf v1 = KS_BUF_INIT, v2 = KS_BUF_INIT, r = KS_BUF_INIT;
@@ -241,7 +162,7 @@ TEST(variants_are_deterministic_and_rewritable)
 		struct ks_rewrite_kernel rk;
 		struct ks_rewrite_job job;
 		const struct ks_kernel *k = NULL;
-		struct parsed *p = parse(cases[i].file);
+		struct xf_file *p = xf_parse(&fx, cases[i].file);
 		char want[128];
 		int rc;
 
@@ -292,7 +213,7 @@ TEST(every_point_applies_or_says_why)
 {
 	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
 
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	CHECK(t);
 	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
@@ -346,7 +267,7 @@ TEST(tile_and_column_follow_the_reads)
 	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
 	struct ks_xf_point pt;
 
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	tile_point(t, &pt);
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
@@ -403,7 +324,7 @@ TEST(streaming_form_rings_the_column)
 	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
 	struct ks_xf_point pt;
 
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	stream_point(t, &pt);
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
@@ -465,7 +386,7 @@ TEST(plane_form_walks_planes_through_two_buffers)
 	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
 	struct ks_xf_point pt;
 
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	plane_point(t, &pt);
 	pt.v[param_index(t, "by")] = 16;
@@ -560,7 +481,7 @@ TEST(plane_form_declines_with_reasons)
 	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
 	struct ks_xf_point pt;
 
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	plane_point(t, &pt);
 	pt.v[param_index(t, "rows")] = 8;
@@ -585,7 +506,7 @@ TEST(tile_too_large_for_shared_memory_declines)
 	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
 	struct ks_xf_point pt;
 
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	tile_point(t, &pt);
 	pt.v[0] = 64;	/* bx */
@@ -642,8 +563,5 @@ ks_suite_xf_stencil(void)
 	RUN(default_point_is_the_plane_form);
 	RUN(tile_too_large_for_shared_memory_declines);
 	RUN(plane_stride_of_three_symbols_stays_exact);
-	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {
-		ks_inventory_release(&parsed[i].inv);
-		ks_buf_release(&parsed[i].text);
-	}
+	xf_teardown(&fx);
 }

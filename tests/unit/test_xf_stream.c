@@ -22,6 +22,7 @@
 #include "../../src/core/util.h"
 #include "../../src/transforms/transform.h"
 #include "test.h"
+#include "xf_fixture.h"
 
 void ks_suite_xf_stream(void);
 
@@ -29,101 +30,23 @@ void ks_suite_xf_stream(void);
 #define ST DATA "/stream.cu"
 #define SP "bench/softplus/main.cu"
 
-static int ready;		/* 0: not set up, 1: ready, -1: skip */
-static char state[256];
-static const char *toolkit;
-
-static struct parsed {
-	const char *file;
-	struct ks_inventory inv;
-	struct ks_buf text;
-	int done;
-} parsed[] = { { ST, { 0 }, KS_BUF_INIT, 0 },
-	       { SP, { 0 }, KS_BUF_INIT, 0 } };
-
-static int
-setup(void)
-{
-	struct ks_buf err = KS_BUF_INIT;
-
-	if (ready)
-		return ready > 0;
-	ready = -1;
-	if (ks_libclang_load(&err)) {
-		fprintf(stderr, "skip: stream parse tests: %s\n", err.buf);
-		ks_buf_release(&err);
-		return 0;
-	}
-	if (!ks_fs_exists(ST))
-		return 0;
-	snprintf(state, sizeof(state), "%s/ks-xfst-XXXXXX",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
-						       : "/tmp");
-	if (!mkdtemp(state))
-		return 0;
-	if (ks_fs_exists("/usr/local/cuda/include/cuda_runtime.h"))
-		toolkit = "/usr/local/cuda";
-	ready = 1;
-	return 1;
-}
-
-static struct parsed *
-parse(const char *file)
-{
-	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {
-		struct parsed *p = &parsed[i];
-		struct ks_tu_opts o;
-		struct ks_buf err = KS_BUF_INIT;
-		struct ks_strv incs;
-		int rc;
-
-		if (strcmp(p->file, file))
-			continue;
-		if (p->done)
-			return p->done > 0 ? p : NULL;
-		p->done = -1;
-		memset(&o, 0, sizeof(o));
-		o.source = file;
-		o.toolkit = toolkit;
-		o.state_dir = state;
-		o.arch = "sm_90";
-		ks_strv_init(&incs);
-		ks_strv_push(&incs, "-Ibench/common");
-		o.includes = &incs;
-		rc = ks_inventory_build(&o, &p->inv, &err) ||
-		     ks_fs_read(file, &p->text, &err);
-		ks_strv_release(&incs);
-		if (rc) {
-			fprintf(stderr, "%s: %s\n", file, err.buf);
-			ks_buf_release(&err);
-			return NULL;
-		}
-		p->done = 1;
-		return p;
-	}
-	return NULL;
-}
+static struct xf_file files[] = {
+	{ ST, { 0 }, KS_BUF_INIT, 0 },
+	{ SP, { 0 }, KS_BUF_INIT, 0 },
+};
+static struct xf_fixture fx = {
+	.what = "stream",
+	.probe = ST,
+	.include = "-Ibench/common",
+	.files = files,
+	.nfiles = KS_ARRAY_SIZE(files),
+};
 
 static enum ks_xf_result
 run_xf(const char *skill, const char *file, const char *kernel,
        struct ks_buf *variant, struct ks_buf *reason)
 {
-	struct parsed *p = parse(file);
-	const struct ks_transform *t = ks_xf_find(skill);
-	struct ks_xf_input in;
-	struct ks_xf_point def;
-
-	if (!p || !t)
-		return (enum ks_xf_result)-1;
-	memset(&in, 0, sizeof(in));
-	in.kernel = ks_inventory_find(&p->inv, kernel);
-	if (!in.kernel)
-		return (enum ks_xf_result)-1;
-	in.text = p->text.buf;
-	in.len = p->text.len;
-	in.opts.arch = 900;
-	ks_xf_default_point(t, &def);
-	return ks_xf_apply(t, &in, &def, variant, reason);
+	return xf_run(&fx, skill, file, kernel, NULL, variant, reason, NULL);
 }
 
 /* The text of the function `ks_<part>_<kernel>(` up to its closing
@@ -191,7 +114,7 @@ static const struct {
  * those; the scalar body is the original's. */
 TEST(packed_body_has_the_decided_bounds_as_constants)
 {
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	for (size_t i = 0; i < KS_ARRAY_SIZE(applies); i++) {
 		struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT, b = KS_BUF_INIT;
@@ -236,7 +159,7 @@ TEST(negated_exit_is_declined)
 {
 	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
 
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	CHECK_INT_EQ(KS_XF_DECLINED, run_xf("vectorize_memory", ST, "negated_exit",
 					    &v, &r));
@@ -258,7 +181,7 @@ TEST(loop_index_width_follows_the_launchers_bound)
 {
 	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
 
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("vectorize_memory", ST, "guarded", &v, &r));
 	CHECK(strstr(v.buf, "\tfor (unsigned ks_g0 = blockIdx.x * 256 + threadIdx.x;\n"));
@@ -277,7 +200,7 @@ TEST(loop_index_width_follows_the_launchers_bound)
  * both for a whole condition, && or || inside one, none under `!`. */
 TEST(analysis_records_comparison_bytes_and_join)
 {
-	struct parsed *p;
+	struct xf_file *p;
 	const struct {
 		const char *kernel, *text;
 		unsigned joined;
@@ -289,9 +212,9 @@ TEST(analysis_records_comparison_bytes_and_join)
 		{ "negated_exit", "i < n", 0 },
 	};
 
-	if (!setup())
+	if (!xf_setup(&fx))
 		return;
-	p = parse(ST);
+	p = xf_parse(&fx, ST);
 	CHECK(p);
 	for (size_t i = 0; i < KS_ARRAY_SIZE(want); i++) {
 		const struct ks_kernel *k = ks_inventory_find(&p->inv, want[i].kernel);
@@ -321,8 +244,5 @@ ks_suite_xf_stream(void)
 	RUN(negated_exit_is_declined);
 	RUN(loop_index_width_follows_the_launchers_bound);
 	RUN(analysis_records_comparison_bytes_and_join);
-	for (size_t i = 0; i < KS_ARRAY_SIZE(parsed); i++) {
-		ks_inventory_release(&parsed[i].inv);
-		ks_buf_release(&parsed[i].text);
-	}
+	xf_teardown(&fx);
 }

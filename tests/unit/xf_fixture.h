@@ -1,0 +1,53 @@
+/*
+ * xf_fixture: the files a transform test suite parses once with libclang
+ * (tests/unit/test_xf_*.c), and a transform applied to one of their
+ * kernels. Without a loadable libclang, or without the suite's data, the
+ * suite's tests say why and pass.
+ *
+ * Ownership: the suite owns the fixture and its files (a static array);
+ * xf_teardown() releases what parsing made and removes the state folder.
+ * May include: libc, analysis, core, transforms, test.h.
+ */
+#ifndef KS_TESTS_XF_FIXTURE_H
+#define KS_TESTS_XF_FIXTURE_H
+
+#include "../../src/analysis/inventory.h"
+#include "../../src/core/buf.h"
+#include "../../src/transforms/transform.h"
+
+struct xf_file {
+	const char *path;	/* relative to the repository */
+	struct ks_inventory inv;
+	struct ks_buf text;
+	int done;		/* 0: not parsed, 1: parsed, -1: failed */
+};
+
+struct xf_fixture {
+	const char *what;	/* "conv": the skip message's subject */
+	const char *probe;	/* a data file the suite needs */
+	const char *include;	/* "-Idir" for every parse, or NULL */
+	struct xf_file *files;
+	size_t nfiles;
+	int ready;		/* 0: not set up, 1: ready, -1: skip */
+	char state[256];	/* the analysis' state folder (PCHs) */
+	const char *toolkit;	/* the CUDA toolkit, if installed */
+};
+
+/* 1 when the suite can run, else 0 (the reason printed once). */
+int xf_setup(struct xf_fixture *x);
+
+/* `path` (one of the fixture's files) parsed, or NULL with the error
+ * printed. */
+struct xf_file *xf_parse(struct xf_fixture *x, const char *path);
+
+/* `skill` at `pt` (NULL: its default point) applied to `kernel` of
+ * `path`; -1 cast to the enum when the file, kernel or skill is missing.
+ * `kout`, when not NULL, gets the kernel's facts. */
+enum ks_xf_result xf_run(struct xf_fixture *x, const char *skill,
+			 const char *path, const char *kernel,
+			 const struct ks_xf_point *pt, struct ks_buf *variant,
+			 struct ks_buf *reason, const struct ks_kernel **kout);
+
+void xf_teardown(struct xf_fixture *x);
+
+#endif
