@@ -99,6 +99,7 @@ phase(struct ks_buf *o, int along, int load, int replay, const char *T,
 {
 	/* fixed: the coordinate threadIdx.x walks; moving: threadIdx.y + j */
 	const char *fx = along == 0 ? "x" : "y", *mv = along == 0 ? "y" : "x";
+	const char *MV = along == 0 ? "Y" : "X";
 	struct ks_buf c = KS_BUF_INIT, pin = KS_BUF_INIT, pout = KS_BUF_INIT;
 
 	/* the tile is indexed [gy - y0][gx - x0] in both phases */
@@ -125,10 +126,15 @@ phase(struct ks_buf *o, int along, int load, int replay, const char *T,
 		"			const unsigned ks_tf = ks_gf %% ks_ob.%s, ks_bf = ks_gf / ks_ob.%s;\n"
 		"			const unsigned ks_gm = ks_%s0 + threadIdx.y;\n"
 		"			const unsigned ks_sq = %lldu / ks_ob.%s, ks_sr = %lldu %% ks_ob.%s;\n"
-		"			unsigned ks_tm = ks_gm %% ks_ob.%s, ks_bm = ks_gm / ks_ob.%s;\n"
+		"			unsigned ks_ts = ks_gm %% ks_ob.%s, ks_bs = ks_gm / ks_ob.%s;\n"
 		"\n"
 		"#pragma unroll\n"
 		"			for (unsigned ks_j = 0; ks_j < %lldu; ks_j += %lldu) {\n"
+		"				/* a block side known at compile time: its own\n"
+		"				   division, which folds into the body's index */\n"
+		"				const unsigned ks_tm = ks_O%s ? (ks_gm + ks_j) %% ks_ob.%s : ks_ts;\n"
+		"				const unsigned ks_bm = ks_O%s ? (ks_gm + ks_j) / ks_ob.%s : ks_bs;\n"
+		"\n"
 		"				if (ks_gf < ks_n%s && ks_gm + ks_j < ks_n%s) {\n"
 		"					%s\n"
 		"					%s\n"
@@ -136,15 +142,15 @@ phase(struct ks_buf *o, int along, int load, int replay, const char *T,
 		"					ks_tile_body_%s(make_uint3(%s, %s, ks_tz),\n"
 		"						make_uint3(%s, %s, ks_bz), ks_ob, ks_og, %s);\n"
 		"				}\n"
-		"				ks_tm += ks_sr;\n"
-		"				ks_bm += ks_sq;\n"
-		"				if (ks_tm >= ks_ob.%s) {\n"
-		"					ks_tm -= ks_ob.%s;\n"
-		"					ks_bm++;\n"
+		"				ks_ts += ks_sr;\n"
+		"				ks_bs += ks_sq;\n"
+		"				if (ks_ts >= ks_ob.%s) {\n"
+		"					ks_ts -= ks_ob.%s;\n"
+		"					ks_bs++;\n"
 		"				}\n"
 		"			}\n",
 		load ? "load" : "store", fx, fx, fx, fx, mv, rows, mv, rows, mv,
-		mv, mv, tile, rows, fx, mv, pin.buf, pout.buf, kname, along == 0 ? "ks_tf" : "ks_tm",
+		mv, mv, tile, rows, MV, mv, MV, mv, fx, mv, pin.buf, pout.buf, kname, along == 0 ? "ks_tf" : "ks_tm",
 		along == 0 ? "ks_tm" : "ks_tf", along == 0 ? "ks_bf" : "ks_bm",
 		along == 0 ? "ks_bm" : "ks_bf", args, mv, mv);
 	ks_buf_release(&c);
@@ -327,6 +333,7 @@ vphase(struct ks_buf *o, int along, int load, const char *T,
        long long vec)
 {
 	const char *fx = along == 0 ? "x" : "y", *mv = along == 0 ? "y" : "x";
+	const char *MV = along == 0 ? "Y" : "X";
 	const long long step = rows * vec, w = tile / vec;
 	struct ks_buf cell = KS_BUF_INIT, pin = KS_BUF_INIT, pout = KS_BUF_INIT;
 
@@ -359,12 +366,14 @@ vphase(struct ks_buf *o, int along, int load, const char *T,
 	ks_buf_addf(o,
 		"\t\t\tconst unsigned ks_gm = ks_%s0 + ks_l / %lldu;\n"
 		"\t\t\tconst unsigned ks_sq = %lldu / ks_ob.%s, ks_sr = %lldu %% ks_ob.%s;\n"
-		"\t\t\tunsigned ks_tm = ks_gm %% ks_ob.%s, ks_bm = ks_gm / ks_ob.%s;\n"
+		"\t\t\tunsigned ks_ts = ks_gm %% ks_ob.%s, ks_bs = ks_gm / ks_ob.%s;\n"
 		"\n"
 		"#pragma unroll\n"
 		"\t\t\tfor (unsigned ks_j = 0; ks_j < %lldu; ks_j += %lldu) {\n"
+		"\t\t\t\tconst unsigned ks_tm = ks_O%s ? (ks_gm + ks_j) %% ks_ob.%s : ks_ts;\n"
+		"\t\t\t\tconst unsigned ks_bm = ks_O%s ? (ks_gm + ks_j) / ks_ob.%s : ks_bs;\n"
 		"\t\t\t\tlong long ks_i[%lld];\n",
-		mv, w, step, mv, step, mv, mv, mv, tile, step, vec);
+		mv, w, step, mv, step, mv, mv, mv, tile, step, MV, mv, MV, mv, vec);
 	if (!load)
 		ks_buf_addf(o, "\t\t\t\t%s ks_w[%lld];\n", T, vec);
 	ks_buf_addf(o,
@@ -393,11 +402,11 @@ vphase(struct ks_buf *o, int along, int load, const char *T,
 		ks_buf_addf(o, "\t\t\t\tks_tile_vstore<%s, %lld>(ks_S, ks_i, ks_w);\n",
 			    T, vec);
 	ks_buf_addf(o,
-		"\t\t\t\tks_tm += ks_sr;\n"
-		"\t\t\t\tks_bm += ks_sq;\n"
-		"\t\t\t\tif (ks_tm >= ks_ob.%s) {\n"
-		"\t\t\t\t\tks_tm -= ks_ob.%s;\n"
-		"\t\t\t\t\tks_bm++;\n"
+		"\t\t\t\tks_ts += ks_sr;\n"
+		"\t\t\t\tks_bs += ks_sq;\n"
+		"\t\t\t\tif (ks_ts >= ks_ob.%s) {\n"
+		"\t\t\t\t\tks_ts -= ks_ob.%s;\n"
+		"\t\t\t\t\tks_bs++;\n"
 		"\t\t\t\t}\n"
 		"\t\t\t}\n",
 		mv, mv);
@@ -438,6 +447,15 @@ any_phase(struct ks_buf *o, int along, int load, int replay, const char *T,
 	else
 		phase(o, along, load, replay, T, kname, args, tile, rows);
 }
+
+/* The original block shapes (x, y; z = 1) the launcher runs an instance
+ * of its own for, the sides then compile-time constants: every power of
+ * two from 8 to 32 wide and from 4 to 32 high. Any other shape runs the
+ * instance that reads the sides at run time. */
+static const unsigned common_blocks[][2] = {
+	{ 32, 8 }, { 16, 16 }, { 32, 32 }, { 32, 4 }, { 32, 16 }, { 16, 8 },
+	{ 16, 4 }, { 16, 32 }, { 8, 8 }, { 8, 4 }, { 8, 16 }, { 8, 32 },
+};
 
 /* The parameters, in descriptor order. */
 enum { P_TILE, P_TILES, P_REPLAY, P_VEC, P_SWZ, P_ROWS, P_N };
@@ -703,9 +721,15 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"/* Each block moves %lld %lldx%lld tile%s of the original grid's global\n"
 		"   indices (ks_og blocks of ks_ob threads), one above the other; the\n"
 		"   next tile's loads are in flight while the current one is stored. */\n"
+		"template <unsigned ks_OX, unsigned ks_OY, unsigned ks_OZ>\n"
 		"__global__ void __launch_bounds__(%lld, %lld)\n"
-		"ks_tile_%s(const dim3 ks_og, const dim3 ks_ob, %s)\n"
+		"ks_tile_%s(const dim3 ks_og, const dim3 ks_obr, %s)\n"
 		"{\n"
+		"\t/* the original block's sides: constants in the instances the\n"
+		"\t   launcher picks for the common shapes, so the coordinates the\n"
+		"\t   body gets fold into its own index arithmetic */\n"
+		"\tconst dim3 ks_ob(ks_OX ? ks_OX : ks_obr.x, ks_OY ? ks_OY : ks_obr.y,\n"
+		"\t\t\t ks_OZ ? ks_OZ : ks_obr.z);\n"
 		"\t__shared__ %s ks_t[%lld][%lld];\n"
 		"%s"
 		"\tconst %s *const ks_L = %s;\n"
@@ -766,6 +790,16 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\t\t}\n"
 		"\t}\n"
 		"}\n");
+	ks_buf_adds(variant,
+		"/* the instances in the device code (the launcher that names them\n"
+		"   is host code only) */\n");
+	for (size_t i = 0; i <= sizeof(common_blocks) / sizeof(common_blocks[0]); i++) {
+		const int last = i == sizeof(common_blocks) / sizeof(common_blocks[0]);
+
+		ks_buf_addf(variant, "template __global__ void ks_tile_%s<%uu, %uu, %uu>(const dim3, const dim3, %s);\n",
+			    k->name, last ? 0 : common_blocks[i][0],
+			    last ? 0 : common_blocks[i][1], last ? 0 : 1, params.buf);
+	}
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
 		goto out;
@@ -785,14 +819,25 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
 		"\t\treturn;\n"
 		"\t}\n"
-		"\tks_tile_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld),\n"
-		"\t\t\t     (unsigned)(ks_nz < 65535 ? ks_nz : 65535)),\n"
-		"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
-		"}\n",
+		"\tconst dim3 ks_g((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld),\n"
+		"\t\t\t (unsigned)(ks_nz < 65535 ? ks_nz : 65535));\n"
+		"\tconst dim3 ks_b(%lld, %lld);\n"
+		"\n",
 		k->name, params.buf, tile,
 		gguard.buf,
-		k->name, args.buf, k->name, tile - 1,
-		tile, tile * tiles - 1, tile * tiles, tile, rows, args.buf);
+		k->name, args.buf, tile - 1,
+		tile, tile * tiles - 1, tile * tiles, tile, rows);
+	for (size_t i = 0; i < sizeof(common_blocks) / sizeof(common_blocks[0]); i++)
+		ks_buf_addf(variant,
+			"\t%sif (block.x == %uu && block.y == %uu && block.z == 1u)\n"
+			"\t\tks_tile_%s<%uu, %uu, 1u><<<ks_g, ks_b, 0, stream>>>(grid, block, %s);\n",
+			i ? "else " : "", common_blocks[i][0], common_blocks[i][1],
+			k->name, common_blocks[i][0], common_blocks[i][1], args.buf);
+	ks_buf_addf(variant,
+		"\telse\n"
+		"\t\tks_tile_%s<0u, 0u, 0u><<<ks_g, ks_b, 0, stream>>>(grid, block, %s);\n"
+		"}\n",
+		k->name, args.buf);
 	rc = KS_XF_APPLIED;
 out:
 	ks_buf_release(&intype);
@@ -818,14 +863,16 @@ const struct ks_transform ks_xf_smem_tiled_transpose = {
 			"contiguous along x and the other along y",
 	.nparams = P_N,
 	/* ks try visits the points one parameter away from the default
-	 * last parameter first: rows=2 (twice the loads in flight per
-	 * thread), then the block groups' width */
+	 * last parameter first: rows=8 (half the elements a thread), then
+	 * the block groups' width. The default is the shape a hand-written
+	 * transpose on an H200 did best with: a 64x64 tile, 64x4 threads
+	 * (16 loads in flight each), one tile a block, groups of 8 */
 	.params = {
 		[P_TILE] = { "tile", "the square tile's side: threads per block row",
-			     32, 2, { 32, 64 } },
+			     64, 2, { 64, 32 } },
 		[P_TILES] = { "tiles", "tiles per block, one above the other (the "
 				       "next one's loads in flight while one is stored)",
-			      4, 4, { 4, 1, 2, 8 } },
+			      1, 4, { 1, 4, 2, 8 } },
 		[P_REPLAY] = { "replay", "1: the body runs once per element, in the "
 					 "load phase, and the store phase stores what it "
 					 "recorded; 0: the body runs in both phases",
@@ -838,10 +885,10 @@ const struct ks_transform ks_xf_smem_tiled_transpose = {
 		[P_SWZ] = { "swz", "block columns per group in the block order (the "
 				   "blocks in flight cover a region of both arrays); "
 				   "0: row after row",
-			    16, 4, { 16, 32, 8, 0 } },
+			    8, 4, { 8, 16, 32, 0 } },
 		[P_ROWS] = { "rows", "thread rows of the block (tile/rows elements "
 				     "per thread)",
-			     4, 4, { 4, 2, 8, 16 } },
+			     4, 4, { 4, 8, 2, 16 } },
 	},
 	.apply = apply,
 };

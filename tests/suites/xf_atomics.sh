@@ -118,7 +118,7 @@ emu_build() {
 	python3 - "v-$k.cu" <<'PY'
 import re, sys
 s = open(sys.argv[1]).read()
-s = re.sub(r'(\w+)<<<(.*?)>>>\(', r'ks_emu_cfg(\1, \2)(', s, flags=re.S)
+s = re.sub(r'(\w+(?:<[^<>;]*>)?)<<<(.*?)>>>\(', r'ks_emu_cfg(\1, \2)(', s, flags=re.S)
 open('variant.inc', 'w').write(s)
 PY
 	g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K="$k" "-D$case" \
@@ -134,6 +134,9 @@ test_transposes_match_the_original_on_the_cpu() {
 	# file : kernel : case : shape : points (odd sizes: ragged tiles)
 	for spec in "bench.cu:transpose_kernel:KS_TRANSPOSE2D:45 70:" \
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:130 33:tiles=1" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D_ODDB:45 70:" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D_ODDB:130 33:tile=64 rows=8 tiles=1 swz=8" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D_ODDB:70 45:vec=4 rows=8" \
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:130 33:replay=1 rows=8" \
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:70 45:rows=16 tiles=8" \
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:150 70:tile=64 rows=4 replay=0 tiles=2" \

@@ -60,6 +60,13 @@ main(int argc, char **argv)
 	fill(x, y0, y1);
 	ks_emu_cfg(KS_K, g, b)(x.data(), y0.data(), A, B);
 	KS_CAT(ks_launch_, KS_K)(g, b, 0, 0, x.data(), y1.data(), A, B);
+#elif defined(KS_TRANSPOSE2D_ODDB) /* the same with 24x6 blocks: a shape the
+					  variant has no instance of its own for */
+	std::vector<float> x(n), y0(n + 64), y1(n + 64);
+	const dim3 g((B + 23) / 24, (A + 5) / 6), b(24, 6);
+	fill(x, y0, y1);
+	ks_emu_cfg(KS_K, g, b)(x.data(), y0.data(), A, B);
+	KS_CAT(ks_launch_, KS_K)(g, b, 0, 0, x.data(), y1.data(), A, B);
 #elif defined(KS_BATCHED) /* (x, y, rows=A, cols=B), C along z */
 	std::vector<float> x(n), y0(n + 64), y1(n + 64);
 	const dim3 g((B + 15) / 16, (A + 15) / 16, C), b(16, 16);
@@ -98,7 +105,7 @@ main(int argc, char **argv)
 	ks_emu_cfg(KS_K, g, b)(x.data(), y0.data(), A, B, C);
 	KS_CAT(ks_launch_, KS_K)(g, b, 0, 0, x.data(), y1.data(), A, B, C);
 #else
-#error "no case: -DKS_TRANSPOSE2D, KS_BATCHED, KS_LD, KS_GATHER, KS_FLAT2, KS_FLAT3D or KS_FLAT3F"
+#error "no case: -DKS_TRANSPOSE2D, KS_TRANSPOSE2D_ODDB, KS_BATCHED, KS_LD, KS_GATHER, KS_FLAT2, KS_FLAT3D or KS_FLAT3F"
 #endif
 	return compare(y0, y1);
 }
