@@ -865,14 +865,15 @@ const struct ks_transform ks_xf_smem_tiled_transpose = {
 	/* ks try visits the points one parameter away from the default
 	 * last parameter first: rows=8 (half the elements a thread), then
 	 * the block groups' width. The default is the shape a hand-written
-	 * transpose on an H200 did best with: a 64x64 tile, 64x4 threads
-	 * (16 loads in flight each), one tile a block, groups of 8 */
+	 * transpose on an H200 did best with (a 64x64 tile, 64x4 threads,
+	 * 16 loads in flight each, groups of 8), with two tiles a block,
+	 * which measured best of the points around it (docs/TRANSFORMS.md) */
 	.params = {
 		[P_TILE] = { "tile", "the square tile's side: threads per block row",
 			     64, 2, { 64, 32 } },
 		[P_TILES] = { "tiles", "tiles per block, one above the other (the "
 				       "next one's loads in flight while one is stored)",
-			      1, 4, { 1, 4, 2, 8 } },
+			      2, 4, { 2, 1, 4, 8 } },
 		[P_REPLAY] = { "replay", "1: the body runs once per element, in the "
 					 "load phase, and the store phase stores what it "
 					 "recorded; 0: the body runs in both phases",
