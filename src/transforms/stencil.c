@@ -1246,11 +1246,9 @@ static enum ks_xf_result
 apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
       struct ks_buf *variant, struct ks_buf *reason)
 {
-	const long long bx = p->v[0], by = p->v[1], rows = p->v[2],
-			planes = p->v[3], stream = p->v[4], depth = p->v[5],
-			vx = p->v[7];
-	/* blocks per SM the registers must allow (1: the compiler's choice) */
-	const long long minb = bx * by < p->v[6] ? p->v[6] / (bx * by) : 1;
+	const long long bx = p->v[0], rows = p->v[2], planes = p->v[3],
+			stream = p->v[4], vx = p->v[7];
+	long long by = p->v[1], depth = p->v[5], minb;
 	struct st s;
 	struct ks_buf params = KS_BUF_INIT, bparams = KS_BUF_INIT;
 	struct ks_buf args = KS_BUF_INIT, body = KS_BUF_INIT;
@@ -1264,9 +1262,9 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	size_t nedits = 0;
 
 	memset(&s, 0, sizeof(s));
-	if (bx * by > 1024) {
+	if (bx * (by ? by : 16) > 1024) {
 		ks_buf_addf(reason, "a %lldx%lld block has more than 1024 threads",
-			    bx, by);
+			    bx, by ? by : 16);
 		return KS_XF_DECLINED;
 	}
 	if (recognize(&s, in, reason))
@@ -1276,6 +1274,18 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	rx = s.r[0];
 	ry = s.r[1];
 	rz = s.r[2];
+	/* 0: chosen by the radius. A 3-D tile of radius 3 or more takes 16
+	   rows, so that its y halo is at most half the rows it loads; the
+	   column ring holds 2 r + 1 + depth values of the streamed axis, so
+	   radius 3 or more keeps 2 steps of loads ahead (4 spilled at radius
+	   4 under the default register budget); a 2-D tile streams nothing */
+	if (!by)
+		by = s.dims == 3 && ry >= 3 ? 16 : 8;
+	if (!depth)
+		depth = !stream && s.dims == 2 ? 1
+			: (s.dims == 3 ? rz : ry) >= 3 ? 2 : 4;
+	/* blocks per SM the registers must allow (1: the compiler's choice) */
+	minb = bx * by < p->v[6] ? p->v[6] / (bx * by) : 1;
 	tw = bx + 2 * rx;
 	th = (s.dims == 3 ? by : by * rows) + 2 * ry;
 	qn = 2 * rz + 1;
@@ -1747,8 +1757,9 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 	.params = {
 		{ "bx", "threads per block along x (tile width)",
 		  32, 4, { 32, 64, 16, 128 } },
-		{ "by", "threads per block along y",
-		  8, 3, { 8, 4, 16 } },
+		{ "by", "threads per block along y (0: 16 for a 3-D stencil "
+			"of radius 3 or more, else 8)",
+		  0, 4, { 0, 8, 4, 16 } },
 		{ "rows", "2-D: outputs per thread along y",
 		  4, 4, { 4, 2, 8, 1 } },
 		{ "planes", "3-D tile, streaming: steps one block (2-D "
@@ -1758,8 +1769,10 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 			    "shared buffers; 1: register streaming along the "
 			    "slowest axis, other reads global; 0: the shared tile",
 		  2, 3, { 2, 1, 0 } },
-		{ "depth", "streaming: steps of column loads in flight ahead",
-		  4, 4, { 4, 2, 8, 1 } },
+		{ "depth", "streaming: steps of column loads in flight ahead "
+			   "(0: 2 for a streamed radius of 3 or more, 1 for a "
+			   "2-D tile, else 4)",
+		  0, 5, { 0, 4, 2, 8, 1 } },
 		{ "resident", "threads per SM the register use must allow "
 			      "(0: the compiler's choice)",
 		  1536, 4, { 1536, 2048, 1024, 0 } },

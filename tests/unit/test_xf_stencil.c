@@ -53,19 +53,6 @@ run_xf(const char *file, const char *kernel, const struct ks_xf_point *pt,
 
 #define ST DATA "/stencil.cu"
 
-/* The point of the shared-tile form (stream=0, depth=1), else default. */
-static void
-tile_point(const struct ks_transform *t, struct ks_xf_point *pt)
-{
-	ks_xf_default_point(t, pt);
-	for (size_t d = 0; d < t->nparams; d++) {
-		if (!strcmp(t->params[d].name, "stream"))
-			pt->v[d] = 0;
-		if (!strcmp(t->params[d].name, "depth"))
-			pt->v[d] = 1;
-	}
-}
-
 static size_t
 param_index(const struct ks_transform *t, const char *name)
 {
@@ -75,20 +62,80 @@ param_index(const struct ks_transform *t, const char *name)
 	return 0;
 }
 
-/* The point of the streaming form (stream=1), else default. */
+/* The default point with 8 rows of threads and 4 steps ahead stated
+ * (not chosen by the radius), which the checks below are written for. */
+static void
+fixed_point(const struct ks_transform *t, struct ks_xf_point *pt)
+{
+	ks_xf_default_point(t, pt);
+	pt->v[param_index(t, "by")] = 8;
+	pt->v[param_index(t, "depth")] = 4;
+}
+
+/* The point of the shared-tile form (stream=0, depth=1), else fixed. */
+static void
+tile_point(const struct ks_transform *t, struct ks_xf_point *pt)
+{
+	fixed_point(t, pt);
+	pt->v[param_index(t, "stream")] = 0;
+	pt->v[param_index(t, "depth")] = 1;
+}
+
+/* The point of the streaming form (stream=1), else fixed. */
 static void
 stream_point(const struct ks_transform *t, struct ks_xf_point *pt)
 {
-	ks_xf_default_point(t, pt);
+	fixed_point(t, pt);
 	pt->v[param_index(t, "stream")] = 1;
 }
 
-/* The point of the plane form (stream=2), else default. */
+/* The point of the plane form (stream=2), else fixed. */
 static void
 plane_point(const struct ks_transform *t, struct ks_xf_point *pt)
 {
-	ks_xf_default_point(t, pt);
+	fixed_point(t, pt);
 	pt->v[param_index(t, "stream")] = 2;
+}
+
+/* by=0 and depth=0 are chosen by the radius: radius 4 along z takes 16
+ * rows and 2 steps ahead (4 spilled), radius 1 keeps 8 rows and 4 steps;
+ * a 2-D tile streams nothing, so its depth is 1 without asking. */
+TEST(rows_and_depth_follow_the_radius)
+{
+	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
+	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+	struct ks_xf_point pt;
+
+	if (!xf_setup(&fx))
+		return;
+	ks_xf_default_point(t, &pt);
+	CHECK_INT_EQ(0, pt.v[param_index(t, "by")]);
+	CHECK_INT_EQ(0, pt.v[param_index(t, "depth")]);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
+					   "stencil3d25_kernel", &pt, &v, &r,
+					   NULL));
+	CHECK(strstr(v.buf, "32x16 threads"));
+	CHECK(strstr(v.buf, "with 2 steps of loads ahead"));
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "jacobi", &pt, &v, &r, NULL));
+	CHECK(strstr(v.buf, "32x8 threads"));
+	CHECK(strstr(v.buf, "with 4 steps of loads ahead"));
+	/* stated values are kept */
+	ks_buf_reset(&v);
+	pt.v[param_index(t, "by")] = 8;
+	pt.v[param_index(t, "depth")] = 4;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
+					   "stencil3d25_kernel", &pt, &v, &r,
+					   NULL));
+	CHECK(strstr(v.buf, "32x8 threads"));
+	CHECK(strstr(v.buf, "with 4 steps of loads ahead"));
+	/* the 2-D tile form at the default depth */
+	ks_buf_reset(&v);
+	ks_xf_default_point(t, &pt);
+	pt.v[param_index(t, "stream")] = 0;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "jacobi", &pt, &v, &r, NULL));
+	ks_buf_release(&v);
+	ks_buf_release(&r);
 }
 
 /* The number of times `needle` occurs in `hay`. */
@@ -561,6 +608,7 @@ ks_suite_xf_stencil(void)
 	RUN(plane_form_walks_planes_through_two_buffers);
 	RUN(plane_form_declines_with_reasons);
 	RUN(default_point_is_the_plane_form);
+	RUN(rows_and_depth_follow_the_radius);
 	RUN(tile_too_large_for_shared_memory_declines);
 	RUN(plane_stride_of_three_symbols_stays_exact);
 	xf_teardown(&fx);
