@@ -82,6 +82,7 @@ usage() {
 	exit 2
 }
 
+cmdline="$0 $*"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=${2:?}; shift ;;
@@ -149,7 +150,7 @@ gpu_alone() { "$KS" gpu-lock -- "$@"; }
 [ -f "$partial/meta.json" ] || collect --meta --date "$date" -o "$partial/meta.json"
 # How the run was asked for, for the results.
 python3 - "$partial/run.json" "$rounds" "$task_budget" "$jobs" "$llm" "$ablate" \
-	"$("$KS" version 2>/dev/null)" "$0 $*" <<'EOF'
+	"$("$KS" version 2>/dev/null)" "$cmdline" <<'EOF'
 import json, os, sys
 path, rounds, tb, jobs, llm, ablate, ver, cmd = sys.argv[1:]
 old = {}

@@ -325,8 +325,19 @@ ks_tu_args(const struct ks_tu_opts *o, const char *stub_dir,
 		ks_strv_push_owned(out,
 				   ks_xasprintf("%s/include/cccl", o->toolkit));
 		if (o->cuda_wrappers) {
+			const char *w = o->cuda_wrappers;
+			size_t wl = strlen(w), sl = strlen("/include/cuda_wrappers");
+
 			ks_strv_push(out, "-isystem");
-			ks_strv_push(out, o->cuda_wrappers);
+			ks_strv_push(out, w);
+			/* The resource headers beside the wrappers, named: a
+			 * libclang moved out of its installation (a copy
+			 * under /opt, KS_LIBCLANG) looks for them where it
+			 * was built to, and misses them. */
+			if (wl > sl && !strcmp(w + wl - sl, "/include/cuda_wrappers")) {
+				ks_strv_push(out, "-resource-dir");
+				ks_strv_push_owned(out, ks_xasprintf("%.*s", (int)(wl - sl), w));
+			}
 		}
 		ks_strv_push(out, "-include");
 		ks_strv_push_owned(

@@ -67,6 +67,9 @@ test_bench_run_whole_suite_with_ablations() {
 	# the program runs and the capture hold the GPU alone
 	expect_eq 2 "$(grep -c "^gpu-lock -- timeout -k 10 300 $PWD/work/alpha/" ks.log)"
 	expect_contains "$(cat out.txt)" "bench: 2 programs, 0 not passing both runs"
+	# the run's record names the command with its options
+	expect_contains "$(cat res/partial-bench-2026-01-02/run.json)" \
+		"run.sh --out $PWD/res --work $PWD/work --date 2026-01-02 --no-torch --ablate"
 	# a second run does nothing again
 	: >ks.log
 	run_bench --ablate

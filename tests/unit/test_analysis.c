@@ -904,6 +904,23 @@ TEST(clang_args_from_the_build)
 	CHECK(i < ks_strv_find(&out, "-DN=4"));
 	ks_strv_release(&out);
 	o.arch_list = NULL;
+	/* the wrappers found beside a libclang name its resource headers
+	   (a copy of libclang moved under /opt misses them otherwise) */
+	o.cuda_wrappers = "/opt/llvm/lib/clang/19/include/cuda_wrappers";
+	ks_strv_init(&out);
+	ks_tu_args(&o, "/state/clang", "/state/prelude.h", &out);
+	i = ks_strv_find(&out, "-resource-dir");
+	CHECK(i > 0);
+	if (i > 0 && (size_t)i + 1 < out.n)
+		CHECK_STR_EQ("/opt/llvm/lib/clang/19", out.v[i + 1]);
+	CHECK(ks_strv_find(&out, o.cuda_wrappers) > 0);
+	ks_strv_release(&out);
+	o.cuda_wrappers = "/somewhere/cuda_wrappers";
+	ks_strv_init(&out);
+	ks_tu_args(&o, "/state/clang", "/state/prelude.h", &out);
+	CHECK(ks_strv_find(&out, "-resource-dir") < 0);
+	ks_strv_release(&out);
+	o.cuda_wrappers = NULL;
 	/* no toolkit: the minimal prelude */
 	o.toolkit = NULL;
 	o.std = "c++20";
