@@ -327,8 +327,11 @@ program() {
 			[ -f "$w/ablate-$abl.ok" ] && continue
 			budget_spent && return 1
 			ablation_dir "$ksd" "$w/ks-$abl" "$work/knowledge-$abl" || continue
+			# --no-cache: an ablation measures the search and
+			# feeds no build, so its best variant skips the final
+			# sanitizer check and the cache
 			step "ablate-$abl" "$w" optimize "$w/ks-$abl" \
-				"$r/ablate-$abl.json" "$r/ablate-$abl.log" "--$abl"
+				"$r/ablate-$abl.json" "$r/ablate-$abl.log" "--$abl" --no-cache
 			keep_tasks "$w/ks-$abl" "$r/ablate-$abl/tasks"
 			[ "$stopped" = 1 ] && return 1
 		done

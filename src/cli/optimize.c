@@ -3,8 +3,8 @@
  *
  *   ks optimize [CAPTURE|KERNEL-REGEX ...] [--rounds N] [--budget GPU-MIN]
  *               [--llm none|URL] [--no-long-term-memory]
- *               [--no-short-term-memory] [--no-metrics] [--jobs N]
- *               [--gpus all|N|LIST] [--json]
+ *               [--no-short-term-memory] [--no-metrics] [--no-cache]
+ *               [--jobs N] [--gpus all|N|LIST] [--json]
  *
  * A task is one kernel with every capture of it under KS_DIR/captures.
  * Its facts come as for ks plan: the capture's build record, the libclang
@@ -14,7 +14,10 @@
  * statistics (or, with --no-long-term-memory, every builtin transform in
  * a fixed order). The best verified variant of a task (a real gain:
  * spreads apart and at least KS_MIN_GAIN over the original) goes to the
- * variant cache. Without a GPU nothing starts.
+ * variant cache, after a last review under compute-sanitizer; with
+ * --no-cache (the ablations' runs, which measure the search and feed no
+ * build) it is only reported, as "reviewed". Without a GPU nothing
+ * starts.
  */
 #include "ks.h"
 
@@ -53,8 +56,8 @@
 #define OPTIMIZE_USAGE                                                        \
 	"usage: ks optimize [CAPTURE|KERNEL-REGEX ...] [--rounds N] [--budget GPU-MIN]\n" \
 	"                   [--llm none|URL] [--no-long-term-memory]\n"       \
-	"                   [--no-short-term-memory] [--no-metrics] [--jobs N]\n" \
-	"                   [--gpus all|N|LIST] [--json]\n"
+	"                   [--no-short-term-memory] [--no-metrics] [--no-cache]\n" \
+	"                   [--jobs N] [--gpus all|N|LIST] [--json]\n"
 
 /* The exit status when no task found a verified variant (docs/MANUAL.md). */
 #define OPTIMIZE_NONE 1
@@ -65,6 +68,7 @@ struct opts {
 	double budget_min;	/* 0: none */
 	const char *llm;	/* NULL: the configuration's; "none" */
 	int ltm, stm, metrics, json;
+	int cache;		/* 0: --no-cache */
 	long jobs;
 	const char *gpus;	/* --gpus: NULL, the GPU this process sees */
 };
@@ -1008,7 +1012,9 @@ run_task(const struct env *env, const struct job *j, struct row *row)
 		row->end = ks_xasprintf("error: %s", e.buf);
 	} else {
 		fill_row(row, &t, name);
-		if (ks_task_best(&t)) {
+		if (ks_task_best(&t) && !o->cache) {
+			row->cached = ks_xstrdup("reviewed");
+		} else if (ks_task_best(&t)) {
 			struct ks_buf se = KS_BUF_INIT;
 
 			double fin = 0;
@@ -1163,6 +1169,8 @@ parse(int argc, char **argv, struct opts *o)
 			o->stm = 0;
 		} else if (!strcmp(a, "--no-metrics")) {
 			o->metrics = 0;
+		} else if (!strcmp(a, "--no-cache")) {
+			o->cache = 0;
 		} else if (!strcmp(a, "--json")) {
 			o->json = 1;
 		} else if (a[0] == '-') {
@@ -1225,7 +1233,7 @@ ks_cli_optimize(int argc, char **argv, struct ks_conf *conf, int need_gpu)
 	ks_strv_init(&gpus);
 	ks_strv_init(&o.sel);
 	o.rounds = 15;
-	o.ltm = o.stm = o.metrics = 1;
+	o.ltm = o.stm = o.metrics = o.cache = 1;
 	o.jobs = 1;
 	if (parse(argc, argv, &o)) {
 		fputs(OPTIMIZE_USAGE, stderr);
@@ -1285,7 +1293,8 @@ ks_cli_optimize(int argc, char **argv, struct ks_conf *conf, int need_gpu)
 			run_task(&env, &jobs.v[i], &rows[i]);
 	}
 	for (i = 0; i < jobs.n; i++)
-		any_best |= rows[i].cached && !strcmp(rows[i].cached, "cached");
+		any_best |= rows[i].cached && (!strcmp(rows[i].cached, "cached") ||
+					       !strcmp(rows[i].cached, "reviewed"));
 	if (o.json)
 		print_json(rows, jobs.n);
 	else
