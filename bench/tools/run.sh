@@ -329,9 +329,12 @@ program() {
 			ablation_dir "$ksd" "$w/ks-$abl" "$work/knowledge-$abl" || continue
 			# --no-cache: an ablation measures the search and
 			# feeds no build, so its best variant skips the final
-			# sanitizer check and the cache
+			# sanitizer check and the cache; rules-only without the
+			# long-term memory, the fixed skill order reads no
+			# counters, so none are measured
 			step "ablate-$abl" "$w" optimize "$w/ks-$abl" \
-				"$r/ablate-$abl.json" "$r/ablate-$abl.log" "--$abl" --no-cache
+				"$r/ablate-$abl.json" "$r/ablate-$abl.log" "--$abl" --no-cache \
+				$([ "$abl" = no-long-term-memory ] && [ "$llm" = none ] && echo --no-metrics)
 			keep_tasks "$w/ks-$abl" "$r/ablate-$abl/tasks"
 			[ "$stopped" = 1 ] && return 1
 		done

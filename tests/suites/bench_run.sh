@@ -61,7 +61,7 @@ test_bench_run_whole_suite_with_ablations() {
 	expect_eq "1.0 1.5 0.8 4.0" "$(results '"%.1f %.1f %.1f %.1f" % tuple(k["alpha"]["gpu_phases_s"][n] for n in ("setup", "random", "base-metrics", "compile"))')"
 	# both ablations, on the same captures, each in its own KS_DIR
 	expect_eq "2 2" "$(results 'str(len(r["ablations"]["no-long-term-memory"]["kernels"])) + " " + str(len(r["ablations"]["no-short-term-memory"]["kernels"]))')"
-	expect_contains "$(grep '^optimize' ks.log)" "--no-long-term-memory --no-cache [KS_DIR=$PWD/work/alpha/ks-no-long-term-memory]"
+	expect_contains "$(grep '^optimize' ks.log)" "--no-long-term-memory --no-cache --no-metrics [KS_DIR=$PWD/work/alpha/ks-no-long-term-memory]"
 	expect_contains "$(grep '^optimize' ks.log)" "--no-short-term-memory --no-cache [KS_DIR=$PWD/work/beta/ks-no-short-term-memory]"
 	# the ablations' variants are reviewed, not cached, and count as found
 	expect_eq 0 "$(grep '^optimize' ks.log | grep -v -e '--no-long' -e '--no-short' | grep -c -e '--no-cache' || true)"
