@@ -1266,12 +1266,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
 		goto out;
-	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
+	ks_xfbody_launcher_open(variant, k->name, params.buf, 0);
 	ks_buf_addf(variant,
-		    "static void\n"
-		    "ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
-		    "\t\t%s)\n"
-		    "{\n"
 		    "\tconst dim3 ks_og = grid, ks_ob = block;\n"
 		    "\tconst unsigned long long ks_nx = (unsigned long long)grid.x * block.x;\n"
 		    "\tconst unsigned long long ks_ny = (unsigned long long)grid.y * block.y;\n"
@@ -1294,7 +1290,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    "\t\t\t   (unsigned)(ks_nimg * ks_nkt)), dim3(%lld), 0, stream>>>(grid, "
 		    "block,\n\t\t\t   ks_den, ks_nkt, %s);\n"
 		    "}\n",
-		    k->name, params.buf, c.den, bn - 1, bn, bm / px - 1, bm / px,
+		    c.den, bn - 1, bn, bm / px - 1, bm / px,
 		    k->name, args.buf, k->name, px - 1, px, bm / px - 1, bm / px, nt,
 		    args.buf);
 	rc = KS_XF_APPLIED;

@@ -397,12 +397,8 @@ emit_tiled(const struct ks_xf_input *in, const struct tile *t, int m,
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
 		goto out;
-	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
+	ks_xfbody_launcher_open(variant, k->name, params, 0);
 	ks_buf_addf(variant,
-		"static void\n"
-		"ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
-		"\t\t%s)\n"
-		"{\n"
 		"\tconst dim3 ks_ob = block, ks_og = grid;\n"
 		"\tconst unsigned long long ks_n = (unsigned long long)grid.x * block.x;\n"
 		"\tconst long long ks_r0 = %s;\n"
@@ -434,7 +430,7 @@ emit_tiled(const struct ks_xf_input *in, const struct tile *t, int m,
 		"\t\t\t   (unsigned)%s),\n"
 		"\t\t   dim3(32, %lld), 0, stream>>>(grid, block, ks_top, %s);\n"
 		"}\n",
-		k->name, params, rc[0].buf, m == 2 ? rc[1].buf : "1LL", k->name,
+		rc[0].buf, m == 2 ? rc[1].buf : "1LL", k->name,
 		args, m == 2 ? "(unsigned long long)ks_r1" : "ks_top", t->cl,
 		tiles - 1, tiles, t->cs, k->name, args, k->name, t->cs,
 		w >= 0 ? (w == 0 ? "(ks_R[0] < 65535 ? ks_R[0] : 65535)"
@@ -645,12 +641,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
 		goto out;
-	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
+	ks_xfbody_launcher_open(variant, k->name, params.buf, 0);
 	ks_buf_addf(variant,
-		"static void\n"
-		"ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
-		"\t\t%s)\n"
-		"{\n"
 		"\tconst dim3 ks_ob = block, ks_og = grid;\n"
 		"\tconst unsigned long long ks_n = (unsigned long long)grid.x * block.x;\n"
 		"\tconst long long ks_r0 = %s;\n"
@@ -675,7 +667,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\tks_mg = (unsigned)(((1ull << 32) * ((1ull << ks_l) - block.x)) / block.x + 1);\n"
 		"\tks_s1 = ks_l < 1 ? ks_l : 1;\n"
 		"\tks_s2 = ks_l > 1 ? ks_l - 1 : 0;\n",
-		k->name, params.buf, rc[0].buf, m == 2 ? rc[1].buf : "1LL",
+		rc[0].buf, m == 2 ? rc[1].buf : "1LL",
 		m == 2 ? by : 1, k->name, args.buf);
 	if (m == 2)
 		ks_buf_addf(variant,

@@ -477,14 +477,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
 		goto out;
-	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
+	ks_xfbody_launcher_open(variant, k->name, params.buf, 2);
 	ks_buf_addf(variant,
-		    "static void\n"
-		    "ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
-		    "\t\t%s)\n"
-		    "{\n"
-		    "\tconst unsigned long long ks_nx = (unsigned long long)grid.x * block.x;\n"
-		    "\tconst unsigned long long ks_ny = (unsigned long long)grid.y * block.y;\n"
 		    "\n"
 		    "\t/* launches the tile grid cannot cover: the original */\n"
 		    "\tif (block.z != 1 || !ks_nx || !ks_ny || !grid.z || ks_nx > 0xffffffffull ||\n"
@@ -496,7 +490,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    "(unsigned)((ks_ny + %lld) / %lld), grid.z),\n"
 		    "\t\t   dim3(%lld), 0, stream>>>(grid, block, %s);\n"
 		    "}\n",
-		    k->name, params.buf, bm - 1, bm, k->name, args.buf, k->name,
+		    bm - 1, bm, k->name, args.buf, k->name,
 		    bn - 1, bn, bm - 1, bm, nt, args.buf);
 	rc = KS_XF_APPLIED;
 out:

@@ -391,13 +391,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
 		goto out;
-	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
+	ks_xfbody_launcher_open(variant, k->name, params.buf, 1);
 	ks_buf_addf(variant,
-		    "static void\n"
-		    "ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
-		    "\t\t%s)\n"
-		    "{\n"
-		    "\tconst unsigned long long ks_nx = (unsigned long long)grid.x * block.x;\n"
 		    "\n"
 		    "\t/* launches that are not 1-D in x: the original */\n"
 		    "\tif (block.y != 1 || block.z != 1 || grid.y != 1 || !grid.z || !ks_nx ||\n"
@@ -405,7 +400,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    "\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
 		    "\t\treturn;\n"
 		    "\t}\n",
-		    k->name, params.buf, k->name, args.buf);
+		    k->name, args.buf);
 	if (rows == 2)
 		ks_buf_addf(variant,
 			    "\tks_gemv_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), 1, "

@@ -859,17 +859,8 @@ emit_stream(const struct st *s, const struct ks_xf_input *in,
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, s->k, variant, reason))
 		return -1;
-	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
-	ks_buf_addf(variant,
-		"static void\n"
-		"ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
-		"\t\t%s)\n"
-		"{\n"
-		"\tconst unsigned long long ks_nx = (unsigned long long)grid.x * block.x;\n"
-		"\tconst unsigned long long ks_ny = (unsigned long long)grid.y * block.y;\n"
-		"\tconst unsigned long long ks_nz = (unsigned long long)grid.z * block.z;\n"
-		"\n",
-		kname, params);
+	ks_xfbody_launcher_open(variant, kname, params, 3);
+	ks_buf_adds(variant, "\n");
 	if (three)
 		ks_buf_addf(variant,
 			"\t/* a grid the threads cannot cover: the original */\n"
@@ -1183,20 +1174,13 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, s->k, variant, reason))
 		return -1;
-	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
+	ks_xfbody_launcher_open(variant, kname, params, 3);
 	ks_buf_addf(variant,
-		"static void\n"
-		"ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
-		"\t\t%s)\n"
-		"{\n"
-		"\tconst unsigned long long ks_nx = (unsigned long long)grid.x * block.x;\n"
-		"\tconst unsigned long long ks_ny = (unsigned long long)grid.y * block.y;\n"
-		"\tconst unsigned long long ks_nz = (unsigned long long)grid.z * block.z;\n"
 		"\tconst long long ks_sy = %s, ks_sz = %s;\n"
 		"\tconst long long ks_ss = %s;\n"
 		"\tconst long long ks_c0 = %lldLL + %lldLL * ks_sy + %lldLL * ks_sz;\n"
 		"\n",
-		kname, params, csy, csz, three ? "ks_sz" : "ks_sy", s->c0[0],
+		csy, csz, three ? "ks_sz" : "ks_sy", s->c0[0],
 		s->c0[1], s->c0[2]);
 	if (three)
 		ks_buf_addf(variant,
@@ -1687,17 +1671,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, s.k, variant, reason))
 		goto out;
-	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
-	ks_buf_addf(variant,
-		"static void\n"
-		"ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
-		"\t\t%s)\n"
-		"{\n"
-		"\tconst unsigned long long ks_nx = (unsigned long long)grid.x * block.x;\n"
-		"\tconst unsigned long long ks_ny = (unsigned long long)grid.y * block.y;\n"
-		"\tconst unsigned long long ks_nz = (unsigned long long)grid.z * block.z;\n"
-		"\n",
-		kname, params.buf);
+	ks_xfbody_launcher_open(variant, kname, params.buf, 3);
+	ks_buf_adds(variant, "\n");
 	if (s.dims == 2)
 		ks_buf_addf(variant,
 			"\t/* a grid the tiles cannot cover, or layers in z: the original */\n"

@@ -803,15 +803,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
 		goto out;
-	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
+	ks_xfbody_launcher_open(variant, k->name, params.buf, 3);
 	ks_buf_addf(variant,
-		"static void\n"
-		"ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
-		"\t\t%s)\n"
-		"{\n"
-		"\tconst unsigned long long ks_nx = (unsigned long long)grid.x * block.x;\n"
-		"\tconst unsigned long long ks_ny = (unsigned long long)grid.y * block.y;\n"
-		"\tconst unsigned long long ks_nz = (unsigned long long)grid.z * block.z;\n"
 		"\n"
 		"\t/* sizes the tile grid cannot cover: the original */\n"
 		"\tif (!ks_nx || !ks_ny || !ks_nz || ks_nx > 0xffffff00ull ||\n"
@@ -823,8 +816,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		"\t\t\t (unsigned)(ks_nz < 65535 ? ks_nz : 65535));\n"
 		"\tconst dim3 ks_b(%lld, %lld);\n"
 		"\n",
-		k->name, params.buf, tile,
-		gguard.buf,
+		tile, gguard.buf,
 		k->name, args.buf, tile - 1,
 		tile, tile * tiles - 1, tile * tiles, tile, rows);
 	for (size_t i = 0; i < sizeof(common_blocks) / sizeof(common_blocks[0]); i++)

@@ -716,16 +716,11 @@ ks_xfbody_persistent(const char *text, size_t len, const struct ks_kernel *k,
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(text, len, k, variant, reason))
 		goto out;
-	ks_buf_adds(variant, "// ks-nvcc: launcher\n");
-	ks_buf_addf(variant,
-		    "static void\n"
-		    "ks_launch_%s(dim3 grid, dim3 block, size_t shmem, "
-		    "cudaStream_t stream,\n\t\t%s)\n"
-		    "{\n"
+	ks_xfbody_launcher_open(variant, k->name, params.buf, 0);
+	ks_buf_adds(variant,
 		    "\tconst unsigned long long ks_nvb = (unsigned long long)grid.x * grid.y * grid.z;\n"
 		    "\tunsigned ks_g;\n"
-		    "\n",
-		    k->name, params.buf);
+		    "\n");
 	ks_xfbody_resident_grid(variant, "ks_g", kname, "block", "shmem",
 				p->waves);
 	ks_buf_addf(variant,
@@ -871,4 +866,24 @@ ks_xfbody_sort_edits(struct ks_xfbody_edit *edits, size_t n)
 {
 	if (n)
 		qsort(edits, n, sizeof(*edits), edit_cmp);
+}
+
+void
+ks_xfbody_launcher_open(struct ks_buf *o, const char *kname,
+			const char *params, int axes)
+{
+	static const char axis[] = "xyz";
+
+	ks_buf_addf(o,
+		    "// ks-nvcc: launcher\n"
+		    "static void\n"
+		    "ks_launch_%s(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,\n"
+		    "\t\t%s)\n"
+		    "{\n",
+		    kname, params);
+	for (int a = 0; a < axes && a < 3; a++)
+		ks_buf_addf(o,
+			    "\tconst unsigned long long ks_n%c = "
+			    "(unsigned long long)grid.%c * block.%c;\n",
+			    axis[a], axis[a], axis[a]);
 }

@@ -194,4 +194,14 @@ int ks_xfbody_pure_text(const char *t, size_t b, size_t e);
 /* Edits in text order; of two at one place, the longer first. */
 void ks_xfbody_sort_edits(struct ks_xfbody_edit *edits, size_t n);
 
+/*
+ * The launcher part's opening, which every launcher shares: the part's
+ * marker, the signature (the launch configuration, then `params`, the
+ * kernel's parameter list without parentheses), the opening brace and
+ * the original grid's extent in threads along the first `axes` axes (0
+ * to 3) as the unsigned long longs ks_nx, ks_ny and ks_nz.
+ */
+void ks_xfbody_launcher_open(struct ks_buf *o, const char *kname,
+			     const char *params, int axes);
+
 #endif

@@ -137,7 +137,7 @@ test_transposes_match_the_original_on_the_cpu() {
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D_ODDB:45 70:" \
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D_ODDB:130 33:tile=64 rows=8 tiles=1 swz=8" \
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D_ODDB:70 45:vec=4 rows=8" \
-		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:130 33:replay=1 rows=8" \
+		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:130 33:tile=32 replay=1 rows=8" \
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:70 45:rows=16 tiles=8" \
 		    "bench.cu:transpose_kernel:KS_TRANSPOSE2D:150 70:tile=64 rows=4 replay=0 tiles=2" \
 		    "permute.cu:transpose_ld:KS_LD:60 50:" \
@@ -168,7 +168,7 @@ test_transposes_match_the_original_on_the_cpu() {
 test_a_lost_replayed_row_is_caught_on_the_cpu() {
 	have_emu || skip_test "no C++20 g++ or python3"
 	cp "$DATA/permute.cu" "$DATA/cuda_emu.h" "$DATA/perm_check.cpp" .
-	emu_build permute.cu transpose_ld smem_tiled_transpose KS_LD replay=1
+	emu_build permute.cu transpose_ld smem_tiled_transpose KS_LD tile=32 replay=1
 	./check-transpose_ld 60 50 >/dev/null || fail "the intact variant failed"
 	# the store phase skips its first element row
 	sed -i 's/if (ks_i != KS_TILE_NONE)/if (ks_i != KS_TILE_NONE \&\& ks_j)/' variant.inc
@@ -203,10 +203,10 @@ test_wide_points_fit_or_decline() {
 	expect_contains "$out" "2 elements an access"
 	expect_contains "$out" "ks_tile_vload<double, 2>"
 	out=$("$KS_BIN" transform permute.cu:batched_transpose --skill smem_tiled_transpose \
-		--param vec=4 --param replay=1 2>&1) && fail "vec=4 with replay was transformed"
+		--param tile=32 --param vec=4 --param replay=1 2>&1) && fail "vec=4 with replay was transformed"
 	expect_contains "$out" "replay=1"
 	out=$("$KS_BIN" transform permute.cu:batched_transpose --skill smem_tiled_transpose \
-		--param vec=4 --param rows=16 2>&1) && fail "vec=4 at rows=16 was transformed"
+		--param tile=32 --param vec=4 --param rows=16 2>&1) && fail "vec=4 at rows=16 was transformed"
 	expect_contains "$out" "more than the 32 rows of the tile"
 	out=$("$KS_BIN" transform permute.cu:batched_transpose --skill smem_tiled_transpose \
 		--param swz=16 --param vec=4)
@@ -221,7 +221,7 @@ test_tile_points_and_declines() {
 		--param tile=64 --param replay=1 2>&1) && fail "tile=64 with replay was transformed"
 	expect_contains "$out" "48 KiB"
 	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
-		--param replay=1)
+		--param tile=32 --param tiles=4 --param replay=1)
 	expect_contains "$out" "ks_tile_rec<double>"
 	expect_contains "$out" "ks_by * 4u"
 	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
@@ -230,7 +230,7 @@ test_tile_points_and_declines() {
 	expect_contains "$out" "ks_by * 2u"
 	# swz=0: the blocks row after row
 	out=$("$KS_BIN" transform permute.cu:transpose_ld --skill smem_tiled_transpose \
-		--param swz=0)
+		--param swz=0 --param tiles=4)
 	expect_contains "$out" "blockIdx.y * 4u"
 	expect_not_contains "$out" "ks_gl"
 }
