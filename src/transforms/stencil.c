@@ -689,6 +689,46 @@ poly_c(struct st *s, const struct ks_poly *p, struct ks_buf *out)
 	return ks_xfk_form_c(&s->x, &g, NULL, NULL, "ks_o", out);
 }
 
+/* The launcher: the helper kernel's grid over the original grid's
+ * threads, a block covering cx columns, cy rows and (3-D) cz steps along
+ * z; the original for a grid it cannot cover (or, 2-D, with layers in
+ * z). `what` names what covers the grid in the comment. */
+static void
+launcher(struct ks_buf *o, int three, const char *what, long long cx,
+	 long long cy, long long cz, const char *kname, const char *params,
+	 const char *args, long long bx, long long by)
+{
+	ks_xfbody_launcher_open(o, kname, params, 3);
+	ks_buf_adds(o, "\n");
+	if (three)
+		ks_buf_addf(o,
+			"\t/* a grid the %s cannot cover: the original */\n"
+			"\tif (!ks_nx || !ks_ny || !ks_nz || ks_nx > 0xffffff00ull ||\n"
+			"\t    ks_ny > 65535ull * %lld || ks_nz > 65535ull * %lld) {\n"
+			"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+			"\t\treturn;\n"
+			"\t}\n"
+			"\tks_st_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld),\n"
+			"\t\t\t     (unsigned)((ks_nz + %lld) / %lld)),\n"
+			"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
+			"}\n",
+			what, cy, cz, kname, args, kname, cx - 1, cx, cy - 1, cy,
+			cz - 1, cz, bx, by, args);
+	else
+		ks_buf_addf(o,
+			"\t/* a grid the %s cannot cover, or layers in z: the original */\n"
+			"\tif (!ks_nx || !ks_ny || ks_nz != 1 || ks_nx > 0xffffff00ull ||\n"
+			"\t    ks_ny > 0xffffff00ull || (ks_ny + %lld) / %lld > 65535ull) {\n"
+			"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+			"\t\treturn;\n"
+			"\t}\n"
+			"\tks_st_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld)),\n"
+			"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
+			"}\n",
+			what, cy - 1, cy, kname, args, kname, cx - 1, cx, cy - 1,
+			cy, bx, by, args);
+}
+
 /* The streaming form: each thread walks `planes` steps of its own column
  * along the slowest axis, the column's 2 rs + 1 values and `depth` steps
  * of loads ahead in a ring of registers; reads off the column stay the
@@ -859,36 +899,8 @@ emit_stream(const struct st *s, const struct ks_xf_input *in,
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, s->k, variant, reason))
 		return -1;
-	ks_xfbody_launcher_open(variant, kname, params, 3);
-	ks_buf_adds(variant, "\n");
-	if (three)
-		ks_buf_addf(variant,
-			"\t/* a grid the threads cannot cover: the original */\n"
-			"\tif (!ks_nx || !ks_ny || !ks_nz || ks_nx > 0xffffff00ull ||\n"
-			"\t    ks_ny > 65535ull * %lld || ks_nz > 65535ull * %lld) {\n"
-			"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
-			"\t\treturn;\n"
-			"\t}\n"
-			"\tks_st_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld),\n"
-			"\t\t\t     (unsigned)((ks_nz + %lld) / %lld)),\n"
-			"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
-			"}\n",
-			by, planes, kname, args, kname, bx * vx - 1, bx * vx, by - 1,
-			by, planes - 1, planes, bx, by, args);
-	else
-		ks_buf_addf(variant,
-			"\t/* a grid the threads cannot cover, or layers in z: the original */\n"
-			"\tif (!ks_nx || !ks_ny || ks_nz != 1 || ks_nx > 0xffffff00ull ||\n"
-			"\t    ks_ny > 0xffffff00ull || (ks_ny + %lld) / %lld > 65535ull) {\n"
-			"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
-			"\t\treturn;\n"
-			"\t}\n"
-			"\tks_st_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld)),\n"
-			"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
-			"}\n",
-			by * planes - 1, by * planes, kname, args, kname,
-			bx * vx - 1, bx * vx, by * planes - 1, by * planes, bx, by,
-			args);
+	launcher(variant, three, "threads", bx * vx, three ? by : by * planes,
+		 planes, kname, params, args, bx, by);
 	return 0;
 }
 
@@ -1671,35 +1683,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, s.k, variant, reason))
 		goto out;
-	ks_xfbody_launcher_open(variant, kname, params.buf, 3);
-	ks_buf_adds(variant, "\n");
-	if (s.dims == 2)
-		ks_buf_addf(variant,
-			"\t/* a grid the tiles cannot cover, or layers in z: the original */\n"
-			"\tif (!ks_nx || !ks_ny || ks_nz != 1 || ks_nx > 0xffffff00ull ||\n"
-			"\t    ks_ny > 0xffffff00ull || (ks_ny + %lld) / %lld > 65535ull) {\n"
-			"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
-			"\t\treturn;\n"
-			"\t}\n"
-			"\tks_st_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld)),\n"
-			"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
-			"}\n",
-			by * rows - 1, by * rows, kname, args.buf, kname, bx - 1,
-			bx, by * rows - 1, by * rows, bx, by, args.buf);
-	else
-		ks_buf_addf(variant,
-			"\t/* a grid the tiles cannot cover: the original */\n"
-			"\tif (!ks_nx || !ks_ny || !ks_nz || ks_nx > 0xffffff00ull ||\n"
-			"\t    ks_ny > 65535ull * %lld || ks_nz > 65535ull * %lld) {\n"
-			"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
-			"\t\treturn;\n"
-			"\t}\n"
-			"\tks_st_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld),\n"
-			"\t\t\t     (unsigned)((ks_nz + %lld) / %lld)),\n"
-			"\t\t   dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
-			"}\n",
-			by, planes, kname, args.buf, kname, bx - 1, bx, by - 1,
-			by, planes - 1, planes, bx, by, args.buf);
+	launcher(variant, s.dims == 3, "tiles", bx, s.dims == 3 ? by : by * rows,
+		 planes, kname, params.buf, args.buf, bx, by);
 	rc = KS_XF_APPLIED;
 out:
 	if (withs)
