@@ -51,100 +51,33 @@ run_xf(const char *file, const char *kernel, const struct ks_xf_point *pt,
 
 #define CV DATA "/conv.cu"
 
-static const struct {
-	const char *file, *kernel;
-	const char *reason;	/* NULL: applies */
-} cases[] = {
-	{ CV, "nchw3", NULL },
-	{ CV, "nhwc3_relu", NULL },
-	{ CV, "nchw_s2d2", NULL },
-	{ CV, "valid5_z", NULL },
-	{ CV, "nchw3_leaky", NULL },
-	{ "bench/conv2d/main.cu", "conv2d_kernel", NULL },
-	{ "bench/conv_norm/main.cu", "conv2d_kernel", NULL },
-	{ CV, "depthwise", "a depthwise or grouped convolution" },
-	{ CV, "guarded", "does not skip the tap" },
-	{ CV, "any_filter", "has no constant trip count" },
-	{ CV, "rescaled", "assigns s (line" },
-	{ "bench/conv_norm/main.cu", "batchnorm_kernel", "no loop accumulating" },
+static const struct xf_case cases[] = {
+	{ CV, "nchw3", NULL, NULL },
+	{ CV, "nhwc3_relu", NULL, NULL },
+	{ CV, "nchw_s2d2", NULL, NULL },
+	{ CV, "valid5_z", NULL, NULL },
+	{ CV, "nchw3_leaky", NULL, NULL },
+	{ "bench/conv2d/main.cu", "conv2d_kernel", NULL, NULL },
+	{ "bench/conv_norm/main.cu", "conv2d_kernel", NULL, NULL },
+	{ CV, "depthwise", NULL, "a depthwise or grouped convolution" },
+	{ CV, "guarded", NULL, "does not skip the tap" },
+	{ CV, "any_filter", NULL, "has no constant trip count" },
+	{ CV, "rescaled", NULL, "assigns s (line" },
+	{ "bench/conv_norm/main.cu", "batchnorm_kernel", NULL, "no loop accumulating" },
 };
 
 TEST(applies_to_convolutions_and_declines_look_alikes)
 {
 	if (!xf_setup(&fx))
 		return;
-	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
-		struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
-		enum ks_xf_result res = run_xf(cases[i].file, cases[i].kernel,
-					       NULL, &v, &r, NULL);
-
-		if (cases[i].reason ? res != KS_XF_DECLINED ||
-					      !strstr(r.buf, cases[i].reason)
-				    : res != KS_XF_APPLIED) {
-			TEST_FAIL_("%s: result %d, reason '%s'",
-				   cases[i].kernel, (int)res, r.buf);
-			ks_buf_release(&v);
-			ks_buf_release(&r);
-			return;
-		}
-		CHECK(cases[i].reason || r.len == 0);
-		CHECK(!cases[i].reason || v.len == 0);
-		ks_buf_release(&v);
-		ks_buf_release(&r);
-	}
+	xf_check_cases(&fx, "conv_tiling", cases, KS_ARRAY_SIZE(cases));
 }
 
 TEST(variants_are_deterministic_and_rewritable)
 {
 	if (!xf_setup(&fx))
 		return;
-	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
-		struct ks_buf v1 = KS_BUF_INIT, v2 = KS_BUF_INIT, r = KS_BUF_INIT;
-		struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
-		struct ks_rewrite_variant rv;
-		struct ks_rewrite_kernel rk;
-		struct ks_rewrite_job job;
-		const struct ks_kernel *k = NULL;
-		struct xf_file *p = xf_parse(&fx, cases[i].file);
-		char want[128];
-		int rc;
-
-		if (cases[i].reason)
-			continue;
-		CHECK(p);
-		CHECK_INT_EQ(KS_XF_APPLIED, run_xf(cases[i].file, cases[i].kernel,
-						   NULL, &v1, &r, &k));
-		CHECK_INT_EQ(KS_XF_APPLIED, run_xf(cases[i].file, cases[i].kernel,
-						   NULL, &v2, &r, NULL));
-		CHECK(v1.len == v2.len && !memcmp(v1.buf, v2.buf, v1.len));
-		snprintf(want, sizeof(want), "static void\nks_launch_%s(",
-			 cases[i].kernel);
-		CHECK(strstr(v1.buf, want));
-		memset(&rv, 0, sizeof(rv));
-		memset(&rk, 0, sizeof(rk));
-		CHECK_INT_EQ(0, ks_rewrite_variant_split(v1.buf, &rv, &err));
-		CHECK(rv.helpers.text && rv.launcher.text);
-		CHECK(!strncmp(rv.definition.text, p->text.buf + k->extent.begin,
-			       k->extent.end - k->extent.begin));
-		rv.file = "variant.cu";
-		rv.arch = 900;
-		CHECK_INT_EQ(0, ks_rewrite_kernel_from_inventory(&p->inv, k, &rk,
-								 &err));
-		job.kernel = &rk;
-		job.variant = &rv;
-		rc = ks_rewrite(p->text.buf, p->text.len, cases[i].file, &job, 1,
-				&out, &err);
-		if (rc)
-			TEST_FAIL_("%s: %s", cases[i].kernel, err.buf);
-		ks_rewrite_kernel_release(&rk);
-		ks_buf_release(&v1);
-		ks_buf_release(&v2);
-		ks_buf_release(&r);
-		ks_buf_release(&out);
-		ks_buf_release(&err);
-		if (rc)
-			return;
-	}
+	xf_check_rewritable(&fx, "conv_tiling", cases, KS_ARRAY_SIZE(cases));
 }
 
 /* Every allowed point gives a variant or a reason; a thread count out

@@ -49,101 +49,34 @@ run_xf(const char *file, const char *kernel, const struct ks_xf_point *pt,
 
 #define PL DATA "/pool.cu"
 
-static const struct {
-	const char *file, *kernel;
-	const char *reason;	/* NULL: applies */
-} cases[] = {
-	{ PL, "maxpool_const", NULL },
-	{ PL, "avgpool_incl", NULL },
-	{ PL, "l2pool", NULL },
-	{ "bench/maxpool/main.cu", "maxpool_kernel", NULL },
-	{ "bench/avgpool/main.cu", "avgpool_kernel", NULL },
-	{ PL, "gather_pool", "has a data-dependent index" },
-	{ PL, "two_windows", "reads a second thread-dependent window" },
-	{ PL, "inclusive_bound", "is not written `for (v = 0; v < bound; ...)`" },
-	{ PL, "transposed_out", "is not at the flat thread index" },
-	{ PL, "staged_rows", "already cooperates across threads" },
-	{ PL, "row_pool", NULL },
-	{ PL, "image_pool", "a window of several rows over rows without planes" },
-	{ PL, "guarded_body", "has no early exit `if (i >= limit) return;`" },
+static const struct xf_case cases[] = {
+	{ PL, "maxpool_const", NULL, NULL },
+	{ PL, "avgpool_incl", NULL, NULL },
+	{ PL, "l2pool", NULL, NULL },
+	{ "bench/maxpool/main.cu", "maxpool_kernel", NULL, NULL },
+	{ "bench/avgpool/main.cu", "avgpool_kernel", NULL, NULL },
+	{ PL, "gather_pool", NULL, "has a data-dependent index" },
+	{ PL, "two_windows", NULL, "reads a second thread-dependent window" },
+	{ PL, "inclusive_bound", NULL, "is not written `for (v = 0; v < bound; ...)`" },
+	{ PL, "transposed_out", NULL, "is not at the flat thread index" },
+	{ PL, "staged_rows", NULL, "already cooperates across threads" },
+	{ PL, "row_pool", NULL, NULL },
+	{ PL, "image_pool", NULL, "a window of several rows over rows without planes" },
+	{ PL, "guarded_body", NULL, "has no early exit `if (i >= limit) return;`" },
 };
 
 TEST(applies_to_poolings_and_declines_look_alikes)
 {
 	if (!xf_setup(&fx))
 		return;
-	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
-		struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
-		enum ks_xf_result res = run_xf(cases[i].file, cases[i].kernel,
-					       NULL, &v, &r, NULL);
-
-		if (cases[i].reason ? res != KS_XF_DECLINED ||
-					      !strstr(r.buf, cases[i].reason)
-				    : res != KS_XF_APPLIED) {
-			TEST_FAIL_("%s: result %d, reason '%s'",
-				   cases[i].kernel, (int)res, r.buf);
-			ks_buf_release(&v);
-			ks_buf_release(&r);
-			return;
-		}
-		CHECK(cases[i].reason || r.len == 0);
-		CHECK(!cases[i].reason || v.len == 0);
-		ks_buf_release(&v);
-		ks_buf_release(&r);
-	}
+	xf_check_cases(&fx, "pool_window_rows", cases, KS_ARRAY_SIZE(cases));
 }
 
 TEST(variants_are_deterministic_and_rewritable)
 {
 	if (!xf_setup(&fx))
 		return;
-	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
-		struct ks_buf v1 = KS_BUF_INIT, v2 = KS_BUF_INIT, r = KS_BUF_INIT;
-		struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
-		struct ks_rewrite_variant rv;
-		struct ks_rewrite_kernel rk;
-		struct ks_rewrite_job job;
-		const struct ks_kernel *k = NULL;
-		struct xf_file *p = xf_parse(&fx, cases[i].file);
-		char want[128];
-		int rc;
-
-		if (cases[i].reason)
-			continue;
-		CHECK(p);
-		CHECK_INT_EQ(KS_XF_APPLIED, run_xf(cases[i].file, cases[i].kernel,
-						   NULL, &v1, &r, &k));
-		CHECK_INT_EQ(KS_XF_APPLIED, run_xf(cases[i].file, cases[i].kernel,
-						   NULL, &v2, &r, NULL));
-		CHECK(v1.len == v2.len && !memcmp(v1.buf, v2.buf, v1.len));
-		snprintf(want, sizeof(want), "static void\nks_launch_%s(",
-			 cases[i].kernel);
-		CHECK(strstr(v1.buf, want));
-		memset(&rv, 0, sizeof(rv));
-		memset(&rk, 0, sizeof(rk));
-		CHECK_INT_EQ(0, ks_rewrite_variant_split(v1.buf, &rv, &err));
-		CHECK(rv.helpers.text && rv.launcher.text);
-		CHECK(!strncmp(rv.definition.text, p->text.buf + k->extent.begin,
-			       k->extent.end - k->extent.begin));
-		rv.file = "variant.cu";
-		rv.arch = 900;
-		CHECK_INT_EQ(0, ks_rewrite_kernel_from_inventory(&p->inv, k, &rk,
-								 &err));
-		job.kernel = &rk;
-		job.variant = &rv;
-		rc = ks_rewrite(p->text.buf, p->text.len, cases[i].file, &job, 1,
-				&out, &err);
-		if (rc)
-			TEST_FAIL_("%s: %s", cases[i].kernel, err.buf);
-		ks_rewrite_kernel_release(&rk);
-		ks_buf_release(&v1);
-		ks_buf_release(&v2);
-		ks_buf_release(&r);
-		ks_buf_release(&out);
-		ks_buf_release(&err);
-		if (rc)
-			return;
-	}
+	xf_check_rewritable(&fx, "pool_window_rows", cases, KS_ARRAY_SIZE(cases));
 }
 
 /* Every allowed point of each applied case gives a variant or a reason;

@@ -149,106 +149,39 @@ occurrences(const char *hay, const char *needle)
 	return n;
 }
 
-static const struct {
-	const char *file, *kernel;
-	const char *reason;	/* NULL: applies */
-} cases[] = {
-	{ ST, "jacobi", NULL },
-	{ ST, "box9", NULL },
-	{ ST, "star2d_r", NULL },
-	{ ST, "heat3d", NULL },
-	{ ST, "star3d_r", NULL },
-	{ "bench/jacobi2d/main.cu", "jacobi2d_kernel", NULL },
-	{ "bench/stencil3d7/main.cu", "stencil3d7_kernel", NULL },
-	{ "bench/stencil3d25/main.cu", "stencil3d25_kernel", NULL },
-	{ ST, "box27", NULL },
-	{ ST, "smooth1d", "1-D stencils are not covered" },
-	{ ST, "gathered", "not at a fixed offset from the output's position" },
-	{ ST, "inplace", "an in-place update" },
-	{ ST, "no_exit", "no early exit 'if (y >= limit) return'" },
-	{ ST, "interior_r", "no early exit 'if (y >= limit) return'" },
-	{ ST, "transposed", "moves with the thread differently" },
-	{ ST, "radius_param", "does not step by a constant from a constant" },
-	{ ST, "colmajor", "x is not the fastest dimension" },
-	{ ST, "ptr_alias", "in is used on line" },
+static const struct xf_case cases[] = {
+	{ ST, "jacobi", NULL, NULL },
+	{ ST, "box9", NULL, NULL },
+	{ ST, "star2d_r", NULL, NULL },
+	{ ST, "heat3d", NULL, NULL },
+	{ ST, "star3d_r", NULL, NULL },
+	{ "bench/jacobi2d/main.cu", "jacobi2d_kernel", NULL, NULL },
+	{ "bench/stencil3d7/main.cu", "stencil3d7_kernel", NULL, NULL },
+	{ "bench/stencil3d25/main.cu", "stencil3d25_kernel", NULL, NULL },
+	{ ST, "box27", NULL, NULL },
+	{ ST, "smooth1d", NULL, "1-D stencils are not covered" },
+	{ ST, "gathered", NULL, "not at a fixed offset from the output's position" },
+	{ ST, "inplace", NULL, "an in-place update" },
+	{ ST, "no_exit", NULL, "no early exit 'if (y >= limit) return'" },
+	{ ST, "interior_r", NULL, "no early exit 'if (y >= limit) return'" },
+	{ ST, "transposed", NULL, "moves with the thread differently" },
+	{ ST, "radius_param", NULL, "does not step by a constant from a constant" },
+	{ ST, "colmajor", NULL, "x is not the fastest dimension" },
+	{ ST, "ptr_alias", NULL, "in is used on line" },
 };
 
 TEST(applies_to_stencils_and_declines_look_alikes)
 {
 	if (!xf_setup(&fx))
 		return;
-	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
-		struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
-		enum ks_xf_result res = run_xf(cases[i].file, cases[i].kernel,
-					       NULL, &v, &r, NULL);
-
-		if (cases[i].reason ? res != KS_XF_DECLINED ||
-					      !strstr(r.buf, cases[i].reason)
-				    : res != KS_XF_APPLIED) {
-			TEST_FAIL_("%s: result %d, reason '%s'",
-				   cases[i].kernel, (int)res, r.buf);
-			ks_buf_release(&v);
-			ks_buf_release(&r);
-			return;
-		}
-		CHECK(cases[i].reason || r.len == 0);
-		CHECK(!cases[i].reason || v.len == 0);
-		ks_buf_release(&v);
-		ks_buf_release(&r);
-	}
+	xf_check_cases(&fx, "stencil_smem_halo", cases, KS_ARRAY_SIZE(cases));
 }
 
 TEST(variants_are_deterministic_and_rewritable)
 {
 	if (!xf_setup(&fx))
 		return;
-	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
-		struct ks_buf v1 = KS_BUF_INIT, v2 = KS_BUF_INIT, r = KS_BUF_INIT;
-		struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
-		struct ks_rewrite_variant rv;
-		struct ks_rewrite_kernel rk;
-		struct ks_rewrite_job job;
-		const struct ks_kernel *k = NULL;
-		struct xf_file *p = xf_parse(&fx, cases[i].file);
-		char want[128];
-		int rc;
-
-		if (cases[i].reason)
-			continue;
-		CHECK(p);
-		CHECK_INT_EQ(KS_XF_APPLIED, run_xf(cases[i].file, cases[i].kernel,
-						   NULL, &v1, &r, &k));
-		CHECK_INT_EQ(KS_XF_APPLIED, run_xf(cases[i].file, cases[i].kernel,
-						   NULL, &v2, &r, NULL));
-		CHECK(v1.len == v2.len && !memcmp(v1.buf, v2.buf, v1.len));
-		snprintf(want, sizeof(want), "static void\nks_launch_%s(",
-			 cases[i].kernel);
-		CHECK(strstr(v1.buf, want));
-		memset(&rv, 0, sizeof(rv));
-		memset(&rk, 0, sizeof(rk));
-		CHECK_INT_EQ(0, ks_rewrite_variant_split(v1.buf, &rv, &err));
-		CHECK(rv.helpers.text && rv.launcher.text);
-		CHECK(!strncmp(rv.definition.text, p->text.buf + k->extent.begin,
-			       k->extent.end - k->extent.begin));
-		rv.file = "variant.cu";
-		rv.arch = 900;
-		CHECK_INT_EQ(0, ks_rewrite_kernel_from_inventory(&p->inv, k, &rk,
-								 &err));
-		job.kernel = &rk;
-		job.variant = &rv;
-		rc = ks_rewrite(p->text.buf, p->text.len, cases[i].file, &job, 1,
-				&out, &err);
-		if (rc)
-			TEST_FAIL_("%s: %s", cases[i].kernel, err.buf);
-		ks_rewrite_kernel_release(&rk);
-		ks_buf_release(&v1);
-		ks_buf_release(&v2);
-		ks_buf_release(&r);
-		ks_buf_release(&out);
-		ks_buf_release(&err);
-		if (rc)
-			return;
-	}
+	xf_check_rewritable(&fx, "stencil_smem_halo", cases, KS_ARRAY_SIZE(cases));
 }
 
 /* Every allowed point of each applied case, one parameter moved from the

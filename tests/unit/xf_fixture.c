@@ -4,9 +4,11 @@
 #include <string.h>
 
 #include "../../src/analysis/libclang.h"
+#include "../../src/cache/rewrite.h"
 #include "../../src/core/fs.h"
 #include "../../src/core/strv.h"
 #include "../../src/core/util.h"
+#include "test.h"
 #include "xf_fixture.h"
 
 int
@@ -114,4 +116,83 @@ xf_teardown(struct xf_fixture *x)
 		ks_fs_remove_tree(x->state, &err);
 	ks_buf_release(&err);
 	x->ready = 0;
+}
+
+void
+xf_check_cases(struct xf_fixture *x, const char *skill,
+	       const struct xf_case *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *sk = c[i].skill ? c[i].skill : skill;
+		struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+		enum ks_xf_result res = xf_run(x, sk, c[i].file, c[i].kernel,
+					       NULL, &v, &r, NULL);
+		int ok = c[i].reason ? res == KS_XF_DECLINED &&
+					       strstr(r.buf, c[i].reason) &&
+					       v.len == 0
+				     : res == KS_XF_APPLIED && r.len == 0;
+
+		if (!ok)
+			TEST_FAIL_("%s on %s: result %d, reason '%s'", sk,
+				   c[i].kernel, (int)res, r.buf);
+		ks_buf_release(&v);
+		ks_buf_release(&r);
+		if (!ok)
+			return;
+	}
+}
+
+void
+xf_check_rewritable(struct xf_fixture *x, const char *skill,
+		    const struct xf_case *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *sk = c[i].skill ? c[i].skill : skill;
+		struct ks_buf v1 = KS_BUF_INIT, v2 = KS_BUF_INIT, r = KS_BUF_INIT;
+		struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
+		struct ks_rewrite_variant rv;
+		struct ks_rewrite_kernel rk;
+		struct ks_rewrite_job job;
+		const struct ks_kernel *k = NULL;
+		struct xf_file *p;
+		char want[128];
+		int rc;
+
+		if (c[i].reason)
+			continue;
+		p = xf_parse(x, c[i].file);
+		CHECK(p);
+		CHECK_INT_EQ(KS_XF_APPLIED, xf_run(x, sk, c[i].file, c[i].kernel,
+						   NULL, &v1, &r, &k));
+		CHECK_INT_EQ(KS_XF_APPLIED, xf_run(x, sk, c[i].file, c[i].kernel,
+						   NULL, &v2, &r, NULL));
+		CHECK(v1.len == v2.len && !memcmp(v1.buf, v2.buf, v1.len));
+		snprintf(want, sizeof(want), "static void\nks_launch_%s(",
+			 c[i].kernel);
+		CHECK(strstr(v1.buf, want));
+		memset(&rv, 0, sizeof(rv));
+		memset(&rk, 0, sizeof(rk));
+		CHECK_INT_EQ(0, ks_rewrite_variant_split(v1.buf, &rv, &err));
+		CHECK(rv.helpers.text && rv.launcher.text);
+		CHECK(!strncmp(rv.definition.text, p->text.buf + k->extent.begin,
+			       k->extent.end - k->extent.begin));
+		rv.file = "variant.cu";
+		rv.arch = 900;
+		CHECK_INT_EQ(0, ks_rewrite_kernel_from_inventory(&p->inv, k, &rk,
+								 &err));
+		job.kernel = &rk;
+		job.variant = &rv;
+		rc = ks_rewrite(p->text.buf, p->text.len, c[i].file, &job, 1,
+				&out, &err);
+		if (rc)
+			TEST_FAIL_("%s: %s", c[i].kernel, err.buf);
+		ks_rewrite_kernel_release(&rk);
+		ks_buf_release(&v1);
+		ks_buf_release(&v2);
+		ks_buf_release(&r);
+		ks_buf_release(&out);
+		ks_buf_release(&err);
+		if (rc)
+			return;
+	}
 }

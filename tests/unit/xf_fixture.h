@@ -6,7 +6,7 @@
  *
  * Ownership: the suite owns the fixture and its files (a static array);
  * xf_teardown() releases what parsing made and removes the state folder.
- * May include: libc, analysis, core, transforms, test.h.
+ * May include: libc, analysis, cache (rewrite.h), core, transforms, test.h.
  */
 #ifndef KS_TESTS_XF_FIXTURE_H
 #define KS_TESTS_XF_FIXTURE_H
@@ -47,6 +47,25 @@ enum ks_xf_result xf_run(struct xf_fixture *x, const char *skill,
 			 const char *path, const char *kernel,
 			 const struct ks_xf_point *pt, struct ks_buf *variant,
 			 struct ks_buf *reason, const struct ks_kernel **kout);
+
+/* A kernel of a suite's table and what its skill does with it at the
+ * default point. */
+struct xf_case {
+	const char *file, *kernel;
+	const char *skill;	/* NULL: the suite's */
+	const char *reason;	/* NULL: applies; else part of the reason it
+				   declines with */
+};
+
+/* Each case applies (a variant, no reason) or declines with its reason
+ * (no variant); `skill` for the cases that name none. */
+void xf_check_cases(struct xf_fixture *x, const char *skill,
+		    const struct xf_case *c, size_t n);
+
+/* Each applied case: the same bytes twice, a launcher, the kernel's own
+ * definition, and a variant the rewriter puts into the kernel's file. */
+void xf_check_rewritable(struct xf_fixture *x, const char *skill,
+			 const struct xf_case *c, size_t n);
 
 void xf_teardown(struct xf_fixture *x);
 
