@@ -1012,9 +1012,9 @@ run_task(const struct env *env, const struct job *j, struct row *row)
 		row->end = ks_xasprintf("error: %s", e.buf);
 	} else {
 		fill_row(row, &t, name);
-		if (ks_task_best(&t) && !o->cache) {
+		if (ks_task_best(&t) && !o->cache)
 			row->cached = ks_xstrdup("reviewed");
-		} else if (ks_task_best(&t)) {
+		else if (ks_task_best(&t)) {
 			struct ks_buf se = KS_BUF_INIT;
 
 			double fin = 0;

@@ -457,6 +457,17 @@ static const unsigned common_blocks[][2] = {
 	{ 16, 4 }, { 16, 32 }, { 8, 8 }, { 8, 4 }, { 8, 16 }, { 8, 32 },
 };
 
+/* The explicit instantiation of the tile kernel for block sides x, y, z
+ * (0: read at run time). */
+static void
+instance_decl(struct ks_buf *o, const char *kname, unsigned x, unsigned y,
+	      unsigned z, const char *params)
+{
+	ks_buf_addf(o, "template __global__ void ks_tile_%s<%uu, %uu, %uu>"
+		       "(const dim3, const dim3, %s);\n",
+		    kname, x, y, z, params);
+}
+
 /* The parameters, in descriptor order. */
 enum { P_TILE, P_TILES, P_REPLAY, P_VEC, P_SWZ, P_ROWS, P_N };
 
@@ -793,13 +804,10 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	ks_buf_adds(variant,
 		"/* the instances in the device code (the launcher that names them\n"
 		"   is host code only) */\n");
-	for (size_t i = 0; i <= sizeof(common_blocks) / sizeof(common_blocks[0]); i++) {
-		const int last = i == sizeof(common_blocks) / sizeof(common_blocks[0]);
-
-		ks_buf_addf(variant, "template __global__ void ks_tile_%s<%uu, %uu, %uu>(const dim3, const dim3, %s);\n",
-			    k->name, last ? 0 : common_blocks[i][0],
-			    last ? 0 : common_blocks[i][1], last ? 0 : 1, params.buf);
-	}
+	for (size_t i = 0; i < sizeof(common_blocks) / sizeof(common_blocks[0]); i++)
+		instance_decl(variant, k->name, common_blocks[i][0],
+			      common_blocks[i][1], 1, params.buf);
+	instance_decl(variant, k->name, 0, 0, 0, params.buf);
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
 		goto out;

@@ -11,7 +11,6 @@
 
 #include "../../src/analysis/inventory.h"
 #include "../../src/analysis/libclang.h"
-#include "../../src/cache/rewrite.h"
 #include "../../src/core/buf.h"
 #include "../../src/core/fs.h"
 #include "../../src/core/util.h"

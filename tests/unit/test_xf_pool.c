@@ -13,7 +13,6 @@
 #include "../../src/analysis/facts.h"
 #include "../../src/analysis/inventory.h"
 #include "../../src/analysis/libclang.h"
-#include "../../src/cache/rewrite.h"
 #include "../../src/core/buf.h"
 #include "../../src/core/fs.h"
 #include "../../src/core/strv.h"
