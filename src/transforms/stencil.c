@@ -1258,11 +1258,6 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	size_t nedits = 0;
 
 	memset(&s, 0, sizeof(s));
-	if (bx * (by ? by : 16) > 1024) {
-		ks_buf_addf(reason, "a %lldx%lld block has more than 1024 threads",
-			    bx, by ? by : 16);
-		return KS_XF_DECLINED;
-	}
 	if (recognize(&s, in, reason))
 		goto out;
 	kname = s.k->name;
@@ -1280,6 +1275,11 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	if (!depth)
 		depth = !stream && s.dims == 2 ? 1
 			: (s.dims == 3 ? rz : ry) >= 3 ? 2 : 4;
+	if (bx * by > 1024) {
+		ks_buf_addf(reason, "a %lldx%lld block has more than 1024 threads",
+			    bx, by);
+		goto out;
+	}
 	/* blocks per SM the registers must allow (1: the compiler's choice) */
 	minb = bx * by < p->v[6] ? p->v[6] / (bx * by) : 1;
 	tw = bx + 2 * rx;

@@ -128,6 +128,18 @@ TEST(rows_and_depth_follow_the_radius)
 					   NULL));
 	CHECK(strstr(v.buf, "32x8 threads"));
 	CHECK(strstr(v.buf, "with 4 steps of loads ahead"));
+	/* the block's size is judged with the rows chosen: 128 wide
+	   takes 8 rows at radius 1 and is declined at 16 (radius 4) */
+	ks_buf_reset(&v);
+	ks_buf_reset(&r);
+	ks_xf_default_point(t, &pt);
+	pt.v[param_index(t, "bx")] = 128;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "jacobi", &pt, &v, &r, NULL));
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_DECLINED, run_xf("bench/stencil3d25/main.cu",
+					    "stencil3d25_kernel", &pt, &v, &r,
+					    NULL));
+	CHECK(strstr(r.buf, "a 128x16 block has more than 1024 threads"));
 	/* the 2-D tile form at the default depth */
 	ks_buf_reset(&v);
 	ks_xf_default_point(t, &pt);
