@@ -13,13 +13,18 @@
 # built with plain nvcc and run first (the floors). summarize.py writes
 # DIR/<date>-<gpu>.json with the per-kernel results and the summary.
 #
-# Resumable: each step of a program leaves a marker in its work folder, and
-# a finished program its partial result DIR/partial-bench-<date>/<P>.json
-# (the done-marker); a run cut short continues where it stopped, within the
-# step (a killed `ks optimize` resumes its tasks from their trajectories).
-# The work folder holds the captures (large); the partial folder only logs,
-# trajectories and results (small: carry it to continue on another machine;
-# a program without its done-marker then starts again from its build).
+# Resumable: each step of a program leaves a marker, and a finished program
+# its partial result DIR/partial-bench-<date>/<P>.json (the done-marker); a
+# run cut short continues where it stopped, within the step (a killed `ks
+# optimize` resumes its tasks from their trajectories). The work folder
+# holds the captures and binaries (large); the partial folder only logs,
+# trajectories, variants and results (small), and the markers of the steps
+# whose results are all in it (<P>/steps/). Carried to another machine, the
+# partial folder continues there: the first build and the capture run again
+# only for an optimize or ablation not done yet, the rebuild only for a
+# second run not done yet; a cut optimize's tasks resume from their
+# trajectories. A program done without its ablations is taken up again by
+# a run with --ablate for them alone.
 #
 # Usage: bench/tools/run.sh [options]
 #   --out DIR        results folder (default: bench/results)
@@ -46,8 +51,9 @@
 #   --retry-failed   run again the programs whose result is not PASS, from
 #                    their first step that did not succeed
 #   --merge          only write the final JSON from the partial folder
-#   --copy-to DIR    at the end, copy the partial folder to DIR (a device's
-#                    $OUT) as partial-bench-<date>.tgz
+#   --copy-to DIR    copy the partial folder to DIR (a device's $OUT) as
+#                    partial-bench-<date>.tgz, after each program and at
+#                    the end (also when stopped by SIGTERM or SIGINT)
 #
 # Exit status: 0 when every program ran through and passed twice, 1 when
 # some did not, 2 on a usage error, 3 when the budget stopped the run.
@@ -119,10 +125,13 @@ all=$(echo "$all" | tr ' ' '\n' | grep -vx ceilings | tr '\n' ' ')
 merge() {
 	summarize --merge "$partial" --programs "$all"
 }
-copy_out() {
+copy_out() {		# [quiet]: no message
+	local t=$copy_to/.partial-bench-$date.tgz.$$
 	[ -n "$copy_to" ] || return 0
-	mkdir -p "$copy_to" && tar czf "$copy_to/partial-bench-$date.tgz" \
-		-C "$out" "partial-bench-$date" &&
+	# Whole or not at all: a copy cut by a kill leaves the last one.
+	mkdir -p "$copy_to" && tar czf "$t" -C "$out" "partial-bench-$date" &&
+		mv -f "$t" "$copy_to/partial-bench-$date.tgz" || { rm -f "$t"; return 1; }
+	[ -n "${1:-}" ] ||
 		echo "bench: partial folder copied to $copy_to/partial-bench-$date.tgz"
 }
 if [ "$merge_only" = 1 ]; then
@@ -165,6 +174,8 @@ EOF
 
 start=$(date +%s)
 stopped=0
+# Killed (the time limit of a device call): what is done travels on.
+trap 'copy_out quiet; exit 3' TERM INT
 left() {		# seconds of budget left (a large number without one)
 	[ "$budget_s" -gt 0 ] || { echo 1000000; return; }
 	echo $((budget_s - ($(date +%s) - start)))
@@ -174,18 +185,46 @@ budget_spent() {
 	stopped=1
 	return 0
 }
-# step NAME DIR CMD...: run CMD unless DIR/NAME.ok says it ran; the marker
-# is written when CMD succeeds. Adds the step's seconds to DIR/wall.
+# A step's marker, in the program's work folder $w or its partial folder
+# $r (program()'s): a step whose results are all in the partial folder is
+# done on any machine that has it; one whose results are binaries, captures
+# or counters, only on the machine that ran it.
+marker() {
+	case $1 in
+	build0 | capture | stats0 | build1 | stats1) echo "$w/$1.ok" ;;
+	*) echo "$r/steps/$1.ok" ;;
+	esac
+}
+done_step() { [ -f "$(marker "$1")" ]; }
+ablations="no-long-term-memory no-short-term-memory"
+# Whether a step still to run needs the captures: the optimize, or, with
+# --ablate, an ablation.
+captures_needed() {
+	local abl
+	done_step optimize || return 0
+	[ "$ablate" = 1 ] || return 1
+	for abl in $ablations; do
+		done_step "ablate-$abl" || return 0
+	done
+	return 1
+}
+# step NAME CMD...: run CMD unless its marker says it ran; the marker is
+# written when CMD succeeds, and the step's name kept in $failed when it
+# fails. Adds the step's seconds to the program's wall file.
 step() {
-	local name=$1 dir=$2 t0 rc
-	shift 2
-	[ -f "$dir/$name.ok" ] && return 0
+	local name=$1 t0 rc
+	shift
+	done_step "$name" && return 0
 	budget_spent && return 1
 	t0=$(date +%s)
 	"$@"
 	rc=$?
-	echo "$name $(($(date +%s) - t0)) $rc" >>"$dir/wall"
-	[ $rc = 0 ] && : >"$dir/$name.ok"
+	echo "$name $(($(date +%s) - t0)) $rc" >>"$r/wall"
+	if [ $rc = 0 ]; then
+		: >"$(marker "$name")"
+	else
+		failed=$name
+	fi
 	return $rc
 }
 
@@ -288,22 +327,36 @@ keep_tasks() {		# KS_DIR, destination: trajectories and candidates
 }
 
 program() {
-	local p=$1 w=$work/$p r=$partial/$p ksd ok=1 abl t0 rc
+	local p=$1 w=$work/$p r=$partial/$p ksd ok=1 abl t0 rc failed=
 	ksd=$w/ks
-	mkdir -p "$w" "$r" "$work/knowledge" || return 1
+	mkdir -p "$w" "$r/steps" "$work/knowledge" || return 1
 	# One long-term memory for the whole run, as one user's KS_DIR would
 	# hold it; each program its own captures, tasks and cache.
 	mkdir -p "$ksd" && { [ -e "$ksd/knowledge" ] || ln -s "$work/knowledge" "$ksd/knowledge"; }
 	echo "bench: $p"
 	export KS_DIR=$ksd
-	step build0 "$w" build "$p" "$w/b0" "$r/build0.log" &&
-	step run0 "$w" run_prog "$p" "$w/b0" "$r/run0.log" &&
-	step capture "$w" capture "$p" "$ksd" "$w/b0" "$r/run0.log" "$r/capture.log" &&
-	step optimize "$w" optimize "$ksd" "$r/optimize.json" "$r/optimize.log" &&
-	step stats0 "$w" sh -c '"$0" stats -z >/dev/null' "$KS" &&
-	step build1 "$w" build "$p" "$w/b1" "$r/build1.log" &&
-	step stats1 "$w" after_build1 "$ksd" "$r" &&
-	step run1 "$w" run_prog "$p" "$w/b1" "$r/run1.log" || ok=0
+	# The first build for the first run, or for a capture.
+	if ! done_step run0 || captures_needed; then
+		step build0 build "$p" "$w/b0" "$r/build0.log" || ok=0
+	fi
+	[ $ok = 1 ] && { step run0 run_prog "$p" "$w/b0" "$r/run0.log" || ok=0; }
+	if [ $ok = 1 ] && captures_needed; then
+		step capture capture "$p" "$ksd" "$w/b0" "$r/run0.log" "$r/capture.log" || ok=0
+	fi
+	if [ $ok = 1 ] && ! done_step optimize; then
+		# Tasks cut on another machine resume from their trajectories
+		# (a task whose captures differ starts afresh).
+		[ -d "$ksd/tasks" ] || [ ! -d "$r/tasks" ] || cp -a "$r/tasks" "$ksd/tasks"
+		step optimize optimize "$ksd" "$r/optimize.json" "$r/optimize.log" || ok=0
+	fi
+	if [ $ok = 1 ] && ! done_step run1; then
+		# The variants, also when found on another machine.
+		[ -d "$ksd/cache" ] || [ ! -d "$r/cache" ] || cp -a "$r/cache" "$ksd/cache"
+		step stats0 sh -c '"$0" stats -z >/dev/null' "$KS" &&
+		step build1 build "$p" "$w/b1" "$r/build1.log" &&
+		step stats1 after_build1 "$ksd" "$r" &&
+		step run1 run_prog "$p" "$w/b1" "$r/run1.log" || ok=0
+	fi
 	keep_tasks "$ksd" "$r/tasks"
 	[ -d "$ksd/cache" ] && { rm -rf "$r/cache"; cp -a "$ksd/cache" "$r/cache"; }
 	cp "$bench/$p/main.cu" "$r/main.cu"
@@ -312,19 +365,19 @@ program() {
 	if [ "$stopped" = 1 ] && [ "$ok" = 0 ]; then
 		return 1
 	fi
-	if [ "$torch" = 1 ] && [ ! -f "$w/torch.ok" ]; then
+	if [ "$torch" = 1 ] && ! done_step torch; then
 		# Its times belong in the result: a spent budget leaves the
 		# program for the next run.
 		budget_spent && return 1
 		t0=$(date +%s)
 		gpu_alone python3 "$tools/torch_eager.py" "$p" >"$r/torch.log" 2>&1
 		rc=$?
-		echo "torch $(($(date +%s) - t0)) $rc" >>"$w/wall"
-		: >"$w/torch.ok"
+		echo "torch $(($(date +%s) - t0)) $rc" >>"$r/wall"
+		: >"$(marker torch)"
 	fi
 	if [ "$ablate" = 1 ] && [ -d "$ksd/captures" ]; then
-		for abl in no-long-term-memory no-short-term-memory; do
-			[ -f "$w/ablate-$abl.ok" ] && continue
+		for abl in $ablations; do
+			done_step "ablate-$abl" && continue
 			budget_spent && return 1
 			ablation_dir "$ksd" "$w/ks-$abl" "$work/knowledge-$abl" || continue
 			# --no-cache: an ablation measures the search and
@@ -332,18 +385,27 @@ program() {
 			# sanitizer check and the cache; rules-only without the
 			# long-term memory, the fixed skill order reads no
 			# counters, so none are measured
-			step "ablate-$abl" "$w" optimize "$w/ks-$abl" \
+			step "ablate-$abl" optimize "$w/ks-$abl" \
 				"$r/ablate-$abl.json" "$r/ablate-$abl.log" "--$abl" --no-cache \
 				$([ "$abl" = no-long-term-memory ] && [ "$llm" = none ] && echo --no-metrics)
 			keep_tasks "$w/ks-$abl" "$r/ablate-$abl/tasks"
 			[ "$stopped" = 1 ] && return 1
 		done
 	fi
-	cp "$w/wall" "$r/wall" 2>/dev/null
-	for s in build0 run0 capture optimize build1 run1; do
-		[ -f "$w/$s.ok" ] || { echo "$s" >"$r/failed-step"; break; }
-	done
+	rm -f "$r/failed-step"
+	[ "$ok" = 1 ] || echo "${failed:-unknown}" >"$r/failed-step"
 	summarize --program "$p" --dir "$r" -o "$partial/$p.json"
+}
+
+# Whether a program done before has ablations to run: its optimize done
+# and an ablation not.
+ablations_left() {
+	local abl r=$partial/$1
+	[ "$ablate" = 1 ] && [ -f "$r/steps/optimize.ok" ] || return 1
+	for abl in $ablations; do
+		[ -f "$r/steps/ablate-$abl.ok" ] || return 0
+	done
+	return 1
 }
 
 wanted=${only:-$all}
@@ -354,7 +416,8 @@ for p in $wanted; do
 	*) echo "run.sh: no program $p" >&2; exit 2 ;;
 	esac
 	if [ -f "$partial/$p.json" ]; then
-		[ "$retry" = 1 ] && ! passed "$partial/$p.json" || continue
+		{ [ "$retry" = 1 ] && ! passed "$partial/$p.json"; } || ablations_left "$p" ||
+			continue
 		# Steps that succeeded keep their markers; the failed one runs again.
 		rm -f "$partial/$p.json" "$partial/$p/failed-step"
 	fi
@@ -363,17 +426,22 @@ for p in $wanted; do
 		# the clock's, asked again below.
 		while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do
 			wait -n
+			copy_out quiet
 		done
 		budget_spent && break
 		program "$p" >"$partial/$p.out" 2>&1 &
 		continue
 	fi
 	program "$p" || true
+	copy_out quiet
 	if [ "$stopped" = 1 ]; then
 		break
 	fi
 done
-wait
+while [ "$(jobs -rp | wc -l)" -gt 0 ]; do
+	wait -n
+	copy_out quiet
+done
 if [ "$parallel" -gt 1 ]; then
 	for p in $wanted; do
 		[ -f "$partial/$p.out" ] && cat "$partial/$p.out"

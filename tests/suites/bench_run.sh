@@ -87,13 +87,49 @@ test_bench_run_budget_stops_and_resumes() {
 	expect_eq 3 "$status"
 	expect_contains "$(cat out.txt)" "budget of 2s spent; run again to continue"
 	expect_file work/alpha/build0.ok
-	expect_no_file work/alpha/run0.ok
+	expect_no_file res/partial-bench-2026-01-02/alpha/steps/run0.ok
 	expect_no_file res/partial-bench-2026-01-02/alpha.json
 	run_bench
 	[ "$status" = 0 ] || { cat out.txt; fail "run.sh exit status $status"; }
 	expect_eq "PASS PASS" "$(results 'r["programs"]["alpha"]["status"] + " " + r["programs"]["beta"]["status"]')"
 	# the first build was not done again: build0 and build1, once each
 	expect_eq 2 "$(wc -l <work/alpha/ks/builds/log)"
+}
+
+test_bench_run_continues_on_another_machine() {
+	bench_tree
+	# the optimize of alpha cut (as at the budget) after its seed
+	FAKE_OPTIMIZE_CUT=$PWD/cut-once run_bench --only alpha --copy-to "$PWD/dev"
+	expect_eq 3 "$status"
+	expect_file res/partial-bench-2026-01-02/alpha/steps/run0.ok
+	expect_no_file res/partial-bench-2026-01-02/alpha/steps/optimize.ok
+	expect_file dev/partial-bench-2026-01-02.tgz
+	# another machine: only the partial folder travels, as its copy
+	rm -rf work res && mkdir res && tar xzf dev/partial-bench-2026-01-02.tgz -C res
+	: >ks.log
+	run_bench --only alpha
+	[ "$status" = 0 ] || { cat out.txt; fail "run.sh exit status $status"; }
+	# built and captured again for the optimize, which resumed its task;
+	# the first run not again
+	expect_eq 1 "$(grep -c '^capture' ks.log)"
+	expect_eq 1 "$(grep -c '^resumed _Z12alpha_kernelPf' ks.log)"
+	expect_eq 0 "$(grep -c "^gpu-lock -- timeout -k 10 300 $PWD/work/alpha/b0/" ks.log)"
+	expect_eq "PASS" "$(results 'r["programs"]["alpha"]["status"]')"
+	# done without ablations; then, on a third machine, the ablations alone
+	rm -rf work
+	: >ks.log
+	run_bench --only alpha --ablate
+	[ "$status" = 0 ] || { cat out.txt; fail "run.sh exit status $status"; }
+	expect_eq 1 "$(grep -c '^capture' ks.log)"
+	expect_eq 2 "$(grep -c '^optimize' ks.log)"
+	expect_eq 2 "$(grep '^optimize' ks.log | grep -c -e '--no-cache')"
+	expect_eq "" "$(grep "/b1/" ks.log)"
+	expect_eq "PASS 1 1" "$(results 'r["programs"]["alpha"]["status"] + " " + str(len(r["kernels"])) + " " + str(len(r["ablations"]["no-short-term-memory"]["kernels"]))')"
+	# and nothing more to do
+	: >ks.log
+	run_bench --only alpha --ablate
+	expect_eq 0 "$status"
+	expect_eq "" "$(grep -v "^version" ks.log)"
 }
 
 test_bench_run_parallel_programs() {
