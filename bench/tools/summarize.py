@@ -38,7 +38,12 @@ in the program with speedup > 1, > 2 (KernelBench's fast_p); mean and
 geomean of that speedup; the program-measured original_ms / after_ms as
 well; speedup over Torch = torch_ms / after_ms (kernels with a torch time);
 geomean % of floor before and after; GPU-minutes: the steps' wall time and
-the Reviewer's time. Nothing is estimated: a value not measured is null.
+the Reviewer's time. The loop's own goal, over the kernels with headroom
+(below HEADROOM_PCT = 80 % of their floor before): headroom_kernels and
+headroom_verified (those with a verified variant); slower_in_program (a
+variant in the program whose program ran slower after than before);
+max_rounds and max_task_gpu_s (the most reviews and GPU seconds one task
+took). Nothing is estimated: a value not measured is null.
 
 Standard library only.
 """
@@ -54,6 +59,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import collect  # noqa: E402  (parse_log, pair_vendors, rate, slug)
 
 ABLATIONS = ("no-long-term-memory", "no-short-term-memory")
+# A kernel below this % of its floor has headroom: the loop's goal counts
+# the verified variants among those.
+HEADROOM_PCT = 80.0
 STEPS = ("build0", "run0", "capture", "optimize", "build1", "run1")
 
 
@@ -347,6 +355,16 @@ def summary_of(kernels, wall_s=None):
          "geomean_floor_pct_before": geomean([k.get("floor_pct_before") for k in kernels]),
          "geomean_floor_pct_after": geomean([k.get("floor_pct_after") for k in kernels]),
          "review_gpu_minutes": sum(k.get("gpu_s") or 0 for k in kernels) / 60}
+    room = [k for k in kernels if k.get("floor_pct_before") is not None
+            and k["floor_pct_before"] < HEADROOM_PCT]
+    s["headroom_kernels"] = len(room)
+    s["headroom_verified"] = sum(1 for k in room if k.get("verified"))
+    s["slower_in_program"] = sum(1 for k in ok if k.get("program_speedup") is not None
+                                 and k["program_speedup"] < 1)
+    rounds = [k["rounds"] for k in kernels if k.get("rounds") is not None]
+    gpu = [k["gpu_s"] for k in kernels if k.get("gpu_s") is not None]
+    s["max_rounds"] = max(rounds) if rounds else None
+    s["max_task_gpu_s"] = max(gpu) if gpu else None
     if wall_s is not None:
         s["gpu_minutes"] = wall_s / 60
     return s
@@ -475,6 +493,13 @@ def cmd_table(args):
               f(s.get("geomean_floor_pct_before"), "%.1f%%"),
               f(s.get("geomean_floor_pct_after"), "%.1f%%"),
               f(s.get("gpu_minutes"), "%.1f"), f(s.get("review_gpu_minutes"), "%.1f")))
+    if s.get("headroom_kernels") is not None:
+        print("below %.0f%% of the floor before: %d kernels, %d verified (%s); slower in "
+              "the program %d; rounds at most %s, GPU seconds a task at most %s" % (
+                  HEADROOM_PCT, s["headroom_kernels"], s.get("headroom_verified", 0),
+                  f(frac(s.get("headroom_verified", 0), s["headroom_kernels"]), "%.2f"),
+                  s.get("slower_in_program", 0), f(s.get("max_rounds"), "%d"),
+                  f(s.get("max_task_gpu_s"), "%.0f")))
     for a, ab in (r.get("ablations") or {}).items():
         s = ab.get("summary") or {}
         print("ablation %s: verified %d of %d, fast_1 %s, speedup mean %s geomean %s, "

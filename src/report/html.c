@@ -422,6 +422,7 @@ summary_rows(struct ks_buf *out, const struct ks_report_summary *s)
 		{ "geomean % of floor after", 'p', s->geomean_floor_pct_after },
 		{ "GPU-minutes in all", '1', s->gpu_minutes },
 		{ "GPU-minutes of the Reviewer", '1', s->review_gpu_minutes },
+		{ "GPU seconds of one task, at most", '0', s->max_task_gpu_s },
 	};
 	struct {
 		const char *name;
@@ -430,6 +431,10 @@ summary_rows(struct ks_buf *out, const struct ks_report_summary *s)
 		{ "kernels", s->kernels }, { "verified variants", s->verified },
 		{ "variants in the rebuilt programs", s->in_program },
 		{ "wrong variants", s->wrong },
+		{ "kernels below 80 % of their floor before", s->headroom_kernels },
+		{ "of those, verified variants", s->headroom_verified },
+		{ "variants whose program ran slower", s->slower_in_program },
+		{ "rounds of one task, at most", s->max_rounds },
 	};
 
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {

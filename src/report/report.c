@@ -26,6 +26,9 @@ ks_report_summary_init(struct ks_report_summary *s)
 	s->mean_speedup_vs_torch = s->geomean_speedup_vs_torch = NAN;
 	s->geomean_floor_pct_before = s->geomean_floor_pct_after = NAN;
 	s->gpu_minutes = s->review_gpu_minutes = NAN;
+	s->headroom_kernels = s->headroom_verified = s->slower_in_program = -1;
+	s->max_rounds = -1;
+	s->max_task_gpu_s = NAN;
 }
 
 void
@@ -142,6 +145,11 @@ parse_summary(const cJSON *o, struct ks_report_summary *s)
 	s->geomean_floor_pct_after = num(o, "geomean_floor_pct_after");
 	s->gpu_minutes = num(o, "gpu_minutes");
 	s->review_gpu_minutes = num(o, "review_gpu_minutes");
+	s->headroom_kernels = count(o, "headroom_kernels");
+	s->headroom_verified = count(o, "headroom_verified");
+	s->slower_in_program = count(o, "slower_in_program");
+	s->max_rounds = count(o, "max_rounds");
+	s->max_task_gpu_s = num(o, "max_task_gpu_s");
 }
 
 static void
@@ -293,14 +301,24 @@ void
 ks_report_summarize_tasks(const struct ks_report *r, struct ks_report_summary *s)
 {
 	double sum = 0, logs = 0, gpu = 0;
-	long n = 0, f1 = 0, f2 = 0, ver = 0;
+	long n = 0, f1 = 0, f2 = 0, ver = 0, room = 0, room_ver = 0;
 
 	ks_report_summary_init(s);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ks_report_kernel *k = &r->k[i];
 
-		if (!isnan(k->gpu_s))
+		if (!isnan(k->gpu_s)) {
 			gpu += k->gpu_s;
+			if (isnan(s->max_task_gpu_s) || k->gpu_s > s->max_task_gpu_s)
+				s->max_task_gpu_s = k->gpu_s;
+		}
+		if (k->rounds > s->max_rounds)
+			s->max_rounds = k->rounds;
+		if (!isnan(k->floor_pct_before) &&
+		    k->floor_pct_before < KS_REPORT_HEADROOM_PCT) {
+			room++;
+			room_ver += k->verified != 0;
+		}
 		if (isnan(k->speedup))
 			continue;	/* ineligible: never optimized */
 		n++;
@@ -315,6 +333,11 @@ ks_report_summarize_tasks(const struct ks_report *r, struct ks_report_summary *s
 	s->kernels = n;
 	s->verified = ver;
 	s->review_gpu_minutes = gpu / 60;
+	/* Tasks alone have no floor: then headroom is not known. */
+	if (room) {
+		s->headroom_kernels = room;
+		s->headroom_verified = room_ver;
+	}
 	if (n) {
 		s->success_rate = (double)ver / (double)n;
 		s->fast_1 = (double)f1 / (double)n;
@@ -449,6 +472,16 @@ ks_report_text(const struct ks_report *r, struct ks_buf *out)
 		    fmt(b[1], sizeof(b[1]), 'p', s->geomean_floor_pct_after),
 		    fmt(b[2], sizeof(b[2]), '1', s->gpu_minutes),
 		    fmt(b[3], sizeof(b[3]), '1', s->review_gpu_minutes));
+	if (s->headroom_kernels >= 0)
+		ks_buf_addf(out, "below %.0f%% of the floor before: %ld kernels, %ld verified; ",
+			    KS_REPORT_HEADROOM_PCT, s->headroom_kernels, s->headroom_verified);
+	if (s->slower_in_program >= 0)
+		ks_buf_addf(out, "slower in the program %ld; ", s->slower_in_program);
+	if (s->max_rounds >= 0 || !isnan(s->max_task_gpu_s))
+		ks_buf_addf(out, "rounds at most %ld, GPU seconds a task at most %s\n",
+			    s->max_rounds, fmt(b[0], sizeof(b[0]), '0', s->max_task_gpu_s));
+	else if (s->headroom_kernels >= 0 || s->slower_in_program >= 0)
+		ks_buf_adds(out, "\n");
 	for (size_t i = 0; i < r->nabl; i++) {
 		const struct ks_report_summary *a = &r->abl[i].s;
 
@@ -502,6 +535,11 @@ jsummary(struct ks_buf *out, const struct ks_report_summary *s)
 	jnum(out, "geomean_floor_pct_after", s->geomean_floor_pct_after);
 	jnum(out, "gpu_minutes", s->gpu_minutes);
 	jnum(out, "review_gpu_minutes", s->review_gpu_minutes);
+	jcount(out, "headroom_kernels", s->headroom_kernels);
+	jcount(out, "headroom_verified", s->headroom_verified);
+	jcount(out, "slower_in_program", s->slower_in_program);
+	jcount(out, "max_rounds", s->max_rounds);
+	jnum(out, "max_task_gpu_s", s->max_task_gpu_s);
 	ks_buf_adds(out, "}");
 }
 

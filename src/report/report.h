@@ -40,7 +40,16 @@ struct ks_report_summary {
 	double mean_speedup_vs_torch, geomean_speedup_vs_torch;
 	double geomean_floor_pct_before, geomean_floor_pct_after;
 	double gpu_minutes, review_gpu_minutes;
+	/* The loop's goal: kernels below KS_REPORT_HEADROOM_PCT of their
+	 * floor before, those of them verified; variants in the program
+	 * whose program ran slower; the most reviews and GPU seconds of
+	 * one task. -1 or NAN: not known. */
+	long headroom_kernels, headroom_verified, slower_in_program, max_rounds;
+	double max_task_gpu_s;
 };
+
+/* A kernel below this % of its floor has headroom. */
+#define KS_REPORT_HEADROOM_PCT 80.0
 
 struct ks_report_kernel {
 	char *program;		/* NULL: a task without a program */

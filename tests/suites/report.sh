@@ -33,6 +33,8 @@ test_report_terminal_table() {
 	expect_eq 1 "$(grep -c '^relu .* — .* no  *—$' out.txt)"
 	expect_contains "$out" "kernels 3, verified 2, in the program 2, wrong 0; success 0.67, fast_1 0.67, fast_2 0.67"
 	expect_contains "$out" "geomean % of floor: before 12.5%, after 69.7%"
+	# the loop's goal: relu (63.7 % of its floor) has headroom and no variant
+	expect_contains "$out" "below 80% of the floor before: 3 kernels, 2 verified; slower in the program 0; rounds at most 3, GPU seconds a task at most 10"
 	expect_contains "$out" "ablation --no-short-term-memory: verified 1 of 2"
 	# The same from the file itself.
 	"$KS_BIN" report "$REPORT_JSON" >out2.txt
@@ -71,6 +73,7 @@ assert a == b, [k for k in a if a[k] != b.get(k)]
 EOF
 	python3 "$ROOT/bench/tools/summarize.py" --table 2026-12-01-nvidia-h200.json >table.md
 	expect_contains "$(cat table.md)" "| softmax | softmax | 16.9 | 0.62 | 26.42x | yes |"
+	expect_contains "$(cat table.md)" "below 80% of the floor before: 3 kernels, 2 verified (0.67); slower in the program 0; rounds at most 3, GPU seconds a task at most 10"
 }
 
 test_report_from_ks_dir_tasks() {
@@ -82,6 +85,9 @@ test_report_from_ks_dir_tasks() {
 	expect_eq 1 "$(grep -c '^— .*_Z14softmax_kernelPKfPfii .* 16.9 .* 0.64 .*26.42x .* verified .*coop_rows$' out.txt)"
 	expect_contains "$out" "kernels 3, verified 2; success 0.67"
 	expect_contains "$out" "over Torch eager: mean —, geomean —"
+	# no floor without a program: no headroom counted, the tasks' own sizes
+	expect_contains "$out" "
+rounds at most 3, GPU seconds a task at most 10"
 	"$KS_BIN" report "$KS_DIR" --html page.html
 	expect_contains "$(cat page.html)" "no verified variant"
 }
@@ -123,7 +129,7 @@ checks = {
     'points after': (n(r'<circle class="after"'), 3),
     'ablation rows': (n(r'<tr class="ablation">'), 3),
     'trail rounds': (n(r'<tr class="round'), 10),
-    'summary rows': (n(r'<tr class="sum">'), 17),
+    'summary rows': (n(r'<tr class="sum">'), 22),
 }
 bad = ["%s: %d, want %d" % (k, got, want) for k, (got, want) in checks.items() if got != want]
 for name in ("softmax", "gemm_naive", "relu", "coop_rows", "gemm_register_blocking",
