@@ -1205,9 +1205,11 @@ TEST(walk_stops_at_its_time_bound)
 	int i;
 
 	SETUP();
-	/* thousands of steps, parsed with the prelude (a fast parse) */
+	/* a thousand statements, parsed with the prelude (a fast parse):
+	   far more than a millisecond of walking, and within the generous
+	   bound even under the sanitizers */
 	ks_buf_adds(&src, "__global__ void k(float *o, const float *a)\n{\n");
-	for (i = 0; i < 3000; i++)
+	for (i = 0; i < 1000; i++)
 		ks_buf_addf(&src, "  o[threadIdx.x + %d] = a[%d] * 2.0f;\n",
 			    i, i);
 	ks_buf_adds(&src, "}\n");
@@ -1225,7 +1227,7 @@ TEST(walk_stops_at_its_time_bound)
 	o.timeout_ms = 120000;
 	CHECK_INT_EQ(0, ks_inventory_build(&o, &inv, &err));
 	CHECK_INT_EQ(1, (int)inv.nkernels);
-	CHECK(inv.nkernels && inv.kernels[0].facts.nacc >= 6000);
+	CHECK(inv.nkernels && inv.kernels[0].facts.nacc >= 2000);
 	ks_inventory_release(&inv);
 	ks_buf_release(&err);
 	ks_buf_release(&src);
