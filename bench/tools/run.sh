@@ -398,14 +398,11 @@ program() {
 }
 
 # Whether a program done before has ablations to run: its optimize done
-# and an ablation not.
+# and, with --ablate, an ablation not (its markers are in the partial
+# folder).
 ablations_left() {
-	local abl r=$partial/$1
-	[ "$ablate" = 1 ] && [ -f "$r/steps/optimize.ok" ] || return 1
-	for abl in $ablations; do
-		[ -f "$r/steps/ablate-$abl.ok" ] || return 0
-	done
-	return 1
+	local r=$partial/$1
+	done_step optimize && captures_needed
 }
 
 wanted=${only:-$all}

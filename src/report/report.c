@@ -301,7 +301,7 @@ void
 ks_report_summarize_tasks(const struct ks_report *r, struct ks_report_summary *s)
 {
 	double sum = 0, logs = 0, gpu = 0;
-	long n = 0, f1 = 0, f2 = 0, ver = 0, room = 0, room_ver = 0;
+	long n = 0, f1 = 0, f2 = 0, ver = 0;
 
 	ks_report_summary_init(s);
 	for (size_t i = 0; i < r->n; i++) {
@@ -314,11 +314,6 @@ ks_report_summarize_tasks(const struct ks_report *r, struct ks_report_summary *s
 		}
 		if (k->rounds > s->max_rounds)
 			s->max_rounds = k->rounds;
-		if (!isnan(k->floor_pct_before) &&
-		    k->floor_pct_before < KS_REPORT_HEADROOM_PCT) {
-			room++;
-			room_ver += k->verified != 0;
-		}
 		if (isnan(k->speedup))
 			continue;	/* ineligible: never optimized */
 		n++;
@@ -333,11 +328,8 @@ ks_report_summarize_tasks(const struct ks_report *r, struct ks_report_summary *s
 	s->kernels = n;
 	s->verified = ver;
 	s->review_gpu_minutes = gpu / 60;
-	/* Tasks alone have no floor: then headroom is not known. */
-	if (room) {
-		s->headroom_kernels = room;
-		s->headroom_verified = room_ver;
-	}
+	/* Tasks alone have no floor, so no headroom is counted; nor
+	   programs, so none ran slower. */
 	if (n) {
 		s->success_rate = (double)ver / (double)n;
 		s->fast_1 = (double)f1 / (double)n;
