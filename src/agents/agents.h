@@ -168,7 +168,8 @@ struct ks_task {
 	int arch;		/* the variant's __CUDA_ARCH__: 900 */
 	int fast_math;
 	unsigned rounds;	/* candidates reviewed at most (default 15) */
-	double gpu_ms;		/* review time at most; 0: no limit */
+	double gpu_ms;		/* GPU time at most, the final check's
+				 * included (ks_traj_budget_allows); 0: none */
 	long tokens;		/* LLM tokens at most; 0: no limit */
 	double min_gain;	/* the base moves at this ratio (default 1.05) */
 	int short_term;		/* read the trajectory: rules and resume */

@@ -1173,7 +1173,7 @@ ks_agents_run(struct ks_task *t, struct ks_buf *err)
 			set_end(t, KS_TASK_ROUNDS, NULL);
 			break;
 		}
-		if (t->gpu_ms > 0 && t->state.gpu_ms >= t->gpu_ms) {
+		if (!ks_traj_budget_allows(&t->state, t->gpu_ms)) {
 			set_end(t, KS_TASK_GPU_TIME, NULL);
 			break;
 		}

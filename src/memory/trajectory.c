@@ -559,6 +559,9 @@ ks_traj_state(const struct ks_traj *t, double ratio, struct ks_traj_state *s)
 			s->seeded = r->verdict && !strcmp(r->verdict, "eligible");
 			s->ineligible = !s->seeded;
 			s->gpu_ms += r->gpu_ms;
+			s->seed_ms += r->gpu_ms;
+			if (r->gpu_ms > s->max_ms)
+				s->max_ms = r->gpu_ms;
 			s->tokens += r->tokens;
 			continue;
 		}
@@ -570,10 +573,20 @@ ks_traj_state(const struct ks_traj *t, double ratio, struct ks_traj_state *s)
 			continue;
 		s->reviews++;
 		s->gpu_ms += r->gpu_ms;
+		if (r->gpu_ms > s->max_ms)
+			s->max_ms = r->gpu_ms;
 		s->open_failure = ks_traj_failed(r) ? r->round : -1;
 		if (ks_traj_moves_base(t, s->base, r, ratio)) {
 			s->base = r->round;
 			s->best = r->round;
 		}
 	}
+}
+
+int
+ks_traj_budget_allows(const struct ks_traj_state *s, double budget_ms)
+{
+	if (budget_ms <= 0)
+		return 1;
+	return s->gpu_ms + s->max_ms + KS_TRAJ_FINAL_PER_SEED * s->seed_ms <= budget_ms;
 }

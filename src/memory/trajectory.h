@@ -230,6 +230,8 @@ struct ks_traj_state {
 	int best;		/* round of the fastest real gain (0: none) */
 	size_t reviews;		/* candidates that reached the Reviewer */
 	double gpu_ms;		/* their review time */
+	double seed_ms;		/* the seed's review time */
+	double max_ms;		/* the costliest review, the seed's included */
 	long tokens;
 	int open_failure;	/* the last reviewed candidate when it failed, or -1 */
 };
@@ -240,5 +242,16 @@ struct ks_traj_state {
  */
 void ks_traj_state(const struct ks_traj *t, double ratio,
 		   struct ks_traj_state *s);
+
+/*
+ * Pure: whether a task in state `s` may start another review within a GPU
+ * budget of `budget_ms` (0: none). What is spent, one more review as
+ * costly as the costliest so far, and the final check of the best variant
+ * (KS_TRAJ_FINAL_PER_SEED times the seed's review: both run every capture,
+ * the check under the sanitizer) must fit, so that a budget bounds the
+ * task's whole GPU time instead of being passed by a round and the check.
+ */
+#define KS_TRAJ_FINAL_PER_SEED 1.5
+int ks_traj_budget_allows(const struct ks_traj_state *s, double budget_ms);
 
 #endif

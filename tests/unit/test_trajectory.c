@@ -231,6 +231,47 @@ TEST(append_then_load_resumes_the_state)
 	ks_buf_release(&err);
 }
 
+TEST(budget_keeps_room_for_a_review_and_the_final_check)
+{
+	struct ks_traj_state s;
+
+	memset(&s, 0, sizeof(s));
+	s.seed_ms = 20e3;	/* the check reserved: 30 s */
+	s.max_ms = 50e3;
+	s.gpu_ms = 100e3;
+	CHECK(ks_traj_budget_allows(&s, 0));
+	CHECK(ks_traj_budget_allows(&s, 180e3));
+	CHECK(!ks_traj_budget_allows(&s, 179.9e3));
+	/* the costliest review, not the last, sets the next one's guess */
+	s.gpu_ms = 110e3;
+	CHECK(!ks_traj_budget_allows(&s, 180e3));
+	/* a seed dearer than every review is the guess after it */
+	memset(&s, 0, sizeof(s));
+	s.seed_ms = s.max_ms = s.gpu_ms = 60e3;
+	CHECK(ks_traj_budget_allows(&s, 210e3));
+	CHECK(!ks_traj_budget_allows(&s, 200e3));
+}
+
+TEST(state_counts_the_seed_and_the_costliest_review)
+{
+	struct ks_traj t = { 0 };
+	struct ks_traj_state s;
+
+	add(&t, -1, "seed", NULL, NULL, "eligible", NULL, tm(10, 9.9, 10.1),
+	    tm(10, 9.9, 10.1));
+	add(&t, 0, "optimize", "a", "x=1", "correct", "h1", tm(10, 9.9, 10.1),
+	    tm(8, 7.9, 8.1));
+	add(&t, 1, "optimize", "b", "", "rejected", "h2", tm(10, 9.9, 10.1), tm(0, 0, 0));
+	t.v[0].gpu_ms = 7;
+	t.v[1].gpu_ms = 30;
+	t.v[2].gpu_ms = 11;
+	ks_traj_state(&t, 1.05, &s);
+	CHECK(s.seed_ms == 7);
+	CHECK(s.max_ms == 30);
+	CHECK(s.gpu_ms == 48);
+	ks_traj_release(&t);
+}
+
 void
 ks_suite_trajectory(void)
 {
@@ -241,4 +282,6 @@ ks_suite_trajectory(void)
 	RUN(repair_chain_oldest_first);
 	RUN(records_round_trip_and_an_interrupted_write_is_dropped);
 	RUN(append_then_load_resumes_the_state);
+	RUN(budget_keeps_room_for_a_review_and_the_final_check);
+	RUN(state_counts_the_seed_and_the_costliest_review);
 }
