@@ -158,10 +158,14 @@ export KS_GPU_LOCK=${KS_GPU_LOCK:-$work/gpu}
 gpu_alone() { "$KS" gpu-lock -- "$@"; }
 [ -f "$partial/meta.json" ] || collect --meta --date "$date" -o "$partial/meta.json"
 # How the run was asked for, for the results.
+# A run can span machines and commits: each call is kept with its time and
+# the source it ran (git's commit, else KS_BENCH_SOURCE: a copy of the tree
+# without .git, as on a device, is told it by whoever sent it).
+source_id=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "${KS_BENCH_SOURCE:-}")
 python3 - "$partial/run.json" "$rounds" "$task_budget" "$jobs" "$llm" "$ablate" \
-	"$("$KS" version 2>/dev/null)" "$cmdline" <<'EOF'
-import json, os, sys
-path, rounds, tb, jobs, llm, ablate, ver, cmd = sys.argv[1:]
+	"$("$KS" version 2>/dev/null)" "$cmdline" "$source_id" <<'EOF'
+import json, os, sys, time
+path, rounds, tb, jobs, llm, ablate, ver, cmd, src = sys.argv[1:]
 old = {}
 if os.path.exists(path):
     old = json.load(open(path))
@@ -169,6 +173,8 @@ old.update({"rounds": int(rounds), "task_budget_min": float(tb) if tb else None,
             "jobs": int(jobs), "llm": None if llm == "none" else llm,
             "ablate": ablate == "1", "ks_version": ver})
 old.setdefault("commands", []).append(cmd)
+old.setdefault("calls", []).append({"utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                                    "source": src or None, "command": cmd})
 json.dump(old, open(path, "w"), indent=2)
 EOF
 

@@ -441,7 +441,7 @@ def cmd_merge(args):
            "nvcc": meta.get("nvcc"), "ks_version": run.get("ks_version"),
            "mode": "llm" if run.get("llm") else "rules-only", "llm": run.get("llm"),
            "rounds": run.get("rounds"), "task_budget_min": run.get("task_budget_min"),
-           "commands": run.get("commands"), "ceilings": ceilings,
+           "commands": run.get("commands"), "calls": run.get("calls"), "ceilings": ceilings,
            "programs": programs, "kernels": kernels, "chains": chains,
            "summary": summary_of(kernels, wall),
            "ablations": {a: {"kernels": r, "summary": ablation_summary(r)}
