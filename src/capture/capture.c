@@ -535,6 +535,78 @@ ks_capture_layout(const struct ks_capture *c, unsigned long long gap, size_t *gr
 	return ng;
 }
 
+static void
+identity_ptrs(const struct ks_capture_ptr *p, size_t n, struct ks_hash *h)
+{
+	ks_hash_u64(h, n);
+	for (size_t i = 0; i < n; i++) {
+		ks_hash_u64(h, p[i].at);
+		ks_hash_u64(h, p[i].buffer);
+		ks_hash_u64(h, p[i].offset);
+	}
+}
+
+void
+ks_capture_identity(const struct ks_capture *c, struct ks_hash *h)
+{
+	size_t n = c->nbuffers, i, j;
+	size_t *group = ks_xcalloc(n + 1, sizeof(*group));
+	unsigned long long *offset = ks_xcalloc(n + 1, sizeof(*offset));
+	unsigned long long *gsize = ks_xcalloc(n + 1, sizeof(*gsize));
+	unsigned char *bytes = ks_xcalloc(c->param_size + 1, 1);
+
+	ks_hash_str(h, c->kernel);
+	for (i = 0; i < 3; i++) {
+		ks_hash_u64(h, c->grid[i]);
+		ks_hash_u64(h, c->block[i]);
+	}
+	ks_hash_u64(h, c->shmem);
+	ks_hash_u64(h, (uint64_t)c->cooperative);
+	/* the device too: a trajectory's times are that GPU's */
+	ks_hash_str(h, c->device);
+	ks_hash_u64(h, (uint64_t)c->cc_major);
+	ks_hash_u64(h, (uint64_t)c->cc_minor);
+	/* A pointer's bytes are an address of that run: zeroed here, its
+	 * buffer and offset hashed with the parameter. */
+	if (c->param_size)
+		memcpy(bytes, c->param_bytes, c->param_size);
+	ks_hash_u64(h, c->nparams);
+	for (i = 0; i < c->nparams; i++) {
+		const struct ks_capture_param *p = &c->params[i];
+
+		ks_hash_u64(h, p->offset);
+		ks_hash_u64(h, p->size);
+		ks_hash_str(h, p->type);
+		identity_ptrs(p->ptrs, p->nptrs, h);
+		for (j = 0; j < p->nptrs; j++) {
+			size_t at = p->offset + p->ptrs[j].at;
+
+			if (at < c->param_size)
+				memset(bytes + at, 0, c->param_size - at < 8 ? c->param_size - at : 8);
+		}
+	}
+	ks_hash_u64(h, c->param_size);
+	ks_hash_bytes(h, bytes, c->param_size);
+	ks_capture_layout(c, KS_CAPTURE_LAYOUT_GAP, group, offset, gsize);
+	ks_hash_u64(h, n);
+	for (i = 0; i < n; i++) {
+		const struct ks_capture_buffer *b = &c->buffers[i];
+
+		ks_hash_u64(h, (uint64_t)b->mem);
+		ks_hash_str(h, b->name);
+		ks_hash_u64(h, b->size);
+		ks_hash_u64(h, (uint64_t)b->dtype);
+		ks_hash_u64(h, (uint64_t)(long long)b->written);
+		ks_hash_u64(h, group[i]);
+		ks_hash_u64(h, offset[i]);
+		identity_ptrs(b->ptrs, b->nptrs, h);
+	}
+	free(group);
+	free(offset);
+	free(gsize);
+	free(bytes);
+}
+
 long
 ks_capture_buffer_at(const struct ks_capture *c, unsigned long long v,
 		     unsigned long long slack)

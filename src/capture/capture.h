@@ -237,6 +237,18 @@ size_t ks_capture_layout(const struct ks_capture *c, unsigned long long gap,
 			 size_t *group, unsigned long long *offset,
 			 unsigned long long *gsize);
 
+/*
+ * Pure: feed into `h` what makes two captures the same test case: the
+ * kernel, its geometry, the device and its arch, the parameters (pointer bytes as
+ * the buffer and offset they name, every other byte as it is), and each
+ * buffer's kind, size, dtype, stored pointers and place in the replay's
+ * layout. Not the addresses, times, paths or durations a capture of the
+ * same launch in another run of the program differs by; nor the buffers'
+ * contents (b<i>.in and .out: the caller hashes the files).
+ */
+struct ks_hash;
+void ks_capture_identity(const struct ks_capture *c, struct ks_hash *h);
+
 /* Pure: the index of the buffer whose extent holds address `v` (its end
  * included, up to `slack` bytes past it; of several, the one with the
  * highest base), or -1. Globals included. */

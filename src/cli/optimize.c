@@ -535,6 +535,65 @@ counters_op(void *vctx, const struct ks_task *t, const char *candidate,
 	return ks_agent_counters_real(&c->rv, t, candidate, out, err);
 }
 
+/* A file's bytes into `h`, read in pieces (a buffer may be gigabytes);
+ * -1 when it cannot be read. */
+static int
+hash_file(struct ks_hash *h, const char *path)
+{
+	enum { PIECE = 1 << 20 };
+	FILE *f = fopen(path, "rb");
+	unsigned char *piece;
+	size_t n;
+	int rc = 0;
+
+	if (!f)
+		return -1;
+	piece = ks_xmalloc(PIECE);
+	while ((n = fread(piece, 1, PIECE, f)) > 0)
+		ks_hash_bytes(h, piece, n);
+	if (ferror(f))
+		rc = -1;
+	free(piece);
+	fclose(f);
+	return rc;
+}
+
+/* One capture into `h`: its identity (the launch, not the run it came
+ * from) and its buffers' before and after bytes, so that the same launch
+ * captured again on another machine or day is the same test case and a
+ * task resumes on it; else its path and launch.json as they are. */
+static void
+signature_capture(struct ks_hash *h, const char *dir, size_t i)
+{
+	struct ks_capture cap;
+	struct ks_buf lt = KS_BUF_INIT;
+	char *lp;
+	int ok;
+
+	memset(&cap, 0, sizeof(cap));
+	ks_hash_u64(h, i);
+	ok = !ks_capture_load(dir, &cap, NULL);
+	if (ok) {
+		ks_capture_identity(&cap, h);
+		for (size_t b = 0; ok && b < cap.nbuffers * 2; b++) {
+			char *bp = ks_capture_buffer_path(dir, b / 2, (int)(b % 2));
+
+			ok = !hash_file(h, bp);
+			free(bp);
+		}
+	}
+	ks_capture_release(&cap);
+	if (ok)
+		return;
+	lp = ks_fs_join(dir, "launch.json");
+	lt.max = 1 << 24;
+	ks_hash_str(h, dir);
+	if (!ks_fs_read(lp, &lt, NULL))
+		ks_hash_bytes(h, lt.buf, lt.len);
+	ks_buf_release(&lt);
+	free(lp);
+}
+
 /* The source and every capture's launch: another program, another task. */
 static void
 signature(struct ctx *c, const struct job *j)
@@ -544,17 +603,8 @@ signature(struct ctx *c, const struct job *j)
 	ks_hash_init(&h);
 	ks_hash_str(&h, c->k->mangled ? c->k->mangled : "");
 	ks_hash_bytes(&h, c->text.buf, c->text.len);
-	for (size_t i = 0; i < j->caps.n; i++) {
-		struct ks_buf lt = KS_BUF_INIT;
-		char *lp = ks_fs_join(j->caps.v[i], "launch.json");
-
-		lt.max = 1 << 24;
-		ks_hash_str(&h, j->caps.v[i]);
-		if (!ks_fs_read(lp, &lt, NULL))
-			ks_hash_bytes(&h, lt.buf, lt.len);
-		ks_buf_release(&lt);
-		free(lp);
-	}
+	for (size_t i = 0; i < j->caps.n; i++)
+		signature_capture(&h, j->caps.v[i], i);
 	ks_hash_hex128(&h, c->sig);
 	ks_hash_release(&h);
 }

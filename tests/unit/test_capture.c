@@ -5,6 +5,7 @@
 #include "../../src/capture/capture.h"
 #include "../../src/capture/dtype.h"
 #include "../../src/core/buf.h"
+#include "../../src/core/hash.h"
 #include "../../src/core/strv.h"
 #include "../../src/core/util.h"
 #include "test.h"
@@ -321,9 +322,73 @@ TEST(capture_policy)
 	ks_buf_release(&err);
 }
 
+/* The identity hash of `c`, as hex. */
+static void
+identity(const struct ks_capture *c, char out[33])
+{
+	struct ks_hash h = KS_HASH_INIT;
+
+	ks_hash_init(&h);
+	ks_capture_identity(c, &h);
+	ks_hash_hex128(&h, out);
+	ks_hash_release(&h);
+}
+
+TEST(capture_identity_is_the_launch_not_the_run)
+{
+	struct ks_capture c;
+	char a[33], b[33];
+	size_t i;
+
+	sample(&c);
+	identity(&c, a);
+	/* the same launch in another run: other addresses (the pointer
+	 * bytes with them), time, duration, program and record */
+	for (i = 0; i < c.nbuffers; i++)
+		c.buffers[i].base += 0x10000000ull;
+	for (i = 8; i < 32; i++)
+		c.param_bytes[i] ^= 0x5a;
+	free(c.time);
+	c.time = ks_xstrdup("2026-12-04T09:00:00Z");
+	c.duration_ns = 123456;
+	c.program = ks_xstrdup("/elsewhere/prog");
+	c.record = ks_xstrdup("/elsewhere/builds/r.json");
+	c.launch = 7;
+	identity(&c, b);
+	CHECK_STR_EQ(a, b);
+	/* a scalar argument differs: another test case */
+	c.param_bytes[32] ^= 1;
+	identity(&c, b);
+	CHECK(strcmp(a, b) != 0);
+	c.param_bytes[32] ^= 1;
+	/* so do the geometry, a buffer's size, the device, and the layout
+	 * (buffer 1 moved next to buffer 0: one allocation on replay) */
+	c.grid[0]++;
+	identity(&c, b);
+	CHECK(strcmp(a, b) != 0);
+	c.grid[0]--;
+	c.buffers[0].size += 4;
+	identity(&c, b);
+	CHECK(strcmp(a, b) != 0);
+	c.buffers[0].size -= 4;
+	free(c.device);
+	c.device = ks_xstrdup("NVIDIA H100");
+	identity(&c, b);
+	CHECK(strcmp(a, b) != 0);
+	free(c.device);
+	c.device = ks_xstrdup("NVIDIA H200");
+	identity(&c, b);
+	CHECK_STR_EQ(a, b);
+	c.buffers[1].base = c.buffers[0].base + c.buffers[0].size;
+	identity(&c, b);
+	CHECK(strcmp(a, b) != 0);
+	ks_capture_release(&c);
+}
+
 void
 ks_suite_capture(void)
 {
+	RUN(capture_identity_is_the_launch_not_the_run);
 	RUN(capture_json_round_trip);
 	RUN(capture_json_rejects);
 	RUN(capture_save_load_and_buffers);

@@ -70,8 +70,11 @@ script(const char *dir, const char *name, const char *text)
 	free(p);
 }
 
-/* The duration_ns the next capture() records (0: not measured). */
+/* The duration_ns the next capture() records (0: not measured), its
+ * time (NULL: none) and its int argument's first byte. */
 static unsigned long long capture_ns;
+static char *capture_time;
+static unsigned char capture_arg;
 
 /* A capture of kernel `mangled` at launch 1, of the fixture's build. */
 static int
@@ -93,6 +96,8 @@ capture(const char *dir, const char *mangled, const char *pretty, struct ks_buf 
 	c.block[0] = 256, c.block[1] = c.block[2] = 1;
 	c.launch = 1;
 	c.duration_ns = capture_ns;
+	c.time = capture_time;
+	bytes[16] = capture_arg;
 	c.cc_major = 9;
 	c.cc_minor = 0;
 	c.param_size = 20;
@@ -278,6 +283,25 @@ TEST(optimize_end_to_end_with_a_fake_ks_replay)
 	CHECK(ks_traj_load(traj, &t, &err) == 0);
 	CHECK_INT_EQ((int)n1, (int)t.n);
 
+	/* the same launch captured again, in another run (another time and
+	 * duration): the same test case, so the task resumes */
+	{
+		static char when[] = "2026-12-04T09:00:00Z";
+		char *old = ks_xasprintf("%s/tasks/_Z5scalePKfPfi/trajectory.1.jsonl", dir);
+
+		capture_time = when;
+		capture_ns = 4242;
+		CHECK(capture(dir, "_Z5scalePKfPfi", "scale(float const*, float*, int)", &err) == 0);
+		capture_time = NULL;
+		capture_ns = 0;
+		ks_traj_release(&t);
+		CHECK_INT_EQ(0, optimize(&conf, args, &out));
+		CHECK(!ks_fs_exists(old));
+		CHECK(ks_traj_load(traj, &t, &err) == 0);
+		CHECK_INT_EQ((int)n1, (int)t.n);
+		free(old);
+	}
+
 	/* the source changed: the old trajectory is set aside, a new task
 	 * starts from its seed */
 	{
@@ -297,6 +321,19 @@ TEST(optimize_end_to_end_with_a_fake_ks_replay)
 		free(old);
 		free(src);
 		ks_buf_release(&text);
+	}
+
+	/* another argument: another test case, set aside in turn */
+	{
+		char *old = ks_xasprintf("%s/tasks/_Z5scalePKfPfi/trajectory.2.jsonl", dir);
+
+		capture_arg = 7;
+		CHECK(capture(dir, "_Z5scalePKfPfi", "scale(float const*, float*, int)", &err) == 0);
+		capture_arg = 0;
+		ks_traj_release(&t);
+		CHECK_INT_EQ(0, optimize(&conf, args, &out));
+		CHECK(ks_fs_exists(old));
+		free(old);
 	}
 
 	/* a selector that names nothing is an error */
