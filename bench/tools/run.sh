@@ -125,8 +125,23 @@ all=$(echo "$all" | tr ' ' '\n' | grep -vx ceilings | tr '\n' ' ')
 merge() {
 	summarize --merge "$partial" --programs "$all"
 }
+# The long-term memories of the run (knowledge/, and an ablation's own)
+# travel in the partial folder: a run split over machines learns across
+# its programs as one run on one machine does. Kept whole or not at all.
+keep_knowledge() {
+	local d n
+	for d in "$work"/knowledge "$work"/knowledge-*; do
+		[ -d "$d" ] || continue
+		n=$(basename "$d")
+		rm -rf "$partial/.$n.tmp" &&
+			cp -a "$d" "$partial/.$n.tmp" &&
+			rm -rf "$partial/$n" && mv "$partial/.$n.tmp" "$partial/$n" ||
+			rm -rf "$partial/.$n.tmp"
+	done
+}
 copy_out() {		# [quiet]: no message
 	local t=$copy_to/.partial-bench-$date.tgz.$$
+	keep_knowledge
 	[ -n "$copy_to" ] || return 0
 	# Whole or not at all: a copy cut by a kill leaves the last one.
 	mkdir -p "$copy_to" && tar czf "$t" -C "$out" "partial-bench-$date" &&
@@ -177,6 +192,12 @@ old.setdefault("calls", []).append({"utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", t
                                     "source": src or None, "command": cmd})
 json.dump(old, open(path, "w"), indent=2)
 EOF
+
+# A run continued on another machine: its long-term memories as they were
+# (a work folder that has them is this machine's, at least as new).
+for d in "$partial"/knowledge "$partial"/knowledge-*; do
+	[ -d "$d" ] && [ ! -e "$work/$(basename "$d")" ] && cp -a "$d" "$work/"
+done
 
 start=$(date +%s)
 stopped=0

@@ -110,7 +110,7 @@ test_bench_run_continues_on_another_machine() {
 	# another machine: only the partial folder travels, as its copy
 	rm -rf work res && mkdir res && tar xzf dev/partial-bench-2026-01-02.tgz -C res
 	: >ks.log
-	run_bench --only alpha
+	run_bench --only alpha --copy-to "$PWD/dev"
 	[ "$status" = 0 ] || { cat out.txt; fail "run.sh exit status $status"; }
 	# built and captured again for the optimize, which resumed its task;
 	# the first run not again
@@ -118,8 +118,10 @@ test_bench_run_continues_on_another_machine() {
 	expect_eq 1 "$(grep -c '^resumed _Z12alpha_kernelPf' ks.log)"
 	expect_eq 0 "$(grep -c "^gpu-lock -- timeout -k 10 300 $PWD/work/alpha/b0/" ks.log)"
 	expect_eq "PASS" "$(results 'r["programs"]["alpha"]["status"]')"
+	# the long-term memory learned there travels with the partial folder
+	expect_eq 1 "$(wc -l <res/partial-bench-2026-01-02/knowledge/outcomes.jsonl)"
 	# done without ablations; then, on a third machine, the ablations alone
-	rm -rf work
+	rm -rf work res && mkdir res && tar xzf dev/partial-bench-2026-01-02.tgz -C res
 	: >ks.log
 	run_bench --only alpha --ablate
 	[ "$status" = 0 ] || { cat out.txt; fail "run.sh exit status $status"; }
@@ -128,6 +130,11 @@ test_bench_run_continues_on_another_machine() {
 	expect_eq 2 "$(grep '^optimize' ks.log | grep -c -e '--no-cache')"
 	expect_eq "" "$(grep "/b1/" ks.log)"
 	expect_eq "PASS 1 1" "$(results 'r["programs"]["alpha"]["status"] + " " + str(len(r["kernels"])) + " " + str(len(r["ablations"]["no-short-term-memory"]["kernels"]))')"
+	# the run's memory came back to this machine (its copy kept the line
+	# learned before), and the ablation without the short-term memory
+	# learned into its own
+	expect_eq 1 "$(wc -l <work/knowledge/outcomes.jsonl)"
+	expect_eq 1 "$(wc -l <res/partial-bench-2026-01-02/knowledge-no-short-term-memory/outcomes.jsonl)"
 	# and nothing more to do
 	: >ks.log
 	run_bench --only alpha --ablate
