@@ -174,6 +174,11 @@ struct ks_task {
 	double min_gain;	/* the base moves at this ratio (default 1.05) */
 	int short_term;		/* read the trajectory: rules and resume */
 	int long_term;		/* append outcomes to the statistics */
+	/* What final checks have cost (the text of the statistics'
+	 * checks.jsonl, ks_check_ratio), read with the long-term memory:
+	 * the GPU budget reserves the dearest check of a skill the task may
+	 * apply. NULL: the default reserve. */
+	const char *check_costs;
 	int lock_timeout_ms;
 	/* the kernel's similarity vector for the statistics (the policy's) */
 	size_t nfeatures;

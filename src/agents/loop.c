@@ -1125,6 +1125,26 @@ set_aside(struct ks_task *t, const char *path, struct ks_buf *err)
 	return 0;
 }
 
+/*
+ * The final check's reserve in seeds' reviews: the dearest check the
+ * statistics hold of a skill in the plan or of the best round's (0: none
+ * known, the default reserve).
+ */
+static double
+final_per_seed(const struct ks_task *t)
+{
+	const char *ids[64];
+	size_t n = 0, i;
+
+	if (!t->long_term || !t->check_costs || !*t->check_costs)
+		return 0;
+	for (i = 0; i < t->plan.n && n < KS_ARRAY_SIZE(ids) - 1; i++)
+		ids[n++] = t->plan.v[i].id;
+	if (t->state.seeded && t->state.best > 0 && t->traj.v[t->state.best].skill)
+		ids[n++] = t->traj.v[t->state.best].skill;
+	return ks_check_ratio(t->check_costs, ids, n);
+}
+
 int
 ks_agents_run(struct ks_task *t, struct ks_buf *err)
 {
@@ -1173,7 +1193,13 @@ ks_agents_run(struct ks_task *t, struct ks_buf *err)
 			set_end(t, KS_TASK_ROUNDS, NULL);
 			break;
 		}
-		if (!ks_traj_budget_allows(&t->state, t->gpu_ms)) {
+		if (!ks_traj_budget_allows(&t->state, t->gpu_ms, final_per_seed(t))) {
+			double f = final_per_seed(t);
+
+			if (f > KS_TRAJ_FINAL_PER_SEED)
+				ks_log("optimize: %s: the final check reserved at %.1f "
+				       "seeds' reviews, what such checks cost before",
+				       t->id, f);
 			set_end(t, KS_TASK_GPU_TIME, NULL);
 			break;
 		}

@@ -283,6 +283,7 @@ struct ctx {
 	char **sim_names;
 	double *sim_values;
 	char sig[33];		/* the task's signature */
+	struct ks_buf checks;	/* what final checks cost (checks.jsonl) */
 };
 
 static void
@@ -292,6 +293,7 @@ ctx_release(struct ctx *c)
 	ks_inventory_release(&c->inv);
 	ks_inventory_release(&c->base_inv);
 	ks_buf_release(&c->text);
+	ks_buf_release(&c->checks);
 	free(c->arch);
 	cJSON_Delete(c->an);
 	cJSON_Delete(c->ev);
@@ -785,6 +787,23 @@ sanitize_best(struct ctx *c, const struct ks_task *t, int best, double *gpu_ms,
 	return rc;
 }
 
+/* What the final check cost, for the next tasks' budgets (with the
+ * long-term memory; a failure to write it costs only the estimate). */
+static void
+record_check(const struct ks_task *t, const struct opts *o, double check_ms)
+{
+	const struct ks_traj_round *b = &t->traj.v[ks_task_best(t)];
+	struct ks_check_cost cc = { t->kernel, b->skill, t->state.seed_ms, check_ms };
+	struct ks_buf e = KS_BUF_INIT;
+
+	if (!o->ltm || !b->skill || check_ms <= 0 || t->state.seed_ms <= 0)
+		return;
+	if (ks_knowledge_check_append(t->ks_dir, &cc, t->lock_timeout_ms, &e))
+		ks_log("optimize: %s: what the final check cost is not kept: %s", t->id,
+		       e.buf);
+	ks_buf_release(&e);
+}
+
 /* ---- progress and the report ------------------------------------------------ */
 
 struct live {
@@ -1005,6 +1024,7 @@ run_task(const struct env *env, const struct job *j, struct row *row)
 
 	memset(&c, 0, sizeof(c));
 	c.text = (struct ks_buf)KS_BUF_INIT;
+	c.checks = (struct ks_buf)KS_BUF_INIT;
 	c.conf = env->conf;
 	c.pol = env->pol;
 	c.know = env->know;
@@ -1039,6 +1059,9 @@ run_task(const struct env *env, const struct job *j, struct row *row)
 	t.min_gain = env->min_gain;
 	t.short_term = o->stm;
 	t.long_term = o->ltm;
+	/* unreadable: the default reserve, as with none */
+	if (o->ltm && !ks_knowledge_checks_load(env->conf->dir, &c.checks, NULL))
+		t.check_costs = c.checks.buf;
 	t.lock_timeout_ms = env->conf->lock_timeout_ms;
 	t.nfeatures = c.nsim;
 	t.fnames = c.sim_names;
@@ -1072,6 +1095,7 @@ run_task(const struct env *env, const struct job *j, struct row *row)
 
 			row->final_s = fin / 1e3;
 			row->gpu_s += row->final_s;
+			record_check(&t, o, fin);
 			if (bad)
 				row->cached = ks_xasprintf("not cached: %s", se.buf);
 			else if (save_best(&c, j, &t, ks_task_best(&t), &se))

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../core/buf.h"
 #include "../core/fs.h"
@@ -191,13 +192,14 @@ ks_knowledge_path(const char *dir)
 	return ks_xasprintf("%s/knowledge/outcomes.jsonl", dir);
 }
 
-/* Append `text` to the outcomes file, under the knowledge lock. */
+/* Append `text` to <dir>/knowledge/<name>.jsonl, under its lock. */
 static int
-append_text(const char *dir, const char *text, int lock_timeout_ms,
-	    struct ks_buf *err)
+append_file(const char *dir, const char *name, const char *text,
+	    int lock_timeout_ms, struct ks_buf *err)
 {
-	char *kdir = ks_fs_join(dir, "knowledge"), *path = ks_knowledge_path(dir),
-	     *lockp = ks_fs_join(kdir, "outcomes");
+	char *kdir = ks_fs_join(dir, "knowledge"),
+	     *path = ks_xasprintf("%s/knowledge/%s.jsonl", dir, name),
+	     *lockp = ks_fs_join(kdir, name);
 	struct ks_lock lock = KS_LOCK_INIT;
 	FILE *f = NULL;
 	int rc = -1;
@@ -224,6 +226,13 @@ out:
 	free(path);
 	free(lockp);
 	return rc;
+}
+
+static int
+append_text(const char *dir, const char *text, int lock_timeout_ms,
+	    struct ks_buf *err)
+{
+	return append_file(dir, "outcomes", text, lock_timeout_ms, err);
 }
 
 int
@@ -358,4 +367,86 @@ ks_knowledge_summary(const struct ks_knowledge *k, int json, struct ks_buf *out)
 	else if (!na)
 		ks_buf_adds(out, "no outcomes recorded yet\n");
 	free(a);
+}
+
+/* ---- what final checks cost ------------------------------------------------ */
+
+void
+ks_check_cost_json(const struct ks_check_cost *c, const char *time,
+		   struct ks_buf *out)
+{
+	ks_buf_adds(out, "{\"format\": 1, \"time\": ");
+	ks_buf_add_json_str(out, time);
+	ks_buf_adds(out, ", \"kernel\": ");
+	ks_buf_add_json_str(out, c->kernel ? c->kernel : "");
+	ks_buf_adds(out, ", \"skill\": ");
+	ks_buf_add_json_str(out, c->skill ? c->skill : "");
+	ks_buf_addf(out, ", \"seed_ms\": %.3f, \"check_ms\": %.3f}\n", c->seed_ms,
+		    c->check_ms);
+}
+
+double
+ks_check_ratio(const char *text, const char *const *skills, size_t n)
+{
+	double best = 0;
+	const char *p = text;
+
+	while (p && *p) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char *line = ks_xstrndup(p, len);
+		cJSON *o = cJSON_Parse(line);
+		const cJSON *sk = cJSON_GetObjectItemCaseSensitive(o, "skill");
+		const cJSON *sd = cJSON_GetObjectItemCaseSensitive(o, "seed_ms");
+		const cJSON *ck = cJSON_GetObjectItemCaseSensitive(o, "check_ms");
+
+		if (cJSON_IsString(sk) && cJSON_IsNumber(sd) && cJSON_IsNumber(ck) &&
+		    sd->valuedouble > 0 && ck->valuedouble >= 0) {
+			for (size_t i = 0; i < n; i++) {
+				if (skills[i] && !strcmp(skills[i], sk->valuestring)) {
+					double r = ck->valuedouble / sd->valuedouble;
+
+					if (r > best)
+						best = r;
+					break;
+				}
+			}
+		}
+		cJSON_Delete(o);
+		free(line);
+		p = e ? e + 1 : NULL;
+	}
+	return best;
+}
+
+int
+ks_knowledge_check_append(const char *dir, const struct ks_check_cost *c,
+			  int lock_timeout_ms, struct ks_buf *err)
+{
+	struct ks_buf line = KS_BUF_INIT;
+	char when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int rc;
+
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	ks_check_cost_json(c, when, &line);
+	rc = append_file(dir, "checks", line.buf, lock_timeout_ms, err);
+	ks_buf_release(&line);
+	return rc;
+}
+
+int
+ks_knowledge_checks_load(const char *dir, struct ks_buf *out, struct ks_buf *err)
+{
+	char *path = ks_xasprintf("%s/knowledge/checks.jsonl", dir);
+	int rc = 0;
+
+	if (ks_fs_exists(path)) {
+		out->max = 64 << 20;
+		rc = ks_fs_read(path, out, err) ? -1 : 0;
+	}
+	free(path);
+	return rc;
 }

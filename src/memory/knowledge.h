@@ -85,4 +85,39 @@ int ks_knowledge_import(const char *dir, const char *name, const char *text,
 void ks_knowledge_summary(const struct ks_knowledge *k, int json,
 			  struct ks_buf *out);
 
+/*
+ * What a task's final check cost (KS_DIR/knowledge/checks.jsonl, one line
+ * per check, appended under its lock): the skill of the variant checked,
+ * the seed's review and the check, in GPU milliseconds. The check runs
+ * under compute-sanitizer, whose cost over a plain review depends on the
+ * kernel (racecheck of a large shared-memory kernel: 20 times its seed's
+ * review), so the loop's GPU budget reserves what the statistics say a
+ * check of the skills it may apply has cost.
+ */
+struct ks_check_cost {
+	const char *kernel;	/* mangled name */
+	const char *skill;
+	double seed_ms, check_ms;
+};
+
+/* Pure: one check as one JSON line (with the newline). */
+void ks_check_cost_json(const struct ks_check_cost *c, const char *time,
+			struct ks_buf *out);
+
+/*
+ * Pure: the largest check_ms / seed_ms of the lines of `text` whose skill
+ * is one of skills[0..n); 0 when there is none. Lines that do not parse
+ * are skipped (the file is a cost estimate, not a record to trust).
+ */
+double ks_check_ratio(const char *text, const char *const *skills, size_t n);
+
+/* Append one check under <dir>/knowledge/. */
+int ks_knowledge_check_append(const char *dir, const struct ks_check_cost *c,
+			      int lock_timeout_ms, struct ks_buf *err);
+
+/* The text of <dir>/knowledge/checks.jsonl into `out` (empty when there is
+ * none); -1 when it exists and cannot be read. */
+int ks_knowledge_checks_load(const char *dir, struct ks_buf *out,
+			     struct ks_buf *err);
+
 #endif

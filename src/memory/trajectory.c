@@ -584,9 +584,12 @@ ks_traj_state(const struct ks_traj *t, double ratio, struct ks_traj_state *s)
 }
 
 int
-ks_traj_budget_allows(const struct ks_traj_state *s, double budget_ms)
+ks_traj_budget_allows(const struct ks_traj_state *s, double budget_ms,
+		      double final_per_seed)
 {
 	if (budget_ms <= 0)
 		return 1;
-	return s->gpu_ms + s->max_ms + KS_TRAJ_FINAL_PER_SEED * s->seed_ms <= budget_ms;
+	if (!(final_per_seed > KS_TRAJ_FINAL_PER_SEED))
+		final_per_seed = KS_TRAJ_FINAL_PER_SEED;
+	return s->gpu_ms + s->max_ms + final_per_seed * s->seed_ms <= budget_ms;
 }

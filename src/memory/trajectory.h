@@ -247,11 +247,14 @@ void ks_traj_state(const struct ks_traj *t, double ratio,
  * Pure: whether a task in state `s` may start another review within a GPU
  * budget of `budget_ms` (0: none). What is spent, one more review as
  * costly as the costliest so far, and the final check of the best variant
- * (KS_TRAJ_FINAL_PER_SEED times the seed's review: both run every capture,
- * the check under the sanitizer) must fit, so that a budget bounds the
- * task's whole GPU time instead of being passed by a round and the check.
+ * (`final_per_seed` times the seed's review, at least
+ * KS_TRAJ_FINAL_PER_SEED: both run every capture, the check under the
+ * sanitizer; what checks have cost is in the statistics, ks_check_ratio)
+ * must fit, so that a budget bounds the task's whole GPU time instead of
+ * being passed by a round and the check.
  */
 #define KS_TRAJ_FINAL_PER_SEED 1.5
-int ks_traj_budget_allows(const struct ks_traj_state *s, double budget_ms);
+int ks_traj_budget_allows(const struct ks_traj_state *s, double budget_ms,
+			  double final_per_seed);
 
 #endif

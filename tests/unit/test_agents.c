@@ -446,6 +446,56 @@ TEST(loop_resumes_after_a_kill)
 	free(run_dir);
 }
 
+/* Reviews of the loop under a 5 s budget with these check costs (*n). */
+static void
+reviews_within(const char *sub, const char *costs, int long_term, size_t *n)
+{
+	char *dir = ks_xasprintf("%s/%s", test_tmpdir(), sub);
+	struct ks_task t;
+	struct fake f;
+	struct ks_buf err = KS_BUF_INIT;
+	fake_init(&f);
+	task_setup(&t, &f, dir);
+	t.rounds = 15;
+	t.gpu_ms = 5000;
+	t.long_term = long_term;
+	t.check_costs = costs;
+	CHECK(ks_agents_run(&t, &err) == 0);
+	CHECK_INT_EQ(KS_TASK_GPU_TIME, t.end);
+	*n = t.state.reviews;
+	ks_buf_release(&f.reviewed);
+	ks_buf_release(&f.measured);
+	ks_buf_release(&err);
+	task_done(&t);
+	free(dir);
+}
+
+TEST(loop_reserves_what_checks_of_its_skills_cost)
+{
+	/* checks of a skill in the plan cost 2.5 seeds: after the seed and
+	 * one review (2 s), another and the check would end at 5.5 s */
+	static const char alpha[] =
+		"{\"format\": 1, \"time\": \"2026-12-04T09:00:00Z\", \"kernel\": \"_Z1kv\", "
+		"\"skill\": \"alpha\", \"seed_ms\": 1000.000, \"check_ms\": 2500.000}\n"
+		"not json\n";
+	/* dear checks of a skill the task cannot apply change nothing */
+	static const char zeta[] =
+		"{\"format\": 1, \"time\": \"2026-12-04T09:00:00Z\", \"kernel\": \"_Z1kv\", "
+		"\"skill\": \"zeta\", \"seed_ms\": 1000.000, \"check_ms\": 90000.000}\n";
+
+	size_t n = 0;
+
+	reviews_within("none", NULL, 1, &n);
+	CHECK_INT_EQ(2, (int)n);
+	reviews_within("alpha", alpha, 1, &n);
+	CHECK_INT_EQ(1, (int)n);
+	reviews_within("zeta", zeta, 1, &n);
+	CHECK_INT_EQ(2, (int)n);
+	/* without the long-term memory the statistics are not read */
+	reviews_within("noltm", alpha, 0, &n);
+	CHECK_INT_EQ(2, (int)n);
+}
+
 TEST(loop_stays_within_the_gpu_budget)
 {
 	const char *dir = test_tmpdir();
@@ -787,6 +837,7 @@ ks_suite_agents(void)
 	RUN(loop_repairs_rejects_and_never_repeats);
 	RUN(loop_resumes_after_a_kill);
 	RUN(loop_stays_within_the_gpu_budget);
+	RUN(loop_reserves_what_checks_of_its_skills_cost);
 	RUN(loop_ends_when_no_skill_is_left);
 	RUN(without_short_term_memory_the_same_candidate_returns);
 	RUN(ineligible_kernel_is_reported_with_the_reason);

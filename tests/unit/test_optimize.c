@@ -23,6 +23,7 @@
 #include "../../src/core/conf.h"
 #include "../../src/core/fs.h"
 #include "../../src/core/util.h"
+#include "../../src/memory/knowledge.h"
 #include "../../src/memory/trajectory.h"
 #include "test.h"
 
@@ -408,9 +409,43 @@ TEST(optimize_caches_nothing_the_sanitizer_rejects)
 	free(cache);
 }
 
+TEST(optimize_keeps_what_the_final_check_cost)
+{
+	const char *dir = test_tmpdir();
+	static const char *const args[] = { "--rounds", "2", "--json", NULL };
+	struct ks_conf conf;
+	struct ks_buf err = KS_BUF_INIT, out = KS_BUF_INIT, text = KS_BUF_INIT;
+
+	char *skills = realpath("skills", NULL);	/* the tests run at the root */
+
+	if (ks_libclang_load(&err))
+		SKIP("no libclang: %s", err.buf);
+	CHECK(skills != NULL);
+	setenv("KS_SKILLS", skills, 1);
+	free(skills);
+	CHECK(fixture(dir, &conf, &err) == 0);
+	unsetenv("KS_SKILLS");
+	if (optimize(&conf, args, &out) > 1)
+		fprintf(stderr, "%s\n%s\n", out.buf, last_stderr.buf);
+	if (getenv("KS_TEST_DUMP"))
+		fprintf(stderr, "%s\n", out.buf);
+	CHECK(strstr(out.buf, "\"cache\": \"cached\"") != NULL);
+	/* with the long-term memory: the check's cost beside the seed's,
+	 * under the skill of the variant checked */
+	CHECK(ks_knowledge_checks_load(dir, &text, &err) == 0);
+	CHECK(strstr(text.buf, "\"kernel\": \"_Z5scalePKfPfi\", \"skill\": \"") != NULL);
+	CHECK(strstr(text.buf, "\"seed_ms\": ") != NULL);
+	CHECK(strstr(text.buf, "\"seed_ms\": 0.000") == NULL);
+	ks_conf_release(&conf);
+	ks_buf_release(&err);
+	ks_buf_release(&out);
+	ks_buf_release(&text);
+}
+
 void
 ks_suite_optimize(void)
 {
+	RUN(optimize_keeps_what_the_final_check_cost);
 	RUN(optimize_caches_nothing_the_sanitizer_rejects);
 	RUN(optimize_end_to_end_with_a_fake_ks_replay);
 	RUN(optimize_two_kernels_in_two_workers);

@@ -6,6 +6,7 @@
  * cross-task statistics.
  */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -569,6 +570,39 @@ outcome(struct ks_outcome *o, const char *skill, const char *bucket, const char 
 	o->fvalues[1] = structure == 0;
 }
 
+TEST(knowledge_check_costs)
+{
+	const char *dir = test_tmpdir();
+	struct ks_check_cost a = { "_Z1kv", "gemm_register_blocking", 7000, 155600 };
+	struct ks_check_cost b = { "_Z1kv", "vectorize_memory", 8000, 12000 };
+	static const char *const gemm[] = { "coop_rows", "gemm_register_blocking" };
+	static const char *const vec[] = { "vectorize_memory" };
+	static const char *const other[] = { "coop_rows" };
+	struct ks_buf line = KS_BUF_INIT, text = KS_BUF_INIT, err = KS_BUF_INIT;
+
+	ks_check_cost_json(&a, "2026-12-04T09:00:00Z", &line);
+	CHECK_STR_EQ("{\"format\": 1, \"time\": \"2026-12-04T09:00:00Z\", \"kernel\": "
+		     "\"_Z1kv\", \"skill\": \"gemm_register_blocking\", \"seed_ms\": "
+		     "7000.000, \"check_ms\": 155600.000}\n", line.buf);
+	/* none kept yet: an empty text */
+	CHECK(ks_knowledge_checks_load(dir, &text, &err) == 0);
+	CHECK_INT_EQ(0, (int)text.len);
+	CHECK(ks_knowledge_check_append(dir, &a, 1000, &err) == 0);
+	CHECK(ks_knowledge_check_append(dir, &b, 1000, &err) == 0);
+	CHECK(ks_knowledge_checks_load(dir, &text, &err) == 0);
+	/* the dearest check of the skills asked about, in seeds */
+	CHECK(fabs(ks_check_ratio(text.buf, gemm, 2) - 155600.0 / 7000) < 1e-9);
+	CHECK(fabs(ks_check_ratio(text.buf, vec, 1) - 1.5) < 1e-9);
+	CHECK(ks_check_ratio(text.buf, other, 1) == 0);
+	CHECK(ks_check_ratio(text.buf, NULL, 0) == 0);
+	/* a line that does not parse, or has no seed, is passed over */
+	CHECK(ks_check_ratio("garbage\n{\"skill\": \"coop_rows\", \"seed_ms\": 0, "
+			     "\"check_ms\": 5}\n", other, 1) == 0);
+	ks_buf_release(&line);
+	ks_buf_release(&text);
+	ks_buf_release(&err);
+}
+
 TEST(knowledge_store_and_rank)
 {
 	const char *dir = test_tmpdir();
@@ -656,6 +690,7 @@ ks_suite_policy(void)
 	RUN(policy_without_counters);
 	RUN(policy_tier_cap_and_vetoes);
 	RUN(knowledge_store_and_rank);
+	RUN(knowledge_check_costs);
 	ks_policy_release(&lib_policy);
 	ks_skills_release(&lib_skills);
 }

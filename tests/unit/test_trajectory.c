@@ -239,17 +239,27 @@ TEST(budget_keeps_room_for_a_review_and_the_final_check)
 	s.seed_ms = 20e3;	/* the check reserved: 30 s */
 	s.max_ms = 50e3;
 	s.gpu_ms = 100e3;
-	CHECK(ks_traj_budget_allows(&s, 0));
-	CHECK(ks_traj_budget_allows(&s, 180e3));
-	CHECK(!ks_traj_budget_allows(&s, 179.9e3));
+	CHECK(ks_traj_budget_allows(&s, 0, 0));
+	CHECK(ks_traj_budget_allows(&s, 180e3, 0));
+	CHECK(!ks_traj_budget_allows(&s, 179.9e3, 0));
 	/* the costliest review, not the last, sets the next one's guess */
 	s.gpu_ms = 110e3;
-	CHECK(!ks_traj_budget_allows(&s, 180e3));
+	CHECK(!ks_traj_budget_allows(&s, 180e3, 0));
 	/* a seed dearer than every review is the guess after it */
 	memset(&s, 0, sizeof(s));
 	s.seed_ms = s.max_ms = s.gpu_ms = 60e3;
-	CHECK(ks_traj_budget_allows(&s, 210e3));
-	CHECK(!ks_traj_budget_allows(&s, 200e3));
+	CHECK(ks_traj_budget_allows(&s, 210e3, 0));
+	CHECK(!ks_traj_budget_allows(&s, 200e3, 0));
+	/* checks that cost 10 seeds before: 100 + 10 + 100 s reserved */
+	memset(&s, 0, sizeof(s));
+	s.seed_ms = 10e3;
+	s.max_ms = 10e3;
+	s.gpu_ms = 100e3;
+	CHECK(ks_traj_budget_allows(&s, 125e3, 0));
+	CHECK(!ks_traj_budget_allows(&s, 209.9e3, 10));
+	CHECK(ks_traj_budget_allows(&s, 210e3, 10));
+	/* a learned ratio below the default does not lower the reserve */
+	CHECK(!ks_traj_budget_allows(&s, 124.9e3, 0.5));
 }
 
 TEST(state_counts_the_seed_and_the_costliest_review)
