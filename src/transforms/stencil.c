@@ -1238,13 +1238,305 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 	return 0;
 }
 
+/* The packed plane form's vector of four 4-byte elements, its loads and
+   the zero of an empty cell. */
+static const char helpers_4[] =
+	"#ifndef KS_ST_HELPERS_4\n"
+	"#define KS_ST_HELPERS_4\n"
+	"template <class T> struct __align__(16) ks_st_v4 {\n"
+	"\tT v[4];\n"
+	"};\n"
+	"/* p[f .. f + 3], each 0 outside [0, n): one 16-byte load where the\n"
+	"   four are inside and aligned (al: p is), else one at a time */\n"
+	"template <class T, class I> __device__ __forceinline__ static ks_st_v4<T>\n"
+	"ks_st_ld4(const T *p, I f, I n, bool al)\n"
+	"{\n"
+	"\tks_st_v4<T> r;\n"
+	"\n"
+	"\tif (al && (f & 3) == 0 && f >= 0 && f + 3 < n) {\n"
+	"\t\tconst float4 w = __ldg(reinterpret_cast<const float4 *>(p + f));\n"
+	"\n"
+	"\t\tmemcpy(&r, &w, sizeof(r));\n"
+	"\t\treturn r;\n"
+	"\t}\n"
+	"#pragma unroll\n"
+	"\tfor (int j = 0; j < 4; j++)\n"
+	"\t\tr.v[j] = ks_st_ld(p, f + (I)j, n);\n"
+	"\treturn r;\n"
+	"}\n"
+	"template <class T, class I> __device__ __forceinline__ static ks_st_v4<T>\n"
+	"ks_st_ld4(T *p, I f, I n, bool al)\n"
+	"{\n"
+	"\tks_st_v4<T> r;\n"
+	"\n"
+	"\tif (al && (f & 3) == 0 && f >= 0 && f + 3 < n)\n"
+	"\t\treturn *reinterpret_cast<const ks_st_v4<T> *>(p + f);\n"
+	"#pragma unroll\n"
+	"\tfor (int j = 0; j < 4; j++)\n"
+	"\t\tr.v[j] = ks_st_ld(p, f + (I)j, n);\n"
+	"\treturn r;\n"
+	"}\n"
+	"#endif\n"
+	"\n";
+
+/* The packed plane form (stream=2, pack=4; 3-D, 4-byte elements): the
+ * plane form with each thread computing 4 consecutive outputs along x.
+ * Its column is a ring of 16-byte vectors (one load for 4 columns where
+ * aligned), the plane goes to the shared buffer as vectors, and before
+ * the bodies each thread reads its window of the plane, 12 elements of
+ * each row it needs (3 16-byte shared loads a row; a star stencil's off
+ * rows need only the middle one, the compiler drops the rest), into
+ * registers: the 4 bodies read the plane from there, where the scalar
+ * form issued one shared load per read. `bx` is the tile's width in
+ * outputs (bx / 4 threads along x). Appends kernel, definition,
+ * launcher. */
+static int
+emit_plane4(const struct st *s, const struct ks_xf_input *in,
+	    const char *T, const char *iname, const char *params,
+	    const char *args, const struct ks_buf *body, const char *csy,
+	    const char *csz, const char *clim, long long bx, long long by,
+	    long long planes, long long depth, long long minb,
+	    struct ks_buf *variant, struct ks_buf *reason)
+{
+	const char *kname = s->k->name;
+	const long long rx = s->r[0], ry = s->r[1], rz = s->r[2];
+	const long long qn = 2 * rz + 1, wr = 2 * ry + 1;
+	const long long st = depth > 2 ? depth : 2;
+	const long long ql = (qn + depth + st - 1) / st * st;
+	const long long nx4 = bx / 4, nt = nx4 * by;
+	const long long tw = bx + 8, th = by + 2 * ry;
+	/* halo vectors: the bands above and below (ry rows of nx4), the
+	   sides (by rows of one vector each side, where rx > 0) */
+	const long long nb = ry * nx4, nh = 2 * nb + (rx > 0 ? 2 * by : 0);
+	const long long ns = (nh + nt - 1) / nt;
+
+	ks_buf_addf(variant,
+		    "// %s: 3-D stencil of radius %d/%d/%d walking z in planes: "
+		    "%lldx%lld threads of 4 consecutive outputs, %lld steps, each "
+		    "plane once into one of two shared %lldx%lld buffers as 16-byte "
+		    "vectors, the z column in %lld vector registers with %lld steps "
+		    "of loads ahead, the plane's window read into registers once "
+		    "for the 4 outputs (stencil_smem_halo, stream=2 pack=4)\n",
+		    kname, s->r[0], s->r[1], s->r[2], nx4, by, planes, th, tw, ql,
+		    depth);
+	ks_buf_adds(variant, "// ks-nvcc: helpers\n#include <string.h>\n");
+	ks_buf_adds(variant, helpers);
+	ks_buf_adds(variant, helpers_i);
+	ks_buf_adds(variant, helpers_4);
+	ks_buf_addf(variant,
+		    "/* The body of %s for output ks_j (0..3) of a thread at ks_tid "
+		    "of block ks_bid,\n   its reads of %s in the plane from the "
+		    "window ks_tw (row ry + dy, column 4 + ks_j + dx),\n   along z "
+		    "from the column ks_q (ks_q[%lld] the output's own). */\n"
+		    "__device__ __forceinline__ static void\n"
+		    "ks_st_body_%s(const uint3 ks_tid, const uint3 ks_bid, "
+		    "const dim3 ks_bdim, const dim3 ks_gdim,\n\tconst %s "
+		    "(&ks_tw)[%lld][12], const int ks_j, const %s (&ks_q)[%lld], "
+		    "%s)\n",
+		    kname, iname, rz, kname, T, wr, T, qn, params);
+	ks_buf_add(variant, body->buf, body->len);
+	ks_buf_adds(variant, "\n\n");
+	ks_buf_addf(variant,
+		"/* %lldx%lld threads over the original grid's global indices (ks_og\n"
+		"   blocks of ks_ob threads), %lld steps along z; ks_I the offset type,\n"
+		"   ks_al: %s is 16-byte aligned. */\n"
+		"template <class ks_I>\n"
+		"__global__ void __launch_bounds__(%lld, %lld)\n"
+		"ks_st_%s(const dim3 ks_og, const dim3 ks_ob, const bool ks_al, %s)\n"
+		"{\n"
+		"\t__shared__ __align__(16) %s ks_t[2][%lld][%lld];\n"
+		"\tconst ks_I ks_sy = (ks_I)(%s), ks_sz = (ks_I)(%s);\n"
+		"\t/* the elements the bounds checks span; the output's fixed offset */\n"
+		"\tconst ks_I ks_n = (ks_I)(%s) * ks_sz;\n"
+		"\tconst ks_I ks_c0 = (ks_I)%lld + (ks_I)%lld * ks_sy + (ks_I)%lld * ks_sz;\n"
+		"\tconst unsigned ks_cx = ks_og.x * ks_ob.x, ks_cy = ks_og.y * ks_ob.y;\n"
+		"\tconst unsigned ks_x0 = blockIdx.x * %lldu, ks_y0 = blockIdx.y * %lldu;\n"
+		"\t/* this thread's outputs: x = ks_gx + v, tile column ks_lx + v */\n"
+		"\tconst unsigned ks_gx = ks_x0 + 4 * threadIdx.x, ks_gy = ks_y0 + threadIdx.y;\n"
+		"\tconst int ks_lx = 4 * (int)threadIdx.x + 4, ks_ly = threadIdx.y + %lld;\n"
+		"\tconst int ks_tid = threadIdx.y * %lld + threadIdx.x;\n"
+		"\tconst unsigned ks_ty = ks_gy %% ks_ob.y, ks_by = ks_gy / ks_ob.y;\n"
+		"\tconst bool ks_mine = ks_gy < ks_cy;\n"
+		"\tunsigned ks_tx[4], ks_bx[4];\n"
+		"\tbool ks_mx[4];\n"
+		"\n"
+		"#pragma unroll\n"
+		"\tfor (int ks_v = 0; ks_v < 4; ks_v++) {\n"
+		"\t\tks_tx[ks_v] = (ks_gx + ks_v) %% ks_ob.x;\n"
+		"\t\tks_bx[ks_v] = (ks_gx + ks_v) / ks_ob.x;\n"
+		"\t\tks_mx[ks_v] = ks_gx + ks_v < ks_cx;\n"
+		"\t}\n"
+		"\tconst long long ks_cs = (long long)ks_og.z * ks_ob.z;\n"
+		"\tconst long long ks_s0 = (long long)blockIdx.z * %lld;\n"
+		"\tif (ks_s0 >= ks_cs)\n"
+		"\t\treturn;\n"
+		"\tconst int ks_nst = (int)(ks_cs - ks_s0 < %lld ? ks_cs - ks_s0 : %lld);\n"
+		"\tunsigned ks_ts = (unsigned)(ks_s0 %% ks_ob.z), ks_bs = (unsigned)(ks_s0 / ks_ob.z);\n"
+		"\t/* the flat offsets of this thread's first column and of the tile's\n"
+		"\t   cell (0, 0), at the first step */\n"
+		"\tconst ks_I ks_fc = ks_c0 + (ks_I)ks_gx + ks_sy * (ks_I)ks_gy + ks_sz * (ks_I)ks_s0;\n"
+		"\tconst ks_I ks_o0 = ks_c0 + (ks_I)ks_x0 - 4 + ks_sy * ((ks_I)ks_y0 - %lld) + ks_sz * (ks_I)ks_s0;\n"
+		"\t/* the ring: slot (k + %lld) %% %lld holds the 4 columns at step k */\n"
+		"\tks_st_v4<%s> ks_q[%lld];\n",
+		nx4, by, planes, iname, nt, minb, kname, params, T, th, tw, csy,
+		csz, clim, s->c0[0], s->c0[1], s->c0[2], bx, by, ry, nx4, planes,
+		planes, planes, ry, rz, ql, T, ql);
+	if (ns)
+		ks_buf_addf(variant,
+			"\t/* this thread's halo vectors: buffer cell (-1: none), flat offset\n"
+			"\t   at the first step, the value of step k in stage k %% %lld */\n"
+			"\tint ks_hs[%lld];\n"
+			"\tks_I ks_ho[%lld];\n"
+			"\tks_st_v4<%s> ks_h[%lld][%lld];\n"
+			"\n"
+			"#pragma unroll\n"
+			"\tfor (int ks_s = 0; ks_s < %lld; ks_s++) {\n"
+			"\t\tconst int ks_c = ks_tid + ks_s * %lld;\n"
+			"\t\tint ks_r, ks_c4;\n"
+			"\n"
+			"\t\tif (ks_c < %lld) {\n"
+			"\t\t\tks_r = ks_c / %lld;\n"
+			"\t\t\tks_c4 = 1 + ks_c %% %lld;\n"
+			"\t\t} else if (ks_c < %lld) {\n"
+			"\t\t\tks_r = %lld + (ks_c - %lld) / %lld;\n"
+			"\t\t\tks_c4 = 1 + (ks_c - %lld) %% %lld;\n"
+			"\t\t} else {\n"
+			"\t\t\tks_r = %lld + (ks_c - %lld) / 2;\n"
+			"\t\t\tks_c4 = (ks_c - %lld) %% 2 ? %lld : 0;\n"
+			"\t\t}\n"
+			"\t\tks_hs[ks_s] = ks_c < %lld ? ks_r * %lld + 4 * ks_c4 : -1;\n"
+			"\t\tks_ho[ks_s] = ks_o0 + (ks_I)(4 * ks_c4) + ks_sy * (ks_I)ks_r;\n"
+			"\t}\n",
+			depth, ns, ns, T, depth, ns, ns, nt, nb, nx4, nx4, 2 * nb,
+			ry + by, nb, nx4, nb, nx4, ry, 2 * nb, 2 * nb, nx4 + 1, nh,
+			tw);
+	ks_buf_addf(variant,
+		"\t/* the column and the halos of the first %lld steps; then each\n"
+		"\t   step's loads are in flight during the next %lld steps' bodies */\n"
+		"#pragma unroll\n"
+		"\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+		"\t\tks_q[ks_j] = ks_st_ld4(%s, ks_fc + ks_sz * (ks_I)(ks_j - %lld), ks_n, ks_al);\n",
+		depth, depth, qn + depth - 1, iname, rz);
+	if (ns)
+		ks_buf_addf(variant,
+			"#pragma unroll\n"
+			"\tfor (int ks_d = 0; ks_d < %lld; ks_d++)\n"
+			"#pragma unroll\n"
+			"\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
+			"\t\t\tif (ks_hs[ks_s] >= 0)\n"
+			"\t\t\t\tks_h[ks_d][ks_s] = ks_st_ld4(%s, ks_ho[ks_s] + ks_sz * (ks_I)ks_d, ks_n, ks_al);\n",
+			depth, ns, iname);
+	ks_buf_addf(variant,
+		"\tfor (int ks_k0 = 0; ks_k0 < ks_nst; ks_k0 += %lld) {\n"
+		"#pragma unroll\n"
+		"\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++) {\n"
+		"\t\t\tconst int ks_k = ks_k0 + ks_u;\n"
+		"\t\t\t%s ks_tw[%lld][12];\n"
+		"\n"
+		"\t\t\tif (ks_k >= ks_nst)\n"
+		"\t\t\t\tbreak;\n"
+		"\t\t\t/* buffer ks_u %% 2 was last read two steps ago, before the\n"
+		"\t\t\t   last barrier */\n"
+		"\t\t\t*reinterpret_cast<ks_st_v4<%s> *>(&ks_t[ks_u %% 2][ks_ly][ks_lx]) = ks_q[(ks_u + %lld) %% %lld];\n",
+		ql, ql, T, wr, T, rz, ql);
+	if (ns)
+		ks_buf_addf(variant,
+			"#pragma unroll\n"
+			"\t\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
+			"\t\t\t\tif (ks_hs[ks_s] >= 0)\n"
+			"\t\t\t\t\t*reinterpret_cast<ks_st_v4<%s> *>(&ks_t[ks_u %% 2][0][0] + ks_hs[ks_s]) = ks_h[ks_u %% %lld][ks_s];\n",
+			ns, T, depth);
+	ks_buf_addf(variant,
+		"\t\t\t__syncthreads();\n"
+		"\t\t\tks_q[(ks_u + %lld) %% %lld] = ks_st_ld4(%s, ks_fc + ks_sz * (ks_I)(ks_k + %lld), ks_n, ks_al);\n",
+		qn + depth - 1, ql, iname, rz + depth);
+	if (ns)
+		ks_buf_addf(variant,
+			"#pragma unroll\n"
+			"\t\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
+			"\t\t\t\tif (ks_hs[ks_s] >= 0)\n"
+			"\t\t\t\t\tks_h[ks_u %% %lld][ks_s] = ks_st_ld4(%s, ks_ho[ks_s] + ks_sz * (ks_I)(ks_k + %lld), ks_n, ks_al);\n",
+			ns, depth, iname, depth);
+	ks_buf_addf(variant,
+		"\t\t\t/* the window: 12 columns of each row, ks_lx - 4 on */\n"
+		"#pragma unroll\n"
+		"\t\t\tfor (int ks_r = 0; ks_r < %lld; ks_r++)\n"
+		"#pragma unroll\n"
+		"\t\t\t\tfor (int ks_c = 0; ks_c < 3; ks_c++) {\n"
+		"\t\t\t\t\tconst ks_st_v4<%s> ks_e = *reinterpret_cast<const ks_st_v4<%s> *>(\n"
+		"\t\t\t\t\t\t&ks_t[ks_u %% 2][ks_ly - %lld + ks_r][ks_lx - 4 + 4 * ks_c]);\n"
+		"\n"
+		"#pragma unroll\n"
+		"\t\t\t\t\tfor (int ks_e4 = 0; ks_e4 < 4; ks_e4++)\n"
+		"\t\t\t\t\t\tks_tw[ks_r][4 * ks_c + ks_e4] = ks_e.v[ks_e4];\n"
+		"\t\t\t\t}\n"
+		"#pragma unroll\n"
+		"\t\t\tfor (int ks_v = 0; ks_v < 4; ks_v++) {\n"
+		"\t\t\t\t%s ks_w[%lld];\n"
+		"\n"
+		"#pragma unroll\n"
+		"\t\t\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+		"\t\t\t\t\tks_w[ks_j] = ks_q[(ks_u + ks_j) %% %lld].v[ks_v];\n"
+		"\t\t\t\tif (ks_mx[ks_v] && ks_mine)\n"
+		"\t\t\t\t\tks_st_body_%s(make_uint3(ks_tx[ks_v], ks_ty, ks_ts),\n"
+		"\t\t\t\t\t\tmake_uint3(ks_bx[ks_v], ks_by, ks_bs), ks_ob, ks_og, ks_tw,\n"
+		"\t\t\t\t\t\tks_v, ks_w, %s);\n"
+		"\t\t\t}\n"
+		"\t\t\tif (++ks_ts == ks_ob.z) {\n"
+		"\t\t\t\tks_ts = 0;\n"
+		"\t\t\t\tks_bs++;\n"
+		"\t\t\t}\n"
+		"\t\t}\n"
+		"\t}\n"
+		"}\n"
+		"/* both offset types in the device code (the launcher that names\n"
+		"   them is host code only) */\n"
+		"template __global__ void ks_st_%s<int>(const dim3, const dim3, const bool, %s);\n"
+		"template __global__ void ks_st_%s<long long>(const dim3, const dim3, const bool, %s);\n",
+		wr, T, T, ry, T, qn, qn, ql, kname, args, kname, params, kname,
+		params);
+	ks_buf_adds(variant, "// ks-nvcc: definition\n");
+	if (ks_xfbody_definition(in->text, in->len, s->k, variant, reason))
+		return -1;
+	ks_xfbody_launcher_open(variant, kname, params, 3);
+	ks_buf_addf(variant,
+		"\tconst long long ks_sy = %s, ks_sz = %s;\n"
+		"\tconst long long ks_c0 = %lldLL + %lldLL * ks_sy + %lldLL * ks_sz;\n"
+		"\n"
+		"\t/* a grid the threads cannot cover: the original */\n"
+		"\tif (!ks_nx || !ks_ny || !ks_nz || ks_nx > 0xffffff00ull ||\n"
+		"\t    ks_ny > 65535ull * %lld || ks_nz > 65535ull * %lld) {\n"
+		"\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+		"\t\treturn;\n"
+		"\t}\n"
+		"\tconst dim3 ks_g((unsigned)((ks_nx + %lld) / %lld), (unsigned)((ks_ny + %lld) / %lld),\n"
+		"\t\t\t (unsigned)((ks_nz + %lld) / %lld));\n"
+		"\t/* the largest flat offset a thread forms (the n of its checks too) */\n"
+		"\tconst long long ks_hi = llabs(ks_c0) + (long long)ks_nx + %lld +\n"
+		"\t\tllabs(ks_sy) * ((long long)ks_ny + %lld) + llabs(ks_sz) * ((long long)ks_nz + %lld);\n"
+		"\tconst long long ks_n = (long long)(%s) * ks_sz;\n"
+		"\tconst bool ks_al = (unsigned long long)(const void *)%s %% 16 == 0;\n"
+		"\n"
+		"\tif (ks_hi < 0x7fffffffLL && ks_n >= 0 && ks_n < 0x7fffffffLL)\n"
+		"\t\tks_st_%s<int><<<ks_g, dim3(%lld, %lld), 0, stream>>>(grid, block, ks_al, %s);\n"
+		"\telse\n"
+		"\t\tks_st_%s<long long><<<ks_g, dim3(%lld, %lld), 0, stream>>>(grid, block, ks_al, %s);\n"
+		"}\n",
+		csy, csz, s->c0[0], s->c0[1], s->c0[2], by, planes, kname, args,
+		bx - 1, bx, by - 1, by, planes - 1, planes, bx + 8, by + ry,
+		planes + rz + depth, clim, iname, kname, nx4, by, args, kname, nx4,
+		by, args);
+	return 0;
+}
+
 static enum ks_xf_result
 apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
       struct ks_buf *variant, struct ks_buf *reason)
 {
 	const long long bx = p->v[0], rows = p->v[2], planes = p->v[3],
-			stream = p->v[4], vx = p->v[7];
+			stream = p->v[4], vx = p->v[7], pack = p->v[8];
 	long long by = p->v[1], depth = p->v[5], minb;
+	int pk;
 	struct st s;
 	struct ks_buf params = KS_BUF_INIT, bparams = KS_BUF_INIT;
 	struct ks_buf args = KS_BUF_INIT, body = KS_BUF_INIT;
@@ -1280,8 +1572,20 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			    bx, by);
 		goto out;
 	}
-	/* blocks per SM the registers must allow (1: the compiler's choice) */
-	minb = bx * by < p->v[6] ? p->v[6] / (bx * by) : 1;
+	/* pack=4 where the plane form of a 3-D stencil of 4-byte elements
+	   allows it (a star in the plane, x radius at most 4, a tile width
+	   of 4 k), else one output a thread */
+	pk = pack == 4 && stream == 2 && s.dims == 3 && s.E == 4 && vx == 1 &&
+	     !s.diag && rx <= 4 && bx % 4 == 0 && bx >= 8;
+	/* blocks per SM the registers must allow (1: the compiler's choice);
+	   a packed thread holds the window of 4 outputs and their column
+	   ring, some 128 registers: at most 512 threads an SM */
+	{
+		const long long nth = pk ? bx / 4 * by : bx * by;
+		const long long res = pk && p->v[6] > 512 ? 512 : p->v[6];
+
+		minb = nth < res ? res / nth : 1;
+	}
 	tw = bx + 2 * rx;
 	th = (s.dims == 3 ? by : by * rows) + 2 * ry;
 	qn = 2 * rz + 1;
@@ -1306,8 +1610,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 				    bx, rx);
 			goto out;
 		}
-		if (2 * (bx * vx + 2 * rx) * (s.dims == 3 ? th : by) *
-			    (long long)s.E > 48 * 1024) {
+		if (2 * (pk ? bx + 8 : bx * vx + 2 * rx) *
+			    (s.dims == 3 ? th : by) * (long long)s.E > 48 * 1024) {
 			ks_buf_addf(reason,
 				    "two %lldx%lld planes of %s need more than 49152 "
 				    "bytes of shared memory",
@@ -1416,6 +1720,12 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			ks_buf_addf(&w, "ks_st_q(ks_q, %lld + ", rz);
 			delta_c(&s, r, 2, &w);
 			ks_buf_adds(&w, ")");
+		} else if (pk) {
+			ks_buf_addf(&w, "ks_tw[%lld + ", ry);
+			delta_c(&s, r, 1, &w);
+			ks_buf_adds(&w, "][4 + ks_j + ");
+			delta_c(&s, r, 0, &w);
+			ks_buf_adds(&w, "]");
 		} else {
 			ks_buf_adds(&w, "ks_t[ks_ly + ");
 			delta_c(&s, r, 1, &w);
@@ -1464,6 +1774,13 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			   &body, reason))
 		goto out;
 	ks_xfbody_args(s.k, &args);
+	if (pk) {
+		if (emit_plane4(&s, in, T, iname, params.buf, args.buf, &body,
+				csy.buf, csz.buf, clim.buf, bx, by, planes, depth,
+				minb, variant, reason) == 0)
+			rc = KS_XF_APPLIED;
+		goto out;
+	}
 	if (stream == 2) {
 		if (emit_plane(&s, in, T, iname, params.buf, args.buf, &body,
 			       csy.buf, csz.buf, clim.buf, bx, by, planes, depth,
@@ -1713,7 +2030,7 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 			"global x, y (z) indices, an input read at constant "
 			"(or radius-loop) offsets in the row and plane strides, "
 			"an early exit on the slowest coordinate",
-	.nparams = 8,
+	.nparams = 9,
 	.params = {
 		{ "bx", "threads per block along x (tile width)",
 		  32, 4, { 32, 64, 16, 128 } },
@@ -1738,6 +2055,12 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 		  1536, 4, { 1536, 2048, 1024, 0 } },
 		{ "vx", "streaming, planes: columns per thread along x (bx apart)",
 		  1, 3, { 1, 2, 4 } },
+		{ "pack", "4: where the plane form of a 3-D star-in-plane "
+			  "stencil of 4-byte elements allows (x radius <= 4, bx "
+			  "a multiple of 4, vx=1), 4 consecutive outputs a "
+			  "thread from 16-byte vectors, bx the tile width in "
+			  "outputs; elsewhere, and 1: one output a thread",
+		  4, 2, { 4, 1 } },
 	},
 	.apply = apply,
 };

@@ -29,7 +29,7 @@
 struct ks_buf;
 struct ks_kernel;
 
-#define KS_XF_MAX_PARAMS 8
+#define KS_XF_MAX_PARAMS 12
 #define KS_XF_MAX_VALUES 16
 
 /* One dimension of a transform's parameter space. `values` lists the

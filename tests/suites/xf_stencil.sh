@@ -162,12 +162,17 @@ test_variants_match_the_original_on_the_cpu() {
 		    "jacobi:1:stream=2 vx=4 depth=2:37,23 270,133" \
 		    "jacobi:1:stream=2 bx=64 by=4 planes=16 depth=1:37,23 170,133" \
 		    "star2d_r:1:stream=2 vx=2 bx=16:37,23 170,33" \
-		    "heat3d:3:stream=2:19,13,11 35,9,70" \
-		    "heat3d:3:stream=2 vx=2 depth=8 planes=16:19,13,11 135,9,20" \
-		    "star3d_r:4:stream=2 by=16 depth=2:19,13,11 35,9,70" \
-		    "star3d_r:4:stream=2 vx=4 bx=16 by=4 planes=16:19,13,11 35,9,70" \
+		    "heat3d:3:stream=2 pack=1:19,13,11 35,9,70" \
+		    "heat3d:3:stream=2 pack=1 vx=2 depth=8 planes=16:19,13,11 135,9,20" \
+		    "star3d_r:4:stream=2 pack=1 by=16 depth=2:19,13,11 35,9,70" \
+		    "star3d_r:4:stream=2 pack=1 vx=4 bx=16 by=4 planes=16:19,13,11 35,9,70" \
 		    "box9:2:stream=2:37,23 70,133" \
-		    "box27:4:stream=2 vx=2:19,13,11 35,9,70"; do
+		    "box27:4:stream=2 pack=1 vx=2:19,13,11 35,9,70" \
+		    "heat3d:3:stream=2:19,13,11 35,9,70 36,12,20" \
+		    "star3d_r:4:stream=2:19,13,11 35,9,70 36,12,20" \
+		    "star3d_r:4:depth=4 bx=16 by=4 planes=16:19,13,11 36,12,20" \
+		    "star3d_r:4:bx=16 depth=1 planes=16:37,13,11 40,9,21" \
+		    "heat3d:3:bx=64 by=4 depth=8:19,13,11 132,9,20"; do
 		IFS=: read -r k kind pts sz <<<"$spec"
 		# shellcheck disable=SC2086
 		emu_build "$k" "$kind" $pts
@@ -207,7 +212,8 @@ test_a_plane_form_one_step_off_is_caught_on_the_cpu() {
 	have_emu || skip_test "no C++20 g++ or python3"
 	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
 	local out
-	"$KS_BIN" transform stencil.cu:heat3d --skill stencil_smem_halo --param stream=2 >v.cu
+	"$KS_BIN" transform stencil.cu:heat3d --skill stencil_smem_halo --param stream=2 \
+		--param pack=1 >v.cu
 	sed 's/ks_ss \* (ks_I)(ks_k + 4), ks_n) : float(0)/ks_ss * (ks_I)(ks_k + 5), ks_n) : float(0)/' \
 		v.cu >v-late.cu
 	cmp -s v.cu v-late.cu && fail "the halo's load was not found"
@@ -216,6 +222,26 @@ test_a_plane_form_one_step_off_is_caught_on_the_cpu() {
 		stencil_check.cpp -o check-late
 	out=$(./check-late 35 9 70) && fail "the late halo passed: $out"
 	expect_contains "$out" "differs at"
+}
+
+# The packed plane form (4 outputs a thread): a halo vector loaded one
+# step late, or the window read one row off, is caught.
+test_a_packed_plane_form_off_by_one_is_caught_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
+	local out e
+	"$KS_BIN" transform stencil.cu:heat3d --skill stencil_smem_halo --param stream=2 >v.cu
+	expect_contains "$(head -1 v.cu)" "4 consecutive outputs"
+	for e in 's/ks_ho\[ks_s\] + ks_sz \* (ks_I)(ks_k + 4), ks_n, ks_al)/ks_ho[ks_s] + ks_sz * (ks_I)(ks_k + 5), ks_n, ks_al)/' \
+		 's/\[ks_ly - 1 + ks_r\]/[ks_ly - 0 + ks_r]/'; do
+		sed "$e" v.cu >v-broken.cu
+		cmp -s v.cu v-broken.cu && fail "not found in the variant: $e"
+		emu_inc v-broken.cu
+		g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K=heat3d -DKS_KIND=3 \
+			stencil_check.cpp -o check-broken
+		out=$(./check-broken 36 12 20) && fail "the broken variant ($e) passed: $out"
+		expect_contains "$out" "differs at"
+	done
 }
 
 test_a_column_one_step_off_is_caught_on_the_cpu() {

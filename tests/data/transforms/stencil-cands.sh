@@ -36,3 +36,11 @@ gen stencil3d7 v4r0 vx=4 resident=0
 gen stencil3d7 v2r1k vx=2 resident=1024
 gen stencil3d25 v2d2r1k vx=2 depth=2 resident=1024
 gen stencil3d25 pfy16 by=16 resident=1024
+# the third round: 4 consecutive outputs a thread (pack=4, the 3-D
+# default) against one (pack=1, the plane form before it)
+gen stencil3d25 p1 pack=1
+gen stencil3d25 p4y32 by=32
+gen stencil3d25 p4d4 depth=4
+gen stencil3d25 p4b64 bx=64
+gen stencil3d7 p1 pack=1
+gen stencil3d7 p4y16 by=16
