@@ -1292,7 +1292,8 @@ static const char helpers_4[] =
  * launcher. */
 static int
 emit_plane4(const struct st *s, const struct ks_xf_input *in,
-	    const char *T, const char *iname, const char *params,
+	    const char *T, const char *iname, const char *O, const char *oname,
+	    const char *params,
 	    const char *args, const struct ks_buf *body, const char *csy,
 	    const char *csz, const char *clim, long long bx, long long by,
 	    long long planes, long long depth, long long minb,
@@ -1332,14 +1333,14 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 		    "ks_st_body_%s(const uint3 ks_tid, const uint3 ks_bid, "
 		    "const dim3 ks_bdim, const dim3 ks_gdim,\n\tconst %s "
 		    "(&ks_tw)[%lld][12], const int ks_j, const %s (&ks_q)[%lld], "
-		    "%s)\n",
-		    kname, iname, rz, kname, T, wr, T, qn, params);
+		    "%s (&ks_ov)[4], unsigned &ks_om, %s)\n",
+		    kname, iname, rz, kname, T, wr, T, qn, O, params);
 	ks_buf_add(variant, body->buf, body->len);
 	ks_buf_adds(variant, "\n\n");
 	ks_buf_addf(variant,
 		"/* %lldx%lld threads over the original grid's global indices (ks_og\n"
 		"   blocks of ks_ob threads), %lld steps along z; ks_I the offset type,\n"
-		"   ks_al: %s is 16-byte aligned. */\n"
+		"   ks_al: %s and %s are 16-byte aligned. */\n"
 		"template <class ks_I>\n"
 		"__global__ void __launch_bounds__(%lld, %lld)\n"
 		"ks_st_%s(const dim3 ks_og, const dim3 ks_ob, const bool ks_al, %s)\n"
@@ -1378,7 +1379,7 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 		"\tconst ks_I ks_o0 = ks_c0 + (ks_I)ks_x0 - 4 + ks_sy * ((ks_I)ks_y0 - %lld) + ks_sz * (ks_I)ks_s0;\n"
 		"\t/* the ring: slot (k + %lld) %% %lld holds the 4 columns at step k */\n"
 		"\tks_st_v4<%s> ks_q[%lld];\n",
-		nx4, by, planes, iname, nt, minb, kname, params, T, th, tw, csy,
+		nx4, by, planes, iname, oname, nt, minb, kname, params, T, th, tw, csy,
 		csz, clim, s->c0[0], s->c0[1], s->c0[2], bx, by, ry, nx4, planes,
 		planes, planes, ry, rz, ql, T, ql);
 	if (ns)
@@ -1470,6 +1471,9 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 		"\t\t\t\t\tfor (int ks_e4 = 0; ks_e4 < 4; ks_e4++)\n"
 		"\t\t\t\t\t\tks_tw[ks_r][4 * ks_c + ks_e4] = ks_e.v[ks_e4];\n"
 		"\t\t\t\t}\n"
+		"\t\t\tks_st_v4<%s> ks_o;\n"
+		"\t\t\tunsigned ks_om = 0;\n"
+		"\n"
 		"#pragma unroll\n"
 		"\t\t\tfor (int ks_v = 0; ks_v < 4; ks_v++) {\n"
 		"\t\t\t\t%s ks_w[%lld];\n"
@@ -1480,7 +1484,20 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 		"\t\t\t\tif (ks_mx[ks_v] && ks_mine)\n"
 		"\t\t\t\t\tks_st_body_%s(make_uint3(ks_tx[ks_v], ks_ty, ks_ts),\n"
 		"\t\t\t\t\t\tmake_uint3(ks_bx[ks_v], ks_by, ks_bs), ks_ob, ks_og, ks_tw,\n"
-		"\t\t\t\t\t\tks_v, ks_w, %s);\n"
+		"\t\t\t\t\t\tks_v, ks_w, ks_o.v, ks_om, %s);\n"
+		"\t\t\t}\n"
+		"\t\t\t/* the outputs the bodies wrote: one vector when all 4 */\n"
+		"\t\t\tif (ks_om) {\n"
+		"\t\t\t\tconst ks_I ks_fo = ks_fc + ks_sz * (ks_I)ks_k;\n"
+		"\n"
+		"\t\t\t\tif (ks_om == 15u && ks_al && (ks_fo & 3) == 0) {\n"
+		"\t\t\t\t\t*reinterpret_cast<ks_st_v4<%s> *>(%s + ks_fo) = ks_o;\n"
+		"\t\t\t\t} else {\n"
+		"#pragma unroll\n"
+		"\t\t\t\t\tfor (int ks_v = 0; ks_v < 4; ks_v++)\n"
+		"\t\t\t\t\t\tif (ks_om >> ks_v & 1u)\n"
+		"\t\t\t\t\t\t\t%s[ks_fo + ks_v] = ks_o.v[ks_v];\n"
+		"\t\t\t\t}\n"
 		"\t\t\t}\n"
 		"\t\t\tif (++ks_ts == ks_ob.z) {\n"
 		"\t\t\t\tks_ts = 0;\n"
@@ -1493,8 +1510,8 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 		"   them is host code only) */\n"
 		"template __global__ void ks_st_%s<int>(const dim3, const dim3, const bool, %s);\n"
 		"template __global__ void ks_st_%s<long long>(const dim3, const dim3, const bool, %s);\n",
-		wr, T, T, ry, T, qn, qn, ql, kname, args, kname, params, kname,
-		params);
+		wr, T, T, ry, O, T, qn, qn, ql, kname, args, O, oname, oname, kname,
+		params, kname, params);
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, s->k, variant, reason))
 		return -1;
@@ -1515,7 +1532,8 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 		"\tconst long long ks_hi = llabs(ks_c0) + (long long)ks_nx + %lld +\n"
 		"\t\tllabs(ks_sy) * ((long long)ks_ny + %lld) + llabs(ks_sz) * ((long long)ks_nz + %lld);\n"
 		"\tconst long long ks_n = (long long)(%s) * ks_sz;\n"
-		"\tconst bool ks_al = (unsigned long long)(const void *)%s %% 16 == 0;\n"
+		"\tconst bool ks_al = ((unsigned long long)(const void *)%s |\n"
+		"\t\t\t     (unsigned long long)(const void *)%s) %% 16 == 0;\n"
 		"\n"
 		"\tif (ks_hi < 0x7fffffffLL && ks_n >= 0 && ks_n < 0x7fffffffLL)\n"
 		"\t\tks_st_%s<int><<<ks_g, dim3(%lld, %lld), 0, stream>>>(grid, block, ks_al, %s);\n"
@@ -1524,7 +1542,7 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 		"}\n",
 		csy, csz, s->c0[0], s->c0[1], s->c0[2], by, planes, kname, args,
 		bx - 1, bx, by - 1, by, planes - 1, planes, bx + 8, by + ry,
-		planes + rz + depth, clim, iname, kname, nx4, by, args, kname, nx4,
+		planes + rz + depth, clim, iname, oname, kname, nx4, by, args, kname, nx4,
 		by, args);
 	return 0;
 }
@@ -1545,7 +1563,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	char **withs = NULL;
 	struct ks_xfbody_elem el;
 	enum ks_xf_result rc = KS_XF_DECLINED;
-	const char *iname, *kname, *T;
+	const char *iname, *kname, *T, *O = NULL, *oname;
+	struct ks_xfbody_elem oel;
 	long long rx, ry, rz, tw, th, qn;
 	size_t nedits = 0;
 
@@ -1577,6 +1596,19 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	   of 4 k), else one output a thread */
 	pk = pack == 4 && stream == 2 && s.dims == 3 && s.E == 4 && vx == 1 &&
 	     !s.diag && rx <= 4 && bx % 4 == 0 && bx >= 8;
+	/* and an output the kernel only writes (its stores become
+	   registers until the 4 bodies are done) */
+	for (size_t i = 0; pk && i < s.f->nacc; i++)
+		if (s.f->acc[i].array == s.S && (s.f->acc[i].flags & KS_ACC_LOAD))
+			pk = 0;
+	oname = s.k->params[s.f->arrays[s.S].param].name;
+	if (pk && (ks_xfbody_elem(s.k, s.f->arrays[s.S].param, &oel, reason) ||
+		   oel.bytes != 4)) {
+		/* an output of other elements: one output a thread */
+		pk = 0;
+		ks_buf_reset(reason);
+	}
+	O = pk ? oel.ctype : NULL;
 	/* blocks per SM the registers must allow (1: the compiler's choice);
 	   a packed thread holds the window of 4 outputs and their column
 	   ring, some 128 registers: at most 512 threads an SM */
@@ -1675,8 +1707,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			goto out;
 		}
 	}
-	edits = calloc(s.nreads + 1, sizeof(*edits));
-	withs = calloc(s.nreads + 1, sizeof(*withs));
+	edits = calloc(s.nreads + s.f->nacc + 1, sizeof(*edits));
+	withs = calloc(s.nreads + s.f->nacc + 1, sizeof(*withs));
 	if (!edits || !withs)
 		goto out;
 	for (size_t i = 0; i < s.nreads; i++) {
@@ -1740,6 +1772,33 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		edits[nedits].with = withs[nedits];
 		nedits++;
 	}
+	/* the packed form: the body's stores of the output into registers,
+	   written as one 16-byte vector for the 4 outputs after the bodies */
+	for (size_t i = 0; pk && i < s.f->nacc; i++) {
+		const struct ks_access *a = &s.f->acc[i];
+		size_t nl = strlen(oname);
+		struct ks_buf w = KS_BUF_INIT;
+
+		if (a->array != s.S || !(a->flags & KS_ACC_STORE))
+			continue;
+		if (a->end - a->begin < nl + 2 ||
+		    in->text[a->begin + nl] != '[' || in->text[a->end - 1] != ']') {
+			ks_buf_addf(reason,
+				    "the store of %s on line %u is not written "
+				    "%s[index]",
+				    oname, a->line, oname);
+			goto out;
+		}
+		ks_buf_adds(&w, "((void)(");
+		ks_buf_add(&w, in->text + a->begin + nl + 1,
+			   a->end - a->begin - nl - 2);
+		ks_buf_adds(&w, "), ks_om |= 1u << ks_j, ks_ov[ks_j])");
+		edits[nedits].begin = a->begin;
+		edits[nedits].end = a->end;
+		withs[nedits] = ks_buf_detach(&w, NULL);
+		edits[nedits].with = withs[nedits];
+		nedits++;
+	}
 	qsort(edits, nedits, sizeof(*edits), edit_cmp);
 	for (size_t i = 1; i < nedits; i++)
 		if (edits[i].begin < edits[i - 1].end) {
@@ -1775,7 +1834,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		goto out;
 	ks_xfbody_args(s.k, &args);
 	if (pk) {
-		if (emit_plane4(&s, in, T, iname, params.buf, args.buf, &body,
+		if (emit_plane4(&s, in, T, iname, O, oname, params.buf, args.buf, &body,
 				csy.buf, csz.buf, clim.buf, bx, by, planes, depth,
 				minb, variant, reason) == 0)
 			rc = KS_XF_APPLIED;
