@@ -94,6 +94,7 @@ plane_point(const struct ks_transform *t, struct ks_xf_point *pt)
 {
 	fixed_point(t, pt);
 	pt->v[param_index(t, "stream")] = 2;
+	pt->v[param_index(t, "pack")] = 1;
 }
 
 /* by=0 and depth=0 are chosen by the radius: radius 4 along z takes 16
@@ -113,7 +114,7 @@ TEST(rows_and_depth_follow_the_radius)
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
 					   "stencil3d25_kernel", &pt, &v, &r,
 					   NULL));
-	CHECK(strstr(v.buf, "32x16 threads"));
+	CHECK(strstr(v.buf, "8x16 threads of 4 consecutive outputs"));
 	CHECK(strstr(v.buf, "with 2 steps of loads ahead"));
 	ks_buf_reset(&v);
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "jacobi", &pt, &v, &r, NULL));
@@ -126,7 +127,7 @@ TEST(rows_and_depth_follow_the_radius)
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
 					   "stencil3d25_kernel", &pt, &v, &r,
 					   NULL));
-	CHECK(strstr(v.buf, "32x8 threads"));
+	CHECK(strstr(v.buf, "8x8 threads of 4 consecutive outputs"));
 	CHECK(strstr(v.buf, "with 4 steps of loads ahead"));
 	/* the block's size is judged with the rows chosen: 128 wide
 	   takes 8 rows at radius 1 and is declined at 16 (radius 4) */
@@ -371,6 +372,46 @@ TEST(streaming_form_rings_the_column)
  * ring loaded depth steps ahead, reads in the plane from the buffer and
  * along the slowest axis from the ring; both offset types instantiated,
  * the launcher picking int where the offsets fit. */
+/* pack=4, the default of a 3-D star stencil of floats: 4 consecutive
+ * outputs a thread, the column and the plane as 16-byte vectors, the
+ * plane's window in registers for the 4 bodies, one vector store where
+ * the 4 were written; a 2-D stencil, a box in the plane, or 8-byte
+ * elements keep one output a thread. */
+TEST(packed_plane_form_takes_four_outputs_a_thread)
+{
+	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
+	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+	struct ks_xf_point pt;
+
+	if (!xf_setup(&fx))
+		return;
+	ks_xf_default_point(t, &pt);
+	CHECK_INT_EQ(4, pt.v[param_index(t, "pack")]);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
+					   "stencil3d25_kernel", &pt, &v, &r,
+					   NULL));
+	/* a 32-wide tile plus 4 each side, 16 rows plus 4 above and below */
+	CHECK(strstr(v.buf, "__shared__ __align__(16) float ks_t[2][24][40];"));
+	CHECK(strstr(v.buf, "ks_st_v4<float> ks_q[12];"));
+	CHECK(strstr(v.buf, "float ks_tw[9][12];"));
+	CHECK(strstr(v.buf, "ks_om |= 1u << ks_j, ks_ov[ks_j]"));
+	CHECK(strstr(v.buf, "if (ks_om == 15u && ks_al && (ks_fo & 3) == 0)"));
+	/* 512 threads an SM at most: 4 blocks of 128 */
+	CHECK(strstr(v.buf, "__launch_bounds__(128, 4)"));
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "jacobi", &pt, &v, &r, NULL));
+	CHECK(!strstr(v.buf, "ks_st_ld4"));
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "star3d_r", &pt, &v, &r, NULL));
+	CHECK(strstr(v.buf, "ks_st_ld4"));
+	ks_buf_reset(&v);
+	pt.v[param_index(t, "pack")] = 1;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "star3d_r", &pt, &v, &r, NULL));
+	CHECK(!strstr(v.buf, "ks_st_ld4"));
+	ks_buf_release(&v);
+	ks_buf_release(&r);
+}
+
 TEST(plane_form_walks_planes_through_two_buffers)
 {
 	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
@@ -549,6 +590,7 @@ ks_suite_xf_stencil(void)
 	RUN(every_point_applies_or_says_why);
 	RUN(tile_and_column_follow_the_reads);
 	RUN(streaming_form_rings_the_column);
+	RUN(packed_plane_form_takes_four_outputs_a_thread);
 	RUN(plane_form_walks_planes_through_two_buffers);
 	RUN(plane_form_declines_with_reasons);
 	RUN(default_point_is_the_plane_form);
