@@ -1586,11 +1586,6 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	if (!depth)
 		depth = !stream && s.dims == 2 ? 1
 			: (s.dims == 3 ? rz : ry) >= 3 ? 2 : 4;
-	if (bx * by > 1024) {
-		ks_buf_addf(reason, "a %lldx%lld block has more than 1024 threads",
-			    bx, by);
-		goto out;
-	}
 	/* pack=4 where the plane form of a 3-D stencil of 4-byte elements
 	   allows it (a star in the plane, x radius at most 4, a tile width
 	   of 4 k), else one output a thread */
@@ -1609,6 +1604,11 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		ks_buf_reset(reason);
 	}
 	O = pk ? oel.ctype : NULL;
+	if ((pk ? bx / 4 : bx) * by > 1024) {
+		ks_buf_addf(reason, "a %lldx%lld block has more than 1024 threads",
+			    pk ? bx / 4 : bx, by);
+		goto out;
+	}
 	/* blocks per SM the registers must allow (1: the compiler's choice);
 	   a packed thread holds the window of 4 outputs and their column
 	   ring, some 128 registers: at most 512 threads an SM */

@@ -172,7 +172,8 @@ test_variants_match_the_original_on_the_cpu() {
 		    "star3d_r:4:stream=2:19,13,11 35,9,70 36,12,20" \
 		    "star3d_r:4:depth=4 bx=16 by=4 planes=16:19,13,11 36,12,20" \
 		    "star3d_r:4:bx=16 depth=1 planes=16:37,13,11 40,9,21" \
-		    "heat3d:3:bx=64 by=4 depth=8:19,13,11 132,9,20"; do
+		    "heat3d:3:bx=64 by=4 depth=8:19,13,11 132,9,20" \
+		    "star3d_r:4:bx=128 by=4 planes=16:19,13,11 260,7,5"; do
 		IFS=: read -r k kind pts sz <<<"$spec"
 		# shellcheck disable=SC2086
 		emu_build "$k" "$kind" $pts

@@ -130,13 +130,20 @@ TEST(rows_and_depth_follow_the_radius)
 	CHECK(strstr(v.buf, "8x8 threads of 4 consecutive outputs"));
 	CHECK(strstr(v.buf, "with 4 steps of loads ahead"));
 	/* the block's size is judged with the rows chosen: 128 wide
-	   takes 8 rows at radius 1 and is declined at 16 (radius 4) */
+	   takes 8 rows at radius 1 and is declined at 16 (radius 4) with
+	   one output a thread; packed, 128 wide is 32 threads */
 	ks_buf_reset(&v);
 	ks_buf_reset(&r);
 	ks_xf_default_point(t, &pt);
 	pt.v[param_index(t, "bx")] = 128;
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(ST, "jacobi", &pt, &v, &r, NULL));
 	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
+					   "stencil3d25_kernel", &pt, &v, &r,
+					   NULL));
+	CHECK(strstr(v.buf, "32x16 threads of 4 consecutive outputs"));
+	ks_buf_reset(&v);
+	pt.v[param_index(t, "pack")] = 1;
 	CHECK_INT_EQ(KS_XF_DECLINED, run_xf("bench/stencil3d25/main.cu",
 					    "stencil3d25_kernel", &pt, &v, &r,
 					    NULL));
