@@ -126,6 +126,7 @@ ks_facts_add_divmod(struct ks_facts *f, int rem, int loop, unsigned line)
 	d.dquot = -1;
 	d.begin = d.end = 0;
 	d.in_main = 0;
+	d.thread = 1;
 	GROW(f, divmods, ndivmods, d);
 	return (int)f->ndivmods++;
 }

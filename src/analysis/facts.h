@@ -31,6 +31,7 @@
 
 struct ks_buf;
 struct ks_facts;
+struct ks_divmod;
 
 /* Loops nested deeper than this share the deepest source (imprecise). */
 #define KS_MAX_LOOP_DEPTH 8
@@ -160,6 +161,22 @@ int ks_form_same_exact(const struct ks_form *a, const struct ks_form *b);
  * coordinate m the top.
  */
 int ks_facts_derived_chain(const struct ks_facts *f);
+/* Quotient `q` of `f` is g / den with its numerator exactly the flat 1-D
+ * index g = blockIdx.x * blockDim.x + threadIdx.x (nothing added). */
+int ks_facts_flat_quotient(const struct ks_facts *f, int q);
+/*
+ * Group-level: `v` (an exact view) is the same for every g of a group of
+ * L consecutive flat indices that starts at a multiple of L, whenever the
+ * divisor of each flat quotient it reaches is a multiple of L (floor((gL +
+ * j) / D) = floor(gL / D) for 0 <= j < L). That is: no thread or loop
+ * source, only uniform terms, flat quotients, and quotients and digits of
+ * group-level numerators (g % D itself is not).
+ */
+int ks_facts_group_level(const struct ks_facts *f, const struct ks_xform *v);
+/* The value divmod `d` computes (its quotient, or its digit) is
+ * group-level. */
+int ks_facts_divmod_group_level(const struct ks_facts *f,
+				const struct ks_divmod *d);
 /*
  * How much `v` (an exact view over g, the chain's quotients and digits
  * and constants) grows when coordinate `c` of the chain of `f` (m
@@ -375,6 +392,9 @@ struct ks_divmod {
 	int dquot;
 	unsigned long begin, end;
 	int in_main;
+	/* an operand depends on the thread, a loop or memory (1 unless the
+	 * walk saw both operands uniform) */
+	int thread;
 };
 
 /* A derived quotient: floor(num / den), num's exact view, den uniform. */

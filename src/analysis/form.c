@@ -669,6 +669,68 @@ ks_facts_derived_chain(const struct ks_facts *f)
 }
 
 int
+ks_facts_flat_quotient(const struct ks_facts *f, int q)
+{
+	const struct ks_xform *v;
+	struct ks_poly c;
+
+	if (q < 0 || (size_t)q >= f->ndquots)
+		return 0;
+	v = &f->dquots[q].num;
+	for (int s = 0; s < KS_DER_N; s++)
+		if (!poly_zero(&v->q[s]) || !poly_zero(&v->d[s]))
+			return 0;
+	return flat_part(v, &c) && poly_is(&c, 1, 0) &&
+	       poly_zero(&v->x[KS_SRC_ONE]);
+}
+
+/* `depth` bounds the walk: a numerator names only earlier quotients, but
+ * hand-made facts need not. */
+static int
+group_level(const struct ks_facts *f, const struct ks_xform *v, int depth)
+{
+	if (depth > KS_DER_N)
+		return 0;
+	for (int s = 0; s < KS_SRC_N; s++)
+		if (s != KS_SRC_ONE && !poly_zero(&v->x[s]))
+			return 0;
+	for (int k = 0; k < KS_DER_N; k++) {
+		if (poly_zero(&v->q[k]) && poly_zero(&v->d[k]))
+			continue;
+		if ((size_t)k >= f->ndquots)
+			return 0;
+		/* Q_k: a flat quotient, or of a group-level numerator; D_k
+		 * = num - den * Q_k: only of a group-level numerator */
+		if (!poly_zero(&v->d[k]) || !ks_facts_flat_quotient(f, k))
+			if (!group_level(f, &f->dquots[k].num, depth + 1))
+				return 0;
+	}
+	return 1;
+}
+
+int
+ks_facts_group_level(const struct ks_facts *f, const struct ks_xform *v)
+{
+	return group_level(f, v, 0);
+}
+
+int
+ks_facts_divmod_group_level(const struct ks_facts *f,
+			    const struct ks_divmod *d)
+{
+	struct ks_xform v;
+
+	if (d->dquot < 0 || (size_t)d->dquot >= f->ndquots)
+		return 0;
+	memset(&v, 0, sizeof(v));
+	if (d->rem)
+		v.d[d->dquot] = (struct ks_poly){ .n = 1, .m = { { 1, { 0 } } } };
+	else
+		v.q[d->dquot] = (struct ks_poly){ .n = 1, .m = { { 1, { 0 } } } };
+	return group_level(f, &v, 0);
+}
+
+int
 ks_facts_derived_step(const struct ks_facts *f, int m,
 		      const struct ks_xform *v, int c, long long *k)
 {

@@ -595,9 +595,12 @@ ks_walk_eval_binary(struct walk *w, CXCursor c, struct val *out)
 	}
 	if ((op == KS_CXBO_DIV || op == KS_CXBO_REM) &&
 	    is_integer_type(ks_cx.getCursorType(c)) &&
-	    !ks_form_is_const(&b.f, &(long long){0}))
+	    !ks_form_is_const(&b.f, &(long long){0})) {
 		dm = ks_facts_add_divmod(w->f, op == KS_CXBO_REM, w->loop,
 					 ks_cx_line(c));
+		w->f->divmods[dm].thread = !ks_form_is_uniform(&a.f) ||
+					   !ks_form_is_uniform(&b.f);
+	}
 	if (op >= KS_CXBO_MUL && op <= KS_CXBO_SUB &&
 	    ks_walk_type_is_double(ks_cx.getCursorType(c)) && !a.ptr && !b.ptr)
 		record_fp64(w, c, ch.v[0], ch.v[1]);
@@ -668,9 +671,13 @@ ks_walk_eval_compound(struct walk *w, CXCursor c, struct val *out)
 		w->f->products[rhs.prod].accumulate = 1;
 	if ((op == KS_CXBO_DIVASSIGN || op == KS_CXBO_REMASSIGN) &&
 	    is_integer_type(ks_cx.getCursorType(c)) &&
-	    !ks_form_is_const(&rhs.f, &(long long){ 0 }))
-		ks_facts_add_divmod(w->f, op == KS_CXBO_REMASSIGN, w->loop,
-				    ks_cx_line(c));
+	    !ks_form_is_const(&rhs.f, &(long long){ 0 })) {
+		int d = ks_facts_add_divmod(w->f, op == KS_CXBO_REMASSIGN,
+					    w->loop, ks_cx_line(c));
+
+		w->f->divmods[d].thread = !ks_form_is_uniform(&cur.f) ||
+					  !ks_form_is_uniform(&rhs.f);
+	}
 	if (op >= KS_CXBO_MULASSIGN && op <= KS_CXBO_SUBASSIGN &&
 	    ks_walk_type_is_double(ks_cx.getCursorType(c)))
 		record_fp64(w, c, ch.v[0], ch.v[1]);

@@ -23,6 +23,17 @@
  * groups, and launches the pattern does not fit (a 2-D launch, a block
  * size that is not a multiple of the lanes, a pointer that is not
  * aligned), run the original body per thread, or the original kernel.
+ *
+ * A division of the flat index g by a uniform D (a flat quotient of the
+ * facts) is the same for every lane of a group when D % lanes == 0: the
+ * group's first index is a multiple of the lanes, so floor((gL + j) / D)
+ * = floor(gL / D) for 0 <= j < L. The packed body reads such a division
+ * as the group's quotient, one 32-bit division per group, and whatever
+ * the body derives from it alone (`(i / hw) % K`, the loads it indexes,
+ * a sqrtf of them) is the same expression in every lane body, with no
+ * global store between them: the compiler computes it once per group.
+ * The launcher runs the original where a divisor is not a multiple of
+ * the lanes (or not in [1, 2^31)).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +42,7 @@
 #include "../core/buf.h"
 #include "../core/util.h"
 #include "transform.h"
+#include "xfbody.h"
 #include "xfkit.h"
 
 /* One pointer parameter's role. */
@@ -42,12 +54,14 @@ struct arg {
 };
 
 /* A textual replacement in the packed body: [begin, end) -> register
- * `param` (fold < 0), or a bounds comparison the group's check already
- * decided -> its value there (fold 0 or 1). */
+ * `param` (fold < 0, quot < 0), or a bounds comparison the group's check
+ * already decided -> its value there (fold 0 or 1), or a division of the
+ * flat index -> the group's quotient ks_gq<quot> (quot >= 0). */
 struct edit {
 	unsigned long begin, end;
 	size_t param;
 	int fold;
+	int quot;
 };
 
 struct plan {
@@ -59,6 +73,12 @@ struct plan {
 	unsigned lanes;		/* original threads per group (1: geometry) */
 	unsigned ilp, block, waves;
 	struct ks_buf inside;	/* the in-range predicate, C */
+	/* the flat quotients the packed body reads per group: the facts'
+	 * quotient index and the divisor as C over the parameters */
+	int nquot;
+	int qidx[KS_DER_N];
+	struct ks_buf qden[KS_DER_N];
+	struct ks_buf notes;	/* divisions left per lane, and why */
 	const char *id;
 	struct ks_buf point;
 };
@@ -72,6 +92,9 @@ plan_release(struct plan *p)
 	free(p->args);
 	free(p->edits);
 	ks_buf_release(&p->inside);
+	for (int q = 0; q < KS_DER_N; q++)
+		ks_buf_release(&p->qden[q]);
+	ks_buf_release(&p->notes);
 	ks_buf_release(&p->point);
 	ks_xfk_release(&p->x);
 }
@@ -118,7 +141,8 @@ find_streams(struct plan *p, struct ks_buf *reason)
 	size_t i, j;
 
 	p->args = ks_xcalloc(k->nparams + 1, sizeof(*p->args));
-	p->edits = ks_xcalloc(f->nacc + f->nbranches + 1, sizeof(*p->edits));
+	p->edits = ks_xcalloc(f->nacc + f->nbranches + f->ndivmods + 1,
+			      sizeof(*p->edits));
 	for (i = 0; i < f->narrays; i++) {
 		const struct ks_array *a = &f->arrays[i];
 		struct arg *g;
@@ -209,6 +233,7 @@ find_streams(struct plan *p, struct ks_buf *reason)
 			p->edits[p->nedits].end = c->end;
 			p->edits[p->nedits].param = (size_t)a->param;
 			p->edits[p->nedits].fold = -1;
+			p->edits[p->nedits].quot = -1;
 			p->nedits++;
 		}
 		if (first_store >= 0 && last_load > first_store) {
@@ -266,6 +291,7 @@ add_fold(struct plan *p, const struct ks_branch *b, int value)
 	p->edits[p->nedits].begin = b->begin;
 	p->edits[p->nedits].end = b->end;
 	p->edits[p->nedits].fold = value;
+	p->edits[p->nedits].quot = -1;
 	p->nedits++;
 }
 
@@ -361,6 +387,86 @@ find_inside(struct plan *p, struct ks_buf *reason)
 	return 0;
 }
 
+/* The text [b, e) overlaps an edit already planned. */
+static int
+overlaps(const struct plan *p, unsigned long b, unsigned long e)
+{
+	for (size_t i = 0; i < p->nedits; i++)
+		if (b < p->edits[i].end && p->edits[i].begin < e)
+			return 1;
+	return 0;
+}
+
+/*
+ * The divisions of the flat index by a uniform value that the packed
+ * body reads as the group's quotient. Never declines: a division that
+ * does not qualify stays per lane, as before, with its reason in the
+ * variant's notes. Divisions whose value is already the same across a
+ * group (a remainder or quotient of a flat quotient) are left as they
+ * are: they follow from the replaced one.
+ */
+static void
+find_quotients(struct plan *p)
+{
+	const struct ks_facts *f = p->x.f;
+
+	for (size_t i = 0; i < f->ndivmods; i++) {
+		const struct ks_divmod *d = &f->divmods[i];
+		const char *why = NULL;
+		int slot;
+
+		if (!d->thread)
+			continue;	/* of uniform values: nothing per lane */
+		if (d->dquot >= 0 && !d->rem && ks_facts_flat_quotient(f, d->dquot)) {
+			if (!d->in_main || d->begin < p->x.body_begin ||
+			    d->end > p->x.body_end || d->end <= d->begin ||
+			    !ks_xfbody_pure_text(p->x.body,
+						 d->begin - p->x.body_begin,
+						 d->end - p->x.body_begin))
+				why = "is not a plain expression written in the "
+				      "kernel's body";
+			else if (overlaps(p, d->begin, d->end))
+				why = "overlaps a streamed access or a bounds check";
+		} else if (ks_facts_divmod_group_level(f, d)) {
+			continue;	/* the same for the group once the above is */
+		} else {
+			why = d->dquot < 0 ? "is not of the flat index by a uniform "
+					     "value"
+			      : d->rem ? "is a remainder that differs between "
+					 "the lanes of a group"
+				       : "divides more than the flat index";
+		}
+		for (slot = 0; !why && slot < p->nquot; slot++)
+			if (p->qidx[slot] == d->dquot)
+				break;
+		if (!why && slot == p->nquot) {
+			struct ks_form den;
+
+			ks_form_zero(&den);
+			den.c[KS_SRC_ONE] = f->dquots[d->dquot].den;
+			if (ks_xfk_form_c(&p->x, &den, NULL, NULL, "ks_o",
+					  &p->qden[slot])) {
+				ks_buf_reset(&p->qden[slot]);
+				why = "has a divisor that is not a product of "
+				      "parameters and constants";
+			} else {
+				p->qidx[p->nquot++] = d->dquot;
+			}
+		}
+		if (why) {
+			ks_buf_addf(&p->notes, "// per lane: the %s at line %u %s\n",
+				    d->rem ? "remainder" : "division", d->line, why);
+			continue;
+		}
+		p->edits[p->nedits].begin = d->begin;
+		p->edits[p->nedits].end = d->end;
+		p->edits[p->nedits].fold = -1;
+		p->edits[p->nedits].quot = slot;
+		p->nedits++;
+	}
+	qsort(p->edits, p->nedits, sizeof(*p->edits), cmp_edit);
+}
+
 /* The body function: the original body, coordinates as parameters. */
 static void
 emit_body_fn(struct ks_buf *o, struct plan *p, int vec)
@@ -375,6 +481,8 @@ emit_body_fn(struct ks_buf *o, struct plan *p, int vec)
 		    vec ? "vb" : "sb", x->k->name);
 	if (vec) {
 		ks_buf_adds(o, ", const int ks_j");
+		for (int q = 0; q < p->nquot; q++)
+			ks_buf_addf(o, ", const unsigned ks_gq%d", q);
 		for (size_t i = 0; i < x->k->nparams; i++)
 			if (p->args[i].streamed)
 				ks_buf_addf(o, ", %s *ks_v%zu", p->args[i].type, i);
@@ -390,7 +498,16 @@ emit_body_fn(struct ks_buf *o, struct plan *p, int vec)
 		const struct edit *d = &p->edits[e];
 
 		ks_buf_add(o, x->body + (at - x->body_begin), d->begin - at);
-		if (d->fold < 0) {
+		if (d->quot >= 0) {
+			/* the group's quotient in the expression's own type;
+			 * the discarded division keeps its operands used and
+			 * is dropped by the compiler */
+			const char *t = x->body + (d->begin - x->body_begin);
+			int n = (int)(d->end - d->begin);
+
+			ks_buf_addf(o, "((decltype(%.*s))((void)(%.*s), ks_gq%d))",
+				    n, t, n, t, d->quot);
+		} else if (d->fold < 0) {
 			ks_buf_addf(o, "(ks_v%zu[ks_j])", d->param);
 		} else {
 			/* the comparison stays written (its variables stay
@@ -455,10 +572,17 @@ emit_helpers(struct ks_buf *o, struct plan *p)
 	if (vec)	/* 32-bit pack indices: the launcher proves they fit */
 		ks_buf_addf(o, "\tconst unsigned ks_ng =\n"
 			       "\t\t(unsigned)((unsigned long long)ks_og.x * ks_ob.x / %u);\n"
-			       "\tconst unsigned ks_s = gridDim.x * %u;\n\n"
-			       "\tfor (unsigned ks_g0 = blockIdx.x * %u + threadIdx.x;\n"
+			       "\tconst unsigned ks_s = gridDim.x * %u;\n",
+			    p->lanes, p->block);
+	/* the launcher proved each divisor in [1, 2^31) and a multiple
+	 * of the lanes */
+	for (int q = 0; vec && q < p->nquot; q++)
+		ks_buf_addf(o, "\tconst unsigned ks_qd%d = (unsigned)%s;\n", q,
+			    p->qden[q].buf);
+	if (vec)
+		ks_buf_addf(o, "\n\tfor (unsigned ks_g0 = blockIdx.x * %u + threadIdx.x;\n"
 			       "\t     ks_g0 < ks_ng; ks_g0 += %u * ks_s) {\n",
-			    p->lanes, p->block, p->block, p->ilp);
+			    p->block, p->ilp);
 	else
 		ks_buf_addf(o, "\tconst unsigned long long ks_ng =\n"
 			       "\t\t(unsigned long long)ks_og.x * ks_ob.x / %u;\n"
@@ -498,11 +622,19 @@ emit_helpers(struct ks_buf *o, struct plan *p)
 			       "\t\t\tconst %s ks_g = ks_g0 + ks_u * ks_s;\n"
 			       "\t\t\tconst %s ks_t = ks_g * %u;\n"
 			       "%s"
-			       "\t\t\tif (ks_full[ks_u]) {\n#pragma unroll\n"
+			       "\t\t\tif (ks_full[ks_u]) {\n",
+			    p->ilp, it, it, p->lanes, PACK_COORDS);
+		/* the group's quotients, from its first index */
+		for (int q = 0; q < p->nquot; q++)
+			ks_buf_addf(o, "\t\t\t\tconst unsigned ks_gq%d = ks_t32 / ks_qd%d;\n",
+				    q, q);
+		ks_buf_addf(o, "#pragma unroll\n"
 			       "\t\t\t\tfor (int ks_j = 0; ks_j < %u; ks_j++)\n"
 			       "\t\t\t\t\tks_vb_%s(make_uint3(ks_tx + ks_j, 0, 0),\n"
 			       "\t\t\t\t\t\tmake_uint3(ks_bx, 0, 0), ks_ob, ks_og, ks_j",
-			    p->ilp, it, it, p->lanes, PACK_COORDS, p->lanes, K);
+			    p->lanes, K);
+		for (int q = 0; q < p->nquot; q++)
+			ks_buf_addf(o, ", ks_gq%d", q);
 		for (i = 0; i < x->k->nparams; i++)
 			if (p->args[i].streamed)
 				ks_buf_addf(o, ", ks_v%zu[ks_u].v", i);
@@ -538,8 +670,12 @@ emit_launcher(struct ks_buf *o, struct plan *p)
 	if (p->waves)
 		ks_buf_adds(o, "\t/* resident blocks of the helper kernel, per device */\n"
 			       "\tstatic int ks_fill[64];\n\tint ks_dev = -1;\n");
+	if (p->nquot)	/* the divisors' blockDim and gridDim */
+		ks_buf_adds(o, "\tconst dim3 ks_ob = block, ks_og = grid;\n");
 	ks_buf_adds(o, "\tunsigned long long ks_blocks;\n"
 		       "\tunsigned ks_l = 0, ks_mg, ks_s1, ks_s2;\n\n");
+	if (p->nquot)
+		ks_buf_adds(o, "\t(void)ks_ob;\n\t(void)ks_og;\n");
 	/* Every original thread's index fits in 32 bits (the coordinates'
 	 * multiplier); with packs, so does every pack index the helper's
 	 * loop reaches, one step past the last included. */
@@ -553,6 +689,12 @@ emit_launcher(struct ks_buf *o, struct plan *p)
 			ks_buf_addf(o, " ||\n\t    (unsigned long long)(const void *)%s %% %u "
 				       "!= 0", x->k->params[i].name,
 				    p->lanes * p->args[i].bytes);
+	/* a group's lanes share a quotient only where its divisor is a
+	 * multiple of the lanes (and positive: C's division floors) */
+	for (int q = 0; p->lanes > 1 && q < p->nquot; q++)
+		ks_buf_addf(o, " ||\n\t    %s <= 0 || %s > 0x7fffffffLL ||\n"
+			       "\t    %s %% %u != 0", p->qden[q].buf, p->qden[q].buf,
+			    p->qden[q].buf, p->lanes);
 	ks_buf_addf(o, ") {\n\t\t/* a launch the variant does not cover: the "
 		       "original */\n\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
 		       "\t\treturn;\n\t}\n", K, x->args);
@@ -595,6 +737,12 @@ generate(struct plan *p, const struct ks_xf_input *in, struct ks_buf *variant,
 
 	ks_buf_addf(variant, "// %s: %s %s (builtin transform, arch %d)\n",
 		    x->k->name, p->id, p->point.buf, in->opts.arch);
+	if (p->nquot)
+		ks_buf_addf(variant, "// group quotients: %d division%s of the flat "
+				     "index, once per group of %u (a divisor not a "
+				     "multiple of %u runs the original)\n",
+			    p->nquot, p->nquot > 1 ? "s" : "", p->lanes, p->lanes);
+	ks_buf_add(variant, p->notes.buf, p->notes.len);
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
 	emit_helpers(variant, p);
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
@@ -697,8 +845,10 @@ vectorize_apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		p.ilp = (unsigned)pt->v[1];
 		p.block = (unsigned)pt->v[2];
 		p.waves = (unsigned)pt->v[3];
-		if (find_streams(&p, reason) == 0 && find_inside(&p, reason) == 0)
+		if (find_streams(&p, reason) == 0 && find_inside(&p, reason) == 0) {
+			find_quotients(&p);
 			r = generate(&p, in, variant, reason);
+		}
 	}
 	plan_release(&p);
 	return r;

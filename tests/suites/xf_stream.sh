@@ -52,7 +52,7 @@ PY
 	# shellcheck disable=SC2046
 	# shellcheck disable=SC2086
 	g++ -std=c++20 -O1 $(asan_flag) -pthread -Wno-unknown-pragmas -I. -DKS_K="$2" \
-		${EMU_DEFS:-} stream_check.cpp -o "check-$2"
+		${EMU_DEFS:-} "${EMU_CHECK:-stream_check.cpp}" -o "check-$2"
 }
 
 # The variant of kernel $2 of $1 (--param k=v after), built into check-$2.
@@ -167,6 +167,107 @@ test_look_alikes_are_declined() {
 	out=$("$KS_BIN" transform stream.cu:switch_guard --skill vectorize_memory 2>&1) || rc=$?
 	expect_eq 1 "$rc" "exit status"
 	expect_contains "$out" "chooses a switch's case"
+}
+
+# Group quotients (tests/data/transforms/quot.cu, the bench's batchnorm):
+# the packed body reads a division of the flat index by a uniform value
+# as the group's quotient, the launcher requires the divisor to be a
+# multiple of the lanes. On the CPU, bit for bit against the original:
+# planes of 36 (the variant) and of 35 elements (the original), n short
+# of a whole number of groups, a block of 128, a misaligned pointer (the
+# original); with the divisor's check removed a plane of 35 gives other
+# outputs (the check is what makes it exact).
+quot_files() {
+	cp "$DATA/quot.cu" "$DATA/cuda_emu.h" "$DATA/pool_emu.h" "$DATA/quot_check.cpp" .
+}
+
+test_group_quotients_match_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	quot_files
+	local shape out want
+	EMU_CHECK=quot_check.cpp emu_build quot.cu bn_planes
+	grep -q 'ks_gq0))' v-bn_planes.cu || fail "no group quotient in the packed body"
+	grep -q '((1LL \* (long long)(H) \* (long long)(W))) % 4 != 0' v-bn_planes.cu ||
+		fail "no check of the divisor in the launcher"
+	# N K H W [block [offset [trim]]] : launched
+	for shape in "2 3 6 6:variant" "2 3 6 6 256 0 3:variant" "3 5 4 4 128 0 1:variant" \
+		     "2 3 5 7:original" "2 3 5 7 256 0 2:original" "2 3 6 6 256 1:original" \
+		     "1 2 2 2 64:variant"; do
+		want=${shape#*:}
+		# shellcheck disable=SC2086
+		out=$(./check-bn_planes ${shape%%:*} 2>&1) || fail "bn_planes at ${shape%%:*}: $out"
+		expect_contains "$out" "($want)"
+	done
+	# the divisor's check removed: a plane of 35 takes the packed path
+	sed 's/(long long)(W))) % 4 != 0) {/(long long)(W))) % 1 != 0) {/' \
+		v-bn_planes.cu >broken.cu
+	cmp -s broken.cu v-bn_planes.cu && fail "the divisor's check was not removed"
+	EMU_CHECK=quot_check.cpp emu_build_file broken.cu bn_planes
+	out=$(./check-bn_planes 2 3 5 7 2>&1) && fail "the unchecked divisor passed: $out"
+	expect_contains "$out" "mismatch"
+	# two lanes of eight bytes, two packs in flight: a plane of 30
+	EMU_CHECK=quot_check.cpp emu_build quot.cu bn_planes bytes=8 ilp=2
+	out=$(./check-bn_planes 2 3 5 6 256 0 1 2>&1) || fail "bytes=8 ilp=2: $out"
+	expect_contains "$out" "(variant)"
+}
+
+test_bench_batchnorm_matches_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	quot_files
+	local shape out want
+	cp "$ROOT/bench/conv_norm/main.cu" conv_norm.cu
+	cp "$ROOT/bench/common/bench.h" "$ROOT/bench/conv_norm/ref.h" .
+	EMU_CHECK=quot_check.cpp \
+		EMU_DEFS='-DKS_ARGS=x,mean,var,gamma,beta,y,(size_t)n,(size_t)H*W,K,eps' \
+		emu_build conv_norm.cu batchnorm_kernel
+	for shape in "2 3 4 8:variant" "2 3 4 8 256 0 5:variant" "2 3 3 5:original" \
+		     "2 3 4 8 256 2:original"; do
+		want=${shape#*:}
+		# shellcheck disable=SC2086
+		out=$(./check-batchnorm_kernel ${shape%%:*} 2>&1) ||
+			fail "batchnorm at ${shape%%:*}: $out"
+		expect_contains "$out" "($want)"
+	done
+}
+
+test_group_quotient_look_alikes() {
+	cp "$DATA/quot.cu" .
+	local out rc=0
+	out=$("$KS_BIN" transform quot.cu:quot_store --skill vectorize_memory 2>&1) || rc=$?
+	expect_eq 1 "$rc" "exit status"
+	expect_contains "$out" "no streamed pointer is stored"
+	"$KS_BIN" transform quot.cu:thread_div --skill vectorize_memory >v.cu
+	expect_contains "$(cat v.cu)" "// per lane: the division at line"
+	grep -q 'ks_gq' v.cu && fail "a group quotient for a thread-dependent divisor"
+	grep -q '% 4 != 0) {' v.cu && fail "a divisor check without a quotient"
+	expect_contains "$(cat v.cu)" "gamma[(i / (threadIdx.x + H)) % K]"
+}
+
+# The group quotients' TUs compile with every warning an error, and the
+# packed path of the bench's batchnorm loads each per-channel value once
+# per group: one of each of mean, var, gamma, beta and one sqrt in the
+# helper kernel's PTX besides the scalar path's four.
+test_group_quotient_tus_compile() {
+	have_real_nvcc || skip_test "no nvcc"
+	cp "$DATA/quot.cu" .
+	cp "$ROOT/bench/conv_norm/main.cu" conv_norm.cu
+	cp "$ROOT/bench/common/bench.h" "$ROOT/bench/conv_norm/ref.h" .
+	local k
+	for k in bn_planes thread_div; do
+		"$KS_BIN" transform "quot.cu:$k" --skill vectorize_memory --arch sm_90 \
+			--tu -o "tu-$k.cu" -- -I.
+		# shellcheck disable=SC2086
+		"$(real_nvcc)" $ARCHS $STRICT -I. -c "tu-$k.cu" -o "tu-$k.o" ||
+			fail "$k: the TU does not compile"
+	done
+	"$KS_BIN" transform conv_norm.cu:batchnorm_kernel --skill vectorize_memory \
+		--arch sm_90 --tu -o tu-bn.cu -- -I.
+	"$(real_nvcc)" -arch=sm_90 -O3 -I. -ptx tu-bn.cu -o bn.ptx ||
+		fail "the batchnorm TU does not compile"
+	local sq
+	sq=$(awk '/\.entry / { on = index($0, "ks_xf_batchnorm") > 0 }
+		on && /sqrt\.rn\.f32/ { n++ } END { print n + 0 }' bn.ptx)
+	expect_eq 5 "$sq" "sqrt in the helper kernel (4 scalar, 1 packed)"
 }
 
 test_output_is_deterministic() {

@@ -222,6 +222,55 @@ TEST(derived_table_is_bounded)
 	ks_facts_release(&f);
 }
 
+/* k = (g / (H * W)) % K: g / (H * W) is a flat quotient, it and the
+ * digit of its division by K are group-level; g % (H * W), g + 1 and a
+ * quotient of (g + 1) are not. */
+TEST(derived_flat_quotients_and_group_level)
+{
+	struct ks_facts f;
+	struct ks_form g = flat(), h, w, hw, K, q, k, r, one, x;
+	struct ks_xform v;
+	struct ks_divmod d;
+	int qi, ki, ri, xi;
+
+	memset(&f, 0, sizeof(f));
+	h = sym(&f, "H");
+	w = sym(&f, "W");
+	K = sym(&f, "K");
+	ks_form_mul(&hw, &h, &w);
+	qi = ks_form_div_derived(&f, &q, &g, &hw, 0);
+	ki = ks_form_div_derived(&f, &k, &q, &K, 1);
+	ri = ks_form_div_derived(&f, &r, &g, &hw, 1);
+	CHECK_INT_EQ(qi, ri);		/* g % hw: the digit of the same quotient */
+	CHECK(ks_facts_flat_quotient(&f, qi));
+	CHECK(!ks_facts_flat_quotient(&f, ki));
+	CHECK(ks_form_exact(&q, &v) && ks_facts_group_level(&f, &v));
+	CHECK(ks_form_exact(&k, &v) && ks_facts_group_level(&f, &v));
+	CHECK(ks_form_exact(&r, &v) && !ks_facts_group_level(&f, &v));
+	CHECK(ks_form_exact(&g, &v) && !ks_facts_group_level(&f, &v));
+	memset(&d, 0, sizeof(d));
+	d.dquot = qi;
+	CHECK(ks_facts_divmod_group_level(&f, &d));	/* g / hw */
+	d.rem = 1;
+	CHECK(!ks_facts_divmod_group_level(&f, &d));	/* g % hw */
+	d.dquot = ki;
+	CHECK(ks_facts_divmod_group_level(&f, &d));	/* (g / hw) % K */
+	d.rem = 0;
+	CHECK(ks_facts_divmod_group_level(&f, &d));	/* (g / hw) / K */
+	d.dquot = -1;
+	CHECK(!ks_facts_divmod_group_level(&f, &d));	/* no quotient */
+	/* (g + 1) / hw: shifted, not a flat quotient */
+	ks_form_const(&one, 1);
+	ks_form_add(&x, &g, &one);
+	xi = ks_form_div_derived(&f, &x, &x, &hw, 0);
+	CHECK(xi >= 0 && !ks_facts_flat_quotient(&f, xi));
+	d.dquot = xi;
+	CHECK(!ks_facts_divmod_group_level(&f, &d));
+	CHECK(!ks_facts_flat_quotient(&f, -1));
+	CHECK(!ks_facts_flat_quotient(&f, KS_DER_N));
+	ks_facts_release(&f);
+}
+
 void
 ks_suite_derived(void)
 {
@@ -232,4 +281,5 @@ ks_suite_derived(void)
 	RUN(derived_not_for_thread_divisors_loops_or_data);
 	RUN(derived_chain_declines_other_decompositions);
 	RUN(derived_table_is_bounded);
+	RUN(derived_flat_quotients_and_group_level);
 }

@@ -29,10 +29,14 @@ void ks_suite_xf_stream(void);
 #define DATA "tests/data/transforms"
 #define ST DATA "/stream.cu"
 #define SP "bench/softplus/main.cu"
+#define QT DATA "/quot.cu"
+#define BN "bench/conv_norm/main.cu"
 
 static struct xf_file files[] = {
 	{ ST, { 0 }, KS_BUF_INIT, 0 },
 	{ SP, { 0 }, KS_BUF_INIT, 0 },
+	{ QT, { 0 }, KS_BUF_INIT, 0 },
+	{ BN, { 0 }, KS_BUF_INIT, 0 },
 };
 static struct xf_fixture fx = {
 	.what = "stream",
@@ -237,6 +241,77 @@ TEST(analysis_records_comparison_bytes_and_join)
 	}
 }
 
+/*
+ * Group quotients: a division of the flat index by a uniform value
+ * (bench batchnorm's `i / hw`, quot.cu's `i / (H * W)`) is the group's
+ * quotient in the packed body, once per group in the helper, and the
+ * launcher requires the divisor to be a multiple of the lanes; the scalar
+ * body keeps the division. A thread-dependent divisor stays per lane with
+ * a note; a quotient that indexes the store is declined as before.
+ */
+TEST(group_quotients_in_the_packed_body)
+{
+	static const struct {
+		const char *file, *kernel, *packed, *den;
+	} cases[] = {
+		{ BN, "batchnorm_kernel",
+		  "int k = (int)((((decltype(i / hw))((void)(i / hw), ks_gq0))) % K);",
+		  "((1LL * (long long)(hw)))" },
+		{ QT, "bn_planes",
+		  "int c = ((decltype(i / (H * W)))((void)(i / (H * W)), ks_gq0)) % K;",
+		  "((1LL * (long long)(H) * (long long)(W)))" },
+	};
+	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT, b = KS_BUF_INIT;
+	struct ks_buf want = KS_BUF_INIT;
+
+	if (!xf_setup(&fx))
+		return;
+	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
+		ks_buf_reset(&v);
+		ks_buf_reset(&r);
+		CHECK_INT_EQ(KS_XF_APPLIED, run_xf("vectorize_memory", cases[i].file,
+						   cases[i].kernel, &v, &r));
+		if (!v.buf)
+			continue;
+		CHECK(part(v.buf, "ks_vb", cases[i].kernel, &b) == 0);
+		CHECK(strstr(b.buf, cases[i].packed) != NULL);
+		CHECK(strstr(b.buf, "const unsigned ks_gq0") != NULL);
+		CHECK(part(v.buf, "ks_sb", cases[i].kernel, &b) == 0);
+		CHECK(strstr(b.buf, "ks_gq") == NULL);
+		CHECK(strstr(v.buf, "const unsigned ks_gq0 = ks_t32 / ks_qd0;") != NULL);
+		ks_buf_reset(&want);
+		ks_buf_addf(&want, "const unsigned ks_qd0 = (unsigned)%s;", cases[i].den);
+		CHECK(strstr(v.buf, want.buf) != NULL);
+		ks_buf_reset(&want);
+		ks_buf_addf(&want, "%s <= 0 || %s > 0x7fffffffLL ||\n\t    %s %% 4 != 0) {",
+			    cases[i].den, cases[i].den, cases[i].den);
+		CHECK(strstr(v.buf, want.buf) != NULL);
+	}
+	/* a divisor on the thread: per lane, said why, no check */
+	ks_buf_reset(&v);
+	ks_buf_reset(&r);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("vectorize_memory", QT, "thread_div", &v, &r));
+	if (v.buf) {
+		CHECK(strstr(v.buf, "// per lane: the division at line") != NULL);
+		CHECK(strstr(v.buf, "ks_gq") == NULL);
+		CHECK(strstr(v.buf, "% 4 != 0) {") == NULL);
+	}
+	/* the quotient indexes the store: declined as before */
+	ks_buf_reset(&v);
+	ks_buf_reset(&r);
+	CHECK_INT_EQ(KS_XF_DECLINED, run_xf("vectorize_memory", QT, "quot_store", &v, &r));
+	CHECK(r.buf && strstr(r.buf, "no streamed pointer is stored") != NULL);
+	/* a kernel without a division is emitted without any of it */
+	ks_buf_reset(&v);
+	ks_buf_reset(&r);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("vectorize_memory", ST, "guarded", &v, &r));
+	CHECK(v.buf && strstr(v.buf, "ks_gq") == NULL && strstr(v.buf, "per lane") == NULL);
+	ks_buf_release(&v);
+	ks_buf_release(&r);
+	ks_buf_release(&b);
+	ks_buf_release(&want);
+}
+
 void
 ks_suite_xf_stream(void)
 {
@@ -244,5 +319,6 @@ ks_suite_xf_stream(void)
 	RUN(negated_exit_is_declined);
 	RUN(loop_index_width_follows_the_launchers_bound);
 	RUN(analysis_records_comparison_bytes_and_join);
+	RUN(group_quotients_in_the_packed_body);
 	xf_teardown(&fx);
 }
