@@ -24,7 +24,7 @@ static const char *const names[KS_F_COUNT] = {
 	"indirect_accesses", "const_trip_loops", "syncthreads",
 	"warp_intrinsics", "fp64_in_float_code", "runtime_divmod_in_loops",
 	"thread_dependent_branches", "index_1d", "index_2d",
-	"geometry_retunable",
+	"geometry_retunable", "flat_quotient_lookups",
 };
 
 const char *
@@ -599,6 +599,85 @@ branch_features(struct ctx *c, struct ks_features *out)
 		    y ? "2-D" : "1-D");
 }
 
+/* The access is element g = blockIdx.x * blockDim.x + threadIdx.x of
+ * its array, exactly. */
+static int
+at_flat_index(const struct ks_access *a)
+{
+	struct ks_form tid, bid, dim, want;
+
+	ks_form_src(&tid, KS_SRC_TID_X);
+	ks_form_src(&bid, KS_SRC_BID_X);
+	ks_form_sym(&dim, KS_SYM_BDIM_X);
+	ks_form_mul(&bid, &bid, &dim);
+	ks_form_add(&want, &tid, &bid);
+	ks_form_scale(&want, &want, a->bytes);
+	return ks_form_equal(&want, &a->offset);
+}
+
+/*
+ * flat_quotient_lookups: the flat index is divided by a uniform value
+ * (a flat quotient), every thread-dependent run-time division computes a
+ * group-level value (facts.h: the same for L consecutive indices when
+ * the divisors are multiples of L), and those values only index loads:
+ * every other thread-dependent access is at the flat index itself, no
+ * branch but bounds checks depends on the thread. Then grouping
+ * consecutive indices leaves one division and one set of lookups per
+ * group (vectorize_memory's group quotients).
+ */
+static void
+quotient_lookups(const struct ks_facts *f, struct ks_features *out)
+{
+	unsigned line = 0;
+	int flat = 0, loads = 0;
+	size_t i;
+
+	for (i = 0; i < f->ndivmods; i++) {
+		const struct ks_divmod *d = &f->divmods[i];
+
+		if (!d->thread)
+			continue;
+		if (!ks_facts_divmod_group_level(f, d))
+			return;
+		if (!d->rem && ks_facts_flat_quotient(f, d->dquot)) {
+			flat = 1;
+			line = line ? line : d->line;
+		}
+	}
+	if (!flat)
+		return;
+	for (i = 0; i < f->nbranches; i++)
+		if (f->branches[i].kind == KS_BR_THREAD)
+			return;
+	for (i = 0; i < f->nacc; i++) {
+		const struct ks_access *a = &f->acc[i];
+		struct ks_xform v;
+		int derived = 0;
+
+		if (!a->offset.data &&
+		    !(ks_form_sources(&a->offset) &
+		      (KS_SRC_THREAD_MASK | KS_SRC_LOOP_MASK)))
+			continue;	/* the same element for every thread */
+		if (at_flat_index(a))
+			continue;
+		if (a->offset.data || !ks_form_exact(&a->offset, &v) ||
+		    !ks_facts_group_level(f, &v) ||
+		    (a->flags & (KS_ACC_STORE | KS_ACC_ATOMIC)))
+			return;
+		for (int k = 0; k < KS_DER_N; k++)
+			derived |= v.q[k].n || v.q[k].opaque || v.d[k].n ||
+				   v.d[k].opaque;
+		if (!derived)
+			return;
+		loads++;
+	}
+	if (loads)
+		set(out, KS_F_FLAT_QUOTIENT_LOOKUPS, 1,
+		    "line %u: the flat index divided by a uniform value, "
+		    "%d load%s indexed by the quotient", line, loads,
+		    loads > 1 ? "s" : "");
+}
+
 static void
 extra_features(struct ctx *c, struct ks_features *out)
 {
@@ -639,6 +718,7 @@ extra_features(struct ctx *c, struct ks_features *out)
 	set(out, KS_F_FP64_IN_FLOAT_CODE,
 	    f->float_code && !f->declares_double ? (int)f->nfp64 : 0, NULL);
 	set(out, KS_F_RUNTIME_DIVMOD_IN_LOOPS, divs, NULL);
+	quotient_lookups(f, out);
 	if (count_calls(f, KS_CALL_TRANSCENDENTAL)) {
 		for (i = 0; i < f->ncalls; i++)
 			if (f->calls[i].kind == KS_CALL_TRANSCENDENTAL)

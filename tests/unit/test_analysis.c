@@ -745,6 +745,88 @@ TEST(loops_sync_fp64_divmod_branches)
 	ks_facts_release(&f);
 }
 
+/*
+ * batchnorm's shape: k = (g / hw) % K with hw a parameter (or H * W),
+ * y[g] = f(x[g], mean[k]); `what` 1: the quotient also indexes a store,
+ * 2: a remainder of g itself indexes a load, 3: the divisor is the thread
+ * (no quotient), 4: a branch on the thread besides the bounds check.
+ */
+static void
+flat_quotients(struct ks_facts *f, int product, int what)
+{
+	int x = array(f, "x", KS_SPACE_GLOBAL), y = array(f, "y", KS_SPACE_GLOBAL);
+	int mean = array(f, "mean", KS_SPACE_GLOBAL);
+	struct ks_form g = gidx(0, 1), hw, K, q, k, r, four;
+	int d;
+
+	if (product) {
+		struct ks_form h = term(KS_SRC_ONE, 1, ks_facts_sym(f, "H"));
+
+		hw = term(KS_SRC_ONE, 1, ks_facts_sym(f, "W"));
+		ks_form_mul(&hw, &hw, &h);
+	} else {
+		hw = term(KS_SRC_ONE, 1, ks_facts_sym(f, "hw"));
+	}
+	K = term(KS_SRC_ONE, 1, ks_facts_sym(f, "K"));
+	ks_form_const(&four, 4);
+	d = ks_facts_add_divmod(f, 0, -1, 5);
+	if (what == 3) {
+		q = term(KS_SRC_TID_X, 1, 0);
+		ks_form_div(&q, &g, &q, 0);
+	} else {
+		f->divmods[d].dquot = ks_form_div_derived(f, &q, &g, &hw, 0);
+	}
+	d = ks_facts_add_divmod(f, 1, -1, 5);
+	f->divmods[d].dquot = ks_form_div_derived(f, &k, &q, &K, 1);
+	ks_form_mul(&k, &k, &four);
+	access(f, x, KS_ACC_LOAD, gidx(0, 4), 4, -1);
+	access(f, mean, KS_ACC_LOAD, k, 4, -1);
+	access(f, y, KS_ACC_STORE, gidx(0, 4), 4, -1);
+	bounds(f, gidx(0, 1), -1);
+	if (what == 1)
+		access(f, array(f, "z", KS_SPACE_GLOBAL), KS_ACC_STORE, k, 4, -1);
+	if (what == 2) {
+		d = ks_facts_add_divmod(f, 1, -1, 6);
+		f->divmods[d].dquot = ks_form_div_derived(f, &r, &g, &hw, 1);
+		ks_form_mul(&r, &r, &four);
+		access(f, array(f, "w", KS_SPACE_GLOBAL), KS_ACC_LOAD, r, 4, -1);
+	}
+	if (what == 4) {
+		struct ks_branch b;
+
+		memset(&b, 0, sizeof(b));
+		b.kind = KS_BR_THREAD;
+		b.loop = b.body_loop = -1;
+		b.line = 7;
+		ks_facts_add_branch(f, &b);
+	}
+	f->float_code = 1;
+}
+
+TEST(flat_quotient_lookups)
+{
+	struct ks_facts f;
+
+	for (int product = 0; product < 2; product++) {
+		memset(&f, 0, sizeof(f));
+		flat_quotients(&f, product, 0);
+		FEATURE(&f, NULL, KS_F_FLAT_QUOTIENT_LOOKUPS, 1);
+		FEATURE(&f, NULL, KS_F_STREAMING_NO_REUSE, 1);
+		ks_facts_release(&f);
+	}
+	for (int what = 1; what <= 4; what++) {
+		memset(&f, 0, sizeof(f));
+		flat_quotients(&f, 0, what);
+		FEATURE(&f, NULL, KS_F_FLAT_QUOTIENT_LOOKUPS, 0);
+		ks_facts_release(&f);
+	}
+	/* a pointwise kernel divides nothing */
+	memset(&f, 0, sizeof(f));
+	saxpy(&f);
+	FEATURE(&f, NULL, KS_F_FLAT_QUOTIENT_LOOKUPS, 0);
+	ks_facts_release(&f);
+}
+
 TEST(canonical_index_and_retunable_geometry)
 {
 	struct ks_facts f;
@@ -1030,6 +1112,7 @@ ks_suite_analysis(void)
 	RUN(multiple_kernels_and_graphs);
 	RUN(uncoalesced_accesses);
 	RUN(loops_sync_fp64_divmod_branches);
+	RUN(flat_quotient_lookups);
 	RUN(canonical_index_and_retunable_geometry);
 	RUN(details_json);
 	RUN(kernel_key_hashes_every_input);

@@ -271,7 +271,7 @@ static const struct expect expected[] = {
 	{ "avgpool", "avgpool_kernel", "reduce_index_arithmetic", "m.sm_pct d.mem_pct" },
 	{ "conv2d", "conv2d_kernel", "conv_tiling", "f.is_stencil_conv f.has_k_loop" },
 	{ "conv_norm", "conv2d_kernel", "conv_tiling", "f.is_stencil_conv" },
-	{ "conv_norm", "batchnorm_kernel", "reduce_index_arithmetic", "m.sm_pct" },
+	{ "conv_norm", "batchnorm_kernel", "vectorize_memory", "f.flat_quotient_lookups" },
 	{ "conv_norm", "relu_kernel", "vectorize_memory", "f.streaming_no_reuse ev.has_vec128_global" },
 	{ "cross_entropy", "cross_entropy_kernel", "coop_rows", "f.kernel_structure" },
 	{ "cumsum", "cumsum_kernel", "coop_rows", "f.uncoalesced_accesses" },
@@ -546,6 +546,69 @@ TEST(policy_tier_cap_and_vetoes)
 	cJSON_Delete(fx);
 }
 
+/* The rank of `skill` among the allowed, or -1. */
+static int
+allowed_rank(const struct ks_plan *pl, const char *skill)
+{
+	for (size_t i = 0; i < pl->nallowed; i++)
+		if (!strcmp(pl->allowed[i].skill, skill))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * A flat index divided by uniform values only to look up per-slice
+ * values (batchnorm's shape, f.flat_quotient_lookups): vectorize_memory
+ * first, before derived_grid, whatever the counters say; without the
+ * fact (any other kernel the SMs keep busy) derived_grid keeps its place
+ * in compute_bound's case and vectorize_memory comes after it; a kernel
+ * already 128-bit gets neither from this rule.
+ */
+TEST(policy_flat_quotients_rank_vectorize_first)
+{
+	cJSON *fx;
+	const cJSON *k;
+	struct ks_policy_values v;
+	struct ks_plan pl;
+	int vm, dg;
+
+	CHECK_INT_EQ(0, load_library());
+	fx = load_fixture("conv_norm");
+	k = fixture_kernel(fx, "batchnorm_kernel");
+	CHECK(k != NULL);
+	plan_fixture(k, 1, &v, &pl);
+	vm = allowed_rank(&pl, "vectorize_memory");
+	dg = allowed_rank(&pl, "derived_grid");
+	CHECK_INT_EQ(0, vm);
+	CHECK(dg > vm);
+	CHECK_STR_EQ("quotient_lookups", pl.allowed[0].bucket);
+	CHECK(strstr(pl.allowed[0].why, "f.flat_quotient_lookups") != NULL);
+	ks_plan_release(&pl);
+	/* without the fact: compute_bound's derived_grid before it */
+	ks_policy_set(&lib_policy, &v, "f.flat_quotient_lookups", 0);
+	ks_policy_plan(&lib_policy, &v, &pl);
+	vm = allowed_rank(&pl, "vectorize_memory");
+	dg = allowed_rank(&pl, "derived_grid");
+	CHECK(dg >= 0);
+	CHECK(vm < 0 || vm > dg);
+	ks_plan_release(&pl);
+	/* with no counters the rule still holds: it reads facts only */
+	ks_policy_values_release(&v);
+	plan_fixture(k, 0, &v, &pl);
+	CHECK_INT_EQ(0, allowed_rank(&pl, "vectorize_memory"));
+	ks_plan_release(&pl);
+	/* already 128-bit: the veto removes vectorize_memory */
+	ks_policy_values_release(&v);
+	plan_fixture(k, 1, &v, &pl);
+	ks_plan_release(&pl);
+	ks_policy_set(&lib_policy, &v, "ev.has_vec128_global", 1);
+	ks_policy_plan(&lib_policy, &v, &pl);
+	CHECK_INT_EQ(-1, allowed_rank(&pl, "vectorize_memory"));
+	ks_plan_release(&pl);
+	ks_policy_values_release(&v);
+	cJSON_Delete(fx);
+}
+
 /* --- cross-task statistics ------------------------------------------------ */
 
 static void
@@ -689,6 +752,7 @@ ks_suite_policy(void)
 	RUN(policy_fixtures_all_expected);
 	RUN(policy_without_counters);
 	RUN(policy_tier_cap_and_vetoes);
+	RUN(policy_flat_quotients_rank_vectorize_first);
 	RUN(knowledge_store_and_rank);
 	RUN(knowledge_check_costs);
 	ks_policy_release(&lib_policy);
