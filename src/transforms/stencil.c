@@ -1547,6 +1547,30 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 	return 0;
 }
 
+/* The start of an access's replacement: NAME[index] becomes "((void)(index),
+ * " and the caller's value, so that the index is evaluated and dropped
+ * and what only computed it stays used (the compiler drops it). -1 with
+ * the reason when the access is not written NAME[index]. */
+static int
+index_kept(const struct ks_xf_input *in, const struct ks_access *a,
+	   const char *name, const char *what, struct ks_buf *w,
+	   struct ks_buf *reason)
+{
+	size_t nl = strlen(name);
+
+	if (a->end - a->begin < nl + 2 ||
+	    in->text[a->begin + nl] != '[' || in->text[a->end - 1] != ']') {
+		ks_buf_addf(reason, "the %s of %s on line %u is not written %s[index]",
+			    what, name, a->line, name);
+		ks_buf_release(w);
+		return -1;
+	}
+	ks_buf_adds(w, "((void)(");
+	ks_buf_add(w, in->text + a->begin + nl + 1, a->end - a->begin - nl - 2);
+	ks_buf_adds(w, "), ");
+	return 0;
+}
+
 static enum ks_xf_result
 apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
       struct ks_buf *variant, struct ks_buf *reason)
@@ -1715,7 +1739,6 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		const struct st_read *r = &s.reads[i];
 		const struct ks_access *a = &s.f->acc[r->acc];
 		struct ks_buf w = KS_BUF_INIT;
-		size_t nl = strlen(iname);
 		const int sa = s.dims - 1;
 		int col = 1;
 
@@ -1729,20 +1752,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		    (stream == 2 && !col && axis_used(r, sa)))
 			continue;
 
-		/* NAME[index]: the index is evaluated and dropped, so that
-		   what only computed it stays used (the compiler drops it) */
-		if (a->end - a->begin < nl + 2 ||
-		    in->text[a->begin + nl] != '[' || in->text[a->end - 1] != ']') {
-			ks_buf_addf(reason,
-				    "the read of %s on line %u is not written "
-				    "%s[index]",
-				    iname, a->line, iname);
+		if (index_kept(in, a, iname, "read", &w, reason))
 			goto out;
-		}
-		ks_buf_adds(&w, "((void)(");
-		ks_buf_add(&w, in->text + a->begin + nl + 1,
-			   a->end - a->begin - nl - 2);
-		ks_buf_adds(&w, "), ");
 		if (stream == 1 || (stream == 2 && col)) {
 			ks_buf_addf(&w, "ks_st_q(ks_q, %d + ", s.r[sa]);
 			delta_c(&s, r, sa, &w);
@@ -1776,23 +1787,13 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	   written as one 16-byte vector for the 4 outputs after the bodies */
 	for (size_t i = 0; pk && i < s.f->nacc; i++) {
 		const struct ks_access *a = &s.f->acc[i];
-		size_t nl = strlen(oname);
 		struct ks_buf w = KS_BUF_INIT;
 
 		if (a->array != s.S || !(a->flags & KS_ACC_STORE))
 			continue;
-		if (a->end - a->begin < nl + 2 ||
-		    in->text[a->begin + nl] != '[' || in->text[a->end - 1] != ']') {
-			ks_buf_addf(reason,
-				    "the store of %s on line %u is not written "
-				    "%s[index]",
-				    oname, a->line, oname);
+		if (index_kept(in, a, oname, "store", &w, reason))
 			goto out;
-		}
-		ks_buf_adds(&w, "((void)(");
-		ks_buf_add(&w, in->text + a->begin + nl + 1,
-			   a->end - a->begin - nl - 2);
-		ks_buf_adds(&w, "), ks_om |= 1u << ks_j, ks_ov[ks_j])");
+		ks_buf_adds(&w, "ks_om |= 1u << ks_j, ks_ov[ks_j])");
 		edits[nedits].begin = a->begin;
 		edits[nedits].end = a->end;
 		withs[nedits] = ks_buf_detach(&w, NULL);
