@@ -44,3 +44,7 @@ gen stencil3d25 p4d4 depth=4
 gen stencil3d25 p4b64 bx=64
 gen stencil3d7 p1 pack=1
 gen stencil3d7 p4y16 by=16
+# the fourth round: the packed form with only the output row's 12
+# elements in registers (the other rows read from shared memory)
+gen stencil3d25 p4y8 by=8
+gen stencil3d7 p4b64 bx=64
