@@ -227,8 +227,8 @@ test_a_plane_form_one_step_off_is_caught_on_the_cpu() {
 
 # The packed plane form (4 outputs a thread): a halo vector loaded one
 # step late, the output row read one row off, the other rows one column
-# off, the outputs of a partial vector written to the wrong places or as
-# a whole, is caught.
+# off, the outputs of a partial
+# vector written to the wrong places or as a whole, is caught.
 test_a_packed_plane_form_off_by_one_is_caught_on_the_cpu() {
 	have_emu || skip_test "no C++20 g++ or python3"
 	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
