@@ -1283,15 +1283,13 @@ static const char helpers_4[] =
  * plane form with each thread computing 4 consecutive outputs along x.
  * Its column is a ring of 16-byte vectors (one load for 4 columns where
  * aligned), the plane goes to the shared buffer as vectors, and before
- * the bodies each thread reads the 12 elements of its own row that its
- * 4 outputs span (3 16-byte shared loads) into registers, where the 4
- * bodies read them. The other rows' reads stay shared loads, one per
- * read: held in registers across the 4 bodies, as a first version of
- * this form did, the whole window (12 + 8 * ry elements of a star)
- * pushed a radius-4 kernel past its 128 registers into spills, for the
- * same shared bandwidth (a 16-byte load costs 4 of a 4-byte one's). `bx`
- * is the tile's width in outputs (bx / 4 threads along x). Appends
- * kernel, definition, launcher. */
+ * the bodies each thread reads its window of the plane, 12 elements of
+ * each row it needs (3 16-byte shared loads a row; a star stencil's off
+ * rows need only the middle one, the compiler drops the rest), into
+ * registers: the 4 bodies read the plane from there, where the scalar
+ * form issued one shared load per read. `bx` is the tile's width in
+ * outputs (bx / 4 threads along x). Appends kernel, definition,
+ * launcher. */
 static int
 emit_plane4(const struct st *s, const struct ks_xf_input *in,
 	    const char *T, const char *iname, const char *O, const char *oname,
@@ -1303,7 +1301,7 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 {
 	const char *kname = s->k->name;
 	const long long rx = s->r[0], ry = s->r[1], rz = s->r[2];
-	const long long qn = 2 * rz + 1;
+	const long long qn = 2 * rz + 1, wr = 2 * ry + 1;
 	const long long st = depth > 2 ? depth : 2;
 	const long long ql = (qn + depth + st - 1) / st * st;
 	const long long nx4 = bx / 4, nt = nx4 * by;
@@ -1318,9 +1316,8 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 		    "%lldx%lld threads of 4 consecutive outputs, %lld steps, each "
 		    "plane once into one of two shared %lldx%lld buffers as 16-byte "
 		    "vectors, the z column in %lld vector registers with %lld steps "
-		    "of loads ahead, the output row's 12 elements read into "
-		    "registers once for the 4 outputs (stencil_smem_halo, stream=2 "
-		    "pack=4)\n",
+		    "of loads ahead, the plane's window read into registers once "
+		    "for the 4 outputs (stencil_smem_halo, stream=2 pack=4)\n",
 		    kname, s->r[0], s->r[1], s->r[2], nx4, by, planes, th, tw, ql,
 		    depth);
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n#include <string.h>\n");
@@ -1329,17 +1326,15 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 	ks_buf_adds(variant, helpers_4);
 	ks_buf_addf(variant,
 		    "/* The body of %s for output ks_j (0..3) of a thread at ks_tid "
-		    "of block ks_bid,\n   its reads of %s in its own row from "
-		    "ks_tr (column 4 + ks_j + dx), in the plane's\n   other rows "
-		    "from the shared plane at ks_tp (the output's cell: dy * %lld + "
-		    "ks_j + dx),\n   along z from the column ks_q (ks_q[%lld] the "
-		    "output's own). */\n"
+		    "of block ks_bid,\n   its reads of %s in the plane from the "
+		    "window ks_tw (row ry + dy, column 4 + ks_j + dx),\n   along z "
+		    "from the column ks_q (ks_q[%lld] the output's own). */\n"
 		    "__device__ __forceinline__ static void\n"
 		    "ks_st_body_%s(const uint3 ks_tid, const uint3 ks_bid, "
 		    "const dim3 ks_bdim, const dim3 ks_gdim,\n\tconst %s "
-		    "(&ks_tr)[12], const %s *ks_tp, const int ks_j, const %s "
-		    "(&ks_q)[%lld], %s (&ks_ov)[4], unsigned &ks_om, %s)\n",
-		    kname, iname, tw, rz, kname, T, T, T, qn, O, params);
+		    "(&ks_tw)[%lld][12], const int ks_j, const %s (&ks_q)[%lld], "
+		    "%s (&ks_ov)[4], unsigned &ks_om, %s)\n",
+		    kname, iname, rz, kname, T, wr, T, qn, O, params);
 	ks_buf_add(variant, body->buf, body->len);
 	ks_buf_adds(variant, "\n\n");
 	ks_buf_addf(variant,
@@ -1437,14 +1432,14 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 		"#pragma unroll\n"
 		"\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++) {\n"
 		"\t\t\tconst int ks_k = ks_k0 + ks_u;\n"
-		"\t\t\t%s ks_tr[12];\n"
+		"\t\t\t%s ks_tw[%lld][12];\n"
 		"\n"
 		"\t\t\tif (ks_k >= ks_nst)\n"
 		"\t\t\t\tbreak;\n"
 		"\t\t\t/* buffer ks_u %% 2 was last read two steps ago, before the\n"
 		"\t\t\t   last barrier */\n"
 		"\t\t\t*reinterpret_cast<ks_st_v4<%s> *>(&ks_t[ks_u %% 2][ks_ly][ks_lx]) = ks_q[(ks_u + %lld) %% %lld];\n",
-		ql, ql, T, T, rz, ql);
+		ql, ql, T, wr, T, rz, ql);
 	if (ns)
 		ks_buf_addf(variant,
 			"#pragma unroll\n"
@@ -1464,16 +1459,18 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 			"\t\t\t\t\tks_h[ks_u %% %lld][ks_s] = ks_st_ld4(%s, ks_ho[ks_s] + ks_sz * (ks_I)(ks_k + %lld), ks_n, ks_al);\n",
 			ns, depth, iname, depth);
 	ks_buf_addf(variant,
-		"\t\t\t/* the output row's 12 columns, ks_lx - 4 on */\n"
+		"\t\t\t/* the window: 12 columns of each row, ks_lx - 4 on */\n"
 		"#pragma unroll\n"
-		"\t\t\tfor (int ks_c = 0; ks_c < 3; ks_c++) {\n"
-		"\t\t\t\tconst ks_st_v4<%s> ks_e = *reinterpret_cast<const ks_st_v4<%s> *>(\n"
-		"\t\t\t\t\t&ks_t[ks_u %% 2][ks_ly][ks_lx - 4 + 4 * ks_c]);\n"
+		"\t\t\tfor (int ks_r = 0; ks_r < %lld; ks_r++)\n"
+		"#pragma unroll\n"
+		"\t\t\t\tfor (int ks_c = 0; ks_c < 3; ks_c++) {\n"
+		"\t\t\t\t\tconst ks_st_v4<%s> ks_e = *reinterpret_cast<const ks_st_v4<%s> *>(\n"
+		"\t\t\t\t\t\t&ks_t[ks_u %% 2][ks_ly - %lld + ks_r][ks_lx - 4 + 4 * ks_c]);\n"
 		"\n"
 		"#pragma unroll\n"
-		"\t\t\t\tfor (int ks_e4 = 0; ks_e4 < 4; ks_e4++)\n"
-		"\t\t\t\t\tks_tr[4 * ks_c + ks_e4] = ks_e.v[ks_e4];\n"
-		"\t\t\t}\n"
+		"\t\t\t\t\tfor (int ks_e4 = 0; ks_e4 < 4; ks_e4++)\n"
+		"\t\t\t\t\t\tks_tw[ks_r][4 * ks_c + ks_e4] = ks_e.v[ks_e4];\n"
+		"\t\t\t\t}\n"
 		"\t\t\tks_st_v4<%s> ks_o;\n"
 		"\t\t\tunsigned ks_om = 0;\n"
 		"\n"
@@ -1486,8 +1483,8 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 		"\t\t\t\t\tks_w[ks_j] = ks_q[(ks_u + ks_j) %% %lld].v[ks_v];\n"
 		"\t\t\t\tif (ks_mx[ks_v] && ks_mine)\n"
 		"\t\t\t\t\tks_st_body_%s(make_uint3(ks_tx[ks_v], ks_ty, ks_ts),\n"
-		"\t\t\t\t\t\tmake_uint3(ks_bx[ks_v], ks_by, ks_bs), ks_ob, ks_og, ks_tr,\n"
-		"\t\t\t\t\t\t&ks_t[ks_u %% 2][ks_ly][ks_lx], ks_v, ks_w, ks_o.v, ks_om, %s);\n"
+		"\t\t\t\t\t\tmake_uint3(ks_bx[ks_v], ks_by, ks_bs), ks_ob, ks_og, ks_tw,\n"
+		"\t\t\t\t\t\tks_v, ks_w, ks_o.v, ks_om, %s);\n"
 		"\t\t\t}\n"
 		"\t\t\t/* the outputs the bodies wrote: one vector when all 4 */\n"
 		"\t\t\tif (ks_om) {\n"
@@ -1513,7 +1510,7 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 		"   them is host code only) */\n"
 		"template __global__ void ks_st_%s<int>(const dim3, const dim3, const bool, %s);\n"
 		"template __global__ void ks_st_%s<long long>(const dim3, const dim3, const bool, %s);\n",
-		T, T, O, T, qn, qn, ql, kname, args, O, oname, oname, kname,
+		wr, T, T, ry, O, T, qn, qn, ql, kname, args, O, oname, oname, kname,
 		params, kname, params);
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, s->k, variant, reason))
@@ -1766,15 +1763,10 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			ks_buf_addf(&w, "ks_st_q(ks_q, %lld + ", rz);
 			delta_c(&s, r, 2, &w);
 			ks_buf_adds(&w, ")");
-		} else if (pk && !axis_used(r, 1)) {
-			ks_buf_adds(&w, "ks_tr[4 + ks_j + ");
-			delta_c(&s, r, 0, &w);
-			ks_buf_adds(&w, "]");
 		} else if (pk) {
-			/* the packed tile is bx + 8 wide (4 halo columns a side) */
-			ks_buf_addf(&w, "ks_tp[%lld * (", bx + 8);
+			ks_buf_addf(&w, "ks_tw[%lld + ", ry);
 			delta_c(&s, r, 1, &w);
-			ks_buf_adds(&w, ") + ks_j + ");
+			ks_buf_adds(&w, "][4 + ks_j + ");
 			delta_c(&s, r, 0, &w);
 			ks_buf_adds(&w, "]");
 		} else {
