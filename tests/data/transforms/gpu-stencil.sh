@@ -17,6 +17,7 @@
 #      --candidate --time` (original and candidate interleaved);
 # and prints a table (also OUT/summary.txt; the logs as OUT/logs.tgz).
 #   bash tests/data/transforms/gpu-stencil.sh OUT CANDS [SECONDS]
+# (KS_GST_PROGS="p1 p2" names fewer programs)
 set -u
 out=${1:?usage: gpu-stencil.sh OUT CANDS [SECONDS]}
 cands=$(cd "${2:?usage: gpu-stencil.sh OUT CANDS [SECONDS]}" && pwd)
@@ -32,7 +33,7 @@ left() { echo $((budget - ($(date +%s) - t0))); }
 stamp() { echo "$(date -u +%T) +$(($(date +%s) - t0))s $*" | tee -a "$logs/log.txt"; }
 export KS_DIR=$top/.ks-gpu-stencil KS_CAPTURE_MAX_BYTES=8G KS_REVIEW_RANDOM=1
 rm -rf "$KS_DIR"
-progs="stencil3d25 stencil3d7 jacobi2d"
+progs=${KS_GST_PROGS:-"stencil3d25 stencil3d7 jacobi2d"}
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader >"$logs/gpu.txt" 2>&1
 nvcc --version | tail -n 2 >>"$logs/gpu.txt"
 ( make -j16 all >"$logs/make.log" 2>&1; echo "make rc=$?" >>"$logs/make.log" ) &
