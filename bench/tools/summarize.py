@@ -152,9 +152,9 @@ def wall_of(text):
     return steps
 
 
-def cmd_program(args):
-    d = args.dir
-    p = args.program
+def program_result(d, p):
+    """One program's partial result from its folder d (what run.sh
+    leaves): its runs, the optimize rows and tasks, the ablations done."""
     k0, pass0, fail0 = collect.parse_log(read(os.path.join(d, "run0.log"), ""), p)
     k1, pass1, fail1 = collect.parse_log(read(os.path.join(d, "run1.log"), ""), p)
     torch = []
@@ -207,8 +207,14 @@ def cmd_program(args):
         "substituted": substituted_of(read(os.path.join(d, "substituted.txt"))),
         "wall_s": wall_of(read(os.path.join(d, "wall"))),
     }
+    return out
+
+
+def cmd_program(args):
+    out = program_result(args.dir, args.program)
     collect.write_json(args.output, out)
-    print("%s: %s%s" % (p, status, ": " + reason if reason else ""))
+    print("%s: %s%s" % (out["program"], out["status"],
+                        ": " + out["reason"] if out["reason"] else ""))
     return 0
 
 
@@ -410,6 +416,16 @@ def cmd_merge(args):
     wall = 0
     for name in names:
         prog = read_json(os.path.join(partial, name + ".json"))
+        # A program whose <P>.json run.sh took away to run its
+        # ablations has its own result already: its second run is done
+        # (the markers in <P>/steps). Read from its folder, it counts,
+        # its ablations marked pending, so that a summary taken while
+        # they run does not leave the program out.
+        pending = False
+        if prog is None and os.path.exists(
+                os.path.join(partial, name, "steps", "run1.ok")):
+            prog = program_result(os.path.join(partial, name), name)
+            pending = True
         if not prog or prog.get("program") != name:
             programs[name] = {"status": "NOT_RUN"}
             continue
@@ -420,6 +436,8 @@ def cmd_merge(args):
                           "pass_after": prog.get("pass_after"),
                           "substituted": (prog.get("stats_build1") or {}).get("subst-kernel"),
                           "wall_s": w}
+        if pending:
+            programs[name]["ablations_pending"] = True
         k0 = prog.get("before") or []
         after = by_name(prog.get("after"))
         pairs = collect.pair_vendors(k0)
@@ -507,6 +525,10 @@ def cmd_table(args):
                   a, s.get("verified", 0), s.get("kernels", 0), f(s.get("fast_1"), "%.2f"),
                   f(s.get("mean_speedup"), "%.2fx"), f(s.get("geomean_speedup"), "%.2fx"),
                   f(s.get("review_gpu_minutes"), "%.1f")))
+    pending = sorted(n for n, p in (r.get("programs") or {}).items()
+                     if p.get("ablations_pending"))
+    if pending:
+        print("ablations pending (not in the ablation lines): %s" % " ".join(pending))
     return 0
 
 

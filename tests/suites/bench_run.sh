@@ -84,6 +84,28 @@ test_bench_run_whole_suite_with_ablations() {
 	expect_eq "" "$(grep -v "^version" ks.log)"
 }
 
+# A program done without its ablations has its <P>.json taken away while
+# a later run does them; a merge in between still counts its kernels,
+# and says its ablations are pending.
+test_bench_run_merge_keeps_a_program_whose_ablations_run() {
+	bench_tree
+	run_bench
+	[ "$status" = 0 ] || { cat out.txt; fail "run.sh exit status $status"; }
+	# what run.sh does before the ablations of a program done without them
+	rm res/partial-bench-2026-01-02/alpha.json
+	python3 root/bench/tools/summarize.py --merge res/partial-bench-2026-01-02 \
+		--programs "alpha beta" -o res/2026-01-02-unknown-gpu.json >/dev/null
+	expect_eq "PASS True None" "$(results 'r["programs"]["alpha"]["status"] + " " + str(r["programs"]["alpha"].get("ablations_pending")) + " " + str(r["programs"]["beta"].get("ablations_pending"))')"
+	expect_eq "10 2" "$(results '"%g %g" % (k["alpha"]["original_ms"], k["alpha"]["after_ms"])')"
+	expect_contains "$(python3 root/bench/tools/summarize.py --table res/2026-01-02-unknown-gpu.json)" \
+		"ablations pending (not in the ablation lines): alpha"
+	# a program not past its second run stays out
+	rm res/partial-bench-2026-01-02/alpha/steps/run1.ok
+	python3 root/bench/tools/summarize.py --merge res/partial-bench-2026-01-02 \
+		--programs "alpha beta" -o res/2026-01-02-unknown-gpu.json >/dev/null
+	expect_eq "NOT_RUN 1" "$(results 'r["programs"]["alpha"]["status"] + " " + str(len(r["kernels"]))')"
+}
+
 test_bench_run_budget_stops_and_resumes() {
 	bench_tree
 	FAKE_NVCC_SLOW=3 run_bench --budget 2
