@@ -106,6 +106,28 @@ test_bench_run_merge_keeps_a_program_whose_ablations_run() {
 	expect_eq "NOT_RUN 1" "$(results 'r["programs"]["alpha"]["status"] + " " + str(len(r["kernels"]))')"
 }
 
+# bench/tools/gpu-session.sh: the build, then a slice of the run, packed
+# into three files (a remote runner hands back few).
+test_gpu_session_packs_a_bench_slice() {
+	bench_tree
+	printf 'all:\n\t@echo built\n' >root/Makefile
+	mkdir -p root/integration/gpu root/tests/data/transforms
+	printf 'echo "14 passed, 0 failed"\n' >root/integration/gpu/run.sh
+	cp "$ROOT/bench/tools/gpu-session.sh" root/bench/tools/
+	bash root/bench/tools/gpu-session.sh --out "$PWD/o" --limit 120 --source ab12cd3 \
+		--suite --bench "alpha beta" --date 2026-01-02 \
+		--bench-args "--out $PWD/res --work $PWD/work --no-torch" >session.out 2>&1
+	expect_eq "logs.tgz partial-bench-2026-01-02.tgz session.txt" "$(cd o && echo *)"
+	expect_contains "$(cat o/session.txt)" "suite rc=0: 14 passed, 0 failed"
+	expect_contains "$(cat o/session.txt)" "bench rc=0"
+	expect_contains "$(cat o/session.txt)" "| alpha | alpha | 10 | 2 | 5.00x | yes |"
+	expect_contains "$(tar tzf o/logs.tgz)" "./bench.log"
+	# the run's record names the source and a budget within the limit
+	expect_contains "$(cat res/partial-bench-2026-01-02/run.json)" '"source": "ab12cd3"'
+	budget=$(sed -n 's/.*--budget \([0-9]*\).*/\1/p' res/partial-bench-2026-01-02/run.json | head -1)
+	[ "$budget" -gt 60 ] && [ "$budget" -le 100 ] || fail "budget $budget, not within the limit"
+}
+
 test_bench_run_budget_stops_and_resumes() {
 	bench_tree
 	FAKE_NVCC_SLOW=3 run_bench --budget 2
