@@ -775,10 +775,12 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repair
 		r.why = sk->why ? ks_xstrdup(sk->why) : NULL;
 		r.source = ks_xstrdup(src.what);
 		r.verdict = ks_xstrdup("declined");
-		r.reason = ks_xasprintf("it would be built from the original (%s), and its "
-					"case promises a %s gain, short of the base's "
-					"%.2fx over the original",
+		r.reason = ks_xasprintf("it would be built from the original (%s), and %s "
+					"a %s gain, short of the base's %.2fx over the "
+					"original",
 					src.why ? src.why : "the base cannot be transformed",
+					sk->case_id ? "its case promises" :
+					"unjudged, it promises at most",
 					sk->gain, t->traj.v[t->state.base].speedup);
 		rc = commit(t, &r, err) ? -1 : 1;
 		source_release(&src);

@@ -397,7 +397,10 @@ planned(const struct ks_agent_plan *p, const char *id)
  * have): after the skills it allowed, every other builtin transform it
  * does not forbid, in their fixed order. Each declines where its pattern
  * is absent, and the Reviewer verifies the rest; with the counters
- * measured, the policy's word is final.
+ * measured, the policy's word is final. Each promises what the skipped
+ * cases that allow it promise, a small gain where none does: built from
+ * the original, it then competes with a base that moved as any other
+ * skill does (ks_agent_gain_can_pass).
  */
 static void
 plan_unjudged(const struct ks_plan *pl, struct ks_agent_plan *out)
@@ -406,14 +409,23 @@ plan_unjudged(const struct ks_plan *pl, struct ks_agent_plan *out)
 	const struct ks_transform *const *all = ks_xf_all(&n);
 
 	for (i = 0; i < n; i++) {
+		const char *gain;
+		char *why;
+
 		for (f = 0; f < pl->nforbidden; f++)
 			if (!strcmp(pl->forbidden[f].skill, all[i]->id))
 				break;
 		if (f < pl->nforbidden || planned(out, all[i]->id))
 			continue;
-		plan_add(out, all[i]->id, "not allowed by a case, but cases the policy "
-			 "could not judge (no counters) might: tried after the allowed "
-			 "ones, not forbidden", NULL, NULL, NULL);
+		gain = ks_plan_unjudged_gain(pl, all[i]->id);
+		why = ks_xasprintf("not allowed by a case, but cases the policy could not "
+				   "judge (no counters) might: tried after the allowed ones, "
+				   "not forbidden; at most a %s gain (%s)", gain,
+				   strcmp(gain, "small") ? "the most a skipped case that "
+				   "allows it promises" : "no skipped case allows it, or "
+				   "those that do promise no more");
+		plan_add(out, all[i]->id, why, NULL, NULL, gain);
+		free(why);
 	}
 }
 

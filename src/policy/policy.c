@@ -772,6 +772,9 @@ ks_plan_release(struct ks_plan *pl)
 	for (i = 0; i < pl->nskipped; i++) {
 		free(pl->skipped[i].what);
 		free(pl->skipped[i].needs);
+		for (size_t k = 0; k < pl->skipped[i].nskills; k++)
+			free(pl->skipped[i].skills[k]);
+		free(pl->skipped[i].skills);
 	}
 	free(pl->skipped);
 	free(pl->tier);
@@ -854,12 +857,53 @@ unknown_names(const struct ks_policy *p, const struct ks_expr *e,
 	return ks_buf_detach(&b, NULL);
 }
 
+static int gain_rank(const char *g);
+
+/* A skipped bucket (every case) or one case (`only`): what it would
+ * allow, and the most it promises. */
 static void
-skip(struct ks_plan *pl, char *what, char *needs)
+skip(struct ks_plan *pl, char *what, char *needs, const struct ks_policy_bucket *b,
+     const struct ks_policy_case *only)
 {
+	struct ks_plan_skipped *s;
+	size_t j, k, m;
+
 	pl->skipped = ks_xrealloc(pl->skipped, (pl->nskipped + 1) * sizeof(*pl->skipped));
-	pl->skipped[pl->nskipped].what = what;
-	pl->skipped[pl->nskipped++].needs = needs;
+	s = &pl->skipped[pl->nskipped++];
+	memset(s, 0, sizeof(*s));
+	s->what = what;
+	s->needs = needs;
+	for (j = 0; j < b->ncases; j++) {
+		const struct ks_policy_case *c = only ? only : &b->cases[j];
+
+		if (c->gain && (!s->gain || gain_rank(c->gain) > gain_rank(s->gain)))
+			s->gain = c->gain;
+		for (k = 0; k < c->nallow; k++) {
+			for (m = 0; m < s->nskills; m++)
+				if (!strcmp(s->skills[m], c->allow[k]))
+					break;
+			if (m < s->nskills)
+				continue;
+			s->skills = ks_xrealloc(s->skills, (s->nskills + 1) * sizeof(*s->skills));
+			s->skills[s->nskills++] = ks_xstrdup(c->allow[k]);
+		}
+		if (only)
+			break;
+	}
+}
+
+const char *
+ks_plan_unjudged_gain(const struct ks_plan *pl, const char *skill)
+{
+	const char *best = NULL;
+	size_t i, k;
+
+	for (i = 0; i < pl->nskipped; i++)
+		for (k = 0; k < pl->skipped[i].nskills; k++)
+			if (!strcmp(pl->skipped[i].skills[k], skill) && pl->skipped[i].gain &&
+			    (!best || gain_rank(pl->skipped[i].gain) > gain_rank(best)))
+				best = pl->skipped[i].gain;
+	return best ? best : gains[0];
 }
 
 static void
@@ -951,7 +995,7 @@ ks_policy_plan(const struct ks_policy *p, struct ks_policy_values *vals,
 
 		if (!sig.known) {
 			skip(out, ks_xasprintf("bucket %s", b->id),
-			     unknown_names(p, &b->signature, vals));
+			     unknown_names(p, &b->signature, vals), b, NULL);
 			continue;
 		}
 		if (!sig.v)
@@ -965,7 +1009,7 @@ ks_policy_plan(const struct ks_policy *p, struct ks_policy_values *vals,
 			if (c->tiers != ALL_TIERS) {
 				if (tier < 0) {
 					skip(out, ks_xasprintf("case %s/%s", b->id, c->id),
-					     ks_xstrdup("the headroom tier (counters)"));
+					     ks_xstrdup("the headroom tier (counters)"), b, c);
 					continue;
 				}
 				if (!(c->tiers & (1u << tier)))
@@ -974,7 +1018,7 @@ ks_policy_plan(const struct ks_policy *p, struct ks_policy_values *vals,
 			w = ks_expr_eval(&c->when, vals->v);
 			if (!w.known) {
 				skip(out, ks_xasprintf("case %s/%s", b->id, c->id),
-				     unknown_names(p, &c->when, vals));
+				     unknown_names(p, &c->when, vals), b, c);
 				continue;
 			}
 			if (!w.v)

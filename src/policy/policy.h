@@ -166,6 +166,9 @@ struct ks_plan_forbidden {
 struct ks_plan_skipped {
 	char *what;		/* "bucket compute" or "case gemm/naive" */
 	char *needs;		/* "m.sm_pct, m.dram_pct" */
+	char **skills;		/* what its cases allow, were they judged */
+	size_t nskills;
+	const char *gain;	/* the most any of its cases promises */
 };
 
 struct ks_plan {
@@ -199,6 +202,14 @@ void ks_policy_rank(const struct ks_policy *p, const struct ks_policy_values *va
 double ks_policy_similarity(const struct ks_policy *p,
 			    const struct ks_policy_values *vals,
 			    size_t n, char *const *names, const double *values);
+
+/*
+ * Pure: the most a skill the plan does not allow could gain, were the
+ * cases it skipped judged: the highest gain of the skipped buckets and
+ * cases that allow it, or "small" where none does (its own pattern
+ * check is then all that speaks for it).
+ */
+const char *ks_plan_unjudged_gain(const struct ks_plan *pl, const char *skill);
 
 /* Pure: the plan as text or JSON. */
 void ks_plan_format(const struct ks_plan *pl, struct ks_buf *out);

@@ -442,9 +442,68 @@ TEST(optimize_keeps_what_the_final_check_cost)
 	ks_buf_release(&text);
 }
 
+/*
+ * With the policy and no counters (the fake ks-replay measures none), the
+ * transforms no case allowed follow the allowed ones. Once a variant with
+ * a launcher has moved the base to 2x, a skill built from the original
+ * competes with it whole: an unjudged one promises at most what the
+ * skipped cases that allow it promise (launch_geometry, allowed by the
+ * skipped occupancy case, a medium gain: still tried), a small gain where
+ * none does, and is then declined without a review.
+ */
+TEST(optimize_declines_unjudged_skills_a_moved_base_outruns)
+{
+	const char *dir = test_tmpdir();
+	static const char *const args[] = { "--rounds", "15", "--no-cache", "--json", NULL };
+	struct ks_conf conf;
+	struct ks_buf err = KS_BUF_INIT, out = KS_BUF_INIT;
+	struct ks_traj t = { 0 };
+	char *traj = ks_xasprintf("%s/tasks/_Z5scalePKfPfi/trajectory.jsonl", dir);
+	char *skills = realpath("skills", NULL);	/* the tests run at the root */
+	size_t i, declined = 0, small_reviewed = 0;
+	int base = 0;
+
+	if (ks_libclang_load(&err))
+		SKIP("no libclang: %s", err.buf);
+	CHECK(skills != NULL);
+	setenv("KS_SKILLS", skills, 1);
+	free(skills);
+	CHECK(fixture(dir, &conf, &err) == 0);
+	unsetenv("KS_SKILLS");
+	CHECK(optimize(&conf, args, &out) <= 1);
+	CHECK(ks_traj_load(traj, &t, &err) == 0);
+	for (i = 1; i < t.n; i++) {
+		const struct ks_traj_round *r = &t.v[i];
+		int unjudged = r->why && strstr(r->why, "could not judge") != NULL;
+
+		if (getenv("KS_TEST_DUMP"))
+			fprintf(stderr, "%zu %s %s %s | %s | %s\n", i, r->skill ? r->skill : "-",
+				r->verdict ? r->verdict : "-", r->source ? r->source : "-",
+				r->why ? r->why : "-", r->reason ? r->reason : "-");
+		if (unjudged && r->reason &&
+		    strstr(r->reason, "unjudged, it promises at most a small gain, short of "
+				      "the base's 2.00x"))
+			declined++;
+		else if (unjudged && strstr(r->why, "at most a small gain") && base &&
+			 r->compile && r->source && !strcmp(r->source, "original"))
+			small_reviewed++;
+		if (r->gain)
+			base = 1;
+	}
+	CHECK(base);
+	CHECK(declined >= 1);
+	CHECK_INT_EQ(0, (int)small_reviewed);
+	ks_traj_release(&t);
+	ks_conf_release(&conf);
+	ks_buf_release(&err);
+	ks_buf_release(&out);
+	free(traj);
+}
+
 void
 ks_suite_optimize(void)
 {
+	RUN(optimize_declines_unjudged_skills_a_moved_base_outruns);
 	RUN(optimize_keeps_what_the_final_check_cost);
 	RUN(optimize_caches_nothing_the_sanitizer_rejects);
 	RUN(optimize_end_to_end_with_a_fake_ks_replay);

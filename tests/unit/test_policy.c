@@ -192,6 +192,49 @@ TEST(policy_load_errors)
 	CHECK(!failed);
 }
 
+/*
+ * A skill the plan does not allow promises what the skipped buckets and
+ * cases that would allow it promise: a skipped bucket, the most of its
+ * cases; a skipped case, its own; "small" where none allows it.
+ */
+TEST(policy_unjudged_gain)
+{
+	struct ks_skills sk = { 0 };
+	struct ks_policy p = { 0 };
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_policy_values v;
+	struct ks_plan pl;
+
+	CHECK_INT_EQ(0, mini_skills(&sk, "f.p", "f.n > 0"));
+	CHECK_INT_EQ(0, ks_policy_parse("p.yaml", mini, strlen(mini), &sk, &p, &err));
+	/* f.p unknown: bucket b is skipped, its cases one (large, s1) and
+	   two (small, s2 and s1) */
+	ks_policy_values_init(&v, &p);
+	ks_policy_set(&p, &v, "f.n", 1);
+	ks_policy_plan(&p, &v, &pl);
+	CHECK_INT_EQ(1, pl.nskipped);
+	CHECK_STR_EQ("bucket b", pl.skipped[0].what);
+	CHECK_INT_EQ(2, (int)pl.skipped[0].nskills);
+	CHECK_STR_EQ("large", ks_plan_unjudged_gain(&pl, "s1"));
+	CHECK_STR_EQ("large", ks_plan_unjudged_gain(&pl, "s2"));
+	CHECK_STR_EQ("small", ks_plan_unjudged_gain(&pl, "s9"));
+	ks_plan_release(&pl);
+	/* f.p known, no counters: only case two is skipped (it needs the
+	   tier); one does not hold */
+	ks_policy_set(&p, &v, "f.p", 1);
+	ks_policy_set(&p, &v, "f.q", 1);
+	ks_policy_plan(&p, &v, &pl);
+	CHECK_INT_EQ(1, pl.nskipped);
+	CHECK_STR_EQ("case b/two", pl.skipped[0].what);
+	CHECK_STR_EQ("small", ks_plan_unjudged_gain(&pl, "s2"));
+	CHECK_STR_EQ("small", ks_plan_unjudged_gain(&pl, "s1"));
+	ks_plan_release(&pl);
+	ks_policy_values_release(&v);
+	ks_policy_release(&p);
+	ks_skills_release(&sk);
+	ks_buf_release(&err);
+}
+
 TEST(policy_plan_mini)
 {
 	struct ks_skills sk = { 0 };
@@ -747,6 +790,7 @@ ks_suite_policy(void)
 {
 	RUN(policy_library_loads);
 	RUN(policy_load_errors);
+	RUN(policy_unjudged_gain);
 	RUN(policy_plan_mini);
 	RUN(policy_bench_fixtures);
 	RUN(policy_fixtures_all_expected);
