@@ -428,6 +428,31 @@ read_seconds(const cJSON *res, struct ks_review_capture *rc)
 		*stages[i].to += ks_json_num(s, stages[i].name);
 }
 
+/*
+ * The range profiler gives no sm__maximum_warps_per_active_cycle_pct, so
+ * the policy's occupancy case (achieved against theoretical) went
+ * unjudged; ks-replay computes it, from the occupancy calculator, for the
+ * kernel it launches. Filled in for the original only, where counters
+ * were read: a candidate's entry may be a launcher over other kernels.
+ */
+static void
+fill_theoretical_occupancy(const cJSON *side, struct ks_review_metrics *m)
+{
+	const cJSON *occ = cJSON_GetObjectItemCaseSensitive(side, "occupancy");
+	const cJSON *pct = cJSON_GetObjectItemCaseSensitive(occ, "theoretical_pct");
+	const struct ks_metric_def *defs;
+	size_t n, i;
+
+	if (!m->n || !cJSON_IsNumber(pct) || pct->valuedouble <= 0)
+		return;
+	defs = ks_metricset(&n);
+	for (i = 0; i < n && i < m->n; i++)
+		if (!strcmp(defs[i].name, "theoretical_occupancy") && !m->have[i]) {
+			m->value[i] = pct->valuedouble;
+			m->have[i] = 1;
+		}
+}
+
 static char *
 dup_or_null(const char *s)
 {
@@ -468,6 +493,7 @@ read_result(const cJSON *res, int has_candidate, struct ks_review_capture *rc)
 		rc->metrics_source = dup_or_null(ks_json_str(m, "source"));
 		read_metrics(cJSON_GetObjectItemCaseSensitive(m, "original"), &rc->orig_metrics);
 		read_metrics(cJSON_GetObjectItemCaseSensitive(m, "candidate"), &rc->cand_metrics);
+		fill_theoretical_occupancy(orig, &rc->orig_metrics);
 	}
 }
 

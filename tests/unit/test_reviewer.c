@@ -324,9 +324,53 @@ TEST(reviewer_metrics_only_pass)
 	fixture_release(&conf);
 }
 
+/* The original's counters (the seed's review, with metrics): the
+ * theoretical occupancy, which the range profiler does not give, from
+ * ks-replay's occupancy calculator. */
+TEST(reviewer_fills_the_theoretical_occupancy)
+{
+	struct ks_conf conf;
+	struct ks_buf err = KS_BUF_INIT;
+	struct ks_review_result r;
+	struct ks_review_request rq;
+	const char *caps[1];
+	const struct ks_metric_def *defs;
+	size_t n, th, ach;
+
+	CHECK_INT_EQ(0, fixture(&conf, &err));
+	test_write(dir, "result.json",
+		   "{\"format\": 1, \"capture\": \"c\", \"kernel\": \"_Z5scalePfi\", "
+		   "\"original\": {\"reproduces\": true, \"why\": null, \"registers\": 40, "
+		   "\"occupancy\": {\"blocks_per_sm\": 6, \"theoretical_pct\": 75.0}}, "
+		   "\"metrics\": {\"source\": \"cupti-range-profiler\", \"original\": "
+		   "{\"ranges\": 1, \"achieved_occupancy\": 21.5, \"unavailable\": "
+		   "[\"theoretical_occupancy\"]}, \"error\": null},\n"
+		   " \"verdict\": \"eligible\", \"error\": null}\n");
+	caps[0] = capdir;
+	ks_review_request_init(&rq);
+	rq.conf = &conf;
+	rq.captures = caps;
+	rq.ncaptures = 1;
+	rq.metrics = 1;
+	CHECK_INT_EQ(0, ks_review_run(&rq, &r, &err));
+	CHECK_STR_EQ("eligible", ks_review_verdict_name(r.verdict));
+	defs = ks_metricset(&n);
+	for (th = 0; th < n && strcmp(defs[th].name, "theoretical_occupancy"); th++)
+		;
+	for (ach = 0; ach < n && strcmp(defs[ach].name, "achieved_occupancy"); ach++)
+		;
+	CHECK(th < n && ach < n && r.per[0].orig_metrics.n == n);
+	CHECK(r.per[0].orig_metrics.have[ach] && r.per[0].orig_metrics.value[ach] == 21.5);
+	CHECK(r.per[0].orig_metrics.have[th] && r.per[0].orig_metrics.value[th] == 75.0);
+	ks_review_result_release(&r);
+	ks_buf_release(&err);
+	fixture_release(&conf);
+}
+
 void
 ks_suite_reviewer(void)
 {
+	RUN(reviewer_fills_the_theoretical_occupancy);
 	RUN(reviewer_correct_and_faster);
 	RUN(reviewer_rejects_what_ks_replay_rejects);
 	RUN(reviewer_a_candidate_that_does_not_compile);
