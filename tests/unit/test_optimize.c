@@ -178,6 +178,23 @@ fixture(const char *dir, struct ks_conf *conf, struct ks_buf *err)
 	return rc || ks_conf_load(conf, err);
 }
 
+/* The fixture with the repository's skill library, so the policy plans
+ * (the tests run at the root). */
+static int
+fixture_with_policy(const char *dir, struct ks_conf *conf, struct ks_buf *err)
+{
+	char *skills = realpath("skills", NULL);
+	int rc;
+
+	if (!skills)
+		return -1;
+	setenv("KS_SKILLS", skills, 1);
+	free(skills);
+	rc = fixture(dir, conf, err);
+	unsetenv("KS_SKILLS");
+	return rc;
+}
+
 /* What the last optimize() wrote on stderr. */
 static struct ks_buf last_stderr = KS_BUF_INIT;
 
@@ -416,15 +433,9 @@ TEST(optimize_keeps_what_the_final_check_cost)
 	struct ks_conf conf;
 	struct ks_buf err = KS_BUF_INIT, out = KS_BUF_INIT, text = KS_BUF_INIT;
 
-	char *skills = realpath("skills", NULL);	/* the tests run at the root */
-
 	if (ks_libclang_load(&err))
 		SKIP("no libclang: %s", err.buf);
-	CHECK(skills != NULL);
-	setenv("KS_SKILLS", skills, 1);
-	free(skills);
-	CHECK(fixture(dir, &conf, &err) == 0);
-	unsetenv("KS_SKILLS");
+	CHECK(fixture_with_policy(dir, &conf, &err) == 0);
 	if (optimize(&conf, args, &out) > 1)
 		fprintf(stderr, "%s\n%s\n", out.buf, last_stderr.buf);
 	if (getenv("KS_TEST_DUMP"))
@@ -459,17 +470,12 @@ TEST(optimize_declines_unjudged_skills_a_moved_base_outruns)
 	struct ks_buf err = KS_BUF_INIT, out = KS_BUF_INIT;
 	struct ks_traj t = { 0 };
 	char *traj = ks_xasprintf("%s/tasks/_Z5scalePKfPfi/trajectory.jsonl", dir);
-	char *skills = realpath("skills", NULL);	/* the tests run at the root */
 	size_t i, declined = 0, small_reviewed = 0;
 	int base = 0;
 
 	if (ks_libclang_load(&err))
 		SKIP("no libclang: %s", err.buf);
-	CHECK(skills != NULL);
-	setenv("KS_SKILLS", skills, 1);
-	free(skills);
-	CHECK(fixture(dir, &conf, &err) == 0);
-	unsetenv("KS_SKILLS");
+	CHECK(fixture_with_policy(dir, &conf, &err) == 0);
 	CHECK(optimize(&conf, args, &out) <= 1);
 	CHECK(ks_traj_load(traj, &t, &err) == 0);
 	for (i = 1; i < t.n; i++) {
