@@ -16,7 +16,8 @@
 #
 # --limit: seconds for the whole session (default 570); --tail: seconds kept
 # at the end for packing (default 20). --deps: source DIR/env.sh (headers
-# and libraries staged for a machine without them). --llvm: a libclang 19
+# and libraries staged for a machine without them: cJSON, xxHash, libcurl,
+# libyaml, clang-c; the build needs them all). --llvm: a libclang 19
 # packed by bench/tools/stage-libclang.sh, unpacked to /opt/llvm and used.
 # --source: the commit the tree was copied from (for the bench's run.json).
 # The suite runs first (integration/gpu/run.sh), then the stencil
