@@ -168,7 +168,8 @@ struct ks_plan_skipped {
 	char *needs;		/* "m.sm_pct, m.dram_pct" */
 	char **skills;		/* what its cases allow, were they judged */
 	size_t nskills;
-	const char *gain;	/* the most any of its cases promises */
+	const char *gain;	/* the most any of its cases promises (the
+				 * policy's string, not owned) */
 };
 
 struct ks_plan {
