@@ -1256,9 +1256,16 @@ ks_plan_format(const struct ks_plan *pl, struct ks_buf *out)
 			    pl->forbidden[i].rule, pl->forbidden[i].why);
 	if (pl->nskipped)
 		ks_buf_adds(out, "skipped (values not known):\n");
-	for (i = 0; i < pl->nskipped; i++)
-		ks_buf_addf(out, "  %s: needs %s\n", pl->skipped[i].what,
+	for (i = 0; i < pl->nskipped; i++) {
+		ks_buf_addf(out, "  %s: needs %s", pl->skipped[i].what,
 			    pl->skipped[i].needs);
+		for (size_t k = 0; k < pl->skipped[i].nskills; k++)
+			ks_buf_addf(out, "%s%s", k ? ", " : "; would allow ",
+				    pl->skipped[i].skills[k]);
+		if (pl->skipped[i].nskills && pl->skipped[i].gain)
+			ks_buf_addf(out, " (gain %s)", pl->skipped[i].gain);
+		ks_buf_addch(out, '\n');
+	}
 }
 
 void
@@ -1304,6 +1311,17 @@ ks_plan_json(const struct ks_plan *pl, struct ks_buf *out)
 		ks_buf_add_json_str(out, pl->skipped[i].what);
 		ks_buf_adds(out, ", \"needs\": ");
 		ks_buf_add_json_str(out, pl->skipped[i].needs);
+		ks_buf_adds(out, ", \"would_allow\": [");
+		for (size_t k = 0; k < pl->skipped[i].nskills; k++) {
+			if (k)
+				ks_buf_adds(out, ", ");
+			ks_buf_add_json_str(out, pl->skipped[i].skills[k]);
+		}
+		ks_buf_adds(out, "], \"gain\": ");
+		if (pl->skipped[i].gain)
+			ks_buf_add_json_str(out, pl->skipped[i].gain);
+		else
+			ks_buf_adds(out, "null");
 		ks_buf_adds(out, "}");
 	}
 	ks_buf_adds(out, "]}\n");

@@ -218,6 +218,19 @@ TEST(policy_unjudged_gain)
 	CHECK_STR_EQ("large", ks_plan_unjudged_gain(&pl, "s1"));
 	CHECK_STR_EQ("large", ks_plan_unjudged_gain(&pl, "s2"));
 	CHECK_STR_EQ("small", ks_plan_unjudged_gain(&pl, "s9"));
+	/* ks plan says what the skipped bucket would allow */
+	{
+		struct ks_buf text = KS_BUF_INIT;
+
+		ks_plan_format(&pl, &text);
+		CHECK(strstr(text.buf, "bucket b: needs f.p; would allow s1, s2 (gain large)") !=
+		      NULL);
+		ks_buf_reset(&text);
+		ks_plan_json(&pl, &text);
+		CHECK(strstr(text.buf, "\"would_allow\": [\"s1\", \"s2\"], \"gain\": \"large\"") !=
+		      NULL);
+		ks_buf_release(&text);
+	}
 	ks_plan_release(&pl);
 	/* f.p known, no counters: only case two is skipped (it needs the
 	   tier); one does not hold */
