@@ -1,0 +1,132 @@
+// argmax: index of the maximum over the last dimension of a [rows x cols]
+// matrix (65536 x 4096 floats: 1 GiB in, 256 KiB of int indices out), one
+// thread per row. Ties go to the first index: a later entry replaces the
+// current best only when strictly larger.
+// Vendor: cub::DeviceSegmentedReduce::ArgMax with one segment per row (it
+// also keeps the first index on ties; its key is the offset in the row).
+#include <cub/cub.cuh>
+
+#include "bench.h"
+#include "ref.h"
+
+__global__ void
+argmax_kernel(const float *x, int *idx, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+	if (row >= rows)
+		return;
+	const float *xr = x + (size_t)row * cols;
+	float best = xr[0];
+	int bi = 0;
+	for (int c = 1; c < cols; c++)
+		if (xr[c] > best) {
+			best = xr[c];
+			bi = c;
+		}
+	idx[row] = bi;
+}
+
+// Indices are compared exactly.
+static bool
+check_index(const char *what, const int *got, const int *want, size_t n)
+{
+	size_t bad = 0, first = 0;
+	for (size_t i = 0; i < n; i++)
+		if (got[i] != want[i] && !bad++)
+			first = i;
+	if (bad)
+		std::printf("check %s: %zu of %zu differ; first at %zu: got %d, want %d\n",
+			    what, bad, n, first, got[first], want[first]);
+	return bad == 0;
+}
+
+static std::vector<int>
+keys_of(const cub::KeyValuePair<int, float> *d, size_t n)
+{
+	std::vector<cub::KeyValuePair<int, float>> kv = bench_to_host(d, n);
+	std::vector<int> k(n);
+	for (size_t i = 0; i < n; i++)
+		k[i] = kv[i].key;
+	return k;
+}
+
+int
+main(int argc, char **argv)
+{
+	bench_init("argmax", argc, argv);
+	// Small: sizes that are not multiples of the block or of a warp.
+	const int rows = bench_small() ? 50 : 65536;
+	const int cols = bench_small() ? 33 : 4096;
+	const size_t n = (size_t)rows * cols;
+
+	// Scores on a grid of 1/8 in [-64, 64), like low-precision logits: with
+	// 1024 levels a row of 4096 holds its maximum about four times, so the
+	// first-index rule decides almost every row.
+	std::vector<float> hx(n);
+	bench_rng g(121);
+	for (auto &v : hx)
+		v = (float)((int)g.below(1024) - 512) * 0.125f;
+	std::vector<int> want(rows);
+	bench_par(rows, [&](size_t lo, size_t hi) { argmax_ref(hx.data() + lo * cols, want.data() + lo, hi - lo, cols); }, 64);
+
+	using kv_t = cub::KeyValuePair<int, float>;
+	float *dx = bench_to_device(hx);
+	int *didx = nullptr;
+	kv_t *dkv = nullptr;
+	BENCH_CK(cudaMalloc(&didx, rows * sizeof(int)));
+	BENCH_CK(cudaMalloc(&dkv, rows * sizeof(kv_t)));
+	// All-ones bytes are index -1: a row the kernel misses fails the check.
+	BENCH_CK(cudaMemset(didx, 0xff, rows * sizeof(int)));
+	BENCH_CK(cudaMemset(dkv, 0xff, rows * sizeof(kv_t)));
+
+	// Segment r is [off[r], off[r + 1]); n < 2^31 fits an int offset.
+	std::vector<int> hoff(rows + 1);
+	for (int r = 0; r <= rows; r++)
+		hoff[r] = r * cols;
+	int *doff = bench_to_device(hoff);
+	size_t temp_bytes = 0;
+	BENCH_CK(cub::DeviceSegmentedReduce::ArgMax(nullptr, temp_bytes, dx, dkv, rows, doff,
+						    doff + 1));
+	void *dtemp = nullptr;
+	BENCH_CK(cudaMalloc(&dtemp, temp_bytes ? temp_bytes : 1));
+
+	const int threads = 256;
+	const int blocks = (rows + threads - 1) / threads;
+	auto launch = [&]() { argmax_kernel<<<blocks, threads>>>(dx, didx, rows, cols); };
+	auto launch_cub = [&]() {
+		BENCH_CK(cub::DeviceSegmentedReduce::ArgMax(dtemp, temp_bytes, dx, dkv, rows,
+							    doff, doff + 1));
+	};
+
+	launch();
+	BENCH_CK(cudaGetLastError());
+	launch_cub();
+	BENCH_CK(cudaGetLastError());
+	BENCH_CK(cudaDeviceSynchronize());
+	std::vector<int> got = bench_to_host(didx, rows);
+	bool ok = check_index("argmax", got.data(), want.data(), rows);
+	got = keys_of(dkv, rows);
+	ok = check_index("cub_segmented_argmax", got.data(), want.data(), rows) && ok;
+
+	// Minimum: read x once, write one int per row. Flops: cols - 1
+	// comparisons per row (a comparison counted as 1).
+	const double bytes = sizeof(float) * (double)n + sizeof(int) * (double)rows;
+	const double flops = (double)rows * (cols - 1);
+	bench_stats s = bench_time(launch);
+	bench_report("argmax", "naive", s, bytes, flops);
+	s = bench_time(launch_cub);
+	bench_report("cub_segmented_argmax", "vendor", s, bytes, flops);
+
+	got = bench_to_host(didx, rows);
+	ok = check_index("argmax after timing", got.data(), want.data(), rows) && ok;
+	got = keys_of(dkv, rows);
+	ok = check_index("cub_segmented_argmax after timing", got.data(), want.data(), rows) &&
+	     ok;
+
+	BENCH_CK(cudaFree(dtemp));
+	BENCH_CK(cudaFree(doff));
+	BENCH_CK(cudaFree(dx));
+	BENCH_CK(cudaFree(didx));
+	BENCH_CK(cudaFree(dkv));
+	return bench_finish(ok);
+}

@@ -1,0 +1,104 @@
+// reduce_sum: sum over the last dimension of a [rows x cols] matrix
+// (65536 x 4096 floats: 1 GiB in, 256 KiB out), one thread per row: each
+// thread walks its own row and adds the entries in order.
+// Vendor: cub::DeviceSegmentedReduce::Sum with one segment per row.
+#include <cub/cub.cuh>
+
+#include "bench.h"
+#include "ref.h"
+
+__global__ void
+reduce_sum_kernel(const float *x, float *y, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+	if (row >= rows)
+		return;
+	const float *xr = x + (size_t)row * cols;
+	float s = 0.0f;
+	for (int c = 0; c < cols; c++)
+		s += xr[c];
+	y[row] = s;
+}
+
+int
+main(int argc, char **argv)
+{
+	bench_init("reduce_sum", argc, argv);
+	// Small: sizes that are not multiples of the block or of a warp.
+	const int rows = bench_small() ? 37 : 65536;
+	const int cols = bench_small() ? 77 : 4096;
+	const size_t n = (size_t)rows * cols;
+
+	std::vector<float> hx(n);
+	bench_fill(hx, 101, -1.0f, 1.0f);
+	std::vector<float> want(rows);
+	bench_par(rows, [&](size_t lo, size_t hi) { reduce_sum_ref(hx.data() + lo * cols, want.data() + lo, hi - lo, cols); }, 64);
+
+	float *dx = bench_to_device(hx);
+	float *dy = nullptr, *dv = nullptr;
+	BENCH_CK(cudaMalloc(&dy, rows * sizeof(float)));
+	BENCH_CK(cudaMalloc(&dv, rows * sizeof(float)));
+	// All-ones bytes are a NaN: a row the kernel misses fails the check.
+	BENCH_CK(cudaMemset(dy, 0xff, rows * sizeof(float)));
+	BENCH_CK(cudaMemset(dv, 0xff, rows * sizeof(float)));
+
+	// Segment r is [off[r], off[r + 1]); n < 2^31 fits an int offset.
+	std::vector<int> hoff(rows + 1);
+	for (int r = 0; r <= rows; r++)
+		hoff[r] = r * cols;
+	int *doff = bench_to_device(hoff);
+	size_t temp_bytes = 0;
+	BENCH_CK(cub::DeviceSegmentedReduce::Sum(nullptr, temp_bytes, dx, dv, rows,
+						 doff, doff + 1));
+	void *dtemp = nullptr;
+	BENCH_CK(cudaMalloc(&dtemp, temp_bytes ? temp_bytes : 1));
+
+	const int threads = 256;
+	const int blocks = (rows + threads - 1) / threads;
+	auto launch = [&]() { reduce_sum_kernel<<<blocks, threads>>>(dx, dy, rows, cols); };
+	auto launch_cub = [&]() {
+		BENCH_CK(cub::DeviceSegmentedReduce::Sum(dtemp, temp_bytes, dx, dv, rows,
+							 doff, doff + 1));
+	};
+
+	// Tolerance: entries are in [-1, 1), so a row's partial sums wander like
+	// a random walk of size ~sqrt(k / 3). Each fp32 addition rounds by at
+	// most 2^-24 of the partial sum, and these roundings are independent, so
+	// the error of a sequential sum of cols terms has a spread of about
+	// 2^-24 * cols / 2.5 (~3e-5 at cols = 4096); a tree order (CUB) does
+	// better. We allow 1e-6 * cols (4e-3 at full size, two orders of
+	// magnitude above that spread), still far below the ~0.5 that a missed or
+	// repeated entry would cause.
+	const double atol = 1e-6 * cols, rtol = 0.0;
+	launch();
+	BENCH_CK(cudaGetLastError());
+	launch_cub();
+	BENCH_CK(cudaGetLastError());
+	BENCH_CK(cudaDeviceSynchronize());
+	std::vector<float> got = bench_to_host(dy, rows);
+	bool ok = bench_check("reduce_sum", got.data(), want.data(), rows, atol, rtol);
+	got = bench_to_host(dv, rows);
+	ok = bench_check("cub_segmented_sum", got.data(), want.data(), rows, atol, rtol) && ok;
+
+	// Minimum: read x once, write y once. Flops: one add per entry.
+	const double bytes = sizeof(float) * ((double)n + rows);
+	const double flops = (double)n;
+	bench_stats s = bench_time(launch);
+	bench_report("reduce_sum", "naive", s, bytes, flops);
+	s = bench_time(launch_cub);
+	bench_report("cub_segmented_sum", "vendor", s, bytes, flops);
+
+	got = bench_to_host(dy, rows);
+	ok = bench_check("reduce_sum after timing", got.data(), want.data(), rows, atol,
+			 rtol) && ok;
+	got = bench_to_host(dv, rows);
+	ok = bench_check("cub_segmented_sum after timing", got.data(), want.data(), rows,
+			 atol, rtol) && ok;
+
+	BENCH_CK(cudaFree(dtemp));
+	BENCH_CK(cudaFree(doff));
+	BENCH_CK(cudaFree(dx));
+	BENCH_CK(cudaFree(dy));
+	BENCH_CK(cudaFree(dv));
+	return bench_finish(ok);
+}
