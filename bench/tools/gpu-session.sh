@@ -94,10 +94,15 @@ if [ -n "$cands" ]; then
 	say "stencil rc=$?"
 	cat "$logs/stencil/summary.txt" >>"$out/session.txt" 2>/dev/null
 fi
-if [ -n "$bench" ] && [ "$(left)" -gt 60 ]; then
+if [ -n "$bench" ] && [ "$(left)" -gt 90 ]; then
+	# The run's budget keeps 40 s for what a cut leaves to do (a cut
+	# step's grace, the program runs and copies after it, the merge); a
+	# run still going at the end is stopped by SIGTERM, which copies its
+	# partial folder out before it exits.
 	# shellcheck disable=SC2086
-	bash bench/tools/run.sh --only "$bench" --parallel "$parallel" \
-		--task-budget "$tbudget" --budget "$(left)" --date "$date" \
+	timeout -k 5 "$(left)" bash bench/tools/run.sh --only "$bench" \
+		--parallel "$parallel" --task-budget "$tbudget" \
+		--budget $(($(left) - 40)) --date "$date" \
 		--copy-to "$out" $ablate $bargs >"$logs/bench.log" 2>&1
 	say "bench rc=$?"
 	grep -E '^(\||kernels|below|ablation|bench: [0-9])' "$logs/bench.log" >>"$out/session.txt"

@@ -312,9 +312,12 @@ capture() {		# program, KS_DIR, binary folder, run log, log
 optimize() {		# KS_DIR, json, log, extra options...
 	local ksd=$1 json=$2 log=$3 cap rc
 	shift 3
+	# Cut at the budget's end, with 10 s of grace for the task's own
+	# trajectory record: the budget is a bound the caller plans with
+	# (a device call's time limit).
 	cap=$(left)
-	[ "$cap" -gt 60 ] || cap=60
-	KS_DIR=$ksd timeout -k 30 "$cap" "$KS" optimize --json --llm "$llm" \
+	[ "$cap" -gt 0 ] || { stopped=1; return 1; }
+	KS_DIR=$ksd timeout -k 10 "$cap" "$KS" optimize --json --llm "$llm" \
 		--rounds "$rounds" ${task_budget:+--budget "$task_budget"} \
 		--jobs "$jobs" $opt_args "$@" >"$json.tmp" 2>"$log"
 	rc=$?

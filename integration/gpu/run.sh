@@ -251,7 +251,7 @@ t_good_candidate_and_sanitize() {
 	status=$(replay_json good_ncu "$c1" --candidate "$WORK/good.cu" --types "$RELU_TYPES" --metrics --ncu)
 	cat "$WORK/good_ncu.json"
 	[ "$status" = 0 ]
-	detail "relu_good accepted (captured inputs and 3 fresh sets), memcheck and racecheck clean; relu_oob correct on every element but rejected by memcheck ($(jget "$WORK/oob.json" 'j["sanitize"]["memcheck"]["report"].splitlines()[0]')); metrics by ncu: $(jget "$WORK/good_ncu.json" '(j["metrics"]["source"], len(j["metrics"]["candidate"]) - 2, "values")')"
+	detail "relu_good accepted (captured inputs and 3 fresh sets), memcheck and racecheck clean (memcheck $(jget "$WORK/good.json" 'j["sanitize"]["memcheck"]["seconds"]') s); relu_oob correct on every element but rejected by memcheck ($(jget "$WORK/oob.json" 'j["sanitize"]["memcheck"]["report"].splitlines()[0]')); metrics by ncu: $(jget "$WORK/good_ncu.json" '(j["metrics"]["source"], len(j["metrics"]["candidate"]) - 2, "values")')"
 }
 
 # --- what replay restores, bounds and explains ---------------------------------------

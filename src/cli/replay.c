@@ -121,9 +121,13 @@ print_summary(const cJSON *res, const struct ks_review_capture *c)
 		const cJSON *mc = cJSON_GetObjectItemCaseSensitive(s, "memcheck");
 		const cJSON *rc = cJSON_GetObjectItemCaseSensitive(s, "racecheck");
 
-		printf("sanitize  memcheck %s, racecheck %s\n",
+		printf("sanitize  memcheck %s (%.1f s), racecheck %s",
 		       ks_json_true(mc, "clean") ? "clean" : "FOUND ERRORS",
+		       ks_json_num(mc, "seconds"),
 		       ks_json_true(rc, "clean") ? "clean" : "FOUND ERRORS");
+		if (cJSON_HasObjectItem(rc, "seconds"))
+			printf(" (%.1f s)", ks_json_num(rc, "seconds"));
+		printf("\n");
 	}
 	if (err)
 		printf("error     (%s) %s\n", ks_json_str(res, "stage") ?

@@ -341,6 +341,7 @@ sanitize(cJSON *res, const struct ks_review_opts *o, int shared,
 	for (i = 0; i < KS_ARRAY_SIZE(tools); i++) {
 		struct ks_buf rep = KS_BUF_INIT;
 		int clean = 0;
+		double t0;
 
 		if (i == 1 && !shared) {
 			rc->racecheck_clean = 1;
@@ -350,6 +351,7 @@ sanitize(cJSON *res, const struct ks_review_opts *o, int shared,
 			ks_buf_release(&rep);
 			continue;
 		}
+		t0 = ks_now_ms();
 		if (!cs || ks_review_sanitize(o, cs, tools[i], &clean, &rep, &err)) {
 			ks_buf_reset(&rep);
 			ks_buf_adds(&rep, cs ? err.buf : "no compute-sanitizer");
@@ -359,8 +361,11 @@ sanitize(cJSON *res, const struct ks_review_opts *o, int shared,
 			rc->memcheck_clean = clean;
 		else
 			rc->racecheck_clean = clean;
-		ks_buf_addf(&obj, "%s\"%s\": {\"clean\": %s, \"report\": ", i ? ", " : "",
-			    tools[i], clean ? "true" : "false");
+		/* Each tool's seconds: what the final check of a big kernel
+		   costs, and which tool it goes to, are the user's to see. */
+		ks_buf_addf(&obj, "%s\"%s\": {\"clean\": %s, \"seconds\": %.1f, "
+				  "\"report\": ", i ? ", " : "", tools[i],
+			    clean ? "true" : "false", (ks_now_ms() - t0) / 1e3);
 		ks_buf_add_json_str(&obj, rep.buf);
 		ks_buf_addch(&obj, '}');
 		ks_buf_release(&rep);

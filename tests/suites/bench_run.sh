@@ -122,10 +122,11 @@ test_gpu_session_packs_a_bench_slice() {
 	expect_contains "$(cat o/session.txt)" "bench rc=0"
 	expect_contains "$(cat o/session.txt)" "| alpha | alpha | 10 | 2 | 5.00x | yes |"
 	expect_contains "$(tar tzf o/logs.tgz)" "./bench.log"
-	# the run's record names the source and a budget within the limit
+	# the run's record names the source and a budget within the limit,
+	# 40 s short of what is left of it (for what a cut step leaves to do)
 	expect_contains "$(cat res/partial-bench-2026-01-02/run.json)" '"source": "ab12cd3"'
 	budget=$(sed -n 's/.*--budget \([0-9]*\).*/\1/p' res/partial-bench-2026-01-02/run.json | head -1)
-	[ "$budget" -gt 60 ] && [ "$budget" -le 100 ] || fail "budget $budget, not within the limit"
+	[ "$budget" -gt 20 ] && [ "$budget" -le 60 ] || fail "budget $budget, not within the limit"
 }
 
 test_bench_run_budget_stops_and_resumes() {
