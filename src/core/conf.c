@@ -158,6 +158,11 @@ static const struct item {
 	[KS_CONF_LLM_REPAIRS] = { "llm_repairs", "KS_LLM_REPAIRS", T_INT,
 				  offsetof(struct ks_conf, llm_repairs), "2",
 				  "LLM repairs of a failed LLM edit, down one chain (0: none)" },
+	[KS_CONF_RACECHECK_SAMPLE] = { "racecheck_sample", "KS_RACECHECK_SAMPLE", T_INT,
+				       offsetof(struct ks_conf, racecheck_sample), "4194304",
+				       "threads of a launch from which compute-sanitizer's "
+				       "racecheck checks a sample of its blocks (0: every "
+				       "block always)" },
 };
 
 static char *

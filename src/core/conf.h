@@ -65,6 +65,7 @@ enum ks_conf_item {
 	KS_CONF_ANALYSIS_TIMEOUT,
 	KS_CONF_GPU_LOCK,
 	KS_CONF_LLM_REPAIRS,
+	KS_CONF_RACECHECK_SAMPLE,
 	KS_CONF_NITEMS
 };
 
@@ -115,6 +116,8 @@ struct ks_conf {
 	int analysis_timeout_ms;	/* KS_ANALYSIS_TIMEOUT: one TU's analysis */
 	char *gpu_lock;		/* KS_GPU_LOCK: the GPU lock ("" = KS_DIR/gpu) */
 	int llm_repairs;	/* KS_LLM_REPAIRS: LLM repairs down one chain */
+	int racecheck_sample;	/* KS_RACECHECK_SAMPLE: threads of a launch from
+				 * which racecheck checks a sample of blocks */
 	char *config_path;	/* the config file consulted (may not exist) */
 	enum ks_conf_origin origin[KS_CONF_NITEMS];
 };

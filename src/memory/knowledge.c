@@ -388,6 +388,11 @@ ks_check_cost_json(const struct ks_check_cost *c, const char *time,
 double
 ks_check_ratio(const char *text, const char *const *skills, size_t n)
 {
+	/* Each skill's last KS_CHECK_RECENT ratios, in a ring: checks
+	   recorded before the checker got cheaper (racecheck's sample) age
+	   out. */
+	double *ring = n ? ks_xcalloc(n * KS_CHECK_RECENT, sizeof(*ring)) : NULL;
+	size_t *seen = n ? ks_xcalloc(n, sizeof(*seen)) : NULL;
 	double best = 0;
 	const char *p = text;
 
@@ -404,10 +409,8 @@ ks_check_ratio(const char *text, const char *const *skills, size_t n)
 		    sd->valuedouble > 0 && ck->valuedouble >= 0) {
 			for (size_t i = 0; i < n; i++) {
 				if (skills[i] && !strcmp(skills[i], sk->valuestring)) {
-					double r = ck->valuedouble / sd->valuedouble;
-
-					if (r > best)
-						best = r;
+					ring[i * KS_CHECK_RECENT + seen[i]++ % KS_CHECK_RECENT] =
+						ck->valuedouble / sd->valuedouble;
 					break;
 				}
 			}
@@ -416,6 +419,11 @@ ks_check_ratio(const char *text, const char *const *skills, size_t n)
 		free(line);
 		p = e ? e + 1 : NULL;
 	}
+	for (size_t i = 0; i < n * KS_CHECK_RECENT; i++)
+		if (ring[i] > best)
+			best = ring[i];
+	free(ring);
+	free(seen);
 	return best;
 }
 

@@ -104,10 +104,14 @@ struct ks_check_cost {
 void ks_check_cost_json(const struct ks_check_cost *c, const char *time,
 			struct ks_buf *out);
 
+/* The checks of a skill that count: its most recent ones. */
+#define KS_CHECK_RECENT 4
+
 /*
- * Pure: the largest check_ms / seed_ms of the lines of `text` whose skill
- * is one of skills[0..n); 0 when there is none. Lines that do not parse
- * are skipped (the file is a cost estimate, not a record to trust).
+ * Pure: the largest check_ms / seed_ms among the last KS_CHECK_RECENT
+ * lines of `text` of each skill in skills[0..n); 0 when there is none.
+ * Lines that do not parse are skipped (the file is a cost estimate, not a
+ * record to trust).
  */
 double ks_check_ratio(const char *text, const char *const *skills, size_t n);
 

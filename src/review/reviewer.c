@@ -29,6 +29,7 @@
 #include "gpulock.h"
 #include "metricset.h"
 #include "review.h"
+#include "sample.h"
 #include "shim.h"
 #include "tolerance.h"
 
@@ -326,11 +327,13 @@ metrics_fallback(cJSON *res, const struct ks_review_opts *o)
 /*
  * Both sanitizer tools on the candidate (else the original); racecheck only
  * when the kernel may use shared memory (`shared`): it checks nothing else,
- * and at gigabytes one run under it takes minutes.
+ * and at gigabytes one run under it takes minutes. With `sampled_so` (the
+ * same side built to run a sample of each launch's blocks, sample.h)
+ * racecheck runs on that; `sample` says which sample, or why none.
  */
 static void
 sanitize(cJSON *res, const struct ks_review_opts *o, int shared,
-	 struct ks_review_capture *rc)
+	 const char *sampled_so, const char *sample, struct ks_review_capture *rc)
 {
 	static const char *const tools[] = { "memcheck", "racecheck" };
 	struct ks_buf obj = KS_BUF_INIT, err = KS_BUF_INIT;
@@ -340,6 +343,7 @@ sanitize(cJSON *res, const struct ks_review_opts *o, int shared,
 	ks_buf_addch(&obj, '{');
 	for (i = 0; i < KS_ARRAY_SIZE(tools); i++) {
 		struct ks_buf rep = KS_BUF_INIT;
+		struct ks_review_opts run;
 		int clean = 0;
 		double t0;
 
@@ -351,8 +355,11 @@ sanitize(cJSON *res, const struct ks_review_opts *o, int shared,
 			ks_buf_release(&rep);
 			continue;
 		}
+		run = *o;
+		if (i == 1 && sampled_so)
+			*(run.candidate ? &run.candidate : &run.original) = sampled_so;
 		t0 = ks_now_ms();
-		if (!cs || ks_review_sanitize(o, cs, tools[i], &clean, &rep, &err)) {
+		if (!cs || ks_review_sanitize(&run, cs, tools[i], &clean, &rep, &err)) {
 			ks_buf_reset(&rep);
 			ks_buf_adds(&rep, cs ? err.buf : "no compute-sanitizer");
 			clean = 0;
@@ -367,6 +374,10 @@ sanitize(cJSON *res, const struct ks_review_opts *o, int shared,
 				  "\"report\": ", i ? ", " : "", tools[i],
 			    clean ? "true" : "false", (ks_now_ms() - t0) / 1e3);
 		ks_buf_add_json_str(&obj, rep.buf);
+		if (i == 1 && sample) {
+			ks_buf_adds(&obj, sampled_so ? ", \"sampled\": " : ", \"every_block\": ");
+			ks_buf_add_json_str(&obj, sample);
+		}
 		ks_buf_addch(&obj, '}');
 		ks_buf_release(&rep);
 	}
@@ -608,6 +619,82 @@ keep_output_only(const char *capdir, const char *record, const cJSON *res)
 	ks_buf_release(&list);
 }
 
+/*
+ * The side the sanitizer runs (the candidate, else the original: `tu`)
+ * built to run a sample of each launch's blocks, for racecheck, where the
+ * launch has racecheck_sample threads or more, is not cooperative, and
+ * its TU lets blocks be left out (sample.h). Returns the shared object,
+ * or NULL with `note` saying why every block runs (nothing added for a
+ * launch under the threshold).
+ */
+static char *
+sampled_side(const struct ks_conf *conf, const struct ks_capture *c,
+	     const char *callable, const char *tu, int launcher,
+	     const struct ks_build_so *base, struct ks_review_capture *rc,
+	     struct ks_buf *note)
+{
+	struct ks_buf text = KS_BUF_INIT, guarded = KS_BUF_INIT, why = KS_BUF_INIT,
+		      shim = KS_BUF_INIT, log = KS_BUF_INIT, err = KS_BUF_INIT;
+	struct ks_build_so b = *base;
+	unsigned long long threads = 1;
+	char *path = NULL, *so = NULL;
+	double t0;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		threads *= (unsigned long long)c->grid[i] * c->block[i];
+	if (conf->racecheck_sample <= 0 ||
+	    threads < (unsigned long long)conf->racecheck_sample)
+		goto out;
+	if (c->cooperative) {
+		ks_buf_adds(note, "a cooperative launch: its blocks wait for one another");
+		goto out;
+	}
+	if (ks_fs_read(tu, &text, &err)) {
+		ks_buf_adds(note, err.buf);
+		goto out;
+	}
+	if (!ks_sample_allowed(text.buf, &why)) {
+		ks_buf_addf(note, "its blocks may wait for one another or read what "
+				  "another wrote (%s)", why.buf);
+		goto out;
+	}
+	if (!ks_sample_blocks(text.buf, tu, &guarded)) {
+		ks_buf_adds(note, "no kernel body found in its source");
+		goto out;
+	}
+	path = ks_fs_join(rc->workdir, "sampled-tu.cu");
+	if (ks_fs_write_atomic(path, guarded.buf, guarded.len, &err) ||
+	    ks_shim_for_capture(c, callable, path, launcher, &shim, &err)) {
+		ks_buf_adds(note, err.buf);
+		goto out;
+	}
+	b.shim = shim.buf;
+	b.name = "sampled";
+	b.keep_ptx = 0;
+	t0 = ks_now_ms();
+	if (ks_build_so(&b, &so, &log, &err)) {
+		ks_buf_addf(note, "the sampled build failed: %s", err.buf);
+		so = NULL;
+	} else {
+		ks_buf_addf(note, "in each grid dimension the first two, the last two "
+				  "and about four evenly spaced block indices, and "
+				  "every combination of these (the launch has %llu "
+				  "threads, racecheck_sample is %d)",
+			    threads, conf->racecheck_sample);
+	}
+	rc->compile_s += (ks_now_ms() - t0) / 1e3;
+out:
+	free(path);
+	ks_buf_release(&text);
+	ks_buf_release(&guarded);
+	ks_buf_release(&why);
+	ks_buf_release(&shim);
+	ks_buf_release(&log);
+	ks_buf_release(&err);
+	return so;
+}
+
 /* The review of one capture; every outcome lands in `rc`. */
 static void
 review_one(const struct ks_review_request *rq, const char *capdir,
@@ -622,7 +709,7 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	struct ks_buf err = KS_BUF_INIT, shim = KS_BUF_INIT, log = KS_BUF_INIT,
 		      result = KS_BUF_INIT;
 	char *callable = NULL, *kdir = NULL, *cand_abs = NULL, *replay = NULL;
-	char *orig_map = NULL, *cand_map = NULL;
+	char *orig_map = NULL, *cand_map = NULL, *sampled_so = NULL;
 	struct ks_gpulock gpu = KS_GPULOCK_INIT;
 	cJSON *res = NULL;
 	double gpu_t0 = 0, build_t0;
@@ -810,13 +897,22 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 				       : NULL;
 		/* Unknown counts as used. */
 		int smem = cJSON_IsNumber(sm) ? (int)sm->valuedouble : 1;
+		int shared = launcher || c.shmem || smem != 0;
+		struct ks_buf note = KS_BUF_INIT;
 
+		if (shared)
+			sampled_so = sampled_side(conf, &c, callable,
+						  cand_abs ? cand_abs : rec.source,
+						  launcher, &b, rc, &note);
 		/* The sanitizer checks: it may share the GPU. */
 		if (rq->gpu_lock &&
-		    ks_gpulock_shared(&gpu, rq->gpu_lock, 24 * 3600 * 1000, &err))
+		    ks_gpulock_shared(&gpu, rq->gpu_lock, 24 * 3600 * 1000, &err)) {
+			ks_buf_release(&note);
 			goto fail;
+		}
 		gpu_t0 = ks_now_ms();
-		sanitize(res, &o, launcher || c.shmem || smem != 0, rc);
+		sanitize(res, &o, shared, sampled_so, note.len ? note.buf : NULL, rc);
+		ks_buf_release(&note);
 		rc->sanitizer_s += (ks_now_ms() - gpu_t0) / 1e3;
 		rc->gpu_ms += ks_now_ms() - gpu_t0;
 		ks_gpulock_release(&gpu);
@@ -848,6 +944,7 @@ out:
 	free(callable);
 	free(kdir);
 	free(cand_abs);
+	free(sampled_so);
 	free(replay);
 	free(orig_map);
 	free(cand_map);

@@ -153,7 +153,8 @@ fixture(const char *dir, struct ks_conf *conf, struct ks_buf *err)
 	       "echo x >>\"$FAKE_DIR/replays\"\ncp \"$r\" \"$j\"\n");
 	/* compute-sanitizer (found under CUDA_HOME): clean, unless told */
 	script(dir, "compute-sanitizer",
-	       "#!/bin/sh\nif [ -n \"$FAKE_SANITIZER_FAILS\" ]; then\n"
+	       "#!/bin/sh\necho \"$*\" >>\"$FAKE_DIR/sanitizer.args\"\n"
+	       "if [ -n \"$FAKE_SANITIZER_FAILS\" ]; then\n"
 	       "echo '========= Invalid __global__ read of size 4'; exit 99; fi\n"
 	       "echo '========= ERROR SUMMARY: 0 errors'\nexit 0\n");
 	setenv("CUDA_HOME", dir, 1);
@@ -426,6 +427,61 @@ TEST(optimize_caches_nothing_the_sanitizer_rejects)
 	free(cache);
 }
 
+/*
+ * The final check's racecheck of a launch of racecheck_sample threads or
+ * more runs on the candidate built to run a sample of its blocks (its own
+ * shared object, the guard in its TU); memcheck on the whole grid. Under
+ * the threshold, or with sampling off, racecheck runs the candidate.
+ */
+static void
+final_check_racecheck(int threshold, int want_sampled)
+{
+	const char *dir = test_tmpdir();
+	static const char *const args[] = { "--no-long-term-memory", "--rounds", "1",
+					    "--json", NULL };
+	struct ks_conf conf;
+	struct ks_buf err = KS_BUF_INIT, out = KS_BUF_INIT, log = KS_BUF_INIT;
+	char *path = ks_xasprintf("%s/sanitizer.args", dir);
+	const char *mc, *rc;
+
+	if (ks_libclang_load(&err))
+		SKIP("no libclang: %s", err.buf);
+	CHECK(fixture(dir, &conf, &err) == 0);
+	conf.racecheck_sample = threshold;	/* the launch: 4 x 256 threads */
+	CHECK_INT_EQ(0, optimize(&conf, args, &out));
+	CHECK(strstr(out.buf, "\"cache\": \"cached\"") != NULL);
+	CHECK_INT_EQ(0, ks_fs_read(path, &log, &err));
+	mc = strstr(log.buf, "--tool memcheck");
+	rc = strstr(log.buf, "--tool racecheck");
+	CHECK(mc && rc);
+	CHECK(strstr(mc, "/candidate.so") != NULL && strstr(mc, "/candidate.so") < rc);
+	CHECK(!strstr(log.buf, "sampled") == !want_sampled);
+	if (want_sampled)
+		CHECK(strstr(rc, "/sampled.so") != NULL);
+	else
+		CHECK(strstr(rc, "/candidate.so") != NULL);
+	ks_conf_release(&conf);
+	ks_buf_release(&err);
+	ks_buf_release(&out);
+	ks_buf_release(&log);
+	free(path);
+}
+
+TEST(optimize_racechecks_a_sample_of_a_large_launch)
+{
+	final_check_racecheck(1024, 1);
+}
+
+TEST(optimize_racechecks_every_block_of_a_small_launch)
+{
+	final_check_racecheck(1025, 0);
+}
+
+TEST(optimize_racechecks_every_block_with_sampling_off)
+{
+	final_check_racecheck(0, 0);
+}
+
 TEST(optimize_keeps_what_the_final_check_cost)
 {
 	const char *dir = test_tmpdir();
@@ -512,6 +568,9 @@ ks_suite_optimize(void)
 	RUN(optimize_declines_unjudged_skills_a_moved_base_outruns);
 	RUN(optimize_keeps_what_the_final_check_cost);
 	RUN(optimize_caches_nothing_the_sanitizer_rejects);
+	RUN(optimize_racechecks_a_sample_of_a_large_launch);
+	RUN(optimize_racechecks_every_block_of_a_small_launch);
+	RUN(optimize_racechecks_every_block_with_sampling_off);
 	RUN(optimize_end_to_end_with_a_fake_ks_replay);
 	RUN(optimize_two_kernels_in_two_workers);
 }

@@ -714,6 +714,20 @@ TEST(knowledge_check_costs)
 	CHECK(fabs(ks_check_ratio(text.buf, vec, 1) - 1.5) < 1e-9);
 	CHECK(ks_check_ratio(text.buf, other, 1) == 0);
 	CHECK(ks_check_ratio(text.buf, NULL, 0) == 0);
+	/* the dear check ages out after KS_CHECK_RECENT newer ones of its
+	   skill (a cheaper checker since): the dearest of the recent ones */
+	a.check_ms = 21000;
+	for (int i = 0; i < KS_CHECK_RECENT - 1; i++)
+		CHECK(ks_knowledge_check_append(dir, &a, 1000, &err) == 0);
+	ks_buf_reset(&text);
+	CHECK(ks_knowledge_checks_load(dir, &text, &err) == 0);
+	CHECK(fabs(ks_check_ratio(text.buf, gemm, 2) - 155600.0 / 7000) < 1e-9);
+	a.check_ms = 14000;
+	CHECK(ks_knowledge_check_append(dir, &a, 1000, &err) == 0);
+	ks_buf_reset(&text);
+	CHECK(ks_knowledge_checks_load(dir, &text, &err) == 0);
+	CHECK(fabs(ks_check_ratio(text.buf, gemm, 2) - 3.0) < 1e-9);
+	CHECK(fabs(ks_check_ratio(text.buf, vec, 1) - 1.5) < 1e-9);
 	/* a line that does not parse, or has no seed, is passed over */
 	CHECK(ks_check_ratio("garbage\n{\"skill\": \"coop_rows\", \"seed_ms\": 0, "
 			     "\"check_ms\": 5}\n", other, 1) == 0);

@@ -6,15 +6,19 @@
 #include <string.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../src/core/buf.h"
 #include "../../src/core/fs.h"
+#include "../../src/core/proc.h"
 #include "../../src/core/strv.h"
+#include "../../src/core/util.h"
 #include "../../src/review/build.h"
 #include "../../src/review/gpulock.h"
 #include "../../src/review/occupancy.h"
 #include "../../src/review/review.h"
 #include "../../src/review/reviewer.h"
+#include "../../src/review/sample.h"
 #include "../../src/review/shim.h"
 #include "../../src/review/timing.h"
 #include "../../src/review/tolerance.h"
@@ -762,10 +766,142 @@ TEST(review_run_needs_a_capture)
 	ks_buf_release(&err);
 }
 
+/* Racecheck's block sample: which TUs may be sampled, and why not. */
+TEST(sample_allowed_only_where_blocks_are_independent)
+{
+	static const struct {
+		const char *src;
+		int allowed;
+		const char *why;
+	} cases[] = {
+		{ "__global__ void k(float *x) { __shared__ float t[32];\n"
+		  "  t[threadIdx.x] = x[threadIdx.x]; __syncthreads(); }\n", 1, NULL },
+		/* cp.async and its wait: asm volatile is the compiler's */
+		{ "__device__ void c(void *s, const void *g) {\n"
+		  "  asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\n"
+		  "    \"r\"(0), \"l\"(g));\n  asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\"); }\n",
+		  1, NULL },
+		/* words in comments, strings and directives, host builtins,
+		   the block's own fence */
+		{ "// atomicAdd(x, 1); volatile\n/* __threadfence() */\n"
+		  "#define F atomicAdd\nconst char *m = \"atomicAdd volatile\";\n"
+		  "static int h(int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }\n"
+		  "__global__ void k() { __threadfence_block(); int a = 1'000; }\n", 1, NULL },
+		{ "__global__ void k(int *c) {\n\n  atomicAdd(c, 1); }\n", 0, "'atomicAdd' at line 3" },
+		{ "__global__ void k(int *c) { atomicCAS_block(c, 0, 1); }\n", 0, "'atomicCAS_block'" },
+		{ "__global__ void k(cuda::atomic_ref<int> r) {}\n", 0, "'atomic_ref'" },
+		{ "__global__ void k(int *c) { __threadfence(); }\n", 0, "'__threadfence'" },
+		{ "__global__ void k(volatile int *f) { while (!*f) ; }\n", 0, "'volatile' at line 1" },
+		{ "__global__ void k() { cg::this_grid().sync(); }\n", 0, "'this_grid'" },
+		{ "__global__ void __cluster_dims__(2, 1, 1) k() {}\n", 0, "'__cluster_dims__'" },
+		{ "__global__ void k(int *p) {\n  asm(\"red.global.add.u32 [%0], 1;\" :: \"l\"(p)); }\n",
+		  0, "inline PTX with 'red' at line 2" },
+		{ "__global__ void k(int *p) { asm volatile(\"atom.global.cas.b32 %0, [%1], 0, 1;\"\n"
+		  "  : \"=r\"(*p) : \"l\"(p)); }\n", 0, "inline PTX with 'atom'" },
+		{ "__global__ void k(int *p) { int v; asm volatile(\"ld.acquire.gpu.u32 %0, [%1];\"\n"
+		  "  : \"=r\"(v) : \"l\"(p)); }\n", 0, "'acquire'" },
+	};
+	struct ks_buf why = KS_BUF_INIT;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ks_buf_reset(&why);
+		if (ks_sample_allowed(cases[i].src, &why) != cases[i].allowed) {
+			TEST_FAIL_("case %zu: allowed %d (%s)", i, !cases[i].allowed,
+				   why.buf ? why.buf : "");
+			break;
+		}
+		if (cases[i].why)
+			CHECK(why.buf && strstr(why.buf, cases[i].why));
+	}
+	ks_buf_release(&why);
+}
+
+/* The guard goes at the top of each definition's body, once, and nowhere
+   else; the definition and #line come first. */
+TEST(sample_blocks_guards_each_kernel_body)
+{
+	static const char src[] =
+		"#include <cstdio>\n"
+		"#define LAUNCH __global__ void m(void) { }\n"
+		"/* __global__ void c(void) { } */\n"
+		"__global__ void decl(int n);\n"
+		"template <int N> __global__ void __launch_bounds__(256, 2)\n"
+		"tk(const float *a, float *b, int n = (1 + 2))\n"
+		"#if defined(__CUDA_ARCH__)\n"
+		"{ b[0] = a[0] * N; }\n"
+		"#else\n"
+		"{}\n"
+		"#endif\n"
+		"static const char *s = \"__global__ void q() {\";\n"
+		"extern \"C\" __global__ void plain(float *x)\n"
+		"{\n\tx[threadIdx.x] = 0;\n}\n";
+	struct ks_buf out = KS_BUF_INIT;
+	const char *p, *body;
+	size_t n = 0;
+
+	CHECK_INT_EQ(2, (int)ks_sample_blocks(src, "/a/k\"1.cu", &out));
+	CHECK(strstr(out.buf, "ks_rc_keep(blockIdx.x, gridDim.x)") != NULL);
+	body = strstr(out.buf, "#line 1 \"/a/k\\\"1.cu\"\n#include <cstdio>\n");
+	CHECK(body != NULL);
+	for (p = out.buf; (p = strstr(p, " KS_RC_SAMPLE")) != NULL; p++)
+		n += p > body;
+	CHECK_INT_EQ(2, (int)n);
+	CHECK(strstr(out.buf, "{ KS_RC_SAMPLE b[0] = a[0] * N; }\n#else\n{}\n") != NULL);
+	CHECK(strstr(out.buf, "(float *x)\n{ KS_RC_SAMPLE\n\tx[threadIdx.x] = 0;") != NULL);
+	CHECK(strstr(out.buf, "__global__ void decl(int n);\n") != NULL);
+	/* the rest byte for byte */
+	CHECK(strstr(body, "static const char *s = \"__global__ void q() {\";\n") != NULL);
+	ks_buf_reset(&out);
+	CHECK_INT_EQ(0, (int)ks_sample_blocks("int f(void) { return 0; }\n", "x.cu", &out));
+	CHECK(out.len == 0);
+	ks_buf_release(&out);
+}
+
+/* The guarded TU compiles for sm_90 (where nvcc is). */
+TEST(sample_blocks_compiles)
+{
+	static const char src[] =
+		"template <class T> __global__ void __launch_bounds__(128)\n"
+		"k(const T *a, T *b, int n)\n{\n"
+		"\t__shared__ T t[128];\n\tint i = blockIdx.x * 128 + threadIdx.x;\n"
+		"\tt[threadIdx.x] = i < n ? a[i] : T(0);\n\t__syncthreads();\n"
+		"\tif (i < n) b[i] = t[127 - threadIdx.x];\n}\n"
+		"template __global__ void k<float>(const float *, float *, int);\n"
+		"int main(void) { k<float><<<1, 128>>>(0, 0, 0); return 0; }\n";
+	const char *dir = test_tmpdir();
+	const char *nvcc = "/usr/local/cuda/bin/nvcc";
+	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT, log = KS_BUF_INIT;
+	char *cu = ks_xasprintf("%s/s.cu", dir), *o = ks_xasprintf("%s/s.o", dir);
+	const char *argv[] = { nvcc, "-arch=sm_90", "-c", cu, "-o", o, NULL };
+	struct ks_proc p;
+
+	if (access(nvcc, X_OK))
+		SKIP("no nvcc at %s", nvcc);
+	CHECK_INT_EQ(1, (int)ks_sample_blocks(src, cu, &out));
+	CHECK_INT_EQ(0, ks_fs_write_atomic(cu, out.buf, out.len, &err));
+	memset(&p, 0, sizeof(p));
+	p.argv = argv;
+	p.out = &log;
+	p.err_out = &log;
+	p.timeout_ms = 120000;
+	CHECK_INT_EQ(0, ks_proc_run(&p, &err));
+	if (p.status)
+		fprintf(stderr, "%s\n", log.buf);
+	CHECK_INT_EQ(0, p.status);
+	ks_buf_release(&out);
+	ks_buf_release(&err);
+	ks_buf_release(&log);
+	free(cu);
+	free(o);
+}
+
 void
 ks_suite_review(void)
 {
 	RUN(tol_defaults_and_parse);
+	RUN(sample_allowed_only_where_blocks_are_independent);
+	RUN(sample_blocks_guards_each_kernel_body);
+	RUN(sample_blocks_compiles);
 	RUN(tol_scale_term_for_cancelled_results);
 	RUN(tol_float_elements);
 	RUN(tol_nan_and_inf_positions);
