@@ -360,6 +360,32 @@ PY
 
 # --- speed ------------------------------------------------------------------------------
 
+# racecheck on a sample of the blocks (review/sample.h): a race in every
+# block is still found, a race-free shared-memory candidate passes, and the
+# full-size GEMM's tiled candidate is racechecked on its sample by default.
+t_racecheck_sample() {
+	local c1 cg status
+	c1=$(capture_of '*relu*' 1)
+	for v in relu_smem_good relu_race; do
+		candidate "$WORK/bench/relu/main.cu" relu_kernel "$v" "$WORK/$v.cu"
+		status=$(KS_RACECHECK_SAMPLE=1 replay_json "$v" "$c1" --candidate "$WORK/$v.cu" \
+			--types "$RELU_TYPES" --sanitize)
+		cat "$WORK/$v.json"
+		echo "$v: status $status"
+		[ "$(jget "$WORK/$v.json" 'j["candidate"]["correct"] and "sampled" in j["sanitize"]["racecheck"]')" = True ]
+	done
+	[ "$(jget "$WORK/relu_smem_good.json" 'j["sanitize"]["racecheck"]["clean"]')" = True ]
+	[ "$(jget "$WORK/relu_race.json" 'j["sanitize"]["racecheck"]["clean"]')" = False ]
+	cg=$(capture_of '*gemm_naive*' 1)
+	[ -n "$cg" ]
+	candidate "$WORK/bench/gemm_square/main.cu" gemm_naive gemm_tiled "$WORK/gemm_tiled.cu"
+	status=$(replay_json gemm_sanitize "$cg" --candidate "$WORK/gemm_tiled.cu" --types "$GEMM_TYPES" --sanitize)
+	cat "$WORK/gemm_sanitize.json"
+	[ "$status" = 0 ]
+	[ "$(jget "$WORK/gemm_sanitize.json" '"sampled" in j["sanitize"]["racecheck"] and j["sanitize"]["racecheck"]["clean"]')" = True ]
+	detail "relu_smem_good clean and relu_race's hazard found on a sample of the blocks; $(jget "$WORK/relu_race.json" 'j["sanitize"]["racecheck"]["report"].splitlines()[0]'); gemm_tiled at full size: memcheck $(jget "$WORK/gemm_sanitize.json" 'j["sanitize"]["memcheck"]["seconds"]') s, racecheck on the sample $(jget "$WORK/gemm_sanitize.json" 'j["sanitize"]["racecheck"]["seconds"]') s"
+}
+
 t_gemm() {
 	local c status out=$WORK/gemm.txt
 	(cd "$WORK/bench/gemm_square" && "$KS" capture --no-check --kernel gemm_naive -- ./gemm_square | tail -n 2)
@@ -417,7 +443,7 @@ print("DETAIL: make-app wall time, median: plain %.3f s; under ks capture captur
 PY
 }
 
-ALL="t_build t_capture_app t_capture_launch_n t_replay_app t_capture_bench t_launches t_rules t_adversarial t_good_candidate_and_sanitize t_gemm t_overhead t_cub_global t_review_cases t_time_bound"
+ALL="t_build t_capture_app t_capture_launch_n t_replay_app t_capture_bench t_launches t_rules t_adversarial t_good_candidate_and_sanitize t_gemm t_racecheck_sample t_overhead t_cub_global t_review_cases t_time_bound"
 TESTS=${*:-$ALL}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/gpu: /'
 "$NVCC" --version | tail -n 1 | sed 's/^/nvcc: /'
