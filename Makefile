@@ -297,7 +297,7 @@ gpu-test: all
 # tests/suites/fuzz.sh runs each for a second inside `make test`.
 FUZZ_CC ?= $(firstword $(foreach c,clang-19 clang-18 clang-17 clang,$(shell command -v $(c) 2>/dev/null)))
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= argv conf stats manifest capture record optfile nvccver walk
+FUZZ_TARGETS ?= argv conf stats manifest capture record optfile nvccver walk sample
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS = -std=c11 $(filter-out -Werror,$(WARNINGS)) -g -O1 -D_GNU_SOURCE \
 	-Wno-format-nonliteral -fno-omit-frame-pointer $(FUZZ_SAN) -MMD -MP
@@ -322,6 +322,12 @@ $(BUILD)/fuzz/fuzz_walk: tests/fuzz/fuzz_walk.c $(FUZZ_LIB_OBJ) $(FUZZ_WALK_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) \
 		$(FUZZ_WALK_OBJ) -lcjson -ldl
+
+# The sample harness links racecheck's block sample alone of src/review.
+$(BUILD)/fuzz/fuzz_sample: tests/fuzz/fuzz_sample.c $(FUZZ_LIB_OBJ) $(BUILD)/fuzz/obj/src/review/sample.o
+	@echo "  LD      $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) \
+		$(BUILD)/fuzz/obj/src/review/sample.o -lcjson
 
 $(BUILD)/fuzz/argv-recorder: tests/fuzz/argv_recorder.c
 	@mkdir -p $(dir $@)

@@ -37,6 +37,7 @@ test_fuzz_capture() { fuzz_run capture; }
 test_fuzz_record() { fuzz_run record; }
 test_fuzz_optfile() { fuzz_run optfile; }
 test_fuzz_nvccver() { fuzz_run nvccver; }
+test_fuzz_sample() { fuzz_run sample; }
 # The analysis walk over generated kernels: a few seconds (a parse each).
 test_fuzz_walk() {
 	"$KS_BIN" doctor 2>/dev/null | grep -q '^libclang  *ok' ||
