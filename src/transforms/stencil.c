@@ -1238,60 +1238,81 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 	return 0;
 }
 
-/* The packed plane form's vector of four 4-byte elements, its loads and
-   the zero of an empty cell. */
-static const char helpers_4[] =
-	"#ifndef KS_ST_HELPERS_4\n"
-	"#define KS_ST_HELPERS_4\n"
-	"template <class T> struct __align__(16) ks_st_v4 {\n"
-	"\tT v[4];\n"
+/* The packed plane form's vector of P 4-byte elements (P 2 or 4), its
+   loads and the zero of an empty cell: @P@ is P, @A@ its bytes, @M@
+   P - 1, @W@ the vector type of its one load. */
+static const char helpers_v[] =
+	"#ifndef KS_ST_HELPERS_@P@\n"
+	"#define KS_ST_HELPERS_@P@\n"
+	"template <class T> struct __align__(@A@) ks_st_v@P@ {\n"
+	"\tT v[@P@];\n"
 	"};\n"
-	"/* p[f .. f + 3], each 0 outside [0, n): one 16-byte load where the\n"
-	"   four are inside and aligned (al: p is), else one at a time */\n"
-	"template <class T, class I> __device__ __forceinline__ static ks_st_v4<T>\n"
-	"ks_st_ld4(const T *p, I f, I n, bool al)\n"
+	"/* p[f .. f + @M@], each 0 outside [0, n): one @A@-byte load where the\n"
+	"   @P@ are inside and aligned (al: p is), else one at a time */\n"
+	"template <class T, class I> __device__ __forceinline__ static ks_st_v@P@<T>\n"
+	"ks_st_ld@P@(const T *p, I f, I n, bool al)\n"
 	"{\n"
-	"\tks_st_v4<T> r;\n"
+	"\tks_st_v@P@<T> r;\n"
 	"\n"
-	"\tif (al && (f & 3) == 0 && f >= 0 && f + 3 < n) {\n"
-	"\t\tconst float4 w = __ldg(reinterpret_cast<const float4 *>(p + f));\n"
+	"\tif (al && (f & @M@) == 0 && f >= 0 && f + @M@ < n) {\n"
+	"\t\tconst @W@ w = __ldg(reinterpret_cast<const @W@ *>(p + f));\n"
 	"\n"
 	"\t\tmemcpy(&r, &w, sizeof(r));\n"
 	"\t\treturn r;\n"
 	"\t}\n"
 	"#pragma unroll\n"
-	"\tfor (int j = 0; j < 4; j++)\n"
+	"\tfor (int j = 0; j < @P@; j++)\n"
 	"\t\tr.v[j] = ks_st_ld(p, f + (I)j, n);\n"
 	"\treturn r;\n"
 	"}\n"
-	"template <class T, class I> __device__ __forceinline__ static ks_st_v4<T>\n"
-	"ks_st_ld4(T *p, I f, I n, bool al)\n"
+	"template <class T, class I> __device__ __forceinline__ static ks_st_v@P@<T>\n"
+	"ks_st_ld@P@(T *p, I f, I n, bool al)\n"
 	"{\n"
-	"\tks_st_v4<T> r;\n"
+	"\tks_st_v@P@<T> r;\n"
 	"\n"
-	"\tif (al && (f & 3) == 0 && f >= 0 && f + 3 < n)\n"
-	"\t\treturn *reinterpret_cast<const ks_st_v4<T> *>(p + f);\n"
+	"\tif (al && (f & @M@) == 0 && f >= 0 && f + @M@ < n)\n"
+	"\t\treturn *reinterpret_cast<const ks_st_v@P@<T> *>(p + f);\n"
 	"#pragma unroll\n"
-	"\tfor (int j = 0; j < 4; j++)\n"
+	"\tfor (int j = 0; j < @P@; j++)\n"
 	"\t\tr.v[j] = ks_st_ld(p, f + (I)j, n);\n"
 	"\treturn r;\n"
 	"}\n"
 	"#endif\n"
 	"\n";
 
-/* The packed plane form (stream=2, pack=4; 3-D, 4-byte elements): the
- * plane form with each thread computing 4 consecutive outputs along x.
- * Its column is a ring of 16-byte vectors (one load for 4 columns where
- * aligned), the plane goes to the shared buffer as vectors, and before
- * the bodies each thread reads its window of the plane, 12 elements of
- * each row it needs (3 16-byte shared loads a row; a star stencil's off
- * rows need only the middle one, the compiler drops the rest), into
- * registers: the 4 bodies read the plane from there, where the scalar
- * form issued one shared load per read. `bx` is the tile's width in
- * outputs (bx / 4 threads along x). Appends kernel, definition,
- * launcher. */
+/* Appends helpers_v for vectors of `pk` 4-byte elements. */
+static void
+add_helpers_v(struct ks_buf *variant, long long pk)
+{
+	for (const char *c = helpers_v; *c; c++) {
+		if (*c != '@' || !c[1] || c[2] != '@') {
+			ks_buf_add(variant, c, 1);
+			continue;
+		}
+		if (c[1] == 'W')
+			ks_buf_addf(variant, "float%lld", pk);
+		else
+			ks_buf_addf(variant, "%lld", c[1] == 'P' ? pk : c[1] == 'A' ? 4 * pk : pk - 1);
+		c += 2;
+	}
+}
+
+/* The packed plane form (stream=2, pack=P with P 4 or 2; 3-D, 4-byte
+ * elements): the plane form with each thread computing P consecutive
+ * outputs along x. Its column is a ring of 4P-byte vectors (one load for
+ * P columns where aligned), the plane goes to the shared buffer as
+ * vectors, and before the bodies each thread reads its window of the
+ * plane, P + 8 elements of each row it needs ((P + 8) / P vector shared
+ * loads a row; a star stencil's off rows need only the ones holding its
+ * own columns, the compiler drops the rest), into registers: the P
+ * bodies read the plane from there, where the scalar form issued one
+ * shared load per read. The x halo is 4 wide whatever the radius up to
+ * 4, 4 / P vectors a side. P=2 holds about half the registers of P=4
+ * (window and ring), so that twice the threads fit an SM. `bx` is the
+ * tile's width in outputs (bx / P threads along x). Appends kernel,
+ * definition, launcher. */
 static int
-emit_plane4(const struct st *s, const struct ks_xf_input *in,
+emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 	    const char *T, const char *iname, const char *O, const char *oname,
 	    const char *params,
 	    const char *args, const struct ks_buf *body, const char *csy,
@@ -1304,37 +1325,37 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 	const long long qn = 2 * rz + 1, wr = 2 * ry + 1;
 	const long long st = depth > 2 ? depth : 2;
 	const long long ql = (qn + depth + st - 1) / st * st;
-	const long long nx4 = bx / 4, nt = nx4 * by;
+	const long long nxv = bx / pk, nt = nxv * by, hv = 4 / pk, ww = pk + 8;
 	const long long tw = bx + 8, th = by + 2 * ry;
-	/* halo vectors: the bands above and below (ry rows of nx4), the
-	   sides (by rows of one vector each side, where rx > 0) */
-	const long long nb = ry * nx4, nh = 2 * nb + (rx > 0 ? 2 * by : 0);
+	/* halo vectors: the bands above and below (ry rows of nxv), the
+	   sides (by rows of hv vectors each side, where rx > 0) */
+	const long long nb = ry * nxv, nh = 2 * nb + (rx > 0 ? 2 * hv * by : 0);
 	const long long ns = (nh + nt - 1) / nt;
 
 	ks_buf_addf(variant,
 		    "// %s: 3-D stencil of radius %d/%d/%d walking z in planes: "
-		    "%lldx%lld threads of 4 consecutive outputs, %lld steps, each "
-		    "plane once into one of two shared %lldx%lld buffers as 16-byte "
+		    "%lldx%lld threads of %lld consecutive outputs, %lld steps, each "
+		    "plane once into one of two shared %lldx%lld buffers as %lld-byte "
 		    "vectors, the z column in %lld vector registers with %lld steps "
 		    "of loads ahead, the plane's window read into registers once "
-		    "for the 4 outputs (stencil_smem_halo, stream=2 pack=4)\n",
-		    kname, s->r[0], s->r[1], s->r[2], nx4, by, planes, th, tw, ql,
-		    depth);
+		    "for the %lld outputs (stencil_smem_halo, stream=2 pack=%lld)\n",
+		    kname, s->r[0], s->r[1], s->r[2], nxv, by, pk, planes, th, tw,
+		    4 * pk, ql, depth, pk, pk);
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n#include <string.h>\n");
 	ks_buf_adds(variant, helpers);
 	ks_buf_adds(variant, helpers_i);
-	ks_buf_adds(variant, helpers_4);
+	add_helpers_v(variant, pk);
 	ks_buf_addf(variant,
-		    "/* The body of %s for output ks_j (0..3) of a thread at ks_tid "
+		    "/* The body of %s for output ks_j (0..%lld) of a thread at ks_tid "
 		    "of block ks_bid,\n   its reads of %s in the plane from the "
 		    "window ks_tw (row ry + dy, column 4 + ks_j + dx),\n   along z "
 		    "from the column ks_q (ks_q[%lld] the output's own). */\n"
 		    "__device__ __forceinline__ static void\n"
 		    "ks_st_body_%s(const uint3 ks_tid, const uint3 ks_bid, "
 		    "const dim3 ks_bdim, const dim3 ks_gdim,\n\tconst %s "
-		    "(&ks_tw)[%lld][12], const int ks_j, const %s (&ks_q)[%lld], "
-		    "%s (&ks_ov)[4], unsigned &ks_om, %s)\n",
-		    kname, iname, rz, kname, T, wr, T, qn, O, params);
+		    "(&ks_tw)[%lld][%lld], const int ks_j, const %s (&ks_q)[%lld], "
+		    "%s (&ks_ov)[%lld], unsigned &ks_om, %s)\n",
+		    kname, pk - 1, iname, rz, kname, T, wr, ww, T, qn, O, pk, params);
 	ks_buf_add(variant, body->buf, body->len);
 	ks_buf_adds(variant, "\n\n");
 	ks_buf_addf(variant,
@@ -1353,16 +1374,16 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 		"\tconst unsigned ks_cx = ks_og.x * ks_ob.x, ks_cy = ks_og.y * ks_ob.y;\n"
 		"\tconst unsigned ks_x0 = blockIdx.x * %lldu, ks_y0 = blockIdx.y * %lldu;\n"
 		"\t/* this thread's outputs: x = ks_gx + v, tile column ks_lx + v */\n"
-		"\tconst unsigned ks_gx = ks_x0 + 4 * threadIdx.x, ks_gy = ks_y0 + threadIdx.y;\n"
-		"\tconst int ks_lx = 4 * (int)threadIdx.x + 4, ks_ly = threadIdx.y + %lld;\n"
+		"\tconst unsigned ks_gx = ks_x0 + %lld * threadIdx.x, ks_gy = ks_y0 + threadIdx.y;\n"
+		"\tconst int ks_lx = %lld * (int)threadIdx.x + 4, ks_ly = threadIdx.y + %lld;\n"
 		"\tconst int ks_tid = threadIdx.y * %lld + threadIdx.x;\n"
 		"\tconst unsigned ks_ty = ks_gy %% ks_ob.y, ks_by = ks_gy / ks_ob.y;\n"
 		"\tconst bool ks_mine = ks_gy < ks_cy;\n"
-		"\tunsigned ks_tx[4], ks_bx[4];\n"
-		"\tbool ks_mx[4];\n"
+		"\tunsigned ks_tx[%lld], ks_bx[%lld];\n"
+		"\tbool ks_mx[%lld];\n"
 		"\n"
 		"#pragma unroll\n"
-		"\tfor (int ks_v = 0; ks_v < 4; ks_v++) {\n"
+		"\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
 		"\t\tks_tx[ks_v] = (ks_gx + ks_v) %% ks_ob.x;\n"
 		"\t\tks_bx[ks_v] = (ks_gx + ks_v) / ks_ob.x;\n"
 		"\t\tks_mx[ks_v] = ks_gx + ks_v < ks_cx;\n"
@@ -1377,47 +1398,49 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 		"\t   cell (0, 0), at the first step */\n"
 		"\tconst ks_I ks_fc = ks_c0 + (ks_I)ks_gx + ks_sy * (ks_I)ks_gy + ks_sz * (ks_I)ks_s0;\n"
 		"\tconst ks_I ks_o0 = ks_c0 + (ks_I)ks_x0 - 4 + ks_sy * ((ks_I)ks_y0 - %lld) + ks_sz * (ks_I)ks_s0;\n"
-		"\t/* the ring: slot (k + %lld) %% %lld holds the 4 columns at step k */\n"
-		"\tks_st_v4<%s> ks_q[%lld];\n",
-		nx4, by, planes, iname, oname, nt, minb, kname, params, T, th, tw, csy,
-		csz, clim, s->c0[0], s->c0[1], s->c0[2], bx, by, ry, nx4, planes,
-		planes, planes, ry, rz, ql, T, ql);
+		"\t/* the ring: slot (k + %lld) %% %lld holds the %lld columns at step k */\n"
+		"\tks_st_v%lld<%s> ks_q[%lld];\n",
+		nxv, by, planes, iname, oname, nt, minb, kname, params, T, th, tw, csy,
+		csz, clim, s->c0[0], s->c0[1], s->c0[2], bx, by, pk, pk, ry, nxv,
+		pk, pk, pk, pk, planes, planes, planes, ry, rz, ql, pk, pk, T, ql);
 	if (ns)
 		ks_buf_addf(variant,
 			"\t/* this thread's halo vectors: buffer cell (-1: none), flat offset\n"
 			"\t   at the first step, the value of step k in stage k %% %lld */\n"
 			"\tint ks_hs[%lld];\n"
 			"\tks_I ks_ho[%lld];\n"
-			"\tks_st_v4<%s> ks_h[%lld][%lld];\n"
+			"\tks_st_v%lld<%s> ks_h[%lld][%lld];\n"
 			"\n"
 			"#pragma unroll\n"
 			"\tfor (int ks_s = 0; ks_s < %lld; ks_s++) {\n"
 			"\t\tconst int ks_c = ks_tid + ks_s * %lld;\n"
-			"\t\tint ks_r, ks_c4;\n"
+			"\t\tint ks_r, ks_cv;\n"
 			"\n"
 			"\t\tif (ks_c < %lld) {\n"
 			"\t\t\tks_r = ks_c / %lld;\n"
-			"\t\t\tks_c4 = 1 + ks_c %% %lld;\n"
+			"\t\t\tks_cv = %lld + ks_c %% %lld;\n"
 			"\t\t} else if (ks_c < %lld) {\n"
 			"\t\t\tks_r = %lld + (ks_c - %lld) / %lld;\n"
-			"\t\t\tks_c4 = 1 + (ks_c - %lld) %% %lld;\n"
+			"\t\t\tks_cv = %lld + (ks_c - %lld) %% %lld;\n"
 			"\t\t} else {\n"
-			"\t\t\tks_r = %lld + (ks_c - %lld) / 2;\n"
-			"\t\t\tks_c4 = (ks_c - %lld) %% 2 ? %lld : 0;\n"
+			"\t\t\tconst int ks_e = (ks_c - %lld) %% %lld;\n"
+			"\n"
+			"\t\t\tks_r = %lld + (ks_c - %lld) / %lld;\n"
+			"\t\t\tks_cv = ks_e < %lld ? ks_e : %lld + ks_e;\n"
 			"\t\t}\n"
-			"\t\tks_hs[ks_s] = ks_c < %lld ? ks_r * %lld + 4 * ks_c4 : -1;\n"
-			"\t\tks_ho[ks_s] = ks_o0 + (ks_I)(4 * ks_c4) + ks_sy * (ks_I)ks_r;\n"
+			"\t\tks_hs[ks_s] = ks_c < %lld ? ks_r * %lld + %lld * ks_cv : -1;\n"
+			"\t\tks_ho[ks_s] = ks_o0 + (ks_I)(%lld * ks_cv) + ks_sy * (ks_I)ks_r;\n"
 			"\t}\n",
-			depth, ns, ns, T, depth, ns, ns, nt, nb, nx4, nx4, 2 * nb,
-			ry + by, nb, nx4, nb, nx4, ry, 2 * nb, 2 * nb, nx4 + 1, nh,
-			tw);
+			depth, ns, ns, pk, T, depth, ns, ns, nt, nb, nxv, hv, nxv,
+			2 * nb, ry + by, nb, nxv, hv, nb, nxv, 2 * nb, 2 * hv, ry,
+			2 * nb, 2 * hv, hv, nxv, nh, tw, pk, pk);
 	ks_buf_addf(variant,
 		"\t/* the column and the halos of the first %lld steps; then each\n"
 		"\t   step's loads are in flight during the next %lld steps' bodies */\n"
 		"#pragma unroll\n"
 		"\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
-		"\t\tks_q[ks_j] = ks_st_ld4(%s, ks_fc + ks_sz * (ks_I)(ks_j - %lld), ks_n, ks_al);\n",
-		depth, depth, qn + depth - 1, iname, rz);
+		"\t\tks_q[ks_j] = ks_st_ld%lld(%s, ks_fc + ks_sz * (ks_I)(ks_j - %lld), ks_n, ks_al);\n",
+		depth, depth, qn + depth - 1, pk, iname, rz);
 	if (ns)
 		ks_buf_addf(variant,
 			"#pragma unroll\n"
@@ -1425,57 +1448,57 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 			"#pragma unroll\n"
 			"\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
 			"\t\t\tif (ks_hs[ks_s] >= 0)\n"
-			"\t\t\t\tks_h[ks_d][ks_s] = ks_st_ld4(%s, ks_ho[ks_s] + ks_sz * (ks_I)ks_d, ks_n, ks_al);\n",
-			depth, ns, iname);
+			"\t\t\t\tks_h[ks_d][ks_s] = ks_st_ld%lld(%s, ks_ho[ks_s] + ks_sz * (ks_I)ks_d, ks_n, ks_al);\n",
+			depth, ns, pk, iname);
 	ks_buf_addf(variant,
 		"\tfor (int ks_k0 = 0; ks_k0 < ks_nst; ks_k0 += %lld) {\n"
 		"#pragma unroll\n"
 		"\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++) {\n"
 		"\t\t\tconst int ks_k = ks_k0 + ks_u;\n"
-		"\t\t\t%s ks_tw[%lld][12];\n"
+		"\t\t\t%s ks_tw[%lld][%lld];\n"
 		"\n"
 		"\t\t\tif (ks_k >= ks_nst)\n"
 		"\t\t\t\tbreak;\n"
 		"\t\t\t/* buffer ks_u %% 2 was last read two steps ago, before the\n"
 		"\t\t\t   last barrier */\n"
-		"\t\t\t*reinterpret_cast<ks_st_v4<%s> *>(&ks_t[ks_u %% 2][ks_ly][ks_lx]) = ks_q[(ks_u + %lld) %% %lld];\n",
-		ql, ql, T, wr, T, rz, ql);
+		"\t\t\t*reinterpret_cast<ks_st_v%lld<%s> *>(&ks_t[ks_u %% 2][ks_ly][ks_lx]) = ks_q[(ks_u + %lld) %% %lld];\n",
+		ql, ql, T, wr, ww, pk, T, rz, ql);
 	if (ns)
 		ks_buf_addf(variant,
 			"#pragma unroll\n"
 			"\t\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
 			"\t\t\t\tif (ks_hs[ks_s] >= 0)\n"
-			"\t\t\t\t\t*reinterpret_cast<ks_st_v4<%s> *>(&ks_t[ks_u %% 2][0][0] + ks_hs[ks_s]) = ks_h[ks_u %% %lld][ks_s];\n",
-			ns, T, depth);
+			"\t\t\t\t\t*reinterpret_cast<ks_st_v%lld<%s> *>(&ks_t[ks_u %% 2][0][0] + ks_hs[ks_s]) = ks_h[ks_u %% %lld][ks_s];\n",
+			ns, pk, T, depth);
 	ks_buf_addf(variant,
 		"\t\t\t__syncthreads();\n"
-		"\t\t\tks_q[(ks_u + %lld) %% %lld] = ks_st_ld4(%s, ks_fc + ks_sz * (ks_I)(ks_k + %lld), ks_n, ks_al);\n",
-		qn + depth - 1, ql, iname, rz + depth);
+		"\t\t\tks_q[(ks_u + %lld) %% %lld] = ks_st_ld%lld(%s, ks_fc + ks_sz * (ks_I)(ks_k + %lld), ks_n, ks_al);\n",
+		qn + depth - 1, ql, pk, iname, rz + depth);
 	if (ns)
 		ks_buf_addf(variant,
 			"#pragma unroll\n"
 			"\t\t\tfor (int ks_s = 0; ks_s < %lld; ks_s++)\n"
 			"\t\t\t\tif (ks_hs[ks_s] >= 0)\n"
-			"\t\t\t\t\tks_h[ks_u %% %lld][ks_s] = ks_st_ld4(%s, ks_ho[ks_s] + ks_sz * (ks_I)(ks_k + %lld), ks_n, ks_al);\n",
-			ns, depth, iname, depth);
+			"\t\t\t\t\tks_h[ks_u %% %lld][ks_s] = ks_st_ld%lld(%s, ks_ho[ks_s] + ks_sz * (ks_I)(ks_k + %lld), ks_n, ks_al);\n",
+			ns, depth, pk, iname, depth);
 	ks_buf_addf(variant,
-		"\t\t\t/* the window: 12 columns of each row, ks_lx - 4 on */\n"
+		"\t\t\t/* the window: %lld columns of each row, ks_lx - 4 on */\n"
 		"#pragma unroll\n"
 		"\t\t\tfor (int ks_r = 0; ks_r < %lld; ks_r++)\n"
 		"#pragma unroll\n"
-		"\t\t\t\tfor (int ks_c = 0; ks_c < 3; ks_c++) {\n"
-		"\t\t\t\t\tconst ks_st_v4<%s> ks_e = *reinterpret_cast<const ks_st_v4<%s> *>(\n"
-		"\t\t\t\t\t\t&ks_t[ks_u %% 2][ks_ly - %lld + ks_r][ks_lx - 4 + 4 * ks_c]);\n"
+		"\t\t\t\tfor (int ks_c = 0; ks_c < %lld; ks_c++) {\n"
+		"\t\t\t\t\tconst ks_st_v%lld<%s> ks_e = *reinterpret_cast<const ks_st_v%lld<%s> *>(\n"
+		"\t\t\t\t\t\t&ks_t[ks_u %% 2][ks_ly - %lld + ks_r][ks_lx - 4 + %lld * ks_c]);\n"
 		"\n"
 		"#pragma unroll\n"
-		"\t\t\t\t\tfor (int ks_e4 = 0; ks_e4 < 4; ks_e4++)\n"
-		"\t\t\t\t\t\tks_tw[ks_r][4 * ks_c + ks_e4] = ks_e.v[ks_e4];\n"
+		"\t\t\t\t\tfor (int ks_e4 = 0; ks_e4 < %lld; ks_e4++)\n"
+		"\t\t\t\t\t\tks_tw[ks_r][%lld * ks_c + ks_e4] = ks_e.v[ks_e4];\n"
 		"\t\t\t\t}\n"
-		"\t\t\tks_st_v4<%s> ks_o;\n"
+		"\t\t\tks_st_v%lld<%s> ks_o;\n"
 		"\t\t\tunsigned ks_om = 0;\n"
 		"\n"
 		"#pragma unroll\n"
-		"\t\t\tfor (int ks_v = 0; ks_v < 4; ks_v++) {\n"
+		"\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
 		"\t\t\t\t%s ks_w[%lld];\n"
 		"\n"
 		"#pragma unroll\n"
@@ -1486,15 +1509,15 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 		"\t\t\t\t\t\tmake_uint3(ks_bx[ks_v], ks_by, ks_bs), ks_ob, ks_og, ks_tw,\n"
 		"\t\t\t\t\t\tks_v, ks_w, ks_o.v, ks_om, %s);\n"
 		"\t\t\t}\n"
-		"\t\t\t/* the outputs the bodies wrote: one vector when all 4 */\n"
+		"\t\t\t/* the outputs the bodies wrote: one vector when all %lld */\n"
 		"\t\t\tif (ks_om) {\n"
 		"\t\t\t\tconst ks_I ks_fo = ks_fc + ks_sz * (ks_I)ks_k;\n"
 		"\n"
-		"\t\t\t\tif (ks_om == 15u && ks_al && (ks_fo & 3) == 0) {\n"
-		"\t\t\t\t\t*reinterpret_cast<ks_st_v4<%s> *>(%s + ks_fo) = ks_o;\n"
+		"\t\t\t\tif (ks_om == %lldu && ks_al && (ks_fo & %lld) == 0) {\n"
+		"\t\t\t\t\t*reinterpret_cast<ks_st_v%lld<%s> *>(%s + ks_fo) = ks_o;\n"
 		"\t\t\t\t} else {\n"
 		"#pragma unroll\n"
-		"\t\t\t\t\tfor (int ks_v = 0; ks_v < 4; ks_v++)\n"
+		"\t\t\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++)\n"
 		"\t\t\t\t\t\tif (ks_om >> ks_v & 1u)\n"
 		"\t\t\t\t\t\t\t%s[ks_fo + ks_v] = ks_o.v[ks_v];\n"
 		"\t\t\t\t}\n"
@@ -1510,8 +1533,9 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 		"   them is host code only) */\n"
 		"template __global__ void ks_st_%s<int>(const dim3, const dim3, const bool, %s);\n"
 		"template __global__ void ks_st_%s<long long>(const dim3, const dim3, const bool, %s);\n",
-		wr, T, T, ry, O, T, qn, qn, ql, kname, args, O, oname, oname, kname,
-		params, kname, params);
+		ww, wr, ww / pk, pk, T, pk, T, ry, pk, pk, pk, pk, O, pk, T, qn, qn,
+		ql, kname, args, pk, (1LL << pk) - 1, pk - 1, pk, O, oname, pk, oname,
+		kname, params, kname, params);
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, s->k, variant, reason))
 		return -1;
@@ -1542,7 +1566,7 @@ emit_plane4(const struct st *s, const struct ks_xf_input *in,
 		"}\n",
 		csy, csz, s->c0[0], s->c0[1], s->c0[2], by, planes, kname, args,
 		bx - 1, bx, by - 1, by, planes - 1, planes, bx + 8, by + ry,
-		planes + rz + depth, clim, iname, oname, kname, nx4, by, args, kname, nx4,
+		planes + rz + depth, clim, iname, oname, kname, nxv, by, args, kname, nxv,
 		by, args);
 	return 0;
 }
@@ -1577,8 +1601,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 {
 	const long long bx = p->v[0], rows = p->v[2], planes = p->v[3],
 			stream = p->v[4], vx = p->v[7], pack = p->v[8];
-	long long by = p->v[1], depth = p->v[5], minb;
-	int pk;
+	long long by = p->v[1], depth = p->v[5], minb, pk;
 	struct st s;
 	struct ks_buf params = KS_BUF_INIT, bparams = KS_BUF_INIT;
 	struct ks_buf args = KS_BUF_INIT, body = KS_BUF_INIT;
@@ -1610,11 +1633,12 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	if (!depth)
 		depth = !stream && s.dims == 2 ? 1
 			: (s.dims == 3 ? rz : ry) >= 3 ? 2 : 4;
-	/* pack=4 where the plane form of a 3-D stencil of 4-byte elements
-	   allows it (a star in the plane, x radius at most 4, a tile width
-	   of 4 k), else one output a thread */
-	pk = pack == 4 && stream == 2 && s.dims == 3 && s.E == 4 && vx == 1 &&
-	     !s.diag && rx <= 4 && bx % 4 == 0 && bx >= 8;
+	/* pack=4 or 2 where the plane form of a 3-D stencil of 4-byte
+	   elements allows it (a star in the plane, x radius at most 4, a
+	   tile width of 4 k), else one output a thread */
+	pk = (pack == 4 || pack == 2) && stream == 2 && s.dims == 3 &&
+	     s.E == 4 && vx == 1 && !s.diag && rx <= 4 && bx % 4 == 0 &&
+	     bx >= 8 ? pack : 0;
 	/* and an output the kernel only writes (its stores become
 	   registers until the 4 bodies are done) */
 	for (size_t i = 0; pk && i < s.f->nacc; i++)
@@ -1628,17 +1652,19 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		ks_buf_reset(reason);
 	}
 	O = pk ? oel.ctype : NULL;
-	if ((pk ? bx / 4 : bx) * by > 1024) {
+	if ((pk ? bx / pk : bx) * by > 1024) {
 		ks_buf_addf(reason, "a %lldx%lld block has more than 1024 threads",
-			    pk ? bx / 4 : bx, by);
+			    pk ? bx / pk : bx, by);
 		goto out;
 	}
 	/* blocks per SM the registers must allow (1: the compiler's choice);
-	   a packed thread holds the window of 4 outputs and their column
-	   ring, some 128 registers: at most 512 threads an SM */
+	   a packed thread holds the window of its outputs and their column
+	   ring: some 128 registers for 4 outputs, at most 512 threads an SM,
+	   about 80 for 2 (ptxas, radius 4), at most 768 */
 	{
-		const long long nth = pk ? bx / 4 * by : bx * by;
-		const long long res = pk && p->v[6] > 512 ? 512 : p->v[6];
+		const long long nth = pk ? bx / pk * by : bx * by;
+		const long long cap = pk == 4 ? 512 : pk == 2 ? 768 : 0;
+		const long long res = cap && p->v[6] > cap ? cap : p->v[6];
 
 		minb = nth < res ? res / nth : 1;
 	}
@@ -1835,7 +1861,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		goto out;
 	ks_xfbody_args(s.k, &args);
 	if (pk) {
-		if (emit_plane4(&s, in, T, iname, O, oname, params.buf, args.buf, &body,
+		if (emit_planev(&s, pk, in, T, iname, O, oname, params.buf, args.buf, &body,
 				csy.buf, csz.buf, clim.buf, bx, by, planes, depth,
 				minb, variant, reason) == 0)
 			rc = KS_XF_APPLIED;
@@ -2115,12 +2141,13 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 		  1536, 4, { 1536, 2048, 1024, 0 } },
 		{ "vx", "streaming, planes: columns per thread along x (bx apart)",
 		  1, 3, { 1, 2, 4 } },
-		{ "pack", "4: where the plane form of a 3-D star-in-plane "
-			  "stencil of 4-byte elements allows (x radius <= 4, bx "
-			  "a multiple of 4, vx=1), 4 consecutive outputs a "
-			  "thread from 16-byte vectors, bx the tile width in "
-			  "outputs; elsewhere, and 1: one output a thread",
-		  4, 2, { 4, 1 } },
+		{ "pack", "4 or 2: where the plane form of a 3-D "
+			  "star-in-plane stencil of 4-byte elements allows (x "
+			  "radius <= 4, bx a multiple of 4, vx=1), that many "
+			  "consecutive outputs a thread from 16- or 8-byte "
+			  "vectors, bx the tile width in outputs; elsewhere, "
+			  "and 1: one output a thread",
+		  4, 3, { 4, 2, 1 } },
 	},
 	.apply = apply,
 };

@@ -170,6 +170,9 @@ test_variants_match_the_original_on_the_cpu() {
 		    "box27:4:stream=2 pack=1 vx=2:19,13,11 35,9,70" \
 		    "heat3d:3:stream=2:19,13,11 35,9,70 36,12,20" \
 		    "star3d_r:4:stream=2:19,13,11 35,9,70 36,12,20" \
+		    "heat3d:3:stream=2 pack=2:19,13,11 35,9,70 36,12,20" \
+		    "star3d_r:4:stream=2 pack=2:19,13,11 35,9,70 36,12,20" \
+		    "star3d_r:4:stream=2 pack=2 bx=64 by=4 depth=4:19,13,11 70,9,21" \
 		    "star3d_r:4:depth=4 bx=16 by=4 planes=16:19,13,11 36,12,20" \
 		    "star3d_r:4:bx=16 depth=1 planes=16:37,13,11 40,9,21" \
 		    "heat3d:3:bx=64 by=4 depth=8:19,13,11 132,9,20" \
@@ -244,6 +247,27 @@ test_a_packed_plane_form_off_by_one_is_caught_on_the_cpu() {
 		g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K=heat3d -DKS_KIND=3 \
 			stencil_check.cpp -o check-broken
 		out=$(./check-broken 36 12 20) && fail "the broken variant ($e) passed: $out"
+		expect_contains "$out" "differs at"
+	done
+}
+
+# The same with 2 outputs a thread (2 halo vectors a side): the left
+# side's inner halo vector never loaded, a partial pair written whole.
+test_a_pair_plane_form_off_by_one_is_caught_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
+	local out e
+	"$KS_BIN" transform stencil.cu:heat3d --skill stencil_smem_halo --param stream=2 \
+		--param pack=2 >v.cu
+	expect_contains "$(head -1 v.cu)" "2 consecutive outputs"
+	for e in 's/ks_cv = ks_e < 2 ? ks_e : 16 + ks_e/ks_cv = ks_e < 1 ? ks_e : 16 + ks_e/' \
+		 's/ks_om == 3u \&\& ks_al/ks_om != 0u \&\& ks_al/'; do
+		sed "$e" v.cu >v-broken.cu
+		cmp -s v.cu v-broken.cu && fail "not found in the variant: $e"
+		emu_inc v-broken.cu
+		g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K=heat3d -DKS_KIND=3 \
+			stencil_check.cpp -o check-broken
+		out=$(./check-broken 35 12 20) && fail "the broken variant ($e) passed: $out"
 		expect_contains "$out" "differs at"
 	done
 }

@@ -28,6 +28,9 @@ struct dim3 {
 	dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
 	dim3(uint3 u) : x(u.x), y(u.y), z(u.z) {}
 };
+struct float2 {
+	float x, y;
+};
 struct float4 {
 	float x, y, z, w;
 };

@@ -48,3 +48,11 @@ gen stencil3d7 p4y16 by=16
 # elements in registers (the other rows read from shared memory)
 gen stencil3d25 p4y8 by=8
 gen stencil3d7 p4b64 bx=64
+# the fifth round: 2 consecutive outputs a thread (pack=2: 8-byte
+# vectors, 80 registers and no spill at radius 4, 768 threads an SM)
+gen stencil3d25 p2 pack=2
+gen stencil3d25 p2b64 pack=2 bx=64
+gen stencil3d25 p2r0 pack=2 resident=0
+gen stencil3d7 p2 pack=2
+gen stencil3d25 p2b16 pack=2 bx=16
+gen stencil3d25 p4d1 depth=1
