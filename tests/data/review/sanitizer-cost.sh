@@ -1,7 +1,8 @@
 #!/bin/bash
 # GPU machine, by hand: what compute-sanitizer costs on a bench program's
 # kernel replaced by a builtin transform's variant, the whole grid and a
-# sample of its blocks (tests/data/review/sample_blocks.py):
+# sample of its blocks (the Reviewer's guard, src/review/sample.c, applied
+# by tests/data/review/sample_tu.c):
 #   bash tests/data/review/sanitizer-cost.sh OUT [PROGRAM KERNEL SKILL [SECONDS]]
 # (default gemm_bias_act_scale gemm_naive gemm_register_blocking 150).
 # Needs `make all` done and a libclang that parses CUDA 13 (KS_LIBCLANG).
@@ -22,7 +23,10 @@ libs=$(sed -n 's/^LIBS *= *//p' "bench/$prog/Makefile")
 ./ks transform "bench/$prog/main.cu:$kern" --skill "$skill" --arch sm_90 --tu \
 	-o "$out/full.cu" -- -Ibench/common >"$out/transform.log" 2>&1 ||
 	{ echo "transform failed: $(tail -n 2 "$out/transform.log")"; exit 1; }
-python3 tests/data/review/sample_blocks.py "$out/full.cu" "$out/sampled.cu" 2>>"$out/transform.log"
+cc -std=c11 -D_GNU_SOURCE -O1 -o "$out/sample_tu" tests/data/review/sample_tu.c \
+	src/review/sample.c src/core/buf.c src/core/util.c >>"$out/transform.log" 2>&1 &&
+	"$out/sample_tu" "$out/full.cu" "$out/sampled.cu" 2>>"$out/transform.log" ||
+	{ echo "no sampled TU: $(tail -n 2 "$out/transform.log")"; exit 1; }
 for v in full sampled; do
 	cp "$out/$v.cu" "bench/$prog/ks-sc-$v.cu"
 	(cd "bench/$prog" && nvcc -O3 -arch=sm_90 -I../common -I. -o "$out/$v" "ks-sc-$v.cu" $libs) \
