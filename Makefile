@@ -115,7 +115,8 @@ test: all $(BUILD)/tests/unit/run
 	$(Q)KS_BUILD=$(BUILD) bash tests/run
 
 unit: $(BUILD)/tests/unit/run
-	$(Q)LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 $(BUILD)/tests/unit/run
+	$(Q)LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0:use_tls=0 \
+		$(BUILD)/tests/unit/run
 
 # Debian/Ubuntu packages the build and the tests need (the CUDA toolkit is
 # not among them: install it from NVIDIA). Idempotent: installs only what is
