@@ -4,6 +4,7 @@
 # and times on the GPU machine: CANDS/<prog>/<point>.cu for the three
 # bench stencils, `d` the default point.
 #   bash tests/data/transforms/stencil-cands.sh CANDS [KS]
+# (KS_SC_POINTS="d p2 ..." makes only the points named there)
 set -u
 cands=${1:?usage: stencil-cands.sh CANDS [KS]}
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -14,6 +15,7 @@ cd "$top" || exit 1
 gen() { # prog point k=v...
 	local p=$1 t=$2 kv args=()
 	shift 2
+	case " ${KS_SC_POINTS:-$t} " in *" $t "*) ;; *) return 0 ;; esac
 	for kv in "$@"; do args+=(--param "$kv"); done
 	mkdir -p "$cands/$p"
 	"$ks" transform "bench/$p/main.cu:${p}_kernel" --skill stencil_smem_halo "${args[@]}" \
