@@ -211,21 +211,32 @@ test_plane_form_with_wide_offsets_matches_on_the_cpu() {
 	done
 }
 
+# Each sed expression ($5...) breaks variant $1 of kernel $2 (argument
+# kind $3): it must change the variant, and the broken variant must give
+# other outputs than the original at size $4 ("x y z").
+expect_mutants_caught() {
+	local v=$1 k=$2 kind=$3 size=$4 e out
+	shift 4
+	for e in "$@"; do
+		sed "$e" "$v" >v-broken.cu
+		cmp -s "$v" v-broken.cu && fail "not found in the variant: $e"
+		emu_inc v-broken.cu
+		g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K="$k" \
+			-DKS_KIND="$kind" stencil_check.cpp -o check-broken
+		# shellcheck disable=SC2086
+		out=$(./check-broken $size) && fail "the broken variant ($e) passed: $out"
+		expect_contains "$out" "differs at"
+	done
+}
+
 # A plane form whose halo is loaded one step late is caught.
 test_a_plane_form_one_step_off_is_caught_on_the_cpu() {
 	have_emu || skip_test "no C++20 g++ or python3"
 	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
-	local out
 	"$KS_BIN" transform stencil.cu:heat3d --skill stencil_smem_halo --param stream=2 \
 		--param pack=1 >v.cu
-	sed 's/ks_ss \* (ks_I)(ks_k + 4), ks_n) : float(0)/ks_ss * (ks_I)(ks_k + 5), ks_n) : float(0)/' \
-		v.cu >v-late.cu
-	cmp -s v.cu v-late.cu && fail "the halo's load was not found"
-	emu_inc v-late.cu
-	g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K=heat3d -DKS_KIND=3 \
-		stencil_check.cpp -o check-late
-	out=$(./check-late 35 9 70) && fail "the late halo passed: $out"
-	expect_contains "$out" "differs at"
+	expect_mutants_caught v.cu heat3d 3 "35 9 70" \
+		's/ks_ss \* (ks_I)(ks_k + 4), ks_n) : float(0)/ks_ss * (ks_I)(ks_k + 5), ks_n) : float(0)/'
 }
 
 # The packed plane form (4 outputs a thread): a halo vector loaded one
@@ -234,21 +245,13 @@ test_a_plane_form_one_step_off_is_caught_on_the_cpu() {
 test_a_packed_plane_form_off_by_one_is_caught_on_the_cpu() {
 	have_emu || skip_test "no C++20 g++ or python3"
 	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
-	local out e
 	"$KS_BIN" transform stencil.cu:heat3d --skill stencil_smem_halo --param stream=2 >v.cu
 	expect_contains "$(head -1 v.cu)" "4 consecutive outputs"
-	for e in 's/ks_ho\[ks_s\] + ks_sz \* (ks_I)(ks_k + 4), ks_n, ks_al)/ks_ho[ks_s] + ks_sz * (ks_I)(ks_k + 5), ks_n, ks_al)/' \
-		 's/\[ks_ly - 1 + ks_r\]/[ks_ly - 0 + ks_r]/' \
-		 's/ks_fo + ks_v\] = ks_o.v\[ks_v\]/ks_fo + (ks_v ^ 1)] = ks_o.v[ks_v]/' \
-		 's/ks_om == 15u \&\& ks_al/ks_om != 0u \&\& ks_al/'; do
-		sed "$e" v.cu >v-broken.cu
-		cmp -s v.cu v-broken.cu && fail "not found in the variant: $e"
-		emu_inc v-broken.cu
-		g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K=heat3d -DKS_KIND=3 \
-			stencil_check.cpp -o check-broken
-		out=$(./check-broken 36 12 20) && fail "the broken variant ($e) passed: $out"
-		expect_contains "$out" "differs at"
-	done
+	expect_mutants_caught v.cu heat3d 3 "36 12 20" \
+		's/ks_ho\[ks_s\] + ks_sz \* (ks_I)(ks_k + 4), ks_n, ks_al)/ks_ho[ks_s] + ks_sz * (ks_I)(ks_k + 5), ks_n, ks_al)/' \
+		's/\[ks_ly - 1 + ks_r\]/[ks_ly - 0 + ks_r]/' \
+		's/ks_fo + ks_v\] = ks_o.v\[ks_v\]/ks_fo + (ks_v ^ 1)] = ks_o.v[ks_v]/' \
+		's/ks_om == 15u \&\& ks_al/ks_om != 0u \&\& ks_al/'
 }
 
 # The same with 2 outputs a thread (2 halo vectors a side): the left
@@ -256,34 +259,21 @@ test_a_packed_plane_form_off_by_one_is_caught_on_the_cpu() {
 test_a_pair_plane_form_off_by_one_is_caught_on_the_cpu() {
 	have_emu || skip_test "no C++20 g++ or python3"
 	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
-	local out e
 	"$KS_BIN" transform stencil.cu:heat3d --skill stencil_smem_halo --param stream=2 \
 		--param pack=2 >v.cu
 	expect_contains "$(head -1 v.cu)" "2 consecutive outputs"
-	for e in 's/ks_cv = ks_e < 2 ? ks_e : 16 + ks_e/ks_cv = ks_e < 1 ? ks_e : 16 + ks_e/' \
-		 's/ks_om == 3u \&\& ks_al/ks_om != 0u \&\& ks_al/'; do
-		sed "$e" v.cu >v-broken.cu
-		cmp -s v.cu v-broken.cu && fail "not found in the variant: $e"
-		emu_inc v-broken.cu
-		g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K=heat3d -DKS_KIND=3 \
-			stencil_check.cpp -o check-broken
-		out=$(./check-broken 35 12 20) && fail "the broken variant ($e) passed: $out"
-		expect_contains "$out" "differs at"
-	done
+	expect_mutants_caught v.cu heat3d 3 "35 12 20" \
+		's/ks_cv = ks_e < 2 ? ks_e : 16 + ks_e/ks_cv = ks_e < 1 ? ks_e : 16 + ks_e/' \
+		's/ks_om == 3u \&\& ks_al/ks_om != 0u \&\& ks_al/'
 }
 
+# The streaming form's column: the loads one step later than the ring
+# slot they fill.
 test_a_column_one_step_off_is_caught_on_the_cpu() {
 	have_emu || skip_test "no C++20 g++ or python3"
 	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
 	"$KS_BIN" transform stencil.cu:jacobi --skill stencil_smem_halo --param stream=1 >v.cu
-	# the loads one step later than the ring slot they fill
-	sed 's/ks_ss \* (ks_p + 5)/ks_ss * (ks_p + 6)/' v.cu >v-broken.cu
-	cmp -s v.cu v-broken.cu && fail "the ring's load was not found"
-	emu_inc v-broken.cu
-	g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K=jacobi -DKS_KIND=1 \
-		stencil_check.cpp -o check-broken
-	out=$(./check-broken 37 23) && fail "the broken variant passed: $out"
-	expect_contains "$out" "differs at"
+	expect_mutants_caught v.cu jacobi 1 "37 23" 's/ks_ss \* (ks_p + 5)/ks_ss * (ks_p + 6)/'
 }
 
 test_declines_say_why() {
