@@ -195,7 +195,8 @@ test_plane_form_with_wide_offsets_matches_on_the_cpu() {
 	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
 	local spec k kind pts sz out
 	for spec in "jacobi:1:stream=2 vx=2:37,23 170,133" \
-		    "star3d_r:4:stream=2 by=4:19,13,11 35,9,70"; do
+		    "star3d_r:4:stream=2 by=4:19,13,11 35,9,70" \
+		    "star3d_r:4:stream=2 pack=2 by=4:19,13,11 35,9,70"; do
 		IFS=: read -r k kind pts sz <<<"$spec"
 		# shellcheck disable=SC2086
 		emu_build "$k" "$kind" $pts
