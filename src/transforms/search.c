@@ -2,40 +2,9 @@
  * search: visiting order and stop rule of a transform's parameter space
  * (search.h).
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "search.h"
-
-struct ranked {
-	size_t rank;
-	size_t pos[KS_XF_MAX_PARAMS];
-};
-
-static int
-before(const struct ranked *x, const struct ranked *y, size_t np)
-{
-	if (x->rank != y->rank)
-		return x->rank < y->rank;
-	for (size_t i = 0; i < np; i++)
-		if (x->pos[i] != y->pos[i])
-			return x->pos[i] < y->pos[i];
-	return 0;
-}
-
-/* Stable insertion sort: at most KS_XF_SEARCH_MAX points. */
-static void
-sort_ranked(struct ranked *a, size_t n, size_t np)
-{
-	for (size_t i = 1; i < n; i++) {
-		struct ranked x = a[i];
-		size_t j = i;
-
-		for (; j > 0 && before(&x, &a[j - 1], np); j--)
-			a[j] = a[j - 1];
-		a[j] = x;
-	}
-}
 
 static size_t
 position(const struct ks_xf_param *q, long long v)
@@ -46,57 +15,81 @@ position(const struct ks_xf_param *q, long long v)
 	return 0;
 }
 
+struct walk {
+	const struct ks_transform *t;
+	const int *fixed;
+	size_t pos[KS_XF_MAX_PARAMS];
+	/* the largest sum of positions parameters i.. can still make */
+	size_t most[KS_XF_MAX_PARAMS + 1];
+	struct ks_xf_point *out;
+	size_t n, max;
+	const struct ks_xf_point *def;
+};
+
+/* Appends, in lexicographic order of positions, every point whose free
+ * positions from parameter i on sum to `left` (fixed ones hold pos[i]),
+ * until the room is full. Only sums the parameters can make are
+ * entered, so that the walk costs what it appends whatever the space's
+ * size. */
+static void
+walk_rank(struct walk *w, size_t i, size_t left)
+{
+	const struct ks_transform *t = w->t;
+
+	if (w->n >= w->max || left > w->most[i])
+		return;
+	if (i == t->nparams) {
+		struct ks_xf_point p;
+
+		memset(&p, 0, sizeof(p));
+		p.n = t->nparams;
+		for (size_t j = 0; j < t->nparams; j++)
+			p.v[j] = t->params[j].values[w->pos[j]];
+		if (memcmp(p.v, w->def->v, t->nparams * sizeof(p.v[0])))
+			w->out[w->n++] = p;
+		return;
+	}
+	if (w->fixed && w->fixed[i]) {
+		walk_rank(w, i + 1, left);
+		return;
+	}
+	for (size_t v = 0; v < t->params[i].nvalues && v <= left; v++) {
+		w->pos[i] = v;
+		walk_rank(w, i + 1, left - v);
+	}
+}
+
 size_t
 ks_xf_search_points(const struct ks_transform *t, const struct ks_xf_point *base,
 		    const int *fixed, struct ks_xf_point *out, size_t max)
 {
-	struct ranked *all = calloc(KS_XF_SEARCH_MAX, sizeof(*all));
-	size_t n = 0, total = 1, i, j, k, nout = 0;
+	struct walk w;
 	struct ks_xf_point def;
+	size_t i, rank;
 
-	if (!all)
+	if (!max)
 		return 0;
-	for (i = 0; i < t->nparams; i++)
-		total *= fixed && fixed[i] ? 1 : (t->params[i].nvalues ? t->params[i].nvalues : 1);
-	if (total > KS_XF_SEARCH_MAX)
-		total = KS_XF_SEARCH_MAX;
-	/* Enumerate as a mixed-radix counter over the positions. */
-	for (k = 0; k < total; k++) {
-		size_t rest = k;
-
-		all[n].rank = 0;
-		for (i = 0; i < t->nparams; i++) {
-			const struct ks_xf_param *q = &t->params[i];
-
-			if (fixed && fixed[i]) {
-				all[n].pos[i] = position(q, base->v[i]);
-			} else {
-				all[n].pos[i] = rest % q->nvalues;
-				rest /= q->nvalues;
-				all[n].rank += all[n].pos[i];
-			}
-		}
-		n++;
-	}
-	sort_ranked(all, n, t->nparams);
 	ks_xf_default_point(t, &def);
+	memset(&w, 0, sizeof(w));
 	for (i = 0; i < t->nparams; i++)
-		if (fixed && fixed[i])
+		if (fixed && fixed[i]) {
 			def.v[i] = base->v[i];
-	if (max)
-		out[nout++] = def;
-	for (j = 0; j < n && nout < max; j++) {
-		struct ks_xf_point p;
-
-		p.n = t->nparams;
-		for (i = 0; i < t->nparams; i++)
-			p.v[i] = t->params[i].values[all[j].pos[i]];
-		if (memcmp(p.v, def.v, t->nparams * sizeof(p.v[0])) == 0)
-			continue;
-		out[nout++] = p;
-	}
-	free(all);
-	return nout;
+			w.pos[i] = position(&t->params[i], base->v[i]);
+		}
+	for (i = t->nparams; i-- > 0;)
+		w.most[i] = w.most[i + 1] +
+			((fixed && fixed[i]) || !t->params[i].nvalues ? 0 : t->params[i].nvalues - 1);
+	w.t = t;
+	w.fixed = fixed;
+	w.out = out;
+	w.max = max;
+	w.def = &def;
+	out[w.n++] = def;
+	/* Rank by rank, so that a space too large to list whole is cut at
+	   its least promising points, whichever parameters they vary. */
+	for (rank = 0; rank <= w.most[0] && w.n < max; rank++)
+		walk_rank(&w, 0, rank);
+	return w.n;
 }
 
 long

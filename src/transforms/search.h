@@ -24,7 +24,7 @@
 
 #include "transform.h"
 
-/* At most this many points are enumerated. */
+/* At most this many points are listed: those of the lowest ranks. */
 #define KS_XF_SEARCH_MAX 512
 
 /*

@@ -58,6 +58,59 @@ TEST(fixed_parameter_keeps_its_value)
 	CHECK(pts[0].v[0] == 4 && pts[1].v[0] == 2 && pts[2].v[0] == 1);
 }
 
+/* 3^10 = 59049 points, more than are listed: the list is cut at its
+ * highest ranks, so that every parameter's second value is among the
+ * first points, the last parameter's too (a cut by enumeration order
+ * would vary only the first few parameters). */
+static const struct ks_transform ten = {
+	.id = "ten", .summary = "", .precondition = "", .nparams = 10,
+	.params = {
+		{ "p0", "", 0, 3, { 0, 1, 2 } }, { "p1", "", 0, 3, { 0, 1, 2 } },
+		{ "p2", "", 0, 3, { 0, 1, 2 } }, { "p3", "", 0, 3, { 0, 1, 2 } },
+		{ "p4", "", 0, 3, { 0, 1, 2 } }, { "p5", "", 0, 3, { 0, 1, 2 } },
+		{ "p6", "", 0, 3, { 0, 1, 2 } }, { "p7", "", 0, 3, { 0, 1, 2 } },
+		{ "p8", "", 0, 3, { 0, 1, 2 } }, { "p9", "", 0, 3, { 0, 1, 2 } },
+	},
+	.apply = never,
+};
+
+TEST(a_large_space_is_cut_by_rank)
+{
+	static struct ks_xf_point pts[KS_XF_SEARCH_MAX];
+	struct ks_xf_point base;
+	int fixed[10] = { 0 };
+	size_t n = ks_xf_search_points(&ten, NULL, NULL, pts, KS_XF_SEARCH_MAX), i, j;
+	long long prev = 0;
+
+	CHECK(n == KS_XF_SEARCH_MAX);
+	/* the default (all 0), then the ten of rank 1, the last parameter's
+	   first (lexicographic order of the positions) */
+	for (j = 0; j < 10; j++)
+		CHECK(pts[0].v[j] == 0);
+	for (i = 1; i <= 10; i++)
+		for (j = 0; j < 10; j++)
+			CHECK(pts[i].v[j] == (j == 10 - i ? 1 : 0));
+	/* ranks never fall, and no point comes twice */
+	for (i = 1; i < n; i++) {
+		long long r = 0;
+
+		for (j = 0; j < 10; j++)
+			r += pts[i].v[j];
+		CHECK(r >= prev);
+		prev = r;
+		CHECK(memcmp(&pts[i], &pts[i - 1], sizeof(pts[i])) != 0);
+	}
+	/* with all but one fixed, that one's values in order */
+	ks_xf_default_point(&ten, &base);
+	for (j = 0; j < 10; j++)
+		fixed[j] = j != 9;
+	base.v[0] = 2;
+	n = ks_xf_search_points(&ten, &base, fixed, pts, KS_XF_SEARCH_MAX);
+	CHECK(n == 3);
+	for (i = 0; i < n; i++)
+		CHECK(pts[i].v[0] == 2 && pts[i].v[9] == (long long)i);
+}
+
 TEST(stop_after_points_without_a_clear_win)
 {
 	struct ks_xf_timing m[4] = {
@@ -82,5 +135,6 @@ ks_suite_xf_search(void)
 {
 	RUN(order_default_first_then_rank);
 	RUN(fixed_parameter_keeps_its_value);
+	RUN(a_large_space_is_cut_by_rank);
 	RUN(stop_after_points_without_a_clear_win);
 }
