@@ -69,6 +69,8 @@ ks_xf_search_points(const struct ks_transform *t, const struct ks_xf_point *base
 
 	if (!max)
 		return 0;
+	if (max > KS_XF_SEARCH_MAX)
+		max = KS_XF_SEARCH_MAX;
 	ks_xf_default_point(t, &def);
 	memset(&w, 0, sizeof(w));
 	for (i = 0; i < t->nparams; i++)

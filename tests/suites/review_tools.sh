@@ -5,7 +5,7 @@
 
 build_sample_tu() {
 	cc -std=c11 -D_GNU_SOURCE -O1 -o sample_tu "$ROOT/tests/data/review/sample_tu.c" \
-		"$ROOT/src/review/sample.c" "$ROOT/src/core/buf.c" "$ROOT/src/core/util.c" ||
+		"$ROOT/src/review/sample.c" "$ROOT/src/core/buf.c" "$ROOT/src/core/fs.c" "$ROOT/src/core/util.c" ||
 		fail "sample_tu does not build"
 }
 

@@ -24,7 +24,7 @@ libs=$(sed -n 's/^LIBS *= *//p' "bench/$prog/Makefile")
 	-o "$out/full.cu" -- -Ibench/common >"$out/transform.log" 2>&1 ||
 	{ echo "transform failed: $(tail -n 2 "$out/transform.log")"; exit 1; }
 cc -std=c11 -D_GNU_SOURCE -O1 -o "$out/sample_tu" tests/data/review/sample_tu.c \
-	src/review/sample.c src/core/buf.c src/core/util.c >>"$out/transform.log" 2>&1 &&
+	src/review/sample.c src/core/buf.c src/core/fs.c src/core/util.c >>"$out/transform.log" 2>&1 &&
 	"$out/sample_tu" "$out/full.cu" "$out/sampled.cu" 2>>"$out/transform.log" ||
 	{ echo "no sampled TU: $(tail -n 2 "$out/transform.log")"; exit 1; }
 for v in full sampled; do
