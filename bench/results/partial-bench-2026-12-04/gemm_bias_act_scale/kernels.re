@@ -1,0 +1,1 @@
+^((add_bias|add_bias_kernel|gelu|gelu_kernel|gemm_naive|gemm_naive_kernel|scale|scale_kernel)\(|_Z[0-9]+(add_bias|add_bias_kernel|gelu|gelu_kernel|gemm_naive|gemm_naive_kernel|scale|scale_kernel)[A-Za-z])
