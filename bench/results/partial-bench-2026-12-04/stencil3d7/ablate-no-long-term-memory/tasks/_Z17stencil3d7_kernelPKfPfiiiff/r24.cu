@@ -1,0 +1,482 @@
+/* ks-nvcc: verified variants replace stencil3d7_kernel (arch 900); see docs/REWRITE.md */
+#line 1 "/work/main/bench/stencil3d7/main.cu"
+// stencil3d7: the 3-D 7-point stencil (a weighted Laplacian smoother,
+// c0 * centre + c1 * the six face neighbours) with a fixed boundary, on a
+// 512^3 grid of floats in (512 MiB) and out. One thread per grid point,
+// 8x8x8 threads per block; boundary points copy their input.
+// Vendor: none (the toolkit's libraries have no stencils).
+#include "bench.h"
+#include "ref.h"
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900
+#line 3 "/tmp/ks-bench/stencil3d7/ks-no-long-term-memory/tasks/_Z17stencil3d7_kernelPKfPfiiiff/r24.variant.cu"
+#include <string.h>
+#ifndef KS_ST_HELPERS
+#define KS_ST_HELPERS
+/* q[i]: a select chain that folds to one register when i is a
+   constant after unrolling, and stays correct when it is not. */
+template <class T, int N> __device__ __forceinline__ static T
+ks_st_q(const T (&q)[N], int i)
+{
+	T v = q[0];
+#pragma unroll
+	for (int j = 1; j < N; j++)
+		if (j == i)
+			v = q[j];
+	return v;
+}
+/* p[f] where 0 <= f < n, else 0 (a cell no read of the kernel
+   reaches). */
+template <class T> __device__ __forceinline__ static T
+ks_st_ld(const T *p, long long f, long long n)
+{
+	return f >= 0 && f < n ? __ldg(p + f) : T(0);
+}
+template <class T> __device__ __forceinline__ static T
+ks_st_ld(T *p, long long f, long long n)
+{
+	return f >= 0 && f < n ? p[f] : T(0);
+}
+/* A hint: the line of p[f] into L1 where 0 <= f < n (nothing on
+   the host, where the emulated kernel runs). */
+template <class T> __device__ __forceinline__ static void
+ks_st_pf(const T *p, long long f, long long n)
+{
+#ifdef __CUDA_ARCH__
+	if (f >= 0 && f < n)
+		asm volatile("prefetch.global.L1 [%0];" : : "l"(p + f));
+#else
+	(void)p;
+	(void)f;
+	(void)n;
+#endif
+}
+#endif
+
+#ifndef KS_ST_HELPERS_I
+#define KS_ST_HELPERS_I
+template <class T> __device__ __forceinline__ static T
+ks_st_ld(const T *p, int f, int n)
+{
+	return (unsigned)f < (unsigned)n ? __ldg(p + f) : T(0);
+}
+template <class T> __device__ __forceinline__ static T
+ks_st_ld(T *p, int f, int n)
+{
+	return (unsigned)f < (unsigned)n ? p[f] : T(0);
+}
+#endif
+
+#ifndef KS_ST_HELPERS_4
+#define KS_ST_HELPERS_4
+template <class T> struct __align__(16) ks_st_v4 {
+	T v[4];
+};
+/* p[f .. f + 3], each 0 outside [0, n): one 16-byte load where the
+   4 are inside and aligned (al: p is), else one at a time */
+template <class T, class I> __device__ __forceinline__ static ks_st_v4<T>
+ks_st_ld4(const T *p, I f, I n, bool al)
+{
+	ks_st_v4<T> r;
+
+	if (al && (f & 3) == 0 && f >= 0 && f + 3 < n) {
+		const float4 w = __ldg(reinterpret_cast<const float4 *>(p + f));
+
+		memcpy(&r, &w, sizeof(r));
+		return r;
+	}
+#pragma unroll
+	for (int j = 0; j < 4; j++)
+		r.v[j] = ks_st_ld(p, f + (I)j, n);
+	return r;
+}
+template <class T, class I> __device__ __forceinline__ static ks_st_v4<T>
+ks_st_ld4(T *p, I f, I n, bool al)
+{
+	ks_st_v4<T> r;
+
+	if (al && (f & 3) == 0 && f >= 0 && f + 3 < n)
+		return *reinterpret_cast<const ks_st_v4<T> *>(p + f);
+#pragma unroll
+	for (int j = 0; j < 4; j++)
+		r.v[j] = ks_st_ld(p, f + (I)j, n);
+	return r;
+}
+#endif
+
+/* The body of stencil3d7_kernel for output ks_j (0..3) of a thread at ks_tid of block ks_bid,
+   its reads of in in the plane from the window ks_tw (row ry + dy, column 4 + ks_j + dx),
+   along z from the column ks_q (ks_q[1] the output's own). */
+__device__ __forceinline__ static void
+ks_st_body_stencil3d7_kernel(const uint3 ks_tid, const uint3 ks_bid, const dim3 ks_bdim, const dim3 ks_gdim,
+	const float (&ks_tw)[3][12], const int ks_j, const float (&ks_q)[3], float (&ks_ov)[4], unsigned &ks_om, const float *in, float *out, int nx, int ny, int nz, float c0, float c1)
+{
+	int x = ks_bid.x * ks_bdim.x + ks_tid.x;
+	int y = ks_bid.y * ks_bdim.y + ks_tid.y;
+	int z = ks_bid.z * ks_bdim.z + ks_tid.z;
+	if (x >= nx || y >= ny || z >= nz)
+		return;
+	size_t i = ((size_t)z * ny + y) * nx + x;
+	if (x == 0 || y == 0 || z == 0 || x == nx - 1 || y == ny - 1 || z == nz - 1) {
+		((void)(i), ks_om |= 1u << ks_j, ks_ov[ks_j]) = ((void)(i), ks_st_q(ks_q, 1 + (0)));
+		return;
+	}
+	((void)(i), ks_om |= 1u << ks_j, ks_ov[ks_j]) = c0 * ((void)(i), ks_st_q(ks_q, 1 + (0))) + c1 * (((void)(i - 1), ks_tw[1 + (0)][4 + ks_j + (-1)]) + ((void)(i + 1), ks_tw[1 + (0)][4 + ks_j + (1)]) + ((void)(i - nx), ks_tw[1 + (-1)][4 + ks_j + (0)]) + ((void)(i + nx), ks_tw[1 + (1)][4 + ks_j + (0)]) +
+				    ((void)(i - (size_t)nx * ny), ks_st_q(ks_q, 1 + (-1))) + ((void)(i + (size_t)nx * ny), ks_st_q(ks_q, 1 + (1))));
+}
+
+/* 8x8 threads over the original grid's global indices (ks_og
+   blocks of ks_ob threads), 32 steps along z; ks_I the offset type,
+   ks_al: in and out are 16-byte aligned. */
+#endif
+#line 121 "/tmp/ks-bench/stencil3d7/ks-no-long-term-memory/tasks/_Z17stencil3d7_kernelPKfPfiiiff/r24.variant.cu"
+template <class ks_I>
+__global__ void __launch_bounds__(64, 8)
+ks_st_stencil3d7_kernel(const dim3 ks_og, const dim3 ks_ob, const bool ks_al, const float *in, float *out, int nx, int ny, int nz, float c0, float c1)
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900
+#line 124 "/tmp/ks-bench/stencil3d7/ks-no-long-term-memory/tasks/_Z17stencil3d7_kernelPKfPfiiiff/r24.variant.cu"
+{
+	__shared__ __align__(16) float ks_t[2][10][40];
+	const ks_I ks_sy = (ks_I)(((1LL * (long long)(nx)))), ks_sz = (ks_I)(((1LL * (long long)(nx) * (long long)(ny))));
+	/* the elements the bounds checks span; the output's fixed offset */
+	const ks_I ks_n = (ks_I)(((1LL * (long long)(nz)))) * ks_sz;
+	const ks_I ks_c0 = (ks_I)0 + (ks_I)0 * ks_sy + (ks_I)0 * ks_sz;
+	const unsigned ks_cx = ks_og.x * ks_ob.x, ks_cy = ks_og.y * ks_ob.y;
+	const unsigned ks_x0 = blockIdx.x * 32u, ks_y0 = blockIdx.y * 8u;
+	/* this thread's outputs: x = ks_gx + v, tile column ks_lx + v */
+	const unsigned ks_gx = ks_x0 + 4 * threadIdx.x, ks_gy = ks_y0 + threadIdx.y;
+	const int ks_lx = 4 * (int)threadIdx.x + 4, ks_ly = threadIdx.y + 1;
+	const int ks_tid = threadIdx.y * 8 + threadIdx.x;
+	const unsigned ks_ty = ks_gy % ks_ob.y, ks_by = ks_gy / ks_ob.y;
+	const bool ks_mine = ks_gy < ks_cy;
+	unsigned ks_tx[4], ks_bx[4];
+	bool ks_mx[4];
+
+#pragma unroll
+	for (int ks_v = 0; ks_v < 4; ks_v++) {
+		ks_tx[ks_v] = (ks_gx + ks_v) % ks_ob.x;
+		ks_bx[ks_v] = (ks_gx + ks_v) / ks_ob.x;
+		ks_mx[ks_v] = ks_gx + ks_v < ks_cx;
+	}
+	const long long ks_cs = (long long)ks_og.z * ks_ob.z;
+	const long long ks_s0 = (long long)blockIdx.z * 32;
+	if (ks_s0 >= ks_cs)
+		return;
+	const int ks_nst = (int)(ks_cs - ks_s0 < 32 ? ks_cs - ks_s0 : 32);
+	unsigned ks_ts = (unsigned)(ks_s0 % ks_ob.z), ks_bs = (unsigned)(ks_s0 / ks_ob.z);
+	/* the flat offsets of this thread's first column and of the tile's
+	   cell (0, 0), at the first step */
+	const ks_I ks_fc = ks_c0 + (ks_I)ks_gx + ks_sy * (ks_I)ks_gy + ks_sz * (ks_I)ks_s0;
+	const ks_I ks_o0 = ks_c0 + (ks_I)ks_x0 - 4 + ks_sy * ((ks_I)ks_y0 - 1) + ks_sz * (ks_I)ks_s0;
+	/* the ring: slot (k + 1) % 8 holds the 4 columns at step k */
+	ks_st_v4<float> ks_q[8];
+	/* this thread's halo vectors: buffer cell (-1: none), flat offset
+	   at the first step, the value of step k in stage k % 4 */
+	int ks_hs[1];
+	ks_I ks_ho[1];
+	ks_st_v4<float> ks_h[4][1];
+
+#pragma unroll
+	for (int ks_s = 0; ks_s < 1; ks_s++) {
+		const int ks_c = ks_tid + ks_s * 64;
+		int ks_r, ks_cv;
+
+		if (ks_c < 8) {
+			ks_r = ks_c / 8;
+			ks_cv = 1 + ks_c % 8;
+		} else if (ks_c < 16) {
+			ks_r = 9 + (ks_c - 8) / 8;
+			ks_cv = 1 + (ks_c - 8) % 8;
+		} else {
+			const int ks_e = (ks_c - 16) % 2;
+
+			ks_r = 1 + (ks_c - 16) / 2;
+			ks_cv = ks_e < 1 ? ks_e : 8 + ks_e;
+		}
+		ks_hs[ks_s] = ks_c < 32 ? ks_r * 40 + 4 * ks_cv : -1;
+		ks_ho[ks_s] = ks_o0 + (ks_I)(4 * ks_cv) + ks_sy * (ks_I)ks_r;
+	}
+	/* the column and the halos of the first 4 steps; then each
+	   step's loads are in flight during the next 4 steps' bodies */
+#pragma unroll
+	for (int ks_j = 0; ks_j < 6; ks_j++)
+		ks_q[ks_j] = ks_st_ld4(in, ks_fc + ks_sz * (ks_I)(ks_j - 1), ks_n, ks_al);
+#pragma unroll
+	for (int ks_d = 0; ks_d < 4; ks_d++)
+#pragma unroll
+		for (int ks_s = 0; ks_s < 1; ks_s++)
+			if (ks_hs[ks_s] >= 0)
+				ks_h[ks_d][ks_s] = ks_st_ld4(in, ks_ho[ks_s] + ks_sz * (ks_I)ks_d, ks_n, ks_al);
+	for (int ks_k0 = 0; ks_k0 < ks_nst; ks_k0 += 8) {
+#pragma unroll
+		for (int ks_u = 0; ks_u < 8; ks_u++) {
+			const int ks_k = ks_k0 + ks_u;
+			float ks_tw[3][12];
+
+			if (ks_k >= ks_nst)
+				break;
+			/* buffer ks_u % 2 was last read two steps ago, before the
+			   last barrier */
+			*reinterpret_cast<ks_st_v4<float> *>(&ks_t[ks_u % 2][ks_ly][ks_lx]) = ks_q[(ks_u + 1) % 8];
+#pragma unroll
+			for (int ks_s = 0; ks_s < 1; ks_s++)
+				if (ks_hs[ks_s] >= 0)
+					*reinterpret_cast<ks_st_v4<float> *>(&ks_t[ks_u % 2][0][0] + ks_hs[ks_s]) = ks_h[ks_u % 4][ks_s];
+			__syncthreads();
+			ks_q[(ks_u + 6) % 8] = ks_st_ld4(in, ks_fc + ks_sz * (ks_I)(ks_k + 5), ks_n, ks_al);
+#pragma unroll
+			for (int ks_s = 0; ks_s < 1; ks_s++)
+				if (ks_hs[ks_s] >= 0)
+					ks_h[ks_u % 4][ks_s] = ks_st_ld4(in, ks_ho[ks_s] + ks_sz * (ks_I)(ks_k + 4), ks_n, ks_al);
+			/* the window: 12 columns of each row, ks_lx - 4 on */
+#pragma unroll
+			for (int ks_r = 0; ks_r < 3; ks_r++)
+#pragma unroll
+				for (int ks_c = 0; ks_c < 3; ks_c++) {
+					const ks_st_v4<float> ks_e = *reinterpret_cast<const ks_st_v4<float> *>(
+						&ks_t[ks_u % 2][ks_ly - 1 + ks_r][ks_lx - 4 + 4 * ks_c]);
+
+#pragma unroll
+					for (int ks_e4 = 0; ks_e4 < 4; ks_e4++)
+						ks_tw[ks_r][4 * ks_c + ks_e4] = ks_e.v[ks_e4];
+				}
+			ks_st_v4<float> ks_o;
+			unsigned ks_om = 0;
+
+#pragma unroll
+			for (int ks_v = 0; ks_v < 4; ks_v++) {
+				float ks_w[3];
+
+#pragma unroll
+				for (int ks_j = 0; ks_j < 3; ks_j++)
+					ks_w[ks_j] = ks_q[(ks_u + ks_j) % 8].v[ks_v];
+				if (ks_mx[ks_v] && ks_mine)
+					ks_st_body_stencil3d7_kernel(make_uint3(ks_tx[ks_v], ks_ty, ks_ts),
+						make_uint3(ks_bx[ks_v], ks_by, ks_bs), ks_ob, ks_og, ks_tw,
+						ks_v, ks_w, ks_o.v, ks_om, in, out, nx, ny, nz, c0, c1);
+			}
+			/* the outputs the bodies wrote: one vector when all 4 */
+			if (ks_om) {
+				const ks_I ks_fo = ks_fc + ks_sz * (ks_I)ks_k;
+
+				if (ks_om == 15u && ks_al && (ks_fo & 3) == 0) {
+					*reinterpret_cast<ks_st_v4<float> *>(out + ks_fo) = ks_o;
+				} else {
+#pragma unroll
+					for (int ks_v = 0; ks_v < 4; ks_v++)
+						if (ks_om >> ks_v & 1u)
+							out[ks_fo + ks_v] = ks_o.v[ks_v];
+				}
+			}
+			if (++ks_ts == ks_ob.z) {
+				ks_ts = 0;
+				ks_bs++;
+			}
+		}
+	}
+}
+#else
+{}
+#endif
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900
+#line 264 "/tmp/ks-bench/stencil3d7/ks-no-long-term-memory/tasks/_Z17stencil3d7_kernelPKfPfiiiff/r24.variant.cu"
+/* both offset types in the device code (the launcher that names
+   them is host code only) */
+#endif
+#line 266 "/tmp/ks-bench/stencil3d7/ks-no-long-term-memory/tasks/_Z17stencil3d7_kernelPKfPfiiiff/r24.variant.cu"
+template __global__ void ks_st_stencil3d7_kernel<int>(const dim3, const dim3, const bool, const float *in, float *out, int nx, int ny, int nz, float c0, float c1);
+#line 267 "/tmp/ks-bench/stencil3d7/ks-no-long-term-memory/tasks/_Z17stencil3d7_kernelPKfPfiiiff/r24.variant.cu"
+template __global__ void ks_st_stencil3d7_kernel<long long>(const dim3, const dim3, const bool, const float *in, float *out, int nx, int ny, int nz, float c0, float c1);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900
+#line 269 "/tmp/ks-bench/stencil3d7/ks-no-long-term-memory/tasks/_Z17stencil3d7_kernelPKfPfiiiff/r24.variant.cu"
+__global__ void
+stencil3d7_kernel(const float *in, float *out, int nx, int ny, int nz, float c0, float c1)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x;
+	int y = blockIdx.y * blockDim.y + threadIdx.y;
+	int z = blockIdx.z * blockDim.z + threadIdx.z;
+	if (x >= nx || y >= ny || z >= nz)
+		return;
+	size_t i = ((size_t)z * ny + y) * nx + x;
+	if (x == 0 || y == 0 || z == 0 || x == nx - 1 || y == ny - 1 || z == nz - 1) {
+		out[i] = in[i];
+		return;
+	}
+	out[i] = c0 * in[i] + c1 * (in[i - 1] + in[i + 1] + in[i - nx] + in[i + nx] +
+				    in[i - (size_t)nx * ny] + in[i + (size_t)nx * ny]);
+}
+#else
+#line 9 "/work/main/bench/stencil3d7/main.cu"
+__global__ void
+stencil3d7_kernel(const float *in, float *out, int nx, int ny, int nz, float c0, float c1)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x;
+	int y = blockIdx.y * blockDim.y + threadIdx.y;
+	int z = blockIdx.z * blockDim.z + threadIdx.z;
+	if (x >= nx || y >= ny || z >= nz)
+		return;
+	size_t i = ((size_t)z * ny + y) * nx + x;
+	if (x == 0 || y == 0 || z == 0 || x == nx - 1 || y == ny - 1 || z == nz - 1) {
+		out[i] = in[i];
+		return;
+	}
+	out[i] = c0 * in[i] + c1 * (in[i - 1] + in[i + 1] + in[i - nx] + in[i + nx] +
+				    in[i - (size_t)nx * ny] + in[i + (size_t)nx * ny]);
+}
+#endif
+#line 1 "<ks-nvcc>"
+/* Never launched: cudaFuncGetAttributes on it tells which image
+   of this file the device runs (__CUDA_ARCH__ is ptxVersion
+   times 10). */
+static __global__ void ks_probe_stencil3d7_kernel(void) {}
+#ifndef __CUDA_ARCH__
+/* 1 when the device code that runs is the variant's (arch 900):
+   then its launcher must run. Cached per device. */
+static int
+ks_variant_active_stencil3d7_kernel(void)
+{
+	static int ks_known[64];
+	struct cudaFuncAttributes ks_attr;
+	int ks_dev = -1, ks_k = 0, ks_on;
+
+	if (cudaGetDevice(&ks_dev) != cudaSuccess || ks_dev >= 64)
+		ks_dev = -1;
+	if (ks_dev >= 0)
+		ks_k = __atomic_load_n(&ks_known[ks_dev], __ATOMIC_RELAXED);
+	if (ks_k)
+		return ks_k == 1;
+	if (cudaFuncGetAttributes(&ks_attr, ks_probe_stencil3d7_kernel) != cudaSuccess)
+		return 0;
+	ks_on = ks_attr.ptxVersion == 90;
+	if (ks_dev >= 0)
+		__atomic_store_n(&ks_known[ks_dev], ks_on ? 1 : 2,
+				 __ATOMIC_RELAXED);
+	return ks_on;
+}
+#line 286 "/tmp/ks-bench/stencil3d7/ks-no-long-term-memory/tasks/_Z17stencil3d7_kernelPKfPfiiiff/r24.variant.cu"
+static void
+ks_launch_stencil3d7_kernel(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
+		const float *in, float *out, int nx, int ny, int nz, float c0, float c1)
+{
+	const unsigned long long ks_nx = (unsigned long long)grid.x * block.x;
+	const unsigned long long ks_ny = (unsigned long long)grid.y * block.y;
+	const unsigned long long ks_nz = (unsigned long long)grid.z * block.z;
+	const long long ks_sy = ((1LL * (long long)(nx))), ks_sz = ((1LL * (long long)(nx) * (long long)(ny)));
+	const long long ks_c0 = 0LL + 0LL * ks_sy + 0LL * ks_sz;
+
+	/* a grid the threads cannot cover: the original */
+	if (!ks_nx || !ks_ny || !ks_nz || ks_nx > 0xffffff00ull ||
+	    ks_ny > 65535ull * 8 || ks_nz > 65535ull * 32) {
+		stencil3d7_kernel<<<grid, block, shmem, stream>>>(in, out, nx, ny, nz, c0, c1);
+		return;
+	}
+	const dim3 ks_g((unsigned)((ks_nx + 31) / 32), (unsigned)((ks_ny + 7) / 8),
+			 (unsigned)((ks_nz + 31) / 32));
+	/* the largest flat offset a thread forms (the n of its checks too) */
+	const long long ks_hi = llabs(ks_c0) + (long long)ks_nx + 40 +
+		llabs(ks_sy) * ((long long)ks_ny + 9) + llabs(ks_sz) * ((long long)ks_nz + 37);
+	const long long ks_n = (long long)(((1LL * (long long)(nz)))) * ks_sz;
+	const bool ks_al = ((unsigned long long)(const void *)in |
+			     (unsigned long long)(const void *)out) % 16 == 0;
+
+	if (ks_hi < 0x7fffffffLL && ks_n >= 0 && ks_n < 0x7fffffffLL)
+		ks_st_stencil3d7_kernel<int><<<ks_g, dim3(8, 8), 0, stream>>>(grid, block, ks_al, in, out, nx, ny, nz, c0, c1);
+	else
+		ks_st_stencil3d7_kernel<long long><<<ks_g, dim3(8, 8), 0, stream>>>(grid, block, ks_al, in, out, nx, ny, nz, c0, c1);
+}
+#endif
+#line 24 "/work/main/bench/stencil3d7/main.cu"
+ 
+
+int
+main(int argc, char **argv)
+{
+	bench_init("stencil3d7", argc, argv);
+	// Small: sides that are not multiples of the 8x8x8 block.
+	const int nx = bench_small() ? 19 : 512;
+	const int ny = bench_small() ? 13 : 512;
+	const int nz = bench_small() ? 11 : 512;
+	const float c0 = 0.4f, c1 = 0.1f;
+	const size_t n = (size_t)nx * ny * nz;
+
+	std::vector<float> hin(n);
+	bench_fill(hin, 711, -1.0f, 1.0f);
+
+	// Points checked: all of them at the small size. At full size, 262144
+	// pseudo-random points plus the first two, the middle and the last two
+	// z planes, which hold every kind of boundary point and their inner
+	// neighbours.
+	std::vector<size_t> idx;
+	const size_t plane = (size_t)nx * ny;
+	if (bench_small()) {
+		for (size_t i = 0; i < n; i++)
+			idx.push_back(i);
+	} else {
+		bench_rng pick(712);
+		for (int i = 0; i < 262144; i++)
+			idx.push_back((size_t)(pick.next() % n));
+		const int zs[5] = {0, 1, nz / 2, nz - 2, nz - 1};
+		for (int z : zs)
+			for (size_t p = 0; p < plane; p++)
+				idx.push_back((size_t)z * plane + p);
+	}
+	std::vector<float> want(idx.size()), got(idx.size());
+	for (size_t j = 0; j < idx.size(); j++) {
+		const size_t i = idx[j];
+		want[j] = (float)stencil3d7_ref_at(hin.data(), nx, ny, nz, c0, c1,
+						   (int)(i % nx), (int)(i / nx % ny),
+						   (int)(i / plane));
+	}
+
+	float *din = bench_to_device(hin);
+	float *dout = nullptr;
+	BENCH_CK(cudaMalloc(&dout, n * sizeof(float)));
+	// All-ones bytes are a NaN: a point the kernel misses fails the check.
+	BENCH_CK(cudaMemset(dout, 0xff, n * sizeof(float)));
+
+	const dim3 block(8, 8, 8);
+	const dim3 grid((nx + 7) / 8, (ny + 7) / 8, (nz + 7) / 8);
+	auto launch = [&]() {
+		
+#ifdef __CUDA_ARCH__
+#line 75 "/work/main/bench/stencil3d7/main.cu"
+		stencil3d7_kernel<<<grid, block>>>(din, dout, nx, ny, nz, c0, c1)
+#else
+#line 75 "/work/main/bench/stencil3d7/main.cu"
+		(ks_variant_active_stencil3d7_kernel() ? ks_launch_stencil3d7_kernel(grid, block, 0, cudaStream_t(), din, dout, nx, ny, nz, c0, c1) : (void)(
+#line 75 "/work/main/bench/stencil3d7/main.cu"
+		stencil3d7_kernel<<<grid, block>>>(din, dout, nx, ny, nz, c0, c1)))
+#endif
+#line 75 "/work/main/bench/stencil3d7/main.cu"
+		                                                                 ;
+	};
+
+	// Tolerance: |out| <= 1, a float sum of seven terms rounded a few
+	// times (and contracted into FMAs by the compiler): atol 1e-6, rtol
+	// 1e-6. A missing or shifted neighbour is off by ~1e-2 or more.
+	const double atol = 1e-6, rtol = 1e-6;
+	auto check = [&](const char *what) {
+		std::vector<float> all = bench_to_host(dout, n);
+		for (size_t j = 0; j < idx.size(); j++)
+			got[j] = all[idx[j]];
+		return bench_check(what, got.data(), want.data(), idx.size(), atol, rtol);
+	};
+
+	launch();
+	BENCH_CK(cudaGetLastError());
+	BENCH_CK(cudaDeviceSynchronize());
+	bool ok = check("stencil3d7");
+
+	// Minimum: read in once, write out once. Flops per interior point: 5
+	// adds of the neighbours, 2 multiplies, 1 add (boundary points are
+	// copies).
+	bench_stats st = bench_time(launch);
+	const double interior = (double)(nx - 2) * (ny - 2) * (nz - 2);
+	bench_report("stencil3d7", "naive", st, 2.0 * sizeof(float) * (double)n, 8.0 * interior);
+
+	ok = check("stencil3d7 after timing") && ok;
+
+	BENCH_CK(cudaFree(din));
+	BENCH_CK(cudaFree(dout));
+	return bench_finish(ok);
+}
