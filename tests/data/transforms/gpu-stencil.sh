@@ -77,9 +77,10 @@ for p in $progs; do
 		stamp "$p $t small_rc=$rs full_rc=$? $(grep -E '^(PASS|FAIL)' "$logs/$p-$t-full.txt")"
 	done
 done
-# 4. reviews of the fastest passing point per program
+# 4. reviews of the fastest passing point per program (a review of
+# stencil3d25 took 21 s on an H200, capture 9 s and replay 12 s)
 for p in $progs; do
-	[ "$(left)" -gt 100 ] || { stamp "no time for the review of $p"; continue; }
+	[ "$(left)" -gt 45 ] || { stamp "no time for the review of $p"; continue; }
 	k=${p}_kernel
 	best=$(python3 - "$logs" "$p" "$k" <<'PY'
 import glob, json, os, sys
@@ -150,8 +151,10 @@ for p in progs:
               f"stage {j.get('stage')} error {j.get('error')}; original {o.get('median_ms')} "
               f"[{o.get('lo_ms')},{o.get('hi_ms')}] n={o.get('n')} candidate {c.get('median_ms')} "
               f"[{c.get('lo_ms')},{c.get('hi_ms')}] n={c.get('n')} {tm.get('verdict')} x{tm.get('speedup')}")
-    except (OSError, ValueError) as e:
-        print(f"{p} REVIEW none ({e.__class__.__name__})")
+    except OSError:
+        print(f"{p} REVIEW none (not reviewed: no time, no capture or no passing point; logs/log.txt says which)")
+    except ValueError as e:
+        print(f"{p} REVIEW none (the replay's JSON unreadable: {e})")
 PY
 for p in $progs; do cp bench/$p/*.build "$logs/" 2>/dev/null; done
 tar -czf "$out/logs.tgz" -C "$out" logs
