@@ -21,7 +21,8 @@
 # packed by bench/tools/stage-libclang.sh, unpacked to /opt/llvm and used.
 # --source: the commit the tree was copied from (for the bench's run.json).
 # The suite runs first (integration/gpu/run.sh), then the stencil
-# candidates (tests/data/transforms/gpu-stencil.sh), then the bench
+# candidates (tests/data/transforms/gpu-stencil.sh; KS_GST_NCU in the
+# environment reaches it), then the bench
 # (bench/tools/run.sh with --budget the time left, and --bench-args'
 # options, such as --out and --work). Exit status 0.
 set -u

@@ -18,6 +18,13 @@
 # and prints a table (also OUT/summary.txt; the logs as OUT/logs.tgz).
 #   bash tests/data/transforms/gpu-stencil.sh OUT CANDS [SECONDS]
 # (KS_GST_PROGS="p1 p2" names fewer programs)
+#   5. with KS_GST_NCU="d p2 ..." (orig: the original), while time is
+#      left, profiles those points' first launch with ncu (clocks as found; the raw metrics of
+#      the sections SpeedOfLight, Occupancy, SchedulerStats,
+#      WarpStateStats, InstructionStats, MemoryWorkloadAnalysis, LaunchStats)
+#      and adds a line each to the table: registers, occupancy, issue
+#      slots busy, thread instructions an output, shared wavefronts per
+#      32 outputs, the largest stall reasons.
 set -u
 out=${1:?usage: gpu-stencil.sh OUT CANDS [SECONDS]}
 cands=$(cd "${2:?usage: gpu-stencil.sh OUT CANDS [SECONDS]}" && pwd)
@@ -110,6 +117,21 @@ PY
 	stamp "replay $p $best rc=$?"
 	echo "$best" >"$logs/$p-best.txt"
 done
+# 5. ncu on the points KS_GST_NCU names
+for p in $progs; do
+	for t in ${KS_GST_NCU:-}; do
+		b=bench/$p/cand-$t
+		[ "$t" = orig ] && b=bench/$p/base
+		[ -x "$b" ] || continue
+		[ "$(left)" -gt 25 ] || { stamp "no time for ncu on $p $t"; continue; }
+		timeout $(($(left) - 5)) ncu --clock-control none --kernel-name "regex:${p}_kernel" \
+			--launch-count 1 --section SpeedOfLight --section Occupancy \
+			--section SchedulerStats --section WarpStateStats --section InstructionStats \
+			--section MemoryWorkloadAnalysis --section LaunchStats --csv --page raw \
+			"$b" >"$logs/$p-$t-ncu.csv" 2>"$logs/$p-$t-ncu.err"
+		stamp "ncu $p $t rc=$?"
+	done
+done
 # table
 python3 - "$logs" $progs <<'PY' >"$out/summary.txt"
 import glob, json, os, sys
@@ -125,6 +147,40 @@ def ksb(path):
     return rows
 def floor(r):
     return max(r["bytes"] / 4.27e12, r["flops"] / 5.11e13) * 1e3
+def ncu_line(path, base):
+    import csv
+    try:
+        rows = [r for r in csv.reader(l for l in open(path) if l.startswith('"'))]
+    except OSError as e:
+        return f"none ({e.__class__.__name__})"
+    if len(rows) < 3:
+        return "none (no kernel profiled; the .err file says why)"
+    head, vals = rows[0], rows[2]
+    m = dict(zip(head, vals))
+    def num(k):
+        try:
+            return float(m[k].replace(",", ""))
+        except (KeyError, ValueError):
+            return None
+    # the outputs: the program's bytes are 8 an output (one read, one write)
+    outs = base[0]["bytes"] / 8 if base else None
+    def per(k, scale=1.0):
+        v = num(k)
+        return f"{v * scale / outs:.1f}" if v is not None and outs else "?"
+    stalls = sorted(((num(k), k) for k in head
+                     if k.startswith("smsp__average_warps_issue_stalled_") and k.endswith("_per_issue_active.ratio")
+                     and num(k) is not None), reverse=True)[:5]
+    st = ", ".join(f"{k[len('smsp__average_warps_issue_stalled_'):-len('_per_issue_active.ratio')]} {v:.2f}"
+                   for v, k in stalls)
+    g = lambda k: m.get(k, "?")
+    return (f"{g('gpu__time_duration.sum')} ns; registers {g('launch__registers_per_thread')}, "
+            f"occupancy {g('sm__warps_active.avg.pct_of_peak_sustained_active')} %, "
+            f"issue slots busy {g('sm__inst_issued.avg.pct_of_peak_sustained_active')} %, "
+            f"SM {g('sm__throughput.avg.pct_of_peak_sustained_elapsed')} %, "
+            f"DRAM {g('gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed')} %; "
+            f"thread instructions an output {per('smsp__inst_executed.sum', 32.0)}, "
+            f"shared wavefronts per 32 outputs {per('l1tex__data_pipe_lsu_wavefronts_mem_shared.sum', 32.0)}; "
+            f"warps stalled per issue: {st or '?'}")
 print(open(f"{out}/gpu.txt").read().strip())
 print("# program point: median ms [min,max] reps, % of floor (4270 GB/s, 51.1 TFLOP/s); small/full checks")
 for p in progs:
@@ -155,6 +211,9 @@ for p in progs:
         print(f"{p} REVIEW none (not reviewed: no time, no capture or no passing point; logs/log.txt says which)")
     except ValueError as e:
         print(f"{p} REVIEW none (the replay's JSON unreadable: {e})")
+    for f in sorted(glob.glob(f"{out}/{p}-*-ncu.csv")):
+        t = os.path.basename(f)[len(p) + 1:-len("-ncu.csv")]
+        print(f"{p} NCU {t}: {ncu_line(f, ksb(f'{out}/{p}-base.txt'))}")
 PY
 for p in $progs; do cp bench/$p/*.build "$logs/" 2>/dev/null; done
 tar -czf "$out/logs.tgz" -C "$out" logs
