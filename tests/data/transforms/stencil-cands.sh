@@ -58,3 +58,19 @@ gen stencil3d25 p2r0 pack=2 resident=0
 gen stencil3d7 p2 pack=2
 gen stencil3d25 p2b16 pack=2 bx=16
 gen stencil3d25 p4d1 depth=1
+# the sixth round: wider tiles and longer columns (less halo an output:
+# the y halo's share of a plane, the z halo's share of a column)
+gen stencil3d25 p4b128 bx=128
+gen stencil3d25 p4b64z128 bx=64 planes=128
+gen stencil3d25 p4z128 planes=128
+# and the 4-wide body tried by hand (stencil3d25-lanes.py) on the
+# default and two of these: laned, lanep4b64, lanep4z128
+for t in d p4b64 p4z128; do
+	case " ${KS_SC_POINTS:-lane$t} " in *" lane$t "*) ;; *) continue ;; esac
+	if [ -e "$cands/stencil3d25/$t.cu" ]; then
+		python3 tests/data/transforms/stencil3d25-lanes.py "$cands/stencil3d25/$t.cu" \
+			"$cands/stencil3d25/lane$t.cu" || echo "failed: stencil3d25 lane$t"
+	else
+		echo "failed: stencil3d25 lane$t (make $t too)"
+	fi
+done
