@@ -172,6 +172,14 @@ def ncu_line(path, base):
                      and num(k) is not None), reverse=True)[:5]
     st = ", ".join(f"{k[len('smsp__average_warps_issue_stalled_'):-len('_per_issue_active.ratio')]} {v:.2f}"
                    for v, k in stalls)
+    if not st:
+        # the sampled stall reasons where the ratios are not in the report
+        pre = "smsp__pcsamp_warps_issue_stalled_"
+        smp = [(num(k), k) for k in head if k.startswith(pre) and "not_issued" not in k
+               and num(k) is not None]
+        tot = sum(v for v, _ in smp) or 1.0
+        st = ", ".join(f"{k[len(pre):]} {100 * v / tot:.0f}% of samples"
+                       for v, k in sorted(smp, reverse=True)[:5])
     g = lambda k: m.get(k, "?")
     return (f"{g('gpu__time_duration.sum')} ns; registers {g('launch__registers_per_thread')}, "
             f"occupancy {g('sm__warps_active.avg.pct_of_peak_sustained_active')} %, "
@@ -180,7 +188,7 @@ def ncu_line(path, base):
             f"DRAM {g('gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed')} %; "
             f"thread instructions an output {per('smsp__inst_executed.sum', 32.0)}, "
             f"shared wavefronts per 32 outputs {per('l1tex__data_pipe_lsu_wavefronts_mem_shared.sum', 32.0)}; "
-            f"warps stalled per issue: {st or '?'}")
+            f"stalls: {st or '?'}")
 print(open(f"{out}/gpu.txt").read().strip())
 print("# program point: median ms [min,max] reps, % of floor (4270 GB/s, 51.1 TFLOP/s); small/full checks")
 for p in progs:
