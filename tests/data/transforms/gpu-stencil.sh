@@ -133,6 +133,7 @@ for p in $progs; do
 	done
 done
 # table
+# shellcheck disable=SC2086 # the programs are words
 python3 - "$logs" $progs <<'PY' >"$out/summary.txt"
 import glob, json, os, sys
 out, progs = sys.argv[1], sys.argv[2:]
@@ -223,8 +224,8 @@ for p in progs:
         t = os.path.basename(f)[len(p) + 1:-len("-ncu.csv")]
         print(f"{p} NCU {t}: {ncu_line(f, ksb(f'{out}/{p}-base.txt'))}")
 PY
-for p in $progs; do cp bench/$p/*.build "$logs/" 2>/dev/null; done
+for p in $progs; do cp "bench/$p/"*.build "$logs/" 2>/dev/null; done
 tar -czf "$out/logs.tgz" -C "$out" logs
 rm -rf "$logs"
 cat "$out/summary.txt"
-stamp done 2>/dev/null || true
+stamp "done" 2>/dev/null || true
