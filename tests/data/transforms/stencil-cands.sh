@@ -12,10 +12,14 @@ ks=${2:-$top/build/ks}
 mkdir -p "$cands"
 cands=$(cd "$cands" && pwd)
 cd "$top" || exit 1
+wanted() { # point: named by KS_SC_POINTS, or all without it
+	case " ${KS_SC_POINTS:-$1} " in *" $1 "*) return 0 ;; esac
+	return 1
+}
 gen() { # prog point k=v...
 	local p=$1 t=$2 kv args=()
 	shift 2
-	case " ${KS_SC_POINTS:-$t} " in *" $t "*) ;; *) return 0 ;; esac
+	wanted "$t" || return 0
 	for kv in "$@"; do args+=(--param "$kv"); done
 	mkdir -p "$cands/$p"
 	"$ks" transform "bench/$p/main.cu:${p}_kernel" --skill stencil_smem_halo "${args[@]}" \
@@ -66,7 +70,7 @@ gen stencil3d25 p4z128 planes=128
 # and the 4-wide body tried by hand (stencil3d25-lanes.py) on the
 # default and two of these: laned, lanep4b64, lanep4z128
 for t in d p4b64 p4z128; do
-	case " ${KS_SC_POINTS:-lane$t} " in *" lane$t "*) ;; *) continue ;; esac
+	wanted "lane$t" || continue
 	if [ -e "$cands/stencil3d25/$t.cu" ]; then
 		python3 tests/data/transforms/stencil3d25-lanes.py "$cands/stencil3d25/$t.cu" \
 			"$cands/stencil3d25/lane$t.cu" || echo "failed: stencil3d25 lane$t"
