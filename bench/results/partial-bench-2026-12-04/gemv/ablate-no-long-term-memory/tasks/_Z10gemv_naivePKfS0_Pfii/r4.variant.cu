@@ -1,0 +1,150 @@
+// gemv_naive: vectorize_memory bytes=16 ilp=1 block=256 waves=0 (builtin transform, arch 900)
+// ks-nvcc: helpers
+static __device__ __forceinline__ void
+ks_sb_gemv_naive(const uint3 threadIdx, const uint3 blockIdx, const dim3 blockDim,
+	const dim3 gridDim,
+	const float *A, const float *x, float *y, int M, int N)
+{
+	(void)threadIdx;
+	(void)blockIdx;
+	(void)blockDim;
+	(void)gridDim;
+	{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+	if (row < M) {
+		float sum = 0.0f;
+		for (int j = 0; j < N; j++)
+			sum += A[row * N + j] * x[j];
+		y[row] = sum;
+	}
+}
+}
+
+static __device__ __forceinline__ void
+ks_vb_gemv_naive(const uint3 threadIdx, const uint3 blockIdx, const dim3 blockDim,
+	const dim3 gridDim, const int ks_j, float *ks_v2,
+	const float *A, const float *x, float *y, int M, int N)
+{
+	(void)threadIdx;
+	(void)blockIdx;
+	(void)blockDim;
+	(void)gridDim;
+	(void)ks_j;
+	{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+	if ((true || (row < M))) {
+		float sum = 0.0f;
+		for (int j = 0; j < N; j++)
+			sum += A[row * N + j] * x[j];
+		(ks_v2[ks_j]) = sum;
+	}
+}
+}
+
+struct __align__(16) ks_pk2_gemv_naive {
+	float v[4];
+};
+
+/* Every bounds check of the kernel passes for the original thread
+   (ks_bx, ks_tx), ks_i = ks_bx * blockDim.x + ks_tx. */
+static __device__ __forceinline__ bool
+ks_in_gemv_naive(const unsigned ks_i, const unsigned ks_tx, const unsigned ks_bx,
+	const dim3 ks_ob, const dim3 ks_og,
+	const float *A, const float *x, float *y, int M, int N)
+{
+	(void)ks_i;
+	(void)ks_tx;
+	(void)ks_bx;
+	return (((0LL) + (1LL) * (long long)ks_i) < ((1LL * (long long)(M))));
+}
+
+__global__ void __launch_bounds__(256)
+ks_xf_gemv_naive(const float *A, const float *x, float *y, int M, int N, const dim3 ks_og, const dim3 ks_ob,
+	const unsigned ks_mg, const unsigned ks_s1, const unsigned ks_s2)
+{
+	const unsigned ks_ng =
+		(unsigned)((unsigned long long)ks_og.x * ks_ob.x / 4);
+	const unsigned ks_s = gridDim.x * 256;
+
+	for (unsigned ks_g0 = blockIdx.x * 256 + threadIdx.x;
+	     ks_g0 < ks_ng; ks_g0 += 1 * ks_s) {
+		ks_pk2_gemv_naive ks_v2[1];
+		bool ks_full[1];
+
+#pragma unroll
+		for (int ks_u = 0; ks_u < 1; ks_u++) {
+			const unsigned ks_g = ks_g0 + ks_u * ks_s;
+			const unsigned ks_t = ks_g * 4;
+			const unsigned ks_t32 = (unsigned)ks_t;
+			const unsigned ks_h = __umulhi(ks_t32, ks_mg);
+			const unsigned ks_bx = (ks_h + ((ks_t32 - ks_h) >> ks_s1)) >> ks_s2;
+			const unsigned ks_tx = ks_t32 - ks_bx * ks_ob.x;
+
+			ks_full[ks_u] = ks_g < ks_ng &&
+				ks_in_gemv_naive(ks_t32, ks_tx, ks_bx, ks_ob, ks_og, A, x, y, M, N) &&
+				ks_in_gemv_naive(ks_t32 + 3, ks_tx + 3, ks_bx, ks_ob, ks_og, A, x, y, M, N);
+			if (!ks_full[ks_u])
+				continue;
+		}
+#pragma unroll
+		for (int ks_u = 0; ks_u < 1; ks_u++) {
+			const unsigned ks_g = ks_g0 + ks_u * ks_s;
+			const unsigned ks_t = ks_g * 4;
+			const unsigned ks_t32 = (unsigned)ks_t;
+			const unsigned ks_h = __umulhi(ks_t32, ks_mg);
+			const unsigned ks_bx = (ks_h + ((ks_t32 - ks_h) >> ks_s1)) >> ks_s2;
+			const unsigned ks_tx = ks_t32 - ks_bx * ks_ob.x;
+
+			if (ks_full[ks_u]) {
+#pragma unroll
+				for (int ks_j = 0; ks_j < 4; ks_j++)
+					ks_vb_gemv_naive(make_uint3(ks_tx + ks_j, 0, 0),
+						make_uint3(ks_bx, 0, 0), ks_ob, ks_og, ks_j, ks_v2[ks_u].v, A, x, y, M, N);
+				*reinterpret_cast<ks_pk2_gemv_naive *>(y + ks_t) = ks_v2[ks_u];
+			} else if (ks_g < ks_ng) {
+				for (unsigned ks_j = 0; ks_j < 4; ks_j++)
+					ks_sb_gemv_naive(make_uint3(ks_tx + ks_j, 0, 0),
+						make_uint3(ks_bx, 0, 0), ks_ob, ks_og, A, x, y, M, N);
+			}
+		}
+	}
+}
+// ks-nvcc: definition
+__global__ void
+gemv_naive(const float *A, const float *x, float *y, int M, int N)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+	if (row < M) {
+		float sum = 0.0f;
+		for (int j = 0; j < N; j++)
+			sum += A[row * N + j] * x[j];
+		y[row] = sum;
+	}
+}
+// ks-nvcc: launcher
+static void
+ks_launch_gemv_naive(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
+	const float *A, const float *x, float *y, int M, int N)
+{
+	unsigned long long ks_blocks;
+	unsigned ks_l = 0, ks_mg, ks_s1, ks_s2;
+
+	if (grid.x == 0 || grid.y != 1 || grid.z != 1 || block.y != 1 ||
+	    block.z != 1 || block.x % 4 != 0 ||
+	    (unsigned long long)grid.x * block.x > 0xfffffbffULL ||
+	    (unsigned long long)(const void *)y % 16 != 0) {
+		/* a launch the variant does not cover: the original */
+		gemv_naive<<<grid, block, shmem, stream>>>(A, x, y, M, N);
+		return;
+	}
+	while ((1ull << ks_l) < block.x)
+		ks_l++;
+	ks_mg = (unsigned)(((1ull << 32) * ((1ull << ks_l) - block.x)) / block.x + 1);
+	ks_s1 = ks_l < 1 ? ks_l : 1;
+	ks_s2 = ks_l > 1 ? ks_l - 1 : 0;
+	ks_blocks = ((unsigned long long)grid.x * block.x / 4 + 256 - 1) / 256;
+	if (ks_blocks > 0x7fffffffULL)
+		ks_blocks = 0x7fffffffULL;
+	(void)shmem;
+	ks_xf_gemv_naive<<<(unsigned)ks_blocks, 256, 0, stream>>>(A, x, y, M, N, grid, block, ks_mg, ks_s1, ks_s2);
+}
