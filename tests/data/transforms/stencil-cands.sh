@@ -78,3 +78,15 @@ for t in d p4b64 p4z128; do
 		echo "failed: stencil3d25 lane$t (make $t too)"
 	fi
 done
+# the seventh round: the 4-wide body wherever the 4 outputs agree on each
+# x test (at 512 columns: every thread, so the 4 bodies never run), on
+# the default and on bx=64: laneagreed, laneagreep4b64
+for t in d p4b64; do
+	wanted "laneagree$t" || continue
+	if [ -e "$cands/stencil3d25/$t.cu" ]; then
+		python3 tests/data/transforms/stencil3d25-lanes.py "$cands/stencil3d25/$t.cu" \
+			"$cands/stencil3d25/laneagree$t.cu" agree || echo "failed: stencil3d25 laneagree$t"
+	else
+		echo "failed: stencil3d25 laneagree$t (make $t too)"
+	fi
+done

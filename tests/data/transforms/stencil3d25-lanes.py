@@ -8,9 +8,12 @@
 # window read from shared memory). The body is stencil3d25's, written
 # out here: the TU is for timing the 4 chains in one block against 4
 # blocks (docs/TRANSFORMS.md, "Not yet done" of the packed form).
-#   python3 tests/data/transforms/stencil3d25-lanes.py IN.cu OUT.cu
+#   python3 tests/data/transforms/stencil3d25-lanes.py IN.cu OUT.cu [agree]
 import re, sys
 src, dst = sys.argv[1:3]
+# agree: the 4-wide body wherever the 4 outputs agree on every x test
+# (inside, or all 4 in the border, or all 4 past nx), not only inside
+agree = sys.argv[3:4] == ['agree']
 s = open(src).read()
 tw = int(re.search(r'__shared__ __align__\(16\) float ks_t\[2\]\[(\d+)\]\[(\d+)\]', s).group(2))
 lane = '''
@@ -81,9 +84,20 @@ s = s.replace(old, '''						make_uint3(ks_bx[ks_v], ks_by, ks_bs), ks_ob, ks_og,
 						ks_v, ks_w, ks_o.v, ks_om, in, out, nx, ny, nz);''')
 old = '\tconst long long ks_cs = (long long)ks_og.z * ks_ob.z;\n'
 assert s.count(old) == 1
-s = s.replace(old, '''	/* by hand (an experiment, stencil3d25 only): the 4 outputs take the
+if agree:
+	uni = '''	/* by hand (an experiment, stencil3d25 only): the 4 outputs take each
+	   of the kernel's x tests (x >= nx, x < 4, x >= nx - 4) the same way:
+	   each test is monotone in x, so the first and the last output decide */
+	const int ks_x4 = (int)(ks_bx[0] * ks_ob.x + ks_tx[0]);
+	const bool ks_uni = ks_mine && ks_mx[3] && ks_tx[0] + 3 < ks_ob.x &&
+		(ks_x4 >= nx) == (ks_x4 + 3 >= nx) && (ks_x4 < 4) == (ks_x4 + 3 < 4) &&
+		(ks_x4 >= nx - 4) == (ks_x4 + 3 >= nx - 4);
+'''
+else:
+	uni = '''	/* by hand (an experiment, stencil3d25 only): the 4 outputs take the
 	   kernel's x tests the same way (4 <= x, x + 3 < nx - 4) */
 	const bool ks_uni = ks_mine && ks_mx[3] && ks_tx[0] + 3 < ks_ob.x &&
 		(int)(ks_bx[0] * ks_ob.x + ks_tx[0]) >= 4 && (int)(ks_bx[0] * ks_ob.x + ks_tx[0]) + 3 < nx - 4;
-''' + old)
+'''
+s = s.replace(old, uni + old)
 open(dst, 'w').write(s)
