@@ -40,6 +40,7 @@
  * May include: libc, core/, analysis/ (structs only), transform.h,
  * xfkit.h, xfbody.h.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1318,7 +1319,7 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 	    const char *params,
 	    const char *args, const struct ks_buf *body, const char *csy,
 	    const char *csz, const char *clim, long long bx, long long by,
-	    long long planes, long long depth, long long minb,
+	    long long planes, long long depth, long long minb, long long un,
 	    struct ks_buf *variant, struct ks_buf *reason)
 {
 	const char *kname = s->k->name;
@@ -1326,6 +1327,11 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 	const long long qn = 2 * rz + 1, wr = 2 * ry + 1;
 	const long long st = depth > 2 ? depth : 2;
 	const long long ql = (qn + depth + st - 1) / st * st;
+	/* unroll=U: U steps unrolled, the column a window of U + qn + depth
+	   - 1 vectors shifted by U after them, where the ring's whole
+	   period unrolls the code ql / U times over */
+	const long long live = qn + depth - 1, qsz = un ? un + live : ql;
+	char qm[32];
 	const long long nxv = bx / pk, nt = nxv * by, hv = 4 / pk, ww = pk + 8;
 	const long long tw = bx + 8, th = by + 2 * ry;
 	/* halo vectors: the bands above and below (ry rows of nxv), the
@@ -1341,7 +1347,11 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 		    "of loads ahead, the plane's window read into registers once "
 		    "for the %lld outputs (stencil_smem_halo, stream=2 pack=%lld)\n",
 		    kname, s->r[0], s->r[1], s->r[2], nxv, by, pk, planes, th, tw,
-		    4 * pk, ql, depth, pk, pk);
+		    4 * pk, qsz, depth, pk, pk);
+	if (un)
+		snprintf(qm, sizeof(qm), "%s", "");
+	else
+		snprintf(qm, sizeof(qm), " %% %lld", ql);
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n#include <string.h>\n");
 	ks_buf_adds(variant, helpers);
 	ks_buf_adds(variant, helpers_i);
@@ -1399,11 +1409,13 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 		"\t   cell (0, 0), at the first step */\n"
 		"\tconst ks_I ks_fc = ks_c0 + (ks_I)ks_gx + ks_sy * (ks_I)ks_gy + ks_sz * (ks_I)ks_s0;\n"
 		"\tconst ks_I ks_o0 = ks_c0 + (ks_I)ks_x0 - 4 + ks_sy * ((ks_I)ks_y0 - %lld) + ks_sz * (ks_I)ks_s0;\n"
-		"\t/* the ring: slot (k + %lld) %% %lld holds the %lld columns at step k */\n"
+		"\t/* the ring: slot (k%s + %lld)%s holds the %lld columns at step k%s */\n"
 		"\tks_st_v%lld<%s> ks_q[%lld];\n",
 		nxv, by, planes, iname, oname, nt, minb, kname, params, T, th, tw, csy,
 		csz, clim, s->c0[0], s->c0[1], s->c0[2], bx, by, pk, pk, ry, nxv,
-		pk, pk, pk, pk, planes, planes, planes, ry, rz, ql, pk, pk, T, ql);
+		pk, pk, pk, pk, planes, planes, planes, ry, un ? " - k0" : "", rz,
+		qm, pk, un ? "\n\t   (k0: the first of the steps the pass unrolls)" : "",
+		pk, T, qsz);
 	if (ns)
 		ks_buf_addf(variant,
 			"\t/* this thread's halo vectors: buffer cell (-1: none), flat offset\n"
@@ -1462,8 +1474,8 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 		"\t\t\t\tbreak;\n"
 		"\t\t\t/* buffer ks_u %% 2 was last read two steps ago, before the\n"
 		"\t\t\t   last barrier */\n"
-		"\t\t\t*reinterpret_cast<ks_st_v%lld<%s> *>(&ks_t[ks_u %% 2][ks_ly][ks_lx]) = ks_q[(ks_u + %lld) %% %lld];\n",
-		ql, ql, T, wr, ww, pk, T, rz, ql);
+		"\t\t\t*reinterpret_cast<ks_st_v%lld<%s> *>(&ks_t[ks_u %% 2][ks_ly][ks_lx]) = ks_q[(ks_u + %lld)%s];\n",
+		un ? un : ql, un ? un : ql, T, wr, ww, pk, T, rz, qm);
 	if (ns)
 		ks_buf_addf(variant,
 			"#pragma unroll\n"
@@ -1473,8 +1485,8 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 			ns, pk, T, depth);
 	ks_buf_addf(variant,
 		"\t\t\t__syncthreads();\n"
-		"\t\t\tks_q[(ks_u + %lld) %% %lld] = ks_st_ld%lld(%s, ks_fc + ks_sz * (ks_I)(ks_k + %lld), ks_n, ks_al);\n",
-		qn + depth - 1, ql, pk, iname, rz + depth);
+		"\t\t\tks_q[(ks_u + %lld)%s] = ks_st_ld%lld(%s, ks_fc + ks_sz * (ks_I)(ks_k + %lld), ks_n, ks_al);\n",
+		live, qm, pk, iname, rz + depth);
 	if (ns)
 		ks_buf_addf(variant,
 			"#pragma unroll\n"
@@ -1504,7 +1516,7 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 		"\n"
 		"#pragma unroll\n"
 		"\t\t\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
-		"\t\t\t\t\tks_w[ks_j] = ks_q[(ks_u + ks_j) %% %lld].v[ks_v];\n"
+		"\t\t\t\t\tks_w[ks_j] = ks_q[(ks_u + ks_j)%s].v[ks_v];\n"
 		"\t\t\t\tif (ks_mx[ks_v] && ks_mine)\n"
 		"\t\t\t\t\tks_st_body_%s(make_uint3(ks_tx[ks_v], ks_ty, ks_ts),\n"
 		"\t\t\t\t\t\tmake_uint3(ks_bx[ks_v], ks_by, ks_bs), ks_ob, ks_og, ks_tw,\n"
@@ -1527,15 +1539,23 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 		"\t\t\t\tks_ts = 0;\n"
 		"\t\t\t\tks_bs++;\n"
 		"\t\t\t}\n"
-		"\t\t}\n"
+		"\t\t}\n",
+		ww, wr, ww / pk, pk, T, pk, T, ry, pk, pk, pk, pk, O, pk, T, qn, qn,
+		qm, kname, args, pk, (1LL << pk) - 1, pk - 1, pk, O, oname, pk, oname);
+	if (un)
+		ks_buf_addf(variant,
+			"\t\t/* the window moves %lld steps on */\n"
+			"#pragma unroll\n"
+			"\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+			"\t\t\tks_q[ks_j] = ks_q[ks_j + %lld];\n",
+			un, live, un);
+	ks_buf_addf(variant,
 		"\t}\n"
 		"}\n"
 		"/* both offset types in the device code (the launcher that names\n"
 		"   them is host code only) */\n"
 		"template __global__ void ks_st_%s<int>(const dim3, const dim3, const bool, %s);\n"
 		"template __global__ void ks_st_%s<long long>(const dim3, const dim3, const bool, %s);\n",
-		ww, wr, ww / pk, pk, T, pk, T, ry, pk, pk, pk, pk, O, pk, T, qn, qn,
-		ql, kname, args, pk, (1LL << pk) - 1, pk - 1, pk, O, oname, pk, oname,
 		kname, params, kname, params);
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, s->k, variant, reason))
@@ -1601,7 +1621,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
       struct ks_buf *variant, struct ks_buf *reason)
 {
 	const long long bx = p->v[0], rows = p->v[2], planes = p->v[3],
-			stream = p->v[4], vx = p->v[7], pack = p->v[8];
+			stream = p->v[4], vx = p->v[7], pack = p->v[8],
+			unroll = p->v[9];
 	long long by = p->v[1], depth = p->v[5], minb, pk;
 	struct st s;
 	struct ks_buf params = KS_BUF_INIT, bparams = KS_BUF_INIT;
@@ -1653,6 +1674,24 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		ks_buf_reset(reason);
 	}
 	O = pk ? oel.ctype : NULL;
+	if (unroll && !pk) {
+		ks_buf_addf(reason, "unroll applies to the packed plane form only "
+				    "(pack=4 or 2 where it applies)");
+		goto out;
+	}
+	if (unroll) {
+		/* the ring's period (emit_planev's ql): the stages of the
+		   halo and of the plane buffers repeat every st steps */
+		const long long st = depth > 2 ? depth : 2;
+		const long long ql = (2 * rz + 1 + depth + st - 1) / st * st;
+
+		if (unroll % st || unroll >= ql) {
+			ks_buf_addf(reason, "unroll=%lld is not a multiple of %lld "
+					    "below the ring's %lld steps",
+				    unroll, st, ql);
+			goto out;
+		}
+	}
 	if ((pk ? bx / pk : bx) * by > 1024) {
 		ks_buf_addf(reason, "a %lldx%lld block has more than 1024 threads",
 			    pk ? bx / pk : bx, by);
@@ -1864,7 +1903,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	if (pk) {
 		if (emit_planev(&s, pk, in, T, iname, O, oname, params.buf, args.buf, &body,
 				csy.buf, csz.buf, clim.buf, bx, by, planes, depth,
-				minb, variant, reason) == 0)
+				minb, unroll, variant, reason) == 0)
 			rc = KS_XF_APPLIED;
 		goto out;
 	}
@@ -2117,7 +2156,7 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 			"global x, y (z) indices, an input read at constant "
 			"(or radius-loop) offsets in the row and plane strides, "
 			"an early exit on the slowest coordinate",
-	.nparams = 9,
+	.nparams = 10,
 	.params = {
 		{ "bx", "threads per block along x (tile width)",
 		  32, 4, { 32, 64, 16, 128 } },
@@ -2149,6 +2188,10 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 			  "vectors, bx the tile width in outputs; elsewhere, "
 			  "and 1: one output a thread",
 		  4, 3, { 4, 2, 1 } },
+		{ "unroll", "packed plane form: steps of the pass unrolled, the "
+			    "column a window shifted after them (0: the ring's "
+			    "length, the column indexed modulo it)",
+		  0, 2, { 0, 4 } },
 	},
 	.apply = apply,
 };

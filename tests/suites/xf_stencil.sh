@@ -73,6 +73,7 @@ test_bench_stencils_at_every_tile_shape() {
 		cp -R "$ROOT/bench/$p" "$ROOT/bench/common" .
 		check_tu "$p/main.cu" "${p}_kernel" common
 		check_tu "$p/main.cu" "${p}_kernel" common --param stream=1
+		[ "$p" = jacobi2d ] || check_tu "$p/main.cu" "${p}_kernel" common --param unroll=4
 		check_tu "$p/main.cu" "${p}_kernel" common --param stream=1 --param bx=64 --param by=4
 		check_tu "$p/main.cu" "${p}_kernel" common --param stream=1 --param depth=8 \
 			--param resident=2048
@@ -173,6 +174,10 @@ test_variants_match_the_original_on_the_cpu() {
 		    "heat3d:3:stream=2 pack=2:19,13,11 35,9,70 36,12,20" \
 		    "star3d_r:4:stream=2 pack=2:19,13,11 35,9,70 36,12,20" \
 		    "star3d_r:4:stream=2 pack=2 bx=64 by=4 depth=4:19,13,11 70,9,21" \
+		    "heat3d:3:stream=2 unroll=4:19,13,11 35,9,70 36,12,20" \
+		    "star3d_r:4:stream=2 unroll=4:19,13,11 35,9,70 36,12,20" \
+		    "star3d_r:4:stream=2 pack=2 unroll=4 planes=16:19,13,11 70,9,21" \
+		    "heat3d:3:stream=2 unroll=4 depth=2 bx=64 by=4 planes=16:19,13,11 70,9,21" \
 		    "star3d_r:4:depth=4 bx=16 by=4 planes=16:19,13,11 36,12,20" \
 		    "star3d_r:4:bx=16 depth=1 planes=16:37,13,11 40,9,21" \
 		    "heat3d:3:bx=64 by=4 depth=8:19,13,11 132,9,20" \
@@ -255,6 +260,19 @@ test_a_packed_plane_form_off_by_one_is_caught_on_the_cpu() {
 		's/ks_om == 15u \&\& ks_al/ks_om != 0u \&\& ks_al/'
 }
 
+# The same with the pass unrolled 4 steps (unroll=4): the window moved
+# one slot short, or a step's load one slot past the window's, is caught.
+test_an_unrolled_packed_form_off_by_one_is_caught_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
+	"$KS_BIN" transform stencil.cu:star3d_r --skill stencil_smem_halo --param stream=2 \
+		--param unroll=4 >v.cu
+	expect_contains "$(grep -c 'ks_q\[ks_j\] = ks_q\[ks_j + 4\]' v.cu)" "1"
+	expect_mutants_caught v.cu star3d_r 4 "35 9 70" \
+		's/ks_q\[ks_j\] = ks_q\[ks_j + 4\]/ks_q[ks_j] = ks_q[ks_j + 3]/' \
+		's/ks_q\[(ks_u + 8)\] = /ks_q[(ks_u + 7)] = /'
+}
+
 # The same with 2 outputs a thread (2 halo vectors a side): the left
 # side's inner halo vector never loaded, a partial pair written whole.
 test_a_pair_plane_form_off_by_one_is_caught_on_the_cpu() {
@@ -293,4 +311,8 @@ test_declines_say_why() {
 	out=$("$KS_BIN" transform stencil.cu:jacobi --skill stencil_smem_halo \
 		--param stream=2 --param rows=2 2>&1) && fail "rows=2 applied to the plane form"
 	expect_contains "$out" "rows applies to the 2-D tile form only"
+	out=$("$KS_BIN" transform stencil.cu:star3d_r --skill stencil_smem_halo \
+		--param stream=2 --param pack=1 --param unroll=4 2>&1) &&
+		fail "unroll=4 applied to one output a thread"
+	expect_contains "$out" "unroll applies to the packed plane form only"
 }

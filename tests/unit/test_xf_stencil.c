@@ -419,6 +419,49 @@ TEST(packed_plane_form_takes_four_outputs_a_thread)
 	ks_buf_release(&r);
 }
 
+/* unroll=4: the packed pass unrolls 4 steps, not the ring's 12, its
+ * column a window of 4 + 10 vectors moved 4 slots on after them (the
+ * code a third as long); a point it cannot take says why. */
+TEST(packed_plane_form_unrolls_fewer_steps_with_a_moving_window)
+{
+	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
+	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+	struct ks_xf_point pt;
+
+	if (!xf_setup(&fx))
+		return;
+	ks_xf_default_point(t, &pt);
+	CHECK_INT_EQ(0, pt.v[param_index(t, "unroll")]);
+	pt.v[param_index(t, "unroll")] = 4;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
+					   "stencil3d25_kernel", &pt, &v, &r,
+					   NULL));
+	CHECK(strstr(v.buf, "ks_st_v4<float> ks_q[14];"));
+	CHECK(strstr(v.buf, "for (int ks_k0 = 0; ks_k0 < ks_nst; ks_k0 += 4) {"));
+	CHECK(strstr(v.buf, "for (int ks_u = 0; ks_u < 4; ks_u++) {"));
+	CHECK(strstr(v.buf, "ks_q[(ks_u + 10)] = ks_st_ld4(in, ks_fc + ks_sz * (ks_I)(ks_k + 6), ks_n, ks_al);"));
+	CHECK(strstr(v.buf, "ks_w[ks_j] = ks_q[(ks_u + ks_j)].v[ks_v];"));
+	CHECK(strstr(v.buf, "for (int ks_j = 0; ks_j < 10; ks_j++)\n\t\t\tks_q[ks_j] = ks_q[ks_j + 4];"));
+	CHECK(!strstr(v.buf, "% 12]"));
+	ks_buf_reset(&v);
+	/* depth=4 repeats the halo's stages every 4 steps: 4 is a multiple;
+	   depth=8's 8 is not */
+	pt.v[param_index(t, "depth")] = 8;
+	CHECK_INT_EQ(KS_XF_DECLINED, run_xf("bench/stencil3d25/main.cu",
+					    "stencil3d25_kernel", &pt, &v, &r,
+					    NULL));
+	CHECK(strstr(r.buf, "unroll=4 is not a multiple of 8 below the ring's 24 steps"));
+	ks_buf_reset(&r);
+	pt.v[param_index(t, "depth")] = 0;
+	pt.v[param_index(t, "pack")] = 1;
+	CHECK_INT_EQ(KS_XF_DECLINED, run_xf("bench/stencil3d25/main.cu",
+					    "stencil3d25_kernel", &pt, &v, &r,
+					    NULL));
+	CHECK(strstr(r.buf, "unroll applies to the packed plane form only"));
+	ks_buf_release(&v);
+	ks_buf_release(&r);
+}
+
 TEST(plane_form_walks_planes_through_two_buffers)
 {
 	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
@@ -598,6 +641,7 @@ ks_suite_xf_stencil(void)
 	RUN(tile_and_column_follow_the_reads);
 	RUN(streaming_form_rings_the_column);
 	RUN(packed_plane_form_takes_four_outputs_a_thread);
+	RUN(packed_plane_form_unrolls_fewer_steps_with_a_moving_window);
 	RUN(plane_form_walks_planes_through_two_buffers);
 	RUN(plane_form_declines_with_reasons);
 	RUN(default_point_is_the_plane_form);
