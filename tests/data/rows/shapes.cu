@@ -142,6 +142,23 @@ argmax_gap(const float *x, int *idx, float *y, int rows, int cols)
 	y[row] = s;
 }
 
+// A sum of the row and of the squares from its third element: the second
+// pass walks the registers under j >= 2.
+__global__ void
+tail_sums(const float *x, float *y, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	float s = 0.0f, t = 0.0f;
+	for (int j = 0; j < cols; j++)
+		s += x[row * cols + j];
+	for (int j = 2; j < cols; j++)
+		t += x[row * cols + j] * x[row * cols + j];
+	y[row] = s + t;
+}
+
 // Rewritten, without the row cache: the row is also stored (in place).
 __global__ void
 scale_inplace(float *x, int rows, int cols)
@@ -387,6 +404,7 @@ launch_all(const float *x, float *y, float *z, double *p, int *iy,
 	softmax_rows<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
 	norm_rows<<<(rows + 255) / 256, 256, 0, s>>>(p, x, p, rows, cols);
 	argmax_gap<<<(rows + 255) / 256, 256, 0, s>>>(x, iy, y, rows, cols);
+	tail_sums<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
 	scale_inplace<<<(rows + 255) / 256, 256, 0, s>>>(y, rows, cols);
 	diff_rows<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
 	prefix_sums2<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols, cols / 2);
