@@ -106,7 +106,7 @@ test_row_cache_compiles_without_spills() {
 		cp "$ROOT/bench/$p/main.cu" "$ROOT/bench/$p/ref.h" \
 			"$ROOT/bench/common/bench.h" "$p/"
 		(
-			cd "$p"
+			cd "$p" || exit 1
 			"$KS_BIN" transform "main.cu:$k" --skill coop_rows --arch sm_90 \
 				--tu -o "out-$k.cu"
 			expect_eq 1 "$(grep -c 'float ks_rc\[32\];' "out-$k.cu")" "$k: the registers"
