@@ -24,7 +24,15 @@
  *     reads becomes a warp scan over tiles of 32 elements with a carry;
  *   - a statement outside the row loops that stores to memory runs on
  *     the group's first thread only (every thread of the group holds the
- *     same values there).
+ *     same values there);
+ *   - with a warp per row, passes of one block that read the same array
+ *     at their variable read it once into K registers a lane (element
+ *     lane + 32 t in ks_rc[t]) when the row's bound is at most 32 K, a
+ *     run-time test; each pass then walks t under its own first element
+ *     and bound, its reads of the array replaced by the register, and
+ *     the dealt form stays as the other branch. Only where nothing the
+ *     passes store could reach the array before its last read (the row
+ *     cache; the header says whether it is used, and why not).
  *
  * The launcher launches the variant when the launch is 1-D in its block
  * and the block divides into rows, else a copy of the original kernel
@@ -92,9 +100,32 @@ struct accum {
 
 #define MAX_ACC 8
 
+/* The row cache's values a lane by default: rows of up to 1024 elements,
+ * 32 registers for float. */
+#define ROW_CACHE_DEF 32
+
 /* `#pragma unroll` of a row loop, and the values per thread of a scan
  * tile: enough loads in flight per warp for HBM at full occupancy. */
 #define ROW_UNROLL 4
+
+/* At most this many passes share the row cache. */
+#define MAX_PASS 16
+
+/* The register cache of a row: passes of one block that read the same
+ * array at their variable read it from K registers a lane instead. */
+struct rcache {
+	int used;
+	int pass[MAX_PASS];	/* the passes (for statements), in order */
+	int npass;
+	int array;		/* the facts array held in registers */
+	int lb, le;		/* the first pass's read, tokens [lb, le) */
+	long long min_init;	/* the smallest first element of the passes */
+	const char *type;	/* the element's type */
+	int *rep;		/* reads replaced: tokens [rep[2i], rep[2i+1]) */
+	int nrep;
+	int body;		/* copying a cached pass's body */
+	int deep;		/* tabs after a marked newline (the cached body) */
+};
 
 struct cx {
 	const char *t;
@@ -111,6 +142,9 @@ struct cx {
 	int nloops_seen;	/* loop statements numbered in source order */
 	int col_loops;
 	int mark;		/* writing a generated block (add_user) */
+	int K;			/* the row cache's values a lane (0: off) */
+	int scans;		/* row scans emitted */
+	struct rcache rc;
 };
 
 /* ---- tokens ---- */
@@ -680,8 +714,11 @@ add_user(struct cx *c, const char *p, size_t n)
 		ks_buf_add(c->out, p, n);
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		ks_buf_addch(c->out, p[i] == '\n' ? '\1' : p[i]);
+		for (int d = 0; p[i] == '\n' && d < c->rc.deep; d++)
+			ks_buf_addch(c->out, '\t');
+	}
 }
 
 /* Append generated text `g` to `out`, each of its lines (but the first,
@@ -720,15 +757,32 @@ indent_of(const struct cx *c, int i, char *ind, size_t size)
 
 /* Tokens [b, e) with the gaps between them; `var` (a token, or -1)
  * renamed to `repl`; the thread built-ins renamed to the virtual ones. */
+/* The end of a read of the cached array that starts at token i, or -1. */
+static int
+cached_read(const struct cx *c, int i)
+{
+	for (int j = 0; j < c->rc.nrep; j++)
+		if (c->rc.rep[2 * j] == i)
+			return c->rc.rep[2 * j + 1];
+	return -1;
+}
+
 static void
 copy_sub(struct cx *c, int b, int e, int var, const char *repl)
 {
 	for (int i = b; i < e; i++) {
 		const struct tok *k = &c->tk[i];
 		const char *r = NULL;
+		int end;
 
 		if (i > b)
 			add_user(c, c->t + c->tk[i - 1].e, k->b - c->tk[i - 1].e);
+		if (c->rc.body && (end = cached_read(c, i)) > i && end <= e) {
+			/* the cached array's element of this pass's iteration */
+			ks_buf_adds(c->out, "ks_rc[ks_t]");
+			i = end - 1;
+			continue;
+		}
 		if (k->kind == TK_ID) {
 			if (var >= 0 && same_tok(c, i, var))
 				r = repl;
@@ -1288,8 +1342,11 @@ emit_scan(struct cx *c, const struct loopdesc *d, const struct accum *a,
 	ks_buf_adds(o, " = ks_carry;\n}");
 }
 
+/* A row loop dealt among the T threads, or (cached) walking the row
+ * cache's registers: element (int)ks_lane + 32 * ks_t of the row in
+ * ks_rc[ks_t], under the pass's own first element and bound. */
 static void
-emit_row_loop(struct cx *c, int s)
+emit_row_loop(struct cx *c, int s, int cached)
 {
 	struct ks_buf *o = c->out;
 	const struct stmt *st = &c->st[s];
@@ -1399,6 +1456,7 @@ emit_row_loop(struct cx *c, int s)
 				return;
 			}
 		c->col_loops++;
+		c->scans++;
 		emit_scan(c, &d, &acc[scan], at);
 		return;
 	}
@@ -1424,22 +1482,49 @@ emit_row_loop(struct cx *c, int s)
 		type_of(c, acc[j].id);
 		ks_buf_addf(o, ")%d;\n", acc[j].op == A_PROD ? 1 : 0);
 	}
-	if (c->unroll > 1)
-		ks_buf_addf(o, "#pragma unroll %d\n", c->unroll);
-	ks_buf_adds(o, "\tfor (");
-	copy(c, d.tb, d.te);
-	gap(c, d.var);
-	name(c, d.var);
-	ks_buf_adds(o, " = (");
-	copy(c, d.ib, d.ie);
-	ks_buf_adds(o, ") + (int)ks_lane; ");
-	copy(c, st->cb, st->ce);
-	ks_buf_adds(o, "; ");
-	name(c, d.var);
-	ks_buf_addf(o, " += %d)", c->T);
-	gap(c, d.bb);
-	copy(c, d.bb, d.be);
-	ks_buf_adds(o, "\n");
+	if (cached) {
+		long long k0;
+
+		ks_buf_addf(o, "#pragma unroll\n\tfor (int ks_t = 0; ks_t < %d; "
+			    "ks_t++) {\n\t\t", c->K);
+		copy(c, d.tb, d.te);
+		gap(c, d.var);
+		name(c, d.var);
+		ks_buf_adds(o, " = (int)ks_lane + 32 * ks_t;\n\t\tif (");
+		if (!ks_form_is_const(&c->f->loops[st->loop].init, &k0) ||
+		    k0 != 0) {
+			name(c, d.var);
+			ks_buf_adds(o, " >= (");
+			copy(c, d.ib, d.ie);
+			ks_buf_adds(o, ") && ");
+		}
+		copy(c, st->cb, st->ce);
+		ks_buf_adds(o, ")");
+		c->rc.body = 1;
+		c->rc.deep = 1;
+		gap(c, d.bb);
+		copy(c, d.bb, d.be);
+		c->rc.body = 0;
+		c->rc.deep = 0;
+		ks_buf_adds(o, "\n\t}\n");
+	} else {
+		if (c->unroll > 1)
+			ks_buf_addf(o, "#pragma unroll %d\n", c->unroll);
+		ks_buf_adds(o, "\tfor (");
+		copy(c, d.tb, d.te);
+		gap(c, d.var);
+		name(c, d.var);
+		ks_buf_adds(o, " = (");
+		copy(c, d.ib, d.ie);
+		ks_buf_adds(o, ") + (int)ks_lane; ");
+		copy(c, st->cb, st->ce);
+		ks_buf_adds(o, "; ");
+		name(c, d.var);
+		ks_buf_addf(o, " += %d)", c->T);
+		gap(c, d.bb);
+		copy(c, d.bb, d.be);
+		ks_buf_adds(o, "\n");
+	}
 	for (int j = 0; j < nacc; j++) {
 		int dup = 0;
 
@@ -1474,18 +1559,91 @@ has_loop_inside(const struct cx *c, int s)
 	return 0;
 }
 
-/* A row loop, rewritten, indented as the loop was. */
+/* Append generated text `g` one level deeper (its first line excepted). */
+static void
+deepen(struct ks_buf *out, const struct ks_buf *g)
+{
+	for (size_t i = 0; i < g->len; i++) {
+		ks_buf_addch(out, g->buf[i]);
+		if ((g->buf[i] == '\n' && i + 1 < g->len && g->buf[i + 1] != '#') ||
+		    g->buf[i] == '\1')
+			ks_buf_addch(out, '\t');
+	}
+}
+
+static int
+cached_pass(const struct cx *c, int s)
+{
+	for (int i = 0; i < c->rc.npass; i++)
+		if (c->rc.pass[i] == s)
+			return i;
+	return -1;
+}
+
+/* Before the first cached pass: the registers, the run-time test of the
+ * row's length, and the loads of the elements some pass reads. */
+static void
+emit_cache_load(struct cx *c)
+{
+	struct ks_buf *o = c->out;
+	const struct stmt *st = &c->st[c->rc.pass[0]];
+	struct loopdesc d;
+	int le;
+
+	if (read_header(c, c->rc.pass[0], &d))
+		return;
+	le = is(c, st->cb + 1, "<=");
+	ks_buf_addf(o, "%s ks_rc[%d];\nconst bool ks_rc_on = (", c->rc.type,
+		    c->K);
+	copy(c, st->cb + 2, st->ce);
+	ks_buf_addf(o, ") %s %d;\nif (ks_rc_on) {\n#pragma unroll\n\tfor (int "
+		    "ks_t = 0; ks_t < %d; ks_t++) {\n\t\t", le ? "<" : "<=",
+		    32 * c->K, c->K);
+	copy(c, d.tb, d.te);
+	gap(c, d.var);
+	name(c, d.var);
+	ks_buf_adds(o, " = (int)ks_lane + 32 * ks_t;\n\t\tks_rc[ks_t] = (");
+	if (c->rc.min_init > 0) {
+		name(c, d.var);
+		ks_buf_addf(o, " >= %lld && ", c->rc.min_init);
+	}
+	copy(c, st->cb, st->ce);
+	ks_buf_addf(o, ") ? (%s)(", c->rc.type);
+	copy(c, c->rc.lb, c->rc.le);
+	ks_buf_addf(o, ") : (%s)0;\n\t}\n}\n", c->rc.type);
+}
+
+/* A row loop, rewritten, indented as the loop was; a pass of the row
+ * cache in both forms, the run-time test choosing. */
 static void
 emit_generated(struct cx *c, int s)
 {
 	struct ks_buf g = KS_BUF_INIT;
 	struct ks_buf *save = c->out;
 	char ind[64];
+	int at = cached_pass(c, s);
 
 	indent_of(c, c->st[s].b, ind, sizeof(ind));
 	c->out = &g;
 	c->mark = 1;
-	emit_row_loop(c, s);
+	if (at < 0) {
+		emit_row_loop(c, s, 0);
+	} else {
+		struct ks_buf f = KS_BUF_INIT;
+
+		if (at == 0)
+			emit_cache_load(c);
+		c->out = &f;
+		emit_row_loop(c, s, 1);
+		ks_buf_adds(&g, "if (ks_rc_on) {\n\t");
+		deepen(&g, &f);
+		ks_buf_reset(&f);
+		emit_row_loop(c, s, 0);
+		ks_buf_adds(&g, "\n} else {\n\t");
+		deepen(&g, &f);
+		ks_buf_adds(&g, "\n}");
+		ks_buf_release(&f);
+	}
 	c->mark = 0;
 	c->out = save;
 	indent(c->out, &g, ind);
@@ -1587,9 +1745,381 @@ emit(struct cx *c, int s)
 	copy(c, st->b, st->e);
 }
 
+/* ---- the row cache ---- */
+
+/* The token that begins (or, `end`, ends) at byte `at`, or -1. */
+static int
+tok_at(const struct cx *c, unsigned long at, int end)
+{
+	for (int i = 0; i < c->ntk; i++)
+		if ((end ? c->tk[i].e : c->tk[i].b) == at)
+			return i;
+	return -1;
+}
+
+/* Is the name at token n assigned anywhere in the kernel (a declaration
+ * with an initializer excepted)? */
+static int
+assigned(const struct cx *c, int n)
+{
+	for (int i = 0; i < c->ntk; i++) {
+		if (!same_tok(c, i, n) || is(c, i - 1, ".") || is(c, i - 1, "->") ||
+		    declares(c, i))
+			continue;
+		if (is_assign(c, i + 1) || is(c, i - 1, "++") || is(c, i - 1, "--") ||
+		    is(c, i - 1, "&"))
+			return 1;
+	}
+	return 0;
+}
+
+/* The top-level statement of row loop s's body that holds byte `at`, or
+ * -1. */
+static int
+body_stmt_at(const struct cx *c, int s, unsigned long at)
+{
+	const struct stmt *body = &c->st[c->st[s].kid[0]];
+	const int *kids = body->k == S_BLOCK ? body->kid : &c->st[s].kid[0];
+	int n = body->k == S_BLOCK ? body->nkid : 1;
+
+	for (int i = 0; i < n; i++) {
+		const struct stmt *x = &c->st[kids[i]];
+
+		if (c->tk[x->b].b <= at && at < c->tk[x->e - 1].e)
+			return i;
+	}
+	return -1;
+}
+
+/* Top-level statement i of row loop s's body. */
+static int
+body_kid(const struct cx *c, int s, int i)
+{
+	const struct stmt *body = &c->st[c->st[s].kid[0]];
+
+	return body->k == S_BLOCK ? body->kid[i] : c->st[s].kid[0];
+}
+
+/* The variable a for statement declares, or -1. */
+static int
+loop_var(const struct cx *c, int s)
+{
+	for (int i = c->st[s].ib; i < c->st[s].ie; i++)
+		if (is(c, i, "="))
+			return is_id(c, i - 1) ? i - 1 : -1;
+	return -1;
+}
+
+static int
+in_stmt(const struct cx *c, int s, unsigned long at)
+{
+	return c->tk[c->st[s].b].b <= at && at < c->tk[c->st[s].e - 1].e;
+}
+
+/*
+ * Can passes p[0..np) (row loops, kids of one block, in order) read
+ * `array` from the registers? Fills c->rc, or returns -1 with the reason
+ * in `why`.
+ */
+static int
+plan_array(struct cx *c, const int *p, int np, int array, struct ks_buf *why)
+{
+	const struct ks_facts *f = c->f;
+	const char *nm = f->arrays[array].name;
+	const struct ks_access *ref = NULL;
+	struct ks_form ref_at;
+	const struct stmt *s0 = &c->st[p[0]];
+	unsigned long rb = c->tk[s0->b].b, re = c->tk[c->st[p[np - 1]].e - 1].e;
+	int last_read = -1;
+
+	for (size_t i = 0; i < f->nacc; i++)
+		if (f->acc[i].array == array &&
+		    (f->acc[i].flags & (KS_ACC_STORE | KS_ACC_ATOMIC))) {
+			ks_buf_addf(why, "'%s' is also stored by the kernel", nm);
+			return -1;
+		}
+	c->rc.nrep = 0;
+	c->rc.min_init = -1;
+	for (int k = 0; k < np; k++) {
+		const struct stmt *st = &c->st[p[k]];
+		const struct ks_loop *l = &f->loops[st->loop];
+		long long init;
+
+		if (!ks_form_is_const(&l->init, &init) || init < 0) {
+			ks_buf_addf(why, "a pass over '%s' (line %u) does not start "
+				    "at a constant element", nm, l->line);
+			return -1;
+		}
+		if (c->rc.min_init < 0 || init < c->rc.min_init)
+			c->rc.min_init = init;
+		if (!same_range(c, st->cb + 1, st->ce, s0->cb + 1, s0->ce) ||
+		    !ks_form_equal(&l->bound, &f->loops[s0->loop].bound)) {
+			ks_buf_addf(why, "the passes over '%s' have different "
+				    "bounds (lines %u and %u)", nm,
+				    f->loops[s0->loop].line, l->line);
+			return -1;
+		}
+		for (size_t i = 0; i < f->nacc; i++) {
+			const struct ks_access *a = &f->acc[i];
+			struct ks_form at;
+			int tb, te;
+
+			if (a->array != array || !in_loop(f, a->loop, st->loop))
+				continue;
+			/* the loop's source counts iterations from its first
+			 * element: the offset at the element's index instead */
+			ks_form_const(&at, init * (long long)a->bytes);
+			ks_form_sub(&at, &a->offset, &at);
+			if (a->loop != st->loop || !a->in_main || a->lanes != 1 ||
+			    (a->flags & KS_ACC_VECTOR) ||
+			    (ref && (!ks_form_equal(&at, &ref_at) ||
+				     a->bytes != ref->bytes ||
+				     a->scalar != ref->scalar))) {
+				ks_buf_addf(why, "the passes read '%s' at different "
+					    "offsets (line %u)", nm, a->line);
+				return -1;
+			}
+			tb = tok_at(c, a->begin, 0);
+			te = tok_at(c, a->end, 1);
+			if (tb < 0 || te < tb || is(c, tb - 1, "&") ||
+			    tb <= c->st[st->kid[0]].b - 1 ||
+			    te >= c->st[st->kid[0]].e) {
+				ks_buf_addf(why, "a read of '%s' (line %u) is not an "
+					    "element the cache can stand for", nm,
+					    a->line);
+				return -1;
+			}
+			if (!ref) {
+				ref = a;
+				ref_at = at;
+				c->rc.lb = tb;
+				c->rc.le = te + 1;
+			}
+			c->rc.rep = ks_xrealloc(c->rc.rep, (size_t)(c->rc.nrep + 1) *
+						2 * sizeof(int));
+			c->rc.rep[2 * c->rc.nrep] = tb;
+			c->rc.rep[2 * c->rc.nrep + 1] = te + 1;
+			c->rc.nrep++;
+			if (k == np - 1)
+				last_read = body_stmt_at(c, p[k], a->begin);
+		}
+	}
+	if (!ref) {
+		ks_buf_addf(why, "the passes do not read '%s'", nm);
+		return -1;
+	}
+	if (ref->scalar == KS_T_FLOAT && ref->bytes == 4) {
+		c->rc.type = "float";
+	} else if (ref->scalar == KS_T_DOUBLE && ref->bytes == 8) {
+		c->rc.type = "double";
+	} else {
+		ks_buf_addf(why, "'%s' is not a float or double row", nm);
+		return -1;
+	}
+	if (c->K * (int)ref->bytes / 4 > 64) {
+		ks_buf_addf(why, "cache=%d of '%s' takes %d registers a lane "
+			    "(more than 64)", c->K, nm, c->K * (int)ref->bytes / 4);
+		return -1;
+	}
+	/* the loads go where the first pass is: what they name must mean
+	 * there what it means in the first pass, and the bound must not
+	 * change between the passes */
+	for (int i = c->rc.lb; i < c->rc.le; i++)
+		if (is_id(c, i) && (local_in(c, i, c->st[s0->kid[0]].b,
+					     c->st[s0->kid[0]].e) ||
+				    (!same_tok(c, i, loop_var(c, p[0])) &&
+				     local_in(c, i, s0->b, c->st[p[np - 1]].e)))) {
+			ks_buf_addf(why, "the read of '%s' (line %u) names a "
+				    "variable of the passes", nm, ref->line);
+			return -1;
+		}
+	for (int i = s0->cb + 2; i < s0->ce; i++)
+		if (is_id(c, i) && (assigned(c, i) ||
+				    local_in(c, i, s0->b, c->st[p[np - 1]].e))) {
+			ks_buf_addf(why, "the bound of the passes over '%s' may "
+				    "change between them", nm);
+			return -1;
+		}
+	/*
+	 * A store before the last read would not reach the registers where
+	 * the arrays overlap (in place, element for element, as the dealt
+	 * form allows): stores only in the last pass, at or after the
+	 * statement of its last read, and in that statement only as the
+	 * assignment's left side (its right side is read first).
+	 */
+	for (size_t i = 0; i < f->nacc; i++) {
+		const struct ks_access *a = &f->acc[i];
+		int at, tb, te, ok;
+
+		if (!(a->flags & (KS_ACC_STORE | KS_ACC_ATOMIC)) ||
+		    !is_global(f, a))
+			continue;
+		if (!a->in_main) {
+			if (a->line < c->tk[s0->b].line ||
+			    a->line > c->tk[c->st[p[np - 1]].e - 1].line)
+				continue;
+		} else if (a->begin < rb || a->begin >= re) {
+			continue;
+		}
+		at = a->in_main && in_stmt(c, p[np - 1], a->begin) ?
+			     body_stmt_at(c, p[np - 1], a->begin) : -1;
+		ok = at >= 0 && at > last_read;
+		if (at >= 0 && at == last_read && !(a->flags & KS_ACC_ATOMIC)) {
+			const struct stmt *x = &c->st[body_kid(c, p[np - 1], at)];
+
+			tb = tok_at(c, a->begin, 0);
+			te = tok_at(c, a->end, 1);
+			ok = x->k == S_SIMPLE && tb == x->b && te > tb &&
+			     is_assign(c, te + 1) && !is(c, te + 1, "++") &&
+			     !is(c, te + 1, "--");
+		}
+		if (!ok) {
+			ks_buf_addf(why, "a store (line %u) comes before a read of "
+				    "'%s' in the passes", a->line, nm);
+			return -1;
+		}
+	}
+	memcpy(c->rc.pass, p, (size_t)np * sizeof(int));
+	c->rc.npass = np;
+	c->rc.array = array;
+	return 0;
+}
+
+/* Is row loop s one that reads `array` (anywhere in it)? */
+static int
+pass_reads(const struct cx *c, int s, int array, int direct)
+{
+	for (size_t i = 0; i < c->f->nacc; i++) {
+		const struct ks_access *a = &c->f->acc[i];
+
+		if (a->array == array && (a->flags & KS_ACC_LOAD) &&
+		    (direct ? a->loop == c->st[s].loop :
+			      in_loop(c->f, a->loop, c->st[s].loop)))
+			return 1;
+	}
+	return 0;
+}
+
+/* The blocks emit() reaches at row level, in order: their row loops. */
+static void
+row_blocks(const struct cx *c, int s, int **blocks, int *n)
+{
+	const struct stmt *st = &c->st[s];
+
+	switch (st->k) {
+	case S_BLOCK:
+		*blocks = ks_xrealloc(*blocks, (size_t)(*n + 1) * sizeof(int));
+		(*blocks)[(*n)++] = s;
+		for (int i = 0; i < st->nkid; i++)
+			row_blocks(c, st->kid[i], blocks, n);
+		return;
+	case S_IF:
+		for (int i = 0; i < st->nkid; i++)
+			row_blocks(c, st->kid[i], blocks, n);
+		return;
+	case S_FOR:
+		if (!walks_row(c, st->loop) && has_loop_inside(c, st->kid[0]))
+			row_blocks(c, st->kid[0], blocks, n);
+		return;
+	default:
+		return;
+	}
+}
+
+/*
+ * Choose the passes and the array of the row cache: the first block at
+ * row level with two row loops that read one array at their variable
+ * (the first such array that qualifies). Returns 0 with c->rc filled, or
+ * -1 with the reason in `why`.
+ */
+static int
+plan_cache(struct cx *c, int top, struct ks_buf *why)
+{
+	int *blocks = NULL, nb = 0, found = 0;
+
+	row_blocks(c, top, &blocks, &nb);
+	for (int b = 0; b < nb; b++) {
+		const struct stmt *bl = &c->st[blocks[b]];
+
+		for (size_t i = 0; i < c->f->nacc; i++) {
+			const struct ks_access *a = &c->f->acc[i];
+			int p[MAX_PASS], np = 0, direct = 0, seen = 0;
+			struct ks_buf w = KS_BUF_INIT;
+
+			if (!(a->flags & KS_ACC_LOAD) || !is_global(c->f, a))
+				continue;
+			for (size_t j = 0; j < i; j++)
+				seen |= c->f->acc[j].array == a->array &&
+					(c->f->acc[j].flags & KS_ACC_LOAD);
+			if (seen)
+				continue;
+			for (int k = 0; k < bl->nkid; k++) {
+				int s = bl->kid[k];
+
+				if (c->st[s].k != S_FOR || !walks_row(c, c->st[s].loop) ||
+				    !pass_reads(c, s, a->array, 0))
+					continue;
+				if (np == MAX_PASS)
+					break;
+				p[np++] = s;
+				direct += pass_reads(c, s, a->array, 1);
+			}
+			if (direct < 2)
+				continue;
+			if (c->scans) {
+				/* a scan's tile is not a pass of the cache */
+				ks_buf_adds(why, "the kernel has a row scan");
+				free(blocks);
+				return -1;
+			}
+			if (!plan_array(c, p, np, a->array, &w)) {
+				ks_buf_release(&w);
+				free(blocks);
+				c->rc.used = 1;
+				return 0;
+			}
+			if (!found++)
+				ks_buf_add(why, w.buf, w.len);
+			ks_buf_release(&w);
+		}
+	}
+	free(blocks);
+	if (!found)
+		ks_buf_adds(why, "no array of the row is read by two row loops");
+	return -1;
+}
+
+/* The header's line on the row cache: what is held, or why nothing. */
+static void
+add_cache_note(const struct cx *c, struct ks_buf *v, int used,
+	       const struct ks_buf *why)
+{
+	if (c->T != 32) {
+		ks_buf_adds(v, "// row cache: none (a block per row)\n");
+		return;
+	}
+	if (!c->K) {
+		ks_buf_adds(v, "// row cache: off (cache=0)\n");
+		return;
+	}
+	if (!used) {
+		ks_buf_addf(v, "// row cache: not used: %s\n", why->buf);
+		return;
+	}
+	ks_buf_addf(v, "// row cache: '%s' read by %d passes (lines",
+		    c->f->arrays[c->rc.array].name, c->rc.npass);
+	for (int i = 0; i < c->rc.npass; i++)
+		ks_buf_addf(v, "%s %u", i ? "," : "",
+			    c->tk[c->st[c->rc.pass[i]].b].line);
+	ks_buf_addf(v, ") held in registers, %d %s values a lane, when the "
+		    "row's bound is at most %d (the dealt form beyond)\n", c->K,
+		    c->rc.type, 32 * c->K);
+}
+
 static void
 free_stmts(struct cx *c)
 {
+	free(c->rc.rep);
 	for (int i = 0; i < c->nst; i++)
 		free(c->st[i].kid);
 	free(c->st);
@@ -1631,14 +2161,44 @@ add_prefix(struct ks_buf *o, const char *t, size_t b, size_t e)
 	}
 }
 
+/* The variant's body: virtual coordinates, then the kernel's statements. */
+static void
+emit_body(struct cx *c, int top)
+{
+	struct ks_buf *o = c->out;
+
+	ks_buf_addf(o, "{\n\tconst unsigned ks_lane = threadIdx.x %% %d;\n",
+		    c->T);
+	if (uses_tok(c, "threadIdx"))
+		ks_buf_addf(o, "\tconst uint3 ks_tid = make_uint3(blockIdx.z "
+			    "* %d + threadIdx.x / %d, 0, 0);\n", c->rpb, c->T);
+	if (uses_tok(c, "blockIdx"))
+		ks_buf_adds(o, "\tconst uint3 ks_bid = make_uint3(blockIdx.x, "
+			    "blockIdx.y, 0);\n");
+	if (uses_tok(c, "blockDim"))
+		ks_buf_addf(o, "\tconst dim3 ks_bdim(gridDim.z * %d, 1, 1);\n",
+			    c->rpb);
+	if (uses_tok(c, "gridDim"))
+		ks_buf_adds(o, "\tconst dim3 ks_gdim(gridDim.x, gridDim.y, "
+			    "1);\n");
+	c->col_loops = 0;
+	c->scans = 0;
+	for (int i = 0; i < c->st[top].nkid; i++) {
+		gap(c, c->st[c->st[top].kid[i]].b);
+		emit(c, c->st[top].kid[i]);
+	}
+	gap(c, c->ntk - 1);
+	ks_buf_adds(o, "}\n");
+}
+
 static enum ks_xf_result
 apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
       struct ks_buf *variant, struct ks_buf *reason)
 {
 	const struct ks_kernel *k = in->kernel;
-	struct ks_buf def = KS_BUF_INIT;
+	struct ks_buf def = KS_BUF_INIT, note = KS_BUF_INIT;
 	struct cx c;
-	int top, next, block;
+	int top, next, block, used = 0;
 	size_t pb, pe;		/* the parameter list's parentheses */
 
 	memset(&c, 0, sizeof(c));
@@ -1646,7 +2206,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	c.k = k;
 	c.f = &k->facts;
 	c.rpb = (int)p->v[0];
-	c.T = (int)p->v[1];
+	c.K = (int)p->v[1];
+	c.T = (int)p->v[2];
 	c.unroll = ROW_UNROLL;
 	c.why = reason;
 	c.out = &def;
@@ -1654,6 +2215,12 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	if (c.T > 32 && c.rpb != 1) {
 		ks_buf_adds(reason, "a block per row (threads > 32) takes "
 			    "rows_per_block=1");
+		return KS_XF_DECLINED;
+	}
+	if (c.T > 32 && c.K != ROW_CACHE_DEF) {
+		ks_buf_addf(reason, "the row cache is a warp's: a block per row "
+			    "(threads > 32) takes the default cache=%d",
+			    ROW_CACHE_DEF);
 		return KS_XF_DECLINED;
 	}
 	if (block > 1024) {
@@ -1686,33 +2253,41 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		}
 	if (check_readback(&c))
 		goto declined;
-	/* the body: virtual coordinates, then the kernel's statements */
-	ks_buf_addf(&def, "{\n\tconst unsigned ks_lane = threadIdx.x %% %d;\n",
-		    c.T);
-	if (uses_tok(&c, "threadIdx"))
-		ks_buf_addf(&def, "\tconst uint3 ks_tid = make_uint3(blockIdx.z "
-			    "* %d + threadIdx.x / %d, 0, 0);\n", c.rpb, c.T);
-	if (uses_tok(&c, "blockIdx"))
-		ks_buf_adds(&def, "\tconst uint3 ks_bid = make_uint3(blockIdx.x, "
-			    "blockIdx.y, 0);\n");
-	if (uses_tok(&c, "blockDim"))
-		ks_buf_addf(&def, "\tconst dim3 ks_bdim(gridDim.z * %d, 1, 1);\n",
-			    c.rpb);
-	if (uses_tok(&c, "gridDim"))
-		ks_buf_adds(&def, "\tconst dim3 ks_gdim(gridDim.x, gridDim.y, "
-			    "1);\n");
-	for (int i = 0; i < c.st[top].nkid; i++) {
-		gap(&c, c.st[c.st[top].kid[i]].b);
-		emit(&c, c.st[top].kid[i]);
-	}
-	gap(&c, c.ntk - 1);
-	ks_buf_adds(&def, "}\n");
+	emit_body(&c, top);
 	if (c.failed)
 		goto declined;
 	if (!c.col_loops) {
 		fail(&c, 0, "no loop walks a contiguous row (nothing to share "
 		     "among threads)");
 		goto declined;
+	}
+	/* the row cache, planned on the dealt form's decisions (a scan) */
+	if (c.T == 32 && c.K)
+		used = !plan_cache(&c, top, &note);
+	if (c.T == 32 && c.K != ROW_CACHE_DEF && !used) {
+		/* the point's variant would be another point's: declined, so
+		 * that a search does not measure it twice */
+		struct ks_buf dn = KS_BUF_INIT;
+		int def_used;
+
+		c.K = ROW_CACHE_DEF;
+		def_used = !plan_cache(&c, top, &dn);
+		c.K = (int)p->v[1];
+		c.rc.npass = 0;
+		if (c.K || !def_used) {
+			fail(&c, 0, "the row cache is not used here (%s): cache=%d "
+			     "gives the variant of %s", c.K ? note.buf : dn.buf,
+			     c.K, def_used ? "cache=0" : "the default cache=32");
+			ks_buf_release(&dn);
+			goto declined;
+		}
+		ks_buf_release(&dn);
+	}
+	if (used) {
+		ks_buf_reset(&def);
+		emit_body(&c, top);
+		if (c.failed)
+			goto declined;
 	}
 	/* the parameter list */
 	pb = k->name_ext.end;
@@ -1729,6 +2304,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	ks_buf_addf(variant, "// %s: cooperative rows, %d threads per row, %d "
 		    "row%s per block (coop_rows)\n", k->name, c.T, c.rpb,
 		    c.rpb == 1 ? "" : "s");
+	add_cache_note(&c, variant, used, &note);
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
 	ks_buf_adds(variant, "// The original kernel, for launches whose "
 		    "geometry the variant does not take.\n");
@@ -1761,11 +2337,13 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		ks_buf_addf(variant, "%s%s", i ? ", " : "", k->params[i].name);
 	ks_buf_adds(variant, ");\n}\n");
 	ks_buf_release(&def);
+	ks_buf_release(&note);
 	free_stmts(&c);
 	return KS_XF_APPLIED;
 
 declined:
 	ks_buf_release(&def);
+	ks_buf_release(&note);
 	free_stmts(&c);
 	return KS_XF_DECLINED;
 }
@@ -1793,12 +2371,21 @@ const struct ks_transform ks_xf_coop_rows = {
 	 * warp per row, one row per warp (within 3 % of four rows per block
 	 * where both were measured), the next point its block-per-row
 	 * neighbour; and the unrolling is not a dimension of its own.
+	 * `cache` comes before `threads` for the same reason: among points
+	 * of equal sums the later parameter's move comes first, so the
+	 * block per row stays second and the dealt warp per row (cache=0)
+	 * third. A value of `cache` that would repeat another point's
+	 * variant (a block per row, a kernel the cache does not fit) is
+	 * declined, which costs the search no measurement.
 	 */
-	.nparams = 2,
+	.nparams = 3,
 	.params = {
 		{ "rows_per_block", "rows per block when threads is 32 (a "
 				    "block per row takes 1)", 1, 5,
 		  { 1, 4, 8, 2, 16 } },
+		{ "cache", "a row read by several passes held in registers, "
+			   "this many values a lane (0: off; a warp per row "
+			   "only)", ROW_CACHE_DEF, 4, { ROW_CACHE_DEF, 0, 16, 64 } },
 		{ "threads", "threads per row (32: a warp per row; more: a "
 			     "block per row)", 32, 6,
 		  { 32, 128, 256, 512, 64, 1024 } },

@@ -2,7 +2,9 @@
  * tests/data/rows/shapes.cu, parsed with libclang as the inventory does,
  * are rewritten (other index orders, a row stride as a parameter, a 2-D
  * grid, a grid-stride loop over rows, an exclusive scan, products, an
- * arg-min) or declined with their reason (look-alikes); points outside
+ * arg-min) or declined with their reason (look-alikes); the register
+ * cache of a row read by several passes, emitted (softmax, a norm of
+ * doubles, an arg-max) or not used with its reason; points outside
  * what the transform emits are declined; the output is deterministic.
  * Without a loadable libclang the tests say why and pass. The variants
  * compile with nvcc in tests/suites/coop_rows.sh. */
@@ -156,15 +158,55 @@ out:
 	return ok;
 }
 
+/* The variant's header (before its parts) holds `want`. */
+static int
+header_has(const char *kernel, const char *const *set, const char *want)
+{
+	struct ks_buf v = KS_BUF_INIT, why = KS_BUF_INIT;
+	const char *h;
+	int ok = 0;
+
+	if (run(kernel, set, &v, &why) != KS_XF_APPLIED) {
+		TEST_FAIL_("%s declined: %s", kernel, why.buf);
+	} else if (!(h = strstr(v.buf, "// ks-nvcc: helpers"))) {
+		TEST_FAIL_("%s: no helpers part", kernel);
+	} else if (!strstr(v.buf, want) || strstr(v.buf, want) > h) {
+		TEST_FAIL_("%s: '%s' not in the header:\n%.*s", kernel, want,
+			   (int)(h - v.buf), v.buf);
+	} else {
+		ok = 1;
+	}
+	ks_buf_release(&v);
+	ks_buf_release(&why);
+	return ok;
+}
+
+/* The variant of `kernel` does not contain `s` anywhere. */
+static int
+lacks(const char *kernel, const char *const *set, const char *s)
+{
+	struct ks_buf v = KS_BUF_INIT, why = KS_BUF_INIT;
+	int ok = run(kernel, set, &v, &why) == KS_XF_APPLIED && !strstr(v.buf, s);
+
+	if (!ok)
+		TEST_FAIL_("%s: declined or holds '%s': %s", kernel, s, why.buf);
+	ks_buf_release(&v);
+	ks_buf_release(&why);
+	return ok;
+}
+
 TEST(coop_rows_is_registered)
 {
 	const struct ks_transform *t = ks_xf_find("coop_rows");
 
 	CHECK(t);
-	CHECK_INT_EQ(2, t->nparams);
+	CHECK_INT_EQ(3, t->nparams);
 	CHECK_STR_EQ("rows_per_block", t->params[0].name);
-	CHECK_STR_EQ("threads", t->params[1].name);
+	CHECK_STR_EQ("cache", t->params[1].name);
 	CHECK_INT_EQ(32, t->params[1].def);
+	CHECK_INT_EQ(0, t->params[1].values[1]);
+	CHECK_STR_EQ("threads", t->params[2].name);
+	CHECK_INT_EQ(32, t->params[2].def);
 }
 
 /* ks try stops after two measured points that do not win: a block per row
@@ -181,10 +223,10 @@ TEST(coop_rows_search_reaches_a_block_per_row_early)
 	n = ks_xf_search_points(t, &base, NULL, pts, KS_XF_SEARCH_MAX);
 	for (size_t i = 0; i < n && !at; i++) {
 		/* the points apply() declines before looking at a kernel */
-		if (pts[i].v[1] > 32 && pts[i].v[0] != 1)
+		if (pts[i].v[2] > 32 && (pts[i].v[0] != 1 || pts[i].v[1] != 32))
 			continue;
 		applied++;
-		if (pts[i].v[1] > 32)
+		if (pts[i].v[2] > 32)
 			at = applied;
 	}
 	free(pts);
@@ -340,18 +382,163 @@ TEST(coop_rows_visits_a_block_per_row_second)
 	n = ks_xf_search_points(t, &def, NULL, pts, KS_XF_SEARCH_MAX);
 	CHECK(n >= 2);
 	ks_xf_point_format(t, &pts[0], &s);
-	CHECK_STR_EQ("rows_per_block=1 threads=32", s.buf);
+	CHECK_STR_EQ("rows_per_block=1 cache=32 threads=32", s.buf);
 	ks_buf_reset(&s);
 	ks_xf_point_format(t, &pts[1], &s);
-	CHECK_STR_EQ("rows_per_block=1 threads=128", s.buf);
+	CHECK_STR_EQ("rows_per_block=1 cache=32 threads=128", s.buf);
+	ks_buf_reset(&s);
+	/* then the dealt warp per row, without the cache */
+	ks_xf_point_format(t, &pts[2], &s);
+	CHECK_STR_EQ("rows_per_block=1 cache=0 threads=32", s.buf);
 	ks_buf_release(&s);
+}
+
+/* Softmax's three passes from one read of the row: the registers, the
+ * run-time test of the bound, the pass from the second element under its
+ * own first element, the reads replaced (the store stays), and the dealt
+ * form as the other branch. */
+TEST(coop_rows_row_cache_softmax)
+{
+	static const char *const want[] = {
+		"float m = x[(size_t)row * cols];", "float ks_rc[32];",
+		"const bool ks_rc_on = (cols) <= 1024;", "if (ks_rc_on) {",
+		"#pragma unroll\n",
+		"for (int ks_t = 0; ks_t < 32; ks_t++) {",
+		"int j = (int)ks_lane + 32 * ks_t;",
+		"ks_rc[ks_t] = (j < cols) ? (float)(x[(size_t)row * cols + j]) : "
+		"(float)0;",
+		/* the max from the second element */
+		"if (ks_rc_on) {", "for (int ks_t = 0; ks_t < 32; ks_t++) {",
+		"int j = (int)ks_lane + 32 * ks_t;", "if (j >= (1) && j < cols)",
+		"m = fmaxf(m, ks_rc[ks_t]);",
+		"m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, ks_o));",
+		"} else {", "for (int j = (1) + (int)ks_lane; j < cols; j += 32)",
+		"m = fmaxf(m, x[(size_t)row * cols + j]);",
+		/* the sum */
+		"if (ks_rc_on) {", "if (j < cols)", "s += expf(ks_rc[ks_t] - m);",
+		"} else {", "s += expf(x[(size_t)row * cols + j] - m);",
+		/* the write */
+		"if (ks_rc_on) {", "if (j < cols)",
+		"y[(size_t)row * cols + j] = expf(ks_rc[ks_t] - m) / s;",
+		"} else {", "for (int j = (0) + (int)ks_lane; j < cols; j += 32)",
+		"y[(size_t)row * cols + j] = expf(x[(size_t)row * cols + j] - m) / s;",
+		NULL
+	};
+
+	SETUP();
+	CHECK(has_in_order("softmax_rows", NULL, want));
+	CHECK(header_has("softmax_rows", NULL, "// row cache: 'x' read by 3 "
+			 "passes (lines "));
+	CHECK(header_has("softmax_rows", NULL, "32 float values a lane, when "
+			 "the row's bound is at most 1024"));
+}
+
+TEST(coop_rows_row_cache_other_shapes)
+{
+	static const char *const norm[] = {
+		"double ks_rc[32];", "const bool ks_rc_on = (n) <= 1024;",
+		"ks_rc[ks_t] = (j < n) ? (double)(p[j]) : (double)0;",
+		"mu += ks_rc[ks_t];", "double d = ks_rc[ks_t] - mu;",
+		"y[(size_t)r * n + j] = (ks_rc[ks_t] - mu) * inv * g[j];", NULL
+	};
+	static const char *const arg[] = {
+		"float ks_rc[32];", "if (j >= (1) && j < cols)",
+		"if (ks_rc[ks_t] > best) {", "best = ks_rc[ks_t];", "bi = j;",
+		"if ((ks_ov > best) || (ks_ov == best && ks_oi < bi))",
+		"s += best - ks_rc[ks_t];", "if (ks_lane == 0) {",
+		"idx[row] = bi;", NULL
+	};
+	static const char *const k16[] = { "cache=16", NULL };
+	static const char *const half[] = {
+		"float ks_rc[16];", "const bool ks_rc_on = (cols) <= 512;",
+		"for (int ks_t = 0; ks_t < 16; ks_t++) {", NULL
+	};
+	static const char *const rpb[] = { "rows_per_block=4", NULL };
+	static const char *const four[] = {
+		"threadIdx.x % 32", "float ks_rc[32];", NULL
+	};
+
+	SETUP();
+	CHECK(has_in_order("norm_rows", NULL, norm));
+	CHECK(has_in_order("argmax_gap", NULL, arg));
+	CHECK(has_in_order("softmax_rows", k16, half));
+	CHECK(has_in_order("softmax_rows", rpb, four));
+	CHECK(header_has("norm_rows", NULL, "32 double values a lane"));
+}
+
+/* The transform applies, the cache is not used, the header says why. */
+TEST(coop_rows_row_cache_declined_with_reasons)
+{
+	static const char *const cases[][2] = {
+		{ "scale_inplace", "not used: 'x' is also stored by the kernel" },
+		{ "diff_rows", "not used: the passes read 'x' at different offsets" },
+		{ "prefix_sums2", "not used: the passes over 'x' have different "
+				  "bounds" },
+		{ "store_between", "not used: a store (line " },
+		{ "row_sum_ld", "not used: no array of the row is read by two row "
+				"loops" },
+		{ "exclusive_scan_scale", "not used: the kernel has a row scan" },
+	};
+	static const char *const bpr[] = { "threads=128", NULL };
+	static const char *const off[] = { "cache=0", NULL };
+
+	SETUP();
+	for (size_t i = 0; i < KS_ARRAY_SIZE(cases); i++) {
+		CHECK(header_has(cases[i][0], NULL, cases[i][1]));
+		CHECK(lacks(cases[i][0], NULL, "ks_rc"));
+	}
+	CHECK(header_has("store_between", NULL, "comes before a read of 'x'"));
+	CHECK(header_has("softmax_rows", bpr, "// row cache: none (a block per "
+			 "row)"));
+	CHECK(lacks("softmax_rows", bpr, "ks_rc"));
+	CHECK(header_has("softmax_rows", off, "// row cache: off (cache=0)"));
+	CHECK(lacks("softmax_rows", off, "ks_rc"));
+}
+
+/* A value of cache that would repeat another point's variant is a
+ * declined point. */
+TEST(coop_rows_row_cache_declined_points)
+{
+	static const char *const bpr16[] = { "threads=128", "cache=16", NULL };
+	static const char *const bpr0[] = { "threads=256", "cache=0", NULL };
+	static const char *const off[] = { "cache=0", NULL };
+	static const char *const k64[] = { "cache=64", NULL };
+	static const char *const k16[] = { "cache=16", NULL };
+	struct ks_buf v = KS_BUF_INIT, why = KS_BUF_INIT;
+
+	SETUP();
+	CHECK(run("softmax_rows", bpr16, &v, &why) == KS_XF_DECLINED);
+	CHECK(strstr(why.buf, "a block per row (threads > 32) takes the default "
+			      "cache=32"));
+	ks_buf_reset(&why);
+	CHECK(run("softmax_rows", bpr0, &v, &why) == KS_XF_DECLINED);
+	CHECK(strstr(why.buf, "the row cache is a warp's"));
+	ks_buf_reset(&why);
+	CHECK(run("row_sum_ld", off, &v, &why) == KS_XF_DECLINED);
+	CHECK(strstr(why.buf, "(no array of the row is read by two row loops): "
+			      "cache=0 gives the variant of the default cache=32"));
+	ks_buf_reset(&why);
+	CHECK(run("scale_inplace", k16, &v, &why) == KS_XF_DECLINED);
+	CHECK(strstr(why.buf, "cache=16 gives the variant of the default "
+			      "cache=32"));
+	ks_buf_reset(&why);
+	/* 64 doubles are 128 registers; the default's 32 are used */
+	CHECK(run("norm_rows", k64, &v, &why) == KS_XF_DECLINED);
+	CHECK(strstr(why.buf, "takes 128 registers a lane (more than 64)"));
+	CHECK(strstr(why.buf, "gives the variant of cache=0"));
+	CHECK_INT_EQ(0, v.len);
+	ks_buf_reset(&why);
+	CHECK(run("softmax_rows", k64, &v, &why) == KS_XF_APPLIED);
+	CHECK(strstr(v.buf, "float ks_rc[64];"));
+	ks_buf_release(&v);
+	ks_buf_release(&why);
 }
 
 TEST(coop_rows_is_deterministic)
 {
 	static const char *const names[] = {
 		"row_sum_ld", "batched_argmin", "row_max_gridstride",
-		"exclusive_scan_scale",
+		"exclusive_scan_scale", "softmax_rows", "norm_rows", "argmax_gap",
 	};
 
 	SETUP();
@@ -380,6 +567,10 @@ ks_suite_transforms_rows(void)
 	RUN(coop_rows_declines_look_alikes);
 	RUN(coop_rows_declines_points_it_does_not_emit);
 	RUN(coop_rows_visits_a_block_per_row_second);
+	RUN(coop_rows_row_cache_softmax);
+	RUN(coop_rows_row_cache_other_shapes);
+	RUN(coop_rows_row_cache_declined_with_reasons);
+	RUN(coop_rows_row_cache_declined_points);
 	RUN(coop_rows_is_deterministic);
 	if (ready > 0) {
 		ks_inventory_release(&inv);

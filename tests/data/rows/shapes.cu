@@ -76,6 +76,153 @@ exclusive_scan_scale(const float *x, float *y, float *z, const float *w,
 		z[row * cols + j] = x[row * cols + j] * w[row];
 }
 
+// Softmax with the row's offset written at each read and its max from
+// the second element: three passes over one row (the row cache).
+__global__ void
+softmax_rows(const float *x, float *y, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	float m = x[(size_t)row * cols];
+	for (int j = 1; j < cols; j++)
+		m = fmaxf(m, x[(size_t)row * cols + j]);
+	float s = 0.0f;
+	for (int j = 0; j < cols; j++)
+		s += expf(x[(size_t)row * cols + j] - m);
+	for (int j = 0; j < cols; j++)
+		y[(size_t)row * cols + j] = expf(x[(size_t)row * cols + j] - m) / s;
+}
+
+// A norm of double rows through a local pointer, a body with a local.
+__global__ void
+norm_rows(const double *x, const float *g, double *y, int rows, int n)
+{
+	int r = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (r >= rows)
+		return;
+	const double *p = x + (size_t)r * n;
+	double mu = 0.0;
+	for (int j = 0; j < n; j++)
+		mu += p[j];
+	mu /= n;
+	double v = 0.0;
+	for (int j = 0; j < n; j++) {
+		double d = p[j] - mu;
+		v += d * d;
+	}
+	double inv = 1.0 / sqrt(v / n + 1e-6);
+	for (int j = 0; j < n; j++)
+		y[(size_t)r * n + j] = (p[j] - mu) * inv * g[j];
+}
+
+// An arg-max from the second element (ties: the first), then a pass that
+// reads the row again; the index is stored after the passes.
+__global__ void
+argmax_gap(const float *x, int *idx, float *y, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	const float *xr = x + (size_t)row * cols;
+	float best = xr[0];
+	int bi = 0;
+	for (int j = 1; j < cols; j++)
+		if (xr[j] > best) {
+			best = xr[j];
+			bi = j;
+		}
+	float s = 0.0f;
+	for (int j = 0; j < cols; j++)
+		s += best - xr[j];
+	idx[row] = bi;
+	y[row] = s;
+}
+
+// A sum of the row and of the squares from its third element: the second
+// pass walks the registers under j >= 2.
+__global__ void
+tail_sums(const float *x, float *y, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	float s = 0.0f, t = 0.0f;
+	for (int j = 0; j < cols; j++)
+		s += x[row * cols + j];
+	for (int j = 2; j < cols; j++)
+		t += x[row * cols + j] * x[row * cols + j];
+	y[row] = s + t;
+}
+
+// Rewritten, without the row cache: the row is also stored (in place).
+__global__ void
+scale_inplace(float *x, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	float s = 0.0f;
+	for (int j = 0; j < cols; j++)
+		s += x[row * cols + j];
+	for (int j = 0; j < cols; j++)
+		x[row * cols + j] = x[row * cols + j] / s;
+}
+
+// Without the row cache: the second pass reads the element before its own.
+__global__ void
+diff_rows(const float *x, float *y, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	float s = 0.0f;
+	for (int j = 0; j < cols; j++)
+		s += x[row * cols + j];
+	for (int j = 1; j < cols; j++)
+		y[row * cols + j] = x[row * cols + j - 1] - s;
+}
+
+// Without the row cache: the passes have different bounds.
+__global__ void
+prefix_sums2(const float *x, float *y, int rows, int cols, int n)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	float s = 0.0f, t = 0.0f;
+	for (int j = 0; j < cols; j++)
+		s += x[row * cols + j];
+	for (int j = 0; j < n; j++)
+		t += x[row * cols + j];
+	y[row] = s - t;
+}
+
+// Without the row cache: a store between the passes (y may be x).
+__global__ void
+store_between(const float *x, float *y, float *z, int rows, int cols)
+{
+	int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (row >= rows)
+		return;
+	float s = 0.0f;
+	for (int j = 0; j < cols; j++)
+		s += x[row * cols + j];
+	y[row] = s;
+	float t = 0.0f;
+	for (int j = 0; j < cols; j++)
+		t += x[row * cols + j] * s;
+	z[row] = t;
+}
+
 // ---- look-alikes ----
 
 // Each row adds the previous row's output: a dependency across rows.
@@ -254,6 +401,14 @@ void
 launch_all(const float *x, float *y, float *z, double *p, int *iy,
 	   const int *len, int rows, int cols, cudaStream_t s)
 {
+	softmax_rows<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
+	norm_rows<<<(rows + 255) / 256, 256, 0, s>>>(p, x, p, rows, cols);
+	argmax_gap<<<(rows + 255) / 256, 256, 0, s>>>(x, iy, y, rows, cols);
+	tail_sums<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
+	scale_inplace<<<(rows + 255) / 256, 256, 0, s>>>(y, rows, cols);
+	diff_rows<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols);
+	prefix_sums2<<<(rows + 255) / 256, 256, 0, s>>>(x, y, rows, cols, cols / 2);
+	store_between<<<(rows + 255) / 256, 256, 0, s>>>(x, y, z, rows, cols);
 	row_sum_ld<<<(rows + 255) / 256, 256, 0, s>>>(x, y, p, rows, cols, cols + 3);
 	batched_argmin<<<dim3((rows + 127) / 128, 4), 128, 0, s>>>(x, iy, rows, cols);
 	row_max_gridstride<<<64, 256, 0, s>>>(x, y, rows, cols);
