@@ -78,15 +78,24 @@ for t in d p4b64 p4z128; do
 		echo "failed: stencil3d25 lane$t (make $t too)"
 	fi
 done
-# the seventh round: the 4-wide body wherever the 4 outputs agree on each
-# x test (at 512 columns: every thread, so the 4 bodies never run), on
-# the default and on bx=64: laneagreed, laneagreep4b64
+# the seventh round: the packed pass unrolled 4 steps (a third of the
+# code: ncu counted instruction-fetch stalls), and the 4-wide body
+# wherever the 4 outputs agree on each x test (at 512 columns: every
+# thread, so the 4 bodies never run), on the default and on bx=64:
+# laneagreed, laneagreep4b64, and both with 4 steps unrolled by hand
+# (stencil-unroll.py): laneagreedu4, laneagreep4b64u4
+gen stencil3d25 u4 unroll=4
+gen stencil3d25 u4b64 unroll=4 bx=64
+gen stencil3d7 u4 unroll=4
 for t in d p4b64; do
-	wanted "laneagree$t" || continue
+	wanted "laneagree$t" || wanted "laneagree${t}u4" || continue
 	if [ -e "$cands/stencil3d25/$t.cu" ]; then
 		python3 tests/data/transforms/stencil3d25-lanes.py "$cands/stencil3d25/$t.cu" \
 			"$cands/stencil3d25/laneagree$t.cu" agree || echo "failed: stencil3d25 laneagree$t"
 	else
 		echo "failed: stencil3d25 laneagree$t (make $t too)"
 	fi
+	wanted "laneagree${t}u4" || continue
+	python3 tests/data/transforms/stencil-unroll.py "$cands/stencil3d25/laneagree$t.cu" \
+		"$cands/stencil3d25/laneagree${t}u4.cu" 4 || echo "failed: stencil3d25 laneagree${t}u4"
 done
