@@ -23,8 +23,9 @@
 #      the sections SpeedOfLight, Occupancy, SchedulerStats,
 #      WarpStateStats, InstructionStats, MemoryWorkloadAnalysis, LaunchStats)
 #      and adds a line each to the table: registers, occupancy, issue
-#      slots busy, thread instructions an output, shared wavefronts per
-#      32 outputs, the largest stall reasons.
+#      slots busy, cycles between a warp's instructions, thread
+#      instructions an output, shared wavefronts per 32 outputs (where
+#      the sections report them), the largest stall reasons.
 set -u
 out=${1:?usage: gpu-stencil.sh OUT CANDS [SECONDS]}
 cands=$(cd "${2:?usage: gpu-stencil.sh OUT CANDS [SECONDS]}" && pwd)
@@ -181,10 +182,12 @@ def ncu_line(path, base):
         tot = sum(v for v, _ in smp) or 1.0
         st = ", ".join(f"{k[len(pre):]} {100 * v / tot:.0f}% of samples"
                        for v, k in sorted(smp, reverse=True)[:5])
-    g = lambda k: m.get(k, "?")
+    def g(*ks):
+        return next((m[k] for k in ks if k in m), "?")
     return (f"{g('gpu__time_duration.sum')} ns; registers {g('launch__registers_per_thread')}, "
             f"occupancy {g('sm__warps_active.avg.pct_of_peak_sustained_active')} %, "
-            f"issue slots busy {g('sm__inst_issued.avg.pct_of_peak_sustained_active')} %, "
+            f"issue slots busy {g('smsp__issue_active.avg.pct_of_peak_sustained_active', 'sm__inst_issued.avg.pct_of_peak_sustained_active')} %, "
+            f"cycles between a warp's instructions {g('smsp__average_warp_latency_per_inst_issued.ratio')}, "
             f"SM {g('sm__throughput.avg.pct_of_peak_sustained_elapsed')} %, "
             f"DRAM {g('gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed')} %; "
             f"thread instructions an output {per('smsp__inst_executed.sum', 32.0)}, "
