@@ -174,9 +174,10 @@ gpu_alone() { "$KS" gpu-lock -- "$@"; }
 [ -f "$partial/meta.json" ] || collect --meta --date "$date" -o "$partial/meta.json"
 # How the run was asked for, for the results.
 # A run can span machines and commits: each call is kept with its time and
-# the source it ran (git's commit, else KS_BENCH_SOURCE: a copy of the tree
-# without .git, as on a device, is told it by whoever sent it).
-source_id=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "${KS_BENCH_SOURCE:-}")
+# the source it ran: KS_BENCH_SOURCE where whoever sent a copy of the tree
+# says it (a copy's .git, where one travels, can be older than its files),
+# else git's commit.
+source_id=${KS_BENCH_SOURCE:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}
 python3 - "$partial/run.json" "$rounds" "$task_budget" "$jobs" "$llm" "$ablate" \
 	"$("$KS" version 2>/dev/null)" "$cmdline" "$source_id" <<'EOF'
 import json, os, sys, time

@@ -47,7 +47,10 @@ PY
 
 test_bench_run_whole_suite_with_ablations() {
 	bench_tree
-	KS_BENCH_SOURCE=ab12cd3 GIT_DIR=/nonexistent run_bench --ablate
+	# the tree's copy carries an older .git: the sender's word wins
+	git -C root init -q
+	git -C root -c user.email=t@example.com -c user.name=t commit -q --allow-empty -m old
+	KS_BENCH_SOURCE=ab12cd3 run_bench --ablate
 	[ "$status" = 0 ] || { cat out.txt; fail "run.sh exit status $status"; }
 	expect_file res/2026-01-02-unknown-gpu.json
 	expect_eq "PASS PASS" "$(results 'r["programs"]["alpha"]["status"] + " " + r["programs"]["beta"]["status"]')"
@@ -74,8 +77,8 @@ test_bench_run_whole_suite_with_ablations() {
 	# the run's record names the command with its options
 	expect_contains "$(cat res/partial-bench-2026-01-02/run.json)" \
 		"run.sh --out $PWD/res --work $PWD/work --date 2026-01-02 --no-torch --ablate"
-	# and each call with its time and the source it ran (no git here:
-	# the tree's copy is told it)
+	# and each call with its time and the source it ran (the tree's
+	# copy is told it, whatever its .git says)
 	expect_eq "1 T ab12cd3" "$(results 'str(len(r["calls"])) + " " + r["calls"][0]["utc"][10] + " " + r["calls"][0]["source"]')"
 	# a second run does nothing again
 	: >ks.log
