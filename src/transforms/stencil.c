@@ -1298,6 +1298,17 @@ add_helpers_v(struct ks_buf *variant, long long pk)
 	}
 }
 
+/* The packed form's column ring in steps: 2 rz + 1 + depth rounded up
+ * to the stages of the halo and plane buffers (depth above 2, else 2),
+ * which repeat every that many steps. */
+static long long
+ring_steps(long long rz, long long depth)
+{
+	const long long st = depth > 2 ? depth : 2;
+
+	return (2 * rz + 1 + depth + st - 1) / st * st;
+}
+
 /* The packed plane form (stream=2, pack=P with P 4 or 2; 3-D, 4-byte
  * elements): the plane form with each thread computing P consecutive
  * outputs along x. Its column is a ring of 4P-byte vectors (one load for
@@ -1325,8 +1336,7 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 	const char *kname = s->k->name;
 	const long long rx = s->r[0], ry = s->r[1], rz = s->r[2];
 	const long long qn = 2 * rz + 1, wr = 2 * ry + 1;
-	const long long st = depth > 2 ? depth : 2;
-	const long long ql = (qn + depth + st - 1) / st * st;
+	const long long ql = ring_steps(rz, depth);
 	/* unroll=U: U steps unrolled, the column a window of U + qn + depth
 	   - 1 vectors shifted by U after them, where the ring's whole
 	   period unrolls the code ql / U times over */
@@ -1348,9 +1358,8 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 		    "for the %lld outputs (stencil_smem_halo, stream=2 pack=%lld)\n",
 		    kname, s->r[0], s->r[1], s->r[2], nxv, by, pk, planes, th, tw,
 		    4 * pk, qsz, depth, pk, pk);
-	if (un)
-		snprintf(qm, sizeof(qm), "%s", "");
-	else
+	qm[0] = '\0';
+	if (!un)
 		snprintf(qm, sizeof(qm), " %% %lld", ql);
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n#include <string.h>\n");
 	ks_buf_adds(variant, helpers);
@@ -1680,10 +1689,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		goto out;
 	}
 	if (unroll) {
-		/* the ring's period (emit_planev's ql): the stages of the
-		   halo and of the plane buffers repeat every st steps */
 		const long long st = depth > 2 ? depth : 2;
-		const long long ql = (2 * rz + 1 + depth + st - 1) / st * st;
+		const long long ql = ring_steps(rz, depth);
 
 		if (unroll % st || unroll >= ql) {
 			ks_buf_addf(reason, "unroll=%lld is not a multiple of %lld "
