@@ -366,6 +366,8 @@ struct ks_product {
 	int a, b;		/* the two load accesses */
 	int loop;		/* innermost loop around it, or -1 */
 	int accumulate;		/* added into a running value (+=, fma) */
+	int scaled;		/* times factors free of data and of loops
+				 * (alpha * A[..] * B[..]) */
 	unsigned line;
 };
 

@@ -44,6 +44,8 @@ struct val {
 	struct ks_form f;
 	int load;		/* the access whose value this is, or -1 */
 	int prod;		/* a product of two loads (a fact), or -1 */
+	int sload;		/* a load times factors free of data and of
+				 * loops (alpha * A[i]): the load, or -1 */
 	int sum;		/* went through an addition */
 	int literal;		/* a literal constant (integer or floating) */
 	int minmax;		/* the result of min/max (a reduction step) */

@@ -211,6 +211,7 @@ eval_call(struct walk *w, CXCursor c, struct val *out)
 			p.b = args[1].load;
 			p.loop = w->loop;
 			p.accumulate = 1;
+			p.scaled = 0;
 			p.line = line;
 			ks_facts_add_product(w->f, &p);
 		}
@@ -331,6 +332,7 @@ eval_member(struct walk *w, CXCursor c, struct val *out)
 		 * struct's value */
 		*out = l.var->v;
 		out->prod = -1;
+		out->sload = -1;
 		out->sum = 0;
 		if (out->ptr && !ks_walk_is_pointer(t))
 			ks_walk_val_unknown(out);

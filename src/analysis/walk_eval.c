@@ -26,6 +26,7 @@ ks_walk_val_scalar(struct val *v, const struct ks_form *f)
 	v->f = *f;
 	v->load = -1;
 	v->prod = -1;
+	v->sload = -1;
 	v->sum = 0;
 	v->literal = 0;
 	v->minmax = 0;
@@ -344,11 +345,13 @@ ks_walk_eval_declref(struct walk *w, CXCursor c, struct val *out)
 			out->array = -1;
 			out->load = id;
 			out->prod = -1;
+			out->sload = -1;
 			out->sum = 0;
 			return;
 		}
 		*out = v->v;
 		out->prod = -1;
+		out->sload = -1;
 		out->sum = 0;
 		out->literal = 0;
 		out->minmax = 0;
@@ -519,6 +522,48 @@ arith(struct walk *w, int op, CXCursor c, const struct val *a,
 	return dq;
 }
 
+/* A value that scales a product without changing what it reads: free of
+ * loaded data and of every loop's variable (alpha, 2.0f, n * h). */
+static int
+is_factor(const struct val *v)
+{
+	return !v->ptr && v->load < 0 && v->sload < 0 && v->prod < 0 &&
+	       !v->f.data && !(ks_form_sources(&v->f) & KS_SRC_LOOP_MASK);
+}
+
+/* a * b: a product of two loads (a fact, `scaled` when a factor joins
+ * it: alpha * A[i] * B[j], A[i] * B[j] * 2.0f), or a load times a factor
+ * on its way to one. */
+static void
+product(struct walk *w, CXCursor c, const struct val *a, const struct val *b,
+	struct val *out)
+{
+	int la = a->load >= 0 ? a->load : a->sload;
+	int lb = b->load >= 0 ? b->load : b->sload;
+
+	if (la >= 0 && lb >= 0) {
+		struct ks_product p;
+
+		p.a = la;
+		p.b = lb;
+		p.loop = w->loop;
+		p.accumulate = 0;
+		p.scaled = a->load < 0 || b->load < 0;
+		p.line = ks_cx_line(c);
+		out->prod = ks_facts_add_product(w->f, &p);
+	} else if (a->prod >= 0 && is_factor(b)) {
+		out->prod = a->prod;
+		w->f->products[a->prod].scaled = 1;
+	} else if (b->prod >= 0 && is_factor(a)) {
+		out->prod = b->prod;
+		w->f->products[b->prod].scaled = 1;
+	} else if (la >= 0 && is_factor(b)) {
+		out->sload = la;
+	} else if (lb >= 0 && is_factor(a)) {
+		out->sload = lb;
+	}
+}
+
 void
 ks_walk_eval_binary(struct walk *w, CXCursor c, struct val *out)
 {
@@ -611,16 +656,9 @@ ks_walk_eval_binary(struct walk *w, CXCursor c, struct val *out)
 		d->dquot = dq;
 		ks_cx_range(c, &d->begin, &d->end, &d->in_main);
 	}
-	if (op == KS_CXBO_MUL && a.load >= 0 && b.load >= 0) {
-		struct ks_product p;
-
-		p.a = a.load;
-		p.b = b.load;
-		p.loop = w->loop;
-		p.accumulate = 0;
-		p.line = ks_cx_line(c);
-		out->prod = ks_facts_add_product(w->f, &p);
-	} else if (op == KS_CXBO_ADD || op == KS_CXBO_SUB) {
+	if (op == KS_CXBO_MUL)
+		product(w, c, &a, &b, out);
+	else if (op == KS_CXBO_ADD || op == KS_CXBO_SUB) {
 		out->prod = a.prod >= 0 ? a.prod : b.prod;
 		out->sum = 1;
 	}

@@ -123,6 +123,7 @@ declare(struct walk *w, CXCursor d)
 	    ks_cx.getCanonicalType(t).kind != CXType_LValueReference)
 		ks_walk_val_unknown(&v);
 	v.prod = -1;
+	v.sload = -1;
 	v.sum = 0;
 	ks_walk_var_bind(w, d, &v);
 	free(name);
@@ -584,6 +585,7 @@ loop_stmt(struct walk *w, CXCursor c, CXCursor init, CXCursor cond,
 		}
 		v->v.load = -1;
 		v->v.prod = -1;
+		v->v.sload = -1;
 	}
 	l.bound = bound;
 	if (l.step_kind == KS_STEP_ADD)
@@ -902,6 +904,7 @@ ks_walk_inline_call(struct walk *w, CXCursor def, struct val *args, size_t nargs
 				ks_walk_val_unknown(&v);
 			np++;
 			v.prod = -1;
+			v.sload = -1;
 			v.sum = 0;
 			ks_walk_var_bind(w, ch.v[i], &v);
 		}
@@ -915,6 +918,7 @@ ks_walk_inline_call(struct walk *w, CXCursor def, struct val *args, size_t nargs
 	else
 		ks_walk_val_unknown(out);
 	out->prod = -1;
+	out->sload = -1;
 	out->sum = 0;
 	w->ret = saved_ret;
 	w->have_ret = saved_have;
@@ -959,10 +963,13 @@ ks_walk_kernel(struct ks_tu *t, CXCursor kernel, struct ks_facts *f)
 			f->float_code = 1;
 		if (ks_walk_type_is_vector(pt))
 			f->uses_vector_types = 1;
-		if (ks_walk_is_pointer(pt)) {
+		/* an array parameter (`float A[][N]`) is a pointer */
+		if (ks_walk_is_pointer(pt) || ks_walk_is_array(pt)) {
 			ks_walk_val_const(&v, 0);
 			v.ptr = 1;
 			v.array = ks_walk_add_array(&w, name, KS_SPACE_GLOBAL, np, pt);
+			/* `float A[16]` declares a pointer: no size known */
+			f->arrays[v.array].bytes = -1;
 		} else {
 			struct ks_form sym;
 

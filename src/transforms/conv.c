@@ -1048,7 +1048,10 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		struct ks_buf r = KS_BUF_INIT;
 
 		ks_buf_addf(&r, "%s += ks_gemm_v;", c.acc);
-		kl.replacement = ks_buf_detach(&r, NULL);
+		kl.edits[0].begin = kl.loop_begin;
+		kl.edits[0].end = kl.loop_end;
+		kl.edits[0].with = ks_buf_detach(&r, NULL);
+		kl.nedits = 1;
 	}
 
 	ks_buf_addf(variant,
@@ -1295,7 +1298,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    args.buf);
 	rc = KS_XF_APPLIED;
 out:
-	free(kl.replacement);
+	free(kl.edits[0].with);
 	cv_release(&c);
 	ks_buf_release(&params);
 	ks_buf_release(&args);

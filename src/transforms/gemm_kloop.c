@@ -30,7 +30,8 @@ ks_kloop_release(struct ks_kloop *kl)
 	free(kl->limy);
 	free(kl->limz);
 	free(kl->acc);
-	free(kl->replacement);
+	for (int i = 0; i < kl->nedits; i++)
+		free(kl->edits[i].with);
 	ks_xfk_release(&kl->x);
 	memset(kl, 0, sizeof(*kl));
 }
@@ -258,14 +259,106 @@ limits(struct ks_kloop *kl, struct ks_buf *reason)
 	return 0;
 }
 
-/* Tokens [i, ..) are "P * Q" followed by `sep` (the product's two loads
- * in either order): the index after `sep`, or 0. */
-static size_t
-spell_product(const char *text, const struct ks_xfk_toks *ts, size_t i, size_t to,
-	      const struct ks_access *p, const struct ks_access *q,
-	      const char *sep)
+/* The product of a k-loop's statement as spelled: its two loads and
+ * (scaled) the factors beside them, as C ("alpha * 2.0f"). */
+struct spelled {
+	const struct ks_access *pa, *pb;
+	int scaled;
+	struct ks_buf factors;
+	/* the locals the loop's body loads P and Q into first (`float a =
+	 * A[..];`), their tokens, or NULL */
+	const struct ks_xfk_tok *name[2];
+};
+
+/* Token `i` is the local named by `n`, or n is NULL. */
+static int
+is_name(const char *text, const struct ks_xfk_toks *ts, size_t i,
+	const struct ks_xfk_tok *n)
 {
-	return ks_xfk_spell_two(text, ts, i, to, p, q, "*", sep);
+	return n && ts->t[i].kind == 'i' &&
+	       ts->t[i].end - ts->t[i].begin == n->end - n->begin &&
+	       !memcmp(text + ts->t[i].begin, text + n->begin, n->end - n->begin);
+}
+
+/* The index just past access `a` spelled at tokens [i, to), or 0. */
+static size_t
+past_access(const struct ks_xfk_toks *ts, size_t i, size_t to,
+	    const struct ks_access *a)
+{
+	size_t j;
+
+	if (!a->in_main || i >= to || ts->t[i].begin != a->begin)
+		return 0;
+	for (j = i; j < to && ts->t[j].end <= a->end; j++)
+		;
+	return j > i && ts->t[j - 1].end == a->end && j < to ? j : 0;
+}
+
+/* Tokens [i, ..) are terms joined by `*` up to `sep`: P and Q once each
+ * and, only where the product is scaled (the facts say so), factors of
+ * one token each (a name or a number: the analysis found them free of
+ * data and of loops), collected into sp->factors. The index after `sep`,
+ * or 0. */
+static size_t
+spell_terms(const char *text, const struct ks_xfk_toks *ts, size_t i,
+	    size_t to, const char *sep, struct spelled *sp)
+{
+	int np = 0, nq = 0, nf = 0;
+
+	ks_buf_reset(&sp->factors);
+	for (;;) {
+		size_t j;
+
+		if ((j = past_access(ts, i, to, sp->pa)) ||
+		    (is_name(text, ts, i, sp->name[0]) && (j = i + 1) < to))
+			np++;
+		else if ((j = past_access(ts, i, to, sp->pb)) ||
+			 (is_name(text, ts, i, sp->name[1]) && (j = i + 1) < to))
+			nq++;
+		else if (i + 1 < to && (ts->t[i].kind == 'i' || ts->t[i].kind == 'n')) {
+			j = i + 1;
+			if (nf++)
+				ks_buf_adds(&sp->factors, " * ");
+			ks_buf_add(&sp->factors, text + ts->t[i].begin,
+				   ts->t[i].end - ts->t[i].begin);
+		} else {
+			break;
+		}
+		if (ks_xfk_tok_is(text, &ts->t[j], sep) && np == 1 && nq == 1 &&
+		    !nf == !sp->scaled)
+			return j + 1;
+		if (!ks_xfk_tok_is(text, &ts->t[j], "*"))
+			break;
+		i = j + 1;
+	}
+	ks_buf_reset(&sp->factors);
+	return 0;
+}
+
+/* The accumulator spelled at token i (`which`: its load rather than its
+ * store, for `C[..] = C[..] + ..`; a local's name either way): the index
+ * past it, or 0. The first call binds a local's name. */
+static size_t
+spell_acc(struct ks_kloop *kl, const char *text, const struct ks_xfk_toks *ts,
+	  size_t i, size_t to, int which)
+{
+	const struct ks_xfk_tok *id;
+
+	if (i >= to)
+		return 0;
+	if (kl->mem_acc)
+		return past_access(ts, i, to, &kl->x.f->acc[which ? kl->acc_ld : kl->acc_st]);
+	id = &ts->t[i];
+	if (id->kind != 'i' || i + 1 >= to)
+		return 0;
+	if (!kl->acc) {
+		kl->acc = ks_xstrndup(text + id->begin, id->end - id->begin);
+		return i + 1;
+	}
+	return strlen(kl->acc) == id->end - id->begin &&
+			       !memcmp(kl->acc, text + id->begin, id->end - id->begin)
+		       ? i + 1
+		       : 0;
 }
 
 /* "P , Q ," in either order: the index after the second comma, or 0. */
@@ -290,7 +383,7 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 	size_t fo = 0, nfor = 0, op, cp, s1 = 0, s2 = 0, b, e, i;
 	const struct ks_access *pa = &f->acc[pr->a], *pb = &f->acc[pr->b];
 	struct ks_buf rep = KS_BUF_INIT;
-	int rc = -1, lt = 0;
+	int rc = -1, lt = 0, outer_var, braced;
 	long long step;
 
 	ks_xfk_tokens(t, k->body.begin, k->body.end, k->body.line, &ts);
@@ -350,17 +443,13 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 			goto out;
 		}
 	}
-	/* a variable declared before the loop would keep the value the
-	 * loop left in it, which the replacement does not give it */
-	if ((ts.t[op + 1].end - ts.t[op + 1].begin ==
-		     ts.t[s1 + 1].end - ts.t[s1 + 1].begin &&
-	     !memcmp(t + ts.t[op + 1].begin, t + ts.t[s1 + 1].begin,
-		     ts.t[s1 + 1].end - ts.t[s1 + 1].begin))) {
-		decline(reason, "the k-loop's variable (line %u) is declared "
-				"before the loop and outlives it",
-			l->line);
-		goto out;
-	}
+	/* a variable declared before the loop keeps the value the loop
+	 * left in it, which the replacement does not give it: checked
+	 * below, where the loop's end is known */
+	outer_var = ts.t[op + 1].end - ts.t[op + 1].begin ==
+			    ts.t[s1 + 1].end - ts.t[s1 + 1].begin &&
+		    !memcmp(t + ts.t[op + 1].begin, t + ts.t[s1 + 1].begin,
+			    ts.t[s1 + 1].end - ts.t[s1 + 1].begin);
 	if (!ks_form_is_const(&l->step, &step) || step <= 0 ||
 	    (lt == 3 && step != 1)) {
 		decline(reason, "the k-loop (line %u) does not count up by a "
@@ -391,7 +480,8 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 	}
 	/* the body: one statement, braced or not */
 	b = cp + 1;
-	if (b < ts.n && ks_xfk_tok_is(t, &ts.t[b], "{")) {
+	braced = b < ts.n && ks_xfk_tok_is(t, &ts.t[b], "{");
+	if (braced) {
 		size_t cb = ks_xfk_match(t, &ts, b);
 
 		if (cb >= ts.n)
@@ -409,45 +499,110 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 		e++;
 	}
 	kl->loop_begin = ts.t[fo].begin;
+	for (i = e; outer_var && i < ts.n; i++)
+		if (ts.t[i].kind == 'i' &&
+		    ts.t[i].end - ts.t[i].begin == ts.t[s1 + 1].end - ts.t[s1 + 1].begin &&
+		    !memcmp(t + ts.t[i].begin, t + ts.t[s1 + 1].begin,
+			    ts.t[i].end - ts.t[i].begin)) {
+			decline(reason, "the k-loop's variable (line %u) is "
+					"declared before the loop and read after "
+					"it (line %u)",
+				l->line, ts.t[i].line);
+			goto out;
+		}
 	/* acc += P * Q;  acc = acc + P * Q;  acc = P * Q + acc;
-	 * acc = fmaf(P, Q, acc); */
-	if (b + 2 >= e || ts.t[b].kind != 'i')
-		goto bad_body;
+	 * acc = fmaf(P, Q, acc); the product perhaps with factors */
 	{
-		const struct ks_xfk_tok *id = &ts.t[b];
-		size_t n = id->end - id->begin, j = 0;
+		struct spelled sp;
+		size_t j = 0, m;
 
-#define SAME_ID(x) (ts.t[x].kind == 'i' && ts.t[x].end - ts.t[x].begin == n && \
-		    !memcmp(t + ts.t[x].begin, t + id->begin, n))
-		if (ks_xfk_tok_is(t, &ts.t[b + 1], "+") && ks_xfk_tok_is(t, &ts.t[b + 2], "=")) {
-			j = spell_product(t, &ts, b + 3, e, pa, pb, ";");
-		} else if (ks_xfk_tok_is(t, &ts.t[b + 1], "=") && b + 3 < e) {
-			size_t m = b + 2;
+		memset(&sp, 0, sizeof(sp));
+		sp.pa = pa;
+		sp.pb = pb;
+		sp.scaled = pr->scaled;
+		/* `T a = P; T b = Q;` first: the product then names them */
+		while (braced && b < e) {
+			size_t d = b, x;
+			int w, typed = 0;
 
-			if (SAME_ID(m) && ks_xfk_tok_is(t, &ts.t[m + 1], "+"))
-				j = spell_product(t, &ts, m + 2, e, pa, pb, ";");
-			else if ((j = spell_product(t, &ts, m, e, pa, pb, "+")) &&
-				 j + 1 < e && SAME_ID(j) && ks_xfk_tok_is(t, &ts.t[j + 1], ";"))
-				j += 2;
-			else if ((ks_xfk_tok_is(t, &ts.t[m], "fmaf") || ks_xfk_tok_is(t, &ts.t[m], "__fmaf_rn")) &&
-				 ks_xfk_tok_is(t, &ts.t[m + 1], "(") &&
-				 (j = spell_args(t, &ts, m + 2, e, pa, pb)) &&
-				 j + 2 < e && SAME_ID(j) && ks_xfk_tok_is(t, &ts.t[j + 1], ")") &&
-				 ks_xfk_tok_is(t, &ts.t[j + 2], ";"))
-				j += 3;
+			/* the value kept as it was read: float (the template's
+			 * type), const, auto */
+			for (; d + 1 < e && ts.t[d + 1].kind == 'i'; d++) {
+				if (ks_xfk_tok_is(t, &ts.t[d], "float") ||
+				    ks_xfk_tok_is(t, &ts.t[d], "auto"))
+					typed = 1;
+				else if (!ks_xfk_tok_is(t, &ts.t[d], "const"))
+					break;
+			}
+			if (!typed || ts.t[d].kind != 'i')
+				break;
+			d++;
+			if (!ks_xfk_tok_is(t, &ts.t[d], "="))
+				break;
+			w = (x = past_access(&ts, d + 1, e, pa)) ? 0
+			    : (x = past_access(&ts, d + 1, e, pb)) ? 1
+								    : -1;
+			if (w < 0 || sp.name[w] || !ks_xfk_tok_is(t, &ts.t[x], ";"))
+				break;
+			sp.name[w] = &ts.t[d - 1];
+			b = x + 1;
+		}
+		if (!(m = spell_acc(kl, t, &ts, b, e, 0)))
+			goto bad_body;
+		if (ks_xfk_tok_is(t, &ts.t[m], "+") && m + 1 < e &&
+		    ks_xfk_tok_is(t, &ts.t[m + 1], "=")) {
+			j = spell_terms(t, &ts, m + 2, e, ";", &sp);
+		} else if (ks_xfk_tok_is(t, &ts.t[m], "=")) {
+			size_t n = m + 1, r;
+
+			if ((r = spell_acc(kl, t, &ts, n, e, 1)) &&
+			    ks_xfk_tok_is(t, &ts.t[r], "+"))
+				j = spell_terms(t, &ts, r + 1, e, ";", &sp);
+			else if ((j = spell_terms(t, &ts, n, e, "+", &sp)) &&
+				 (r = spell_acc(kl, t, &ts, j, e, 1)) &&
+				 ks_xfk_tok_is(t, &ts.t[r], ";"))
+				j = r + 1;
+			else if (!sp.scaled &&
+				 (ks_xfk_tok_is(t, &ts.t[n], "fmaf") ||
+				  ks_xfk_tok_is(t, &ts.t[n], "__fmaf_rn")) &&
+				 ks_xfk_tok_is(t, &ts.t[n + 1], "(") &&
+				 (j = spell_args(t, &ts, n + 2, e, pa, pb)) &&
+				 (r = spell_acc(kl, t, &ts, j, e, 1)) &&
+				 ks_xfk_tok_is(t, &ts.t[r], ")") &&
+				 ks_xfk_tok_is(t, &ts.t[r + 1], ";"))
+				j = r + 2;
 			else
 				j = 0;
 		}
-#undef SAME_ID
 		if (!j || j != e) {
 			decline(reason, "the k-loop's body (line %u) is not just "
-					"`acc += %s[..] * %s[..]`",
-				l->line, kl->op[0].name, kl->op[1].name);
+					"`acc += %s%s[..] * %s[..]`",
+				l->line, pr->scaled ? "factor * " : "",
+				kl->op[0].name, kl->op[1].name);
 			goto out;
 		}
-		kl->acc = ks_xstrndup(t + id->begin, n);
-		ks_buf_addf(&rep, "%s += ks_gemm_v;", kl->acc);
-		kl->replacement = ks_buf_detach(&rep, NULL);
+		ks_buf_addf(&rep, " += %s%sks_gemm_v;", sp.factors.len ? sp.factors.buf : "",
+			    sp.factors.len ? " * " : "");
+		ks_buf_release(&sp.factors);
+		if (kl->mem_acc) {
+			/* the element's own text stays, renamed like the body */
+			kl->edits[0].begin = kl->loop_begin;
+			kl->edits[0].end = ts.t[b].begin;
+			kl->edits[0].with = ks_xstrdup("");
+			kl->edits[1].begin = ts.t[m - 1].end;
+			kl->edits[1].end = kl->loop_end;
+			kl->edits[1].with = ks_buf_detach(&rep, NULL);
+			kl->nedits = 2;
+		} else {
+			struct ks_buf w = KS_BUF_INIT;
+
+			ks_buf_adds(&w, kl->acc);
+			ks_buf_add(&w, rep.buf, rep.len);
+			kl->edits[0].begin = kl->loop_begin;
+			kl->edits[0].end = kl->loop_end;
+			kl->edits[0].with = ks_buf_detach(&w, NULL);
+			kl->nedits = 1;
+		}
 	}
 	rc = 0;
 	goto out;
@@ -459,6 +614,75 @@ out:
 	free(ts.t);
 	ks_buf_release(&rep);
 	return rc;
+}
+
+/* The k-loop's other accesses: none (a local accumulates), or the load
+ * and the store of one element of global memory at an index the loop
+ * does not move, in an array neither operand reads. */
+static int
+accumulator(struct ks_kloop *kl, const struct ks_product *pr,
+	    struct ks_buf *reason)
+{
+	const struct ks_facts *f = kl->x.f;
+	const struct ks_loop *l = &f->loops[kl->loop];
+	const struct ks_access *st, *ld;
+	int bad = -1;
+
+	kl->acc_st = kl->acc_ld = -1;
+	for (size_t i = 0; i < f->nacc && bad < 0; i++) {
+		const struct ks_access *a = &f->acc[i];
+
+		if (!ks_facts_loop_within(f, a->loop, kl->loop) ||
+		    (int)i == pr->a || (int)i == pr->b)
+			continue;
+		if ((a->flags & KS_ACC_STORE) && kl->acc_st < 0)
+			kl->acc_st = (int)i;
+		else if (!(a->flags & KS_ACC_STORE) && kl->acc_ld < 0)
+			kl->acc_ld = (int)i;
+		else
+			bad = (int)i;
+	}
+	if (bad < 0 && kl->acc_st < 0 && kl->acc_ld < 0)
+		return 0;
+	if (bad < 0 && (kl->acc_st < 0 || kl->acc_ld < 0))
+		bad = kl->acc_st < 0 ? kl->acc_ld : kl->acc_st;
+	if (bad < 0) {
+		st = &f->acc[kl->acc_st];
+		ld = &f->acc[kl->acc_ld];
+		if (st->array == ld->array && ks_form_equal(&st->offset, &ld->offset)) {
+			const char *n = f->arrays[st->array].name;
+
+			if (st->array == f->acc[pr->a].array ||
+			    st->array == f->acc[pr->b].array)
+				return decline(reason, "the k-loop (line %u) "
+						       "accumulates into %s, "
+						       "which its product reads",
+					       l->line, n);
+			if (ks_form_sources(&st->offset) & KS_SRC_LOOP_MASK)
+				return decline(reason, "the k-loop (line %u) "
+						       "accumulates into %s at "
+						       "an index the loop moves",
+					       l->line, n);
+		}
+		if (st->array != ld->array || !ks_form_equal(&st->offset, &ld->offset) ||
+		    f->arrays[st->array].param < 0 ||
+		    (f->arrays[st->array].space != KS_SPACE_GLOBAL &&
+		     f->arrays[st->array].space != KS_SPACE_UNKNOWN) ||
+		    ((st->flags | ld->flags) & (KS_ACC_ATOMIC | KS_ACC_VECTOR)) ||
+		    st->bytes != 4 || st->offset.data || st->offset.nonlinear ||
+		    (ks_form_sources(&st->offset) & KS_SRC_LOOP_MASK))
+			bad = kl->acc_ld;
+	}
+	if (bad >= 0) {
+		const struct ks_access *a = &f->acc[bad];
+
+		return decline(reason, "the k-loop (line %u) also %s %s on line %u",
+			       l->line,
+			       (a->flags & KS_ACC_STORE) ? "stores" : "reads",
+			       f->arrays[a->array].name, a->line);
+	}
+	kl->mem_acc = 1;
+	return 0;
 }
 
 int
@@ -518,19 +742,8 @@ ks_kloop_init(struct ks_kloop *kl, const struct ks_xf_input *in,
 		return decline(reason, "the product on line %u is not in the "
 				       "k-loop's body",
 			       pr->line);
-	for (size_t i = 0; i < f->nacc; i++) {
-		const struct ks_access *a = &f->acc[i];
-
-		if (!ks_facts_loop_within(f, a->loop, kl->loop))
-			continue;
-		if ((int)i != pr->a && (int)i != pr->b)
-			return decline(reason, "the k-loop (line %u) also %s %s "
-					       "on line %u",
-				       l->line,
-				       (a->flags & KS_ACC_STORE) ? "stores"
-								 : "reads",
-				       f->arrays[a->array].name, a->line);
-	}
+	if (accumulator(kl, pr, reason))
+		return -1;
 	for (size_t i = 0; i < f->ncalls; i++)
 		if (ks_facts_loop_within(f, f->calls[i].loop, kl->loop) &&
 		    strcmp(f->calls[i].name, "fmaf") &&
@@ -563,12 +776,18 @@ ks_kloop_body(const struct ks_kloop *kl, const struct ks_xf_input *in,
 	      const char *prefix, struct ks_buf *out, struct ks_buf *reason)
 {
 	const struct ks_kernel *k = kl->x.k;
-	struct ks_xfbody_edit ed = { kl->loop_begin, kl->loop_end, kl->replacement };
+	struct ks_xfbody_edit ed[2];
 	struct ks_buf params = KS_BUF_INIT, body = KS_BUF_INIT;
 	int rc = -1;
 
+	for (int i = 0; i < kl->nedits; i++) {
+		ed[i].begin = kl->edits[i].begin;
+		ed[i].end = kl->edits[i].end;
+		ed[i].with = kl->edits[i].with;
+	}
 	if (ks_xfbody_params(k, -1, NULL, -1, NULL, &params, reason) ||
-	    ks_xfbody_copy(in->text, in->len, k, &ed, 1, renames, &body, reason))
+	    ks_xfbody_copy(in->text, in->len, k, ed, (size_t)kl->nedits, renames,
+			   &body, reason))
 		goto out;
 	ks_buf_adds(out, "#pragma nv_diagnostic push\n"
 			 "#pragma nv_diag_suppress 177\n"

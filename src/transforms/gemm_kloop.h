@@ -6,8 +6,11 @@
  *     acc = sum over L in [0, T) of  P[p(g, L)] * Q[q(g, L)]
  *
  * in one loop (the k-loop) whose body is that accumulation alone
- * (`acc += P[..] * Q[..]`, `acc = acc + ..`, `acc = fmaf(.., .., acc)`),
- * then runs the rest of its body (the epilogue: alpha/beta, bias,
+ * (`acc += P[..] * Q[..]`, `acc = acc + ..`, `acc = fmaf(.., .., acc)`;
+ * acc a local or an element of global memory at an index the loop does
+ * not move, `C[i * n + j] += ..`; the product may carry factors free of
+ * data and of the loop, `alpha * P[..] * Q[..]`, which then scale the
+ * sum), then runs the rest of its body (the epilogue: alpha/beta, bias,
  * activation, the store) once with acc. Each operand's element index is
  * affine in the global thread indices gx = blockIdx.x*blockDim.x +
  * threadIdx.x and gy (likewise), blockIdx.z (a batch) and the loop's
@@ -62,8 +65,21 @@ struct ks_kloop {
 	/* Limits of the bounds checks before the loop (gx < limx, gy <
 	 * limy, blockIdx.z < limz), C expressions; NULL: none. */
 	char *limx, *limy, *limz;
-	char *acc;		/* the accumulator's name */
-	char *replacement;	/* "acc += ks_gemm_v;" */
+	/* The accumulator: a local's name, or (mem_acc) an element of
+	 * global memory at an index the loop does not move, `C[i * n + j]
+	 * += ..`, whose text the body keeps. */
+	char *acc;
+	int mem_acc;
+	int acc_st, acc_ld;	/* its store and load in the facts, or -1 */
+	/* The loop statement's replacement, 1 or 2 edits of the file:
+	 * "acc += ks_gemm_v;", or the text around a kept `C[..]` becoming
+	 * "C[..] += ks_gemm_v;"; with the factors of a scaled product,
+	 * "acc += alpha * ks_gemm_v;". */
+	struct ks_kl_edit {
+		size_t begin, end;
+		char *with;
+	} edits[2];
+	int nedits;
 	size_t loop_begin, loop_end;	/* the loop statement in the file */
 };
 

@@ -429,19 +429,18 @@ ks_xfbody_params(const struct ks_kernel *k, int retype, const char *rtype,
 			ks_buf_addf(reason, "parameter %zu has no name", i + 1);
 			return -1;
 		}
-		if (strpbrk(p->type, "([")) {
-			ks_buf_addf(reason,
-				    "parameter %s's type '%s' cannot be "
-				    "spelled before its name",
-				    p->name, p->type);
-			return -1;
-		}
 		if ((int)i == retype)
 			type = rtype;
 		else if ((int)i == retype2)
 			type = rtype2;
-		ks_buf_addf(out, "%s%s%s%s", i ? ", " : "", type,
-			    type[strlen(type) - 1] == '*' ? "" : " ", p->name);
+		/* a pointer to an array (`float (*A)[N]`, `float A[][N]`) is
+		 * spelled around its name: GNU typeof names it whole */
+		if (strpbrk(type, "(["))
+			ks_buf_addf(out, "%s__typeof__(%s) %s", i ? ", " : "", type,
+				    p->name);
+		else
+			ks_buf_addf(out, "%s%s%s%s", i ? ", " : "", type,
+				    type[strlen(type) - 1] == '*' ? "" : " ", p->name);
 	}
 	return 0;
 }

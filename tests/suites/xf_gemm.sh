@@ -6,7 +6,10 @@
 # and sm_90 with warnings as errors; the tiled kernel is in the PTX of the
 # variant's arch only, with cp.async where the arch has it; look-alikes
 # (tests/data/transforms/gemm_neg.cu) are declined with their reason.
-# Needs libclang (16-19) and nvcc.
+# Products that accumulate into global memory, or carry a factor
+# (tests/data/transforms/gemm_mem.cu), run on the CPU (cuda_emu.h) and
+# match the original. Needs libclang (16-19) and nvcc; the CPU runs need
+# a C++20 g++.
 
 DATA=$ROOT/tests/data/transforms
 ARCHS="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
@@ -137,12 +140,12 @@ test_look_alikes_are_declined_with_their_reason() {
 	for spec in "not_product:gemm_register_blocking:no loop accumulating a product" \
 		    "data_index:gemm_register_blocking:also reads idx" \
 		    "outer_batch:gemm_register_blocking:inside another loop" \
-		    "scaled_product:gemm_register_blocking:no loop accumulating a product" \
+		    "three_loads:gemm_register_blocking:no loop accumulating a product" \
 		    "same_dim:gemm_register_blocking:vary with the same thread index" \
 		    "double_acc:gemm_register_blocking:computes in double" \
 		    "flat_index:gemm_register_blocking:not affine in the thread indices" \
 		    "data_guard:gemm_register_blocking:not a bounds check" \
-		    "kept_index:gemm_register_blocking:outlives it" \
+		    "kept_index:gemm_register_blocking:declared before the loop and read after it" \
 		    "gemv_strided:gemv_warp_per_row:contiguous neither along the loop nor along gx"; do
 		IFS=: read -r k skill want <<<"$spec"
 		out=$("$KS_BIN" transform "gemm_neg.cu:$k" --skill "$skill" 2>&1) &&
@@ -162,4 +165,105 @@ test_variants_are_deterministic() {
 	"$KS_BIN" transform gemm.cu:batched_strided --skill gemm_register_blocking >a.cu
 	"$KS_BIN" transform gemm.cu:batched_strided --skill gemm_register_blocking >b.cu
 	cmp -s a.cu b.cu || fail "two runs gave different variants"
+}
+
+have_emu() {
+	command -v g++ >/dev/null && command -v python3 >/dev/null &&
+		echo 'int main(){}' | g++ -std=c++20 -x c++ - -o /dev/null 2>/dev/null
+}
+
+# The variant of kernel $1 of gemm_mem.cu by skill $2 (--param k=v in
+# $3...) as variant.inc, its launches rewritten for cuda_emu.h, built
+# into check-$1.
+emu_build() {
+	local k=$1 skill=$2 p args=()
+	shift 2
+	for p in "$@"; do args+=(--param "$p"); done
+	"$KS_BIN" transform "gemm_mem.cu:$k" --skill "$skill" "${args[@]}" >"v-$k.cu" ||
+		fail "$k was not transformed by $skill"
+	python3 - "v-$k.cu" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+s = re.sub(r'(\w+)<<<(.*?)>>>\(', r'ks_rows_emu_cfg(\1, \2)(', s, flags=re.S)
+open('variant.inc', 'w').write(s)
+PY
+	g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -Wno-deprecated-enum-enum-conversion \
+		-I. -DKS_K="$k" ${KS_ROW:+-DKS_ROW=$KS_ROW} gemm_check.cpp -o "check-$k"
+}
+
+test_accumulators_in_memory_and_factors_match_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/gemm_mem.cu" "$DATA/cuda_emu.h" "$DATA/gemm_check.cpp" \
+		"$ROOT/tests/data/rows/rows_emu.h" .
+	local spec k skill dims pts sh out
+	# kernel : skill : 2d|1d : points
+	for spec in "mem_scaled:gemm_register_blocking:2d:" \
+		    "mem_scaled:gemm_register_blocking:2d:bm=64 bn=64 tm=4 tn=4 bk=16" \
+		    "mem_zero_tn:gemm_register_blocking:2d:" \
+		    "locals:gemm_register_blocking:2d:" \
+		    "gemv_mem_rows:gemv_warp_per_row:1d:" \
+		    "gemv_mem_rows:gemv_warp_per_row:1d:order=1" \
+		    "gemv_mem_cols:gemv_warp_per_row:1d:"; do
+		IFS=: read -r k skill dims pts <<<"$spec"
+		# shellcheck disable=SC2086
+		emu_build "$k" "$skill" $pts
+		for sh in "37 29 5" "131 67 45" "260 3 33"; do
+			# shellcheck disable=SC2086
+			set -- $sh
+			[ "$dims" = 1d ] && set -- "$1" 1 "$3"
+			out=$("./check-$k" "$@" "$dims") || fail "$k ($pts) at $*: $out"
+			expect_contains "$out" "ok "
+		done
+	done
+	# matrices as arrays of rows (float A[][67]): K = N = 67
+	KS_ROW=67 emu_build arr2d gemm_register_blocking
+	for sh in "37 67 67" "131 67 67"; do
+		# shellcheck disable=SC2086
+		out=$(./check-arr2d $sh 2d) || fail "arr2d at $sh: $out"
+		expect_contains "$out" "ok "
+	done
+	# the body keeps the element's text, renamed, and adds the factor
+	expect_contains "$(cat v-mem_scaled.cu)" "C[i * N + j] += alpha * ks_gemm_v;"
+}
+
+test_a_dropped_factor_is_caught_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/gemm_mem.cu" "$DATA/cuda_emu.h" "$DATA/gemm_check.cpp" \
+		"$ROOT/tests/data/rows/rows_emu.h" .
+	emu_build mem_scaled gemm_register_blocking
+	sed -i 's/+= alpha \* ks_gemm_v/+= ks_gemm_v/' variant.inc
+	grep -q '+= ks_gemm_v' variant.inc || fail "the factor was not found"
+	g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -Wno-deprecated-enum-enum-conversion \
+		-I. -DKS_K=mem_scaled gemm_check.cpp -o check-broken
+	out=$(./check-broken 131 67 45 2d) && fail "the broken variant passed: $out"
+	expect_contains "$out" "mismatch"
+}
+
+test_memory_accumulators_compile_for_both_archs() {
+	cp "$DATA/gemm_mem.cu" .
+	tu gemm_mem.cu mem_scaled gemm_register_blocking sm_90
+	expect_ne 0 "$(entry_count kd/tu-mem_scaled.compute_90.ptx ks_gemm_mem_scaled 'fma.rn.f32')" \
+		"mem_scaled: FMAs of the tiled kernel"
+	tu gemm_mem.cu arr2d gemm_register_blocking sm_90
+	expect_contains "$(cat tu-arr2d.cu)" "__typeof__(float[][67]) A"
+	tu gemm_mem.cu gemv_mem_rows gemv_warp_per_row sm_90
+	expect_ne 0 "$(entry_count kd/tu-gemv_mem_rows.compute_90.ptx ks_gemv_gemv_mem_rows 'shfl.sync')" \
+		"gemv_mem_rows: a warp per row"
+}
+
+test_memory_look_alikes_are_declined_with_their_reason() {
+	cp "$DATA/gemm_mem.cu" .
+	local spec k want out skill
+	for spec in "mem_moving:accumulates into C at an index the loop moves" \
+		    "mem_in_operand:accumulates into B, which its product reads" \
+		    "loop_factor:no loop accumulating a product" \
+		    "var_after:declared before the loop and read after it" \
+		    "locals_int:is not just"; do
+		IFS=: read -r k want <<<"$spec"
+		skill=gemv_warp_per_row
+		[ "$k" = locals_int ] && skill=gemm_register_blocking
+		out=$("$KS_BIN" transform "gemm_mem.cu:$k" --skill "$skill" 2>&1) &&
+			fail "$k was transformed"
+		expect_contains "$out" "$want"
+	done
 }

@@ -42,6 +42,12 @@ make_uint3(unsigned x, unsigned y, unsigned z)
 	return uint3{ x, y, z };
 }
 
+static inline float4
+make_float4(float x, float y, float z, float w)
+{
+	return float4{ x, y, z, w };
+}
+
 static thread_local uint3 threadIdx, blockIdx;
 static thread_local dim3 blockDim, gridDim;
 static std::barrier<> *ks_emu_bar;
