@@ -66,32 +66,32 @@ static const char helpers[] =
 	"#define KS_ST_HELPERS\n"
 	"/* q[i]: a select chain that folds to one register when i is a\n"
 	"   constant after unrolling, and stays correct when it is not. */\n"
-	"template <class T, int N> __device__ __forceinline__ static T\n"
-	"ks_st_q(const T (&q)[N], int i)\n"
+	"template <class ks_T, int ks_N> __device__ __forceinline__ static ks_T\n"
+	"ks_st_q(const ks_T (&q)[ks_N], int i)\n"
 	"{\n"
-	"\tT v = q[0];\n"
+	"\tks_T v = q[0];\n"
 	"#pragma unroll\n"
-	"\tfor (int j = 1; j < N; j++)\n"
+	"\tfor (int j = 1; j < ks_N; j++)\n"
 	"\t\tif (j == i)\n"
 	"\t\t\tv = q[j];\n"
 	"\treturn v;\n"
 	"}\n"
 	"/* p[f] where 0 <= f < n, else 0 (a cell no read of the kernel\n"
 	"   reaches). */\n"
-	"template <class T> __device__ __forceinline__ static T\n"
-	"ks_st_ld(const T *p, long long f, long long n)\n"
+	"template <class ks_T> __device__ __forceinline__ static ks_T\n"
+	"ks_st_ld(const ks_T *p, long long f, long long n)\n"
 	"{\n"
-	"\treturn f >= 0 && f < n ? __ldg(p + f) : T(0);\n"
+	"\treturn f >= 0 && f < n ? __ldg(p + f) : ks_T(0);\n"
 	"}\n"
-	"template <class T> __device__ __forceinline__ static T\n"
-	"ks_st_ld(T *p, long long f, long long n)\n"
+	"template <class ks_T> __device__ __forceinline__ static ks_T\n"
+	"ks_st_ld(ks_T *p, long long f, long long n)\n"
 	"{\n"
-	"\treturn f >= 0 && f < n ? p[f] : T(0);\n"
+	"\treturn f >= 0 && f < n ? p[f] : ks_T(0);\n"
 	"}\n"
 	"/* A hint: the line of p[f] into L1 where 0 <= f < n (nothing on\n"
 	"   the host, where the emulated kernel runs). */\n"
-	"template <class T> __device__ __forceinline__ static void\n"
-	"ks_st_pf(const T *p, long long f, long long n)\n"
+	"template <class ks_T> __device__ __forceinline__ static void\n"
+	"ks_st_pf(const ks_T *p, long long f, long long n)\n"
 	"{\n"
 	"#ifdef __CUDA_ARCH__\n"
 	"\tif (f >= 0 && f < n)\n"
@@ -127,6 +127,12 @@ struct st {
 	int r[3];		/* radius per axis */
 	int diag;		/* a read off both x and y at once */
 	int limit_br;		/* the bounds check of the slowest axis */
+	int limit_plus1;	/* its limit is the last index (y <= L) */
+	/* The tile may hold zeros where the kernel reads the input (the
+	 * limit is not shown to be the input's extent): outputs whose reads
+	 * could leave the tiled elements run the kernel's own body. */
+	int fallback;
+	char *pre;		/* fallback: what the body functions call */
 	unsigned offcol_line;	/* 3-D: a read off the column and the plane */
 	char *loopvar[KS_MAX_LOOP_DEPTH];	/* per loop index, lazily */
 };
@@ -136,6 +142,7 @@ st_release(struct st *s)
 {
 	ks_xfk_release(&s->x);
 	free(s->reads);
+	free(s->pre);
 	for (int i = 0; i < KS_MAX_LOOP_DEPTH; i++)
 		free(s->loopvar[i]);
 }
@@ -186,6 +193,16 @@ stride_of(const struct ks_form *c, enum ks_src s, long long E,
 	return 1;
 }
 
+/* The multiple q of d > 0 nearest *c; *c becomes *c - q d. */
+static long long
+round_div(long long *c, long long d)
+{
+	long long q = *c >= 0 ? (*c + d / 2) / d : -((-*c + d / 2) / d);
+
+	*c -= q * d;
+	return q;
+}
+
 /* Split the byte polynomial p into a + b Sy + c Sz elements (k[0..2]).
  * Returns 0, or -1 when a monomial is none of those. */
 static int
@@ -202,6 +219,14 @@ split(const struct st *s, const struct ks_poly *p, long long k[3])
 			if (m->k % s->E)
 				return -1;
 			k[0] += m->k / s->E;
+		} else if (mono_const(&s->sy)) {
+			/* a constant row stride: a monomial with symbols can
+			 * only be the plane stride */
+			if (s->dims == 3 && !mono_const(&s->sz) &&
+			    mono_same(m, &s->sz) && m->k % (s->E * s->sz.k) == 0)
+				k[2] += m->k / (s->E * s->sz.k);
+			else
+				return -1;
 		} else if (mono_same(m, &s->sy) && m->k % (s->E * s->sy.k) == 0) {
 			k[1] += m->k / (s->E * s->sy.k);
 		} else if (s->dims == 3 && mono_same(m, &s->sz) &&
@@ -212,6 +237,14 @@ split(const struct st *s, const struct ks_poly *p, long long k[3])
 			return -1;
 		}
 	}
+	/* Constant strides sit among the constants: a + b Sy + c Sz with
+	 * |a| and |b| within half a stride, the only split whose parts the
+	 * template can take when the strides are as large as recognize
+	 * checks (more than two radii). */
+	if (s->dims == 3 && mono_const(&s->sz))
+		k[2] += round_div(&k[0], s->sz.k);
+	if (mono_const(&s->sy))
+		k[1] += round_div(&k[0], s->sy.k);
 	return 0;
 }
 
@@ -440,13 +473,31 @@ recognize(struct st *s, const struct ks_xf_input *in, struct ks_buf *reason)
 		}
 		s->dims = hz ? 3 : 2;
 		memset(&one, 0, sizeof(one));
-		if (mono_same(&s->sy, &one) ||
-		    (s->dims == 3 && (mono_same(&s->sz, &one) ||
-				      mono_same(&s->sz, &s->sy)))) {
+		/* constant strides (sizes fixed at compile time) are told
+		 * apart by size: a row longer than two radii, a plane longer
+		 * than two radii of rows */
+		if (mono_same(&s->sy, &one) &&
+		    (s->sy.k < 2 * ST_MAX_R + 2 ||
+		     (s->dims == 3 && mono_same(&s->sz, &one) &&
+		      s->sz.k < (2 * ST_MAX_R + 2) * s->sy.k))) {
 			ks_buf_addf(reason,
 				    "the strides of the store on line %u are "
-				    "constants or equal (the axes cannot be told "
-				    "apart)",
+				    "constants too small to tell the axes apart "
+				    "(rows of %lld elements",
+				    f->acc[C].line, s->sy.k);
+			if (s->dims == 3)
+				ks_buf_addf(reason, ", planes of %lld", s->sz.k);
+			ks_buf_adds(reason, ")");
+			return -1;
+		}
+		if ((s->dims == 3 && mono_same(&s->sz, &one) &&
+		     !mono_same(&s->sy, &one)) ||
+		    (!mono_same(&s->sy, &one) && s->dims == 3 &&
+		     mono_same(&s->sz, &s->sy))) {
+			ks_buf_addf(reason,
+				    "the strides of the store on line %u are "
+				    "equal, or the plane's a constant and the "
+				    "row's not (the axes cannot be told apart)",
 				    f->acc[C].line);
 			return -1;
 		}
@@ -469,9 +520,14 @@ recognize(struct st *s, const struct ks_xf_input *in, struct ks_buf *reason)
 		    !(ks_form_sources(&a->offset) & KS_SRC_THREAD_MASK))
 			continue;
 		if (a->array == s->S) {
+			/* its own element, read before it is written, is no
+			 * other thread's: that read stays as it is */
+			if (ks_form_equal(&a->offset, &s->center))
+				continue;
 			ks_buf_addf(reason,
-				    "%s reads its output array (line %u): an "
-				    "in-place update",
+				    "%s reads its output array (line %u) at "
+				    "another element than its own: an in-place "
+				    "update",
 				    k->name, a->line);
 			return -1;
 		}
@@ -616,14 +672,17 @@ recognize(struct st *s, const struct ks_xf_input *in, struct ks_buf *reason)
 		enum ks_src t = s->dims == 3 ? KS_SRC_TID_Z : KS_SRC_TID_Y;
 		enum ks_src b = s->dims == 3 ? KS_SRC_BID_Z : KS_SRC_BID_Y;
 
-		for (size_t i = 0; i < f->nbranches && s->limit_br < 0; i++) {
+		for (size_t i = 0; i < f->nbranches; i++) {
 			const struct ks_branch *br = &f->branches[i];
 			unsigned src = ks_form_sources(&br->subject);
 			long long kt, c0;
 			struct ks_form g = br->subject;
 
-			if (br->kind != KS_BR_BOUNDS || !br->early_exit ||
-			    br->loop >= 0 || br->cmp != KS_CMP_GE ||
+			if (br->kind != KS_BR_BOUNDS || br->loop >= 0 ||
+			    !(br->early_exit ? br->cmp == KS_CMP_GE || br->cmp == KS_CMP_GT
+					     : (br->cmp == KS_CMP_LT || br->cmp == KS_CMP_LE) &&
+						       br->stmt == KS_BRS_IF &&
+						       (br->joined & KS_BRJ_AND)) ||
 			    src != (KS_SRC_BIT(t) | KS_SRC_BIT(b)) ||
 			    !ks_form_coef_const(&br->subject, t, &kt) || kt != 1 ||
 			    !ks_form_global_index_only(&br->subject))
@@ -633,15 +692,37 @@ recognize(struct st *s, const struct ks_xf_input *in, struct ks_buf *reason)
 			if (!ks_form_is_const(&g, &c0) || c0 != 0 ||
 			    !ks_form_is_uniform(&br->limit))
 				continue;
+			/* the first early exit, else the first guard */
+			if (s->limit_br >= 0 &&
+			    (f->branches[s->limit_br].early_exit || !br->early_exit))
+				continue;
 			s->limit_br = (int)i;
+			s->limit_plus1 = br->cmp == KS_CMP_GT || br->cmp == KS_CMP_LE;
 		}
 		if (s->limit_br < 0) {
 			ks_buf_addf(reason,
-				    "%s has no early exit 'if (%c >= limit) return' "
-				    "on its slowest grid index itself (the input's "
-				    "extent is unknown)",
+				    "%s bounds its slowest grid index itself by no "
+				    "uniform limit, neither by an early exit 'if "
+				    "(%c >= limit) return' nor by an if around the "
+				    "work (the input's extent is unknown)",
 				    k->name, s->dims == 3 ? 'z' : 'y');
 			return -1;
+		}
+		/* The tile holds I below the limit's row and zeros past it,
+		 * which is I where the limit is its extent: an early exit at
+		 * a limit without a constant part (`y >= ny`). A guard around
+		 * the work, or a limit short of the extent (`y >= ny - 1`,
+		 * then a read at y + 1; a size that is a constant, which
+		 * cannot be told from one), and the outputs near the tiled
+		 * elements' ends run the kernel's own body. */
+		{
+			const struct ks_branch *br = &f->branches[s->limit_br];
+			const struct ks_poly *p = &br->limit.c[KS_SRC_ONE];
+
+			s->fallback = !br->early_exit;
+			for (unsigned i = 0; i < p->n; i++)
+				if (mono_const(&p->m[i]) && p->m[i].k)
+					s->fallback = 1;
 		}
 	}
 	return 0;
@@ -765,6 +846,8 @@ emit_stream(const struct st *s, const struct ks_xf_input *in,
 		    ax, bx, by, planes, qw, depth);
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
 	ks_buf_adds(variant, helpers);
+	if (s->pre)
+		ks_buf_adds(variant, s->pre);
 	ks_buf_addf(variant,
 		    "/* The body of %s at thread ks_tid of block ks_bid, its reads "
 		    "of %s along %c\n   from the column ks_q (ks_q[%lld] the "
@@ -911,15 +994,15 @@ emit_stream(const struct st *s, const struct ks_xf_input *in,
 static const char helpers_i[] =
 	"#ifndef KS_ST_HELPERS_I\n"
 	"#define KS_ST_HELPERS_I\n"
-	"template <class T> __device__ __forceinline__ static T\n"
-	"ks_st_ld(const T *p, int f, int n)\n"
+	"template <class ks_T> __device__ __forceinline__ static ks_T\n"
+	"ks_st_ld(const ks_T *p, int f, int n)\n"
 	"{\n"
-	"\treturn (unsigned)f < (unsigned)n ? __ldg(p + f) : T(0);\n"
+	"\treturn (unsigned)f < (unsigned)n ? __ldg(p + f) : ks_T(0);\n"
 	"}\n"
-	"template <class T> __device__ __forceinline__ static T\n"
-	"ks_st_ld(T *p, int f, int n)\n"
+	"template <class ks_T> __device__ __forceinline__ static ks_T\n"
+	"ks_st_ld(ks_T *p, int f, int n)\n"
 	"{\n"
-	"\treturn (unsigned)f < (unsigned)n ? p[f] : T(0);\n"
+	"\treturn (unsigned)f < (unsigned)n ? p[f] : ks_T(0);\n"
 	"}\n"
 	"#endif\n"
 	"\n";
@@ -978,6 +1061,8 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
 	ks_buf_adds(variant, helpers);
 	ks_buf_adds(variant, helpers_i);
+	if (s->pre)
+		ks_buf_adds(variant, s->pre);
 	ks_buf_addf(variant,
 		    "/* The body of %s at thread ks_tid of block ks_bid, its reads "
 		    "of %s in the plane\n   from the tile at (ks_lx, ks_ly), "
@@ -1245,15 +1330,15 @@ emit_plane(const struct st *s, const struct ks_xf_input *in,
 static const char helpers_v[] =
 	"#ifndef KS_ST_HELPERS_@P@\n"
 	"#define KS_ST_HELPERS_@P@\n"
-	"template <class T> struct __align__(@A@) ks_st_v@P@ {\n"
-	"\tT v[@P@];\n"
+	"template <class ks_T> struct __align__(@A@) ks_st_v@P@ {\n"
+	"\tks_T v[@P@];\n"
 	"};\n"
 	"/* p[f .. f + @M@], each 0 outside [0, n): one @A@-byte load where the\n"
 	"   @P@ are inside and aligned (al: p is), else one at a time */\n"
-	"template <class T, class I> __device__ __forceinline__ static ks_st_v@P@<T>\n"
-	"ks_st_ld@P@(const T *p, I f, I n, bool al)\n"
+	"template <class ks_T, class ks_I> __device__ __forceinline__ static ks_st_v@P@<ks_T>\n"
+	"ks_st_ld@P@(const ks_T *p, ks_I f, ks_I n, bool al)\n"
 	"{\n"
-	"\tks_st_v@P@<T> r;\n"
+	"\tks_st_v@P@<ks_T> r;\n"
 	"\n"
 	"\tif (al && (f & @M@) == 0 && f >= 0 && f + @M@ < n) {\n"
 	"\t\tconst @W@ w = __ldg(reinterpret_cast<const @W@ *>(p + f));\n"
@@ -1263,19 +1348,19 @@ static const char helpers_v[] =
 	"\t}\n"
 	"#pragma unroll\n"
 	"\tfor (int j = 0; j < @P@; j++)\n"
-	"\t\tr.v[j] = ks_st_ld(p, f + (I)j, n);\n"
+	"\t\tr.v[j] = ks_st_ld(p, f + (ks_I)j, n);\n"
 	"\treturn r;\n"
 	"}\n"
-	"template <class T, class I> __device__ __forceinline__ static ks_st_v@P@<T>\n"
-	"ks_st_ld@P@(T *p, I f, I n, bool al)\n"
+	"template <class ks_T, class ks_I> __device__ __forceinline__ static ks_st_v@P@<ks_T>\n"
+	"ks_st_ld@P@(ks_T *p, ks_I f, ks_I n, bool al)\n"
 	"{\n"
-	"\tks_st_v@P@<T> r;\n"
+	"\tks_st_v@P@<ks_T> r;\n"
 	"\n"
 	"\tif (al && (f & @M@) == 0 && f >= 0 && f + @M@ < n)\n"
-	"\t\treturn *reinterpret_cast<const ks_st_v@P@<T> *>(p + f);\n"
+	"\t\treturn *reinterpret_cast<const ks_st_v@P@<ks_T> *>(p + f);\n"
 	"#pragma unroll\n"
 	"\tfor (int j = 0; j < @P@; j++)\n"
-	"\t\tr.v[j] = ks_st_ld(p, f + (I)j, n);\n"
+	"\t\tr.v[j] = ks_st_ld(p, f + (ks_I)j, n);\n"
 	"\treturn r;\n"
 	"}\n"
 	"#endif\n"
@@ -1365,6 +1450,8 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 	ks_buf_adds(variant, helpers);
 	ks_buf_adds(variant, helpers_i);
 	add_helpers_v(variant, pk);
+	if (s->pre)
+		ks_buf_adds(variant, s->pre);
 	ks_buf_addf(variant,
 		    "/* The body of %s for output ks_j (0..%lld) of a thread at ks_tid "
 		    "of block ks_bid,\n   its reads of %s in the plane from the "
@@ -1622,6 +1709,70 @@ index_kept(const struct ks_xf_input *in, const struct ks_access *a,
 	ks_buf_adds(w, "((void)(");
 	ks_buf_add(w, in->text + a->begin + nl + 1, a->end - a->begin - nl - 2);
 	ks_buf_adds(w, "), ");
+	return 0;
+}
+
+/* Where the tile may not hold what the kernel reads (s->fallback): the
+ * body function first tests whether every read of its output lands
+ * inside the elements the tile holds, [0, extent), and runs the kernel's
+ * own body (its own reads) where not; s->pre gets the two functions that
+ * takes, to go before the body function. */
+static int
+fallback(struct st *s, const struct ks_xf_input *in, const char *kname,
+	 const char *params, const char *args, const char *csy,
+	 const char *csz, const char *clim, struct ks_buf *body,
+	 struct ks_buf *reason)
+{
+	struct ks_buf pre = KS_BUF_INIT, orig = KS_BUF_INIT, w = KS_BUF_INIT;
+
+	if (ks_xfbody_copy(in->text, in->len, s->k, NULL, 0, renames, &orig,
+			   reason)) {
+		ks_buf_release(&orig);
+		return -1;
+	}
+	ks_buf_addf(&pre,
+		"/* Whether every read of the output at thread ks_tid of block "
+		"ks_bid lands\n   in the elements the tile holds (else the "
+		"kernel's own body runs). */\n"
+		"__device__ __forceinline__ static bool\n"
+		"ks_st_in_%s(const uint3 ks_tid, const uint3 ks_bid, "
+		"const dim3 ks_bdim,\n\tconst dim3 ks_gdim, %s)\n"
+		"{\n"
+		"\tconst dim3 ks_ob = ks_bdim, ks_og = ks_gdim;\n"
+		"\tconst long long ks_sy = (long long)(%s), ks_sz = (long long)(%s);\n"
+		"\tconst long long ks_f = %lldLL + %lldLL * ks_sy + %lldLL * ks_sz +\n"
+		"\t\t(long long)(ks_bid.x * ks_bdim.x + ks_tid.x) +\n"
+		"\t\tks_sy * (long long)(ks_bid.y * ks_bdim.y + ks_tid.y) +\n"
+		"\t\tks_sz * (long long)(ks_bid.z * ks_bdim.z + ks_tid.z);\n"
+		"\tconst long long ks_r = %dLL + %dLL * llabs(ks_sy) + %dLL * llabs(ks_sz);\n"
+		"\n"
+		"\t(void)ks_ob;\n"
+		"\t(void)ks_og;\n"
+		"\treturn ks_f >= ks_r && ks_f + ks_r < (long long)(%s) * %s;\n"
+		"}\n\n"
+		"/* The body of %s as written, for the outputs the tile does not "
+		"cover. */\n"
+		"__device__ __noinline__ static void\n"
+		"ks_st_orig_%s(const uint3 ks_tid, const uint3 ks_bid, "
+		"const dim3 ks_bdim,\n\tconst dim3 ks_gdim, %s)\n",
+		kname, params, csy, csz, s->c0[0], s->c0[1], s->c0[2], s->r[0],
+		s->r[1], s->r[2], clim, s->dims == 3 ? "ks_sz" : "ks_sy", kname,
+		kname, params);
+	ks_buf_add(&pre, orig.buf, orig.len);
+	ks_buf_adds(&pre, "\n\n");
+	ks_buf_addf(&w,
+		"{\n"
+		"\tif (!ks_st_in_%s(ks_tid, ks_bid, ks_bdim, ks_gdim, %s)) {\n"
+		"\t\tks_st_orig_%s(ks_tid, ks_bid, ks_bdim, ks_gdim, %s);\n"
+		"\t\treturn;\n"
+		"\t}\n",
+		kname, args, kname, args);
+	ks_buf_add(&w, body->buf, body->len);
+	ks_buf_adds(&w, "\n}");
+	ks_buf_release(body);
+	*body = w;
+	s->pre = ks_buf_detach(&pre, NULL);
+	ks_buf_release(&orig);
 	return 0;
 }
 
@@ -1902,11 +2053,21 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		if (s.dims == 2)
 			ks_buf_adds(&csz, "0LL");
 	}
+	if (s.limit_plus1) {
+		struct ks_buf l = KS_BUF_INIT;
+
+		ks_buf_addf(&l, "((%s) + 1)", clim.buf);
+		ks_buf_release(&clim);
+		clim = l;
+	}
 	if (ks_xfbody_params(s.k, -1, NULL, -1, NULL, &params, reason) ||
 	    ks_xfbody_copy(in->text, in->len, s.k, edits, nedits, renames,
 			   &body, reason))
 		goto out;
 	ks_xfbody_args(s.k, &args);
+	if (s.fallback && fallback(&s, in, kname, params.buf, args.buf, csy.buf,
+				   csz.buf, clim.buf, &body, reason))
+		goto out;
 	if (pk) {
 		if (emit_planev(&s, pk, in, T, iname, O, oname, params.buf, args.buf, &body,
 				csy.buf, csz.buf, clim.buf, bx, by, planes, depth,
@@ -1949,6 +2110,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			    kname, rx, ry, rz, bx, by, planes);
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
 	ks_buf_adds(variant, helpers);
+	if (s.pre)
+		ks_buf_adds(variant, s.pre);
 	ks_buf_addf(variant,
 		    "/* The body of %s at thread ks_tid of block ks_bid, its reads "
 		    "of %s from\n   the tile at (ks_lx, ks_ly)%s. */\n"

@@ -217,3 +217,25 @@ PY
 	expect_eq 105 "$rc" "a file instead of a capture"
 	expect_contains "$out" "needs a capture"
 }
+
+# A variant sits in the user's TU, after the user's macros: its helpers'
+# own names must not be ones a program defines (`#define N 4096`). Each
+# transform with helpers, on a copy of its test file that defines the
+# short names first, compiles.
+test_variants_survive_short_macros_of_the_program() {
+	local spec f k s
+	for spec in stencil.cu:jacobi:stencil_smem_halo \
+		    stencil.cu:heat3d:stencil_smem_halo \
+		    atomics.cu:sq_sum:atomic_hierarchical_reduce \
+		    atomics.cu:hist_u8:smem_histogram \
+		    permute.cu:batched_transpose:smem_tiled_transpose \
+		    derived.cu:rotate3:derived_grid \
+		    pool.cu:avgpool_incl:pool_window_rows \
+		    conv.cu:nchw3:conv_tiling; do
+		IFS=: read -r f k s <<<"$spec"
+		printf '#define T 3\n#define N 5\n#define I 7\n#define U 11\n#define V 13\n#define OP 17\n' >"m-$f"
+		cat "$ROOT/tests/data/transforms/$f" >>"m-$f"
+		transform "m-$f" "$k" "$s" || fail "$k ($s) was not transformed"
+		compile_tu "$k.$s.cu" . || fail "$k ($s) does not compile after the macros"
+	done
+}

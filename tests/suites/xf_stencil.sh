@@ -64,6 +64,13 @@ test_test_kernels_2d_and_3d() {
 	for k in jacobi box9 star2d_r heat3d star3d_r box27; do
 		check_tu stencil.cu "$k" . --param stream=2
 	done
+	# the kernel's own body beside the tiled one where the tile may not
+	# hold what it reads
+	for k in short_exit no_exit fixed2d guard3d own_update; do
+		check_tu stencil.cu "$k" .
+		# shellcheck disable=SC2086
+		check_tu stencil.cu "$k" . $TILE
+	done
 }
 
 test_bench_stencils_at_every_tile_shape() {
@@ -181,7 +188,21 @@ test_variants_match_the_original_on_the_cpu() {
 		    "star3d_r:4:depth=4 bx=16 by=4 planes=16:19,13,11 36,12,20" \
 		    "star3d_r:4:bx=16 depth=1 planes=16:37,13,11 40,9,21" \
 		    "heat3d:3:bx=64 by=4 depth=8:19,13,11 132,9,20" \
-		    "star3d_r:4:bx=128 by=4 planes=16:19,13,11 260,7,5"; do
+		    "star3d_r:4:bx=128 by=4 planes=16:19,13,11 260,7,5" \
+		    "short_exit:1::37,23 70,41" \
+		    "short_exit:1:stream=1:37,23" \
+		    "short_exit:1:stream=0:37,23" \
+		    "no_exit:1::37,23 70,41" \
+		    "no_exit:1:stream=0:37,23" \
+		    "fixed2d:1::40,40" \
+		    "fixed2d:1:stream=1:40,40" \
+		    "fixed2d:1:stream=0:40,40" \
+		    "guard3d:4::21,37,19 44,40,12" \
+		    "guard3d:4:pack=1:21,37,19" \
+		    "guard3d:4:stream=1:21,37,19" \
+		    "guard3d:4:stream=0:21,37,19" \
+		    "own_update:5::37,23 70,41" \
+		    "own_update:5:stream=0:37,23"; do
 		IFS=: read -r k kind pts sz <<<"$spec"
 		# shellcheck disable=SC2086
 		emu_build "$k" "$kind" $pts
@@ -284,6 +305,29 @@ test_a_pair_plane_form_off_by_one_is_caught_on_the_cpu() {
 	expect_mutants_caught v.cu heat3d 3 "35 12 20" \
 		's/ks_cv = ks_e < 2 ? ks_e : 16 + ks_e/ks_cv = ks_e < 1 ? ks_e : 16 + ks_e/' \
 		's/ks_om == 3u \&\& ks_al/ks_om != 0u \&\& ks_al/'
+}
+
+# Where the tile may not hold what the kernel reads, the outputs next to
+# its ends run the kernel's own body: taking the tile for every output,
+# or dropping the kernel's body, is caught.
+test_the_kernels_own_body_at_the_tiles_ends_is_needed_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
+	local spec k size
+	# (no_exit reads along x alone, inside the rows below its limit: the
+	# test never fails there, and the mutants are not caught)
+	for spec in "short_exit:37 23" "fixed2d:40 40"; do
+		k=${spec%%:*}
+		size=${spec#*:}
+		"$KS_BIN" transform "stencil.cu:$k" --skill stencil_smem_halo >v.cu
+		expect_mutants_caught v.cu "$k" 1 "$size" \
+			's/\treturn ks_f >= ks_r \&\& /\treturn 1 || /' \
+			's/\t\tks_st_orig_[a-z_0-9]*(ks_tid[^;]*;/\t\t;/'
+	done
+	# an early exit at the array's extent needs no such test
+	"$KS_BIN" transform stencil.cu:jacobi --skill stencil_smem_halo >v.cu
+	grep -q ks_st_orig_jacobi v.cu && fail "jacobi got the kernel's own body"
+	true
 }
 
 # The streaming form's column: the loads one step later than the ring

@@ -19,6 +19,8 @@
 #define __shared__ static
 #define __align__(n) __attribute__((aligned(n)))
 #define __restrict__ __restrict
+/* after the standard headers, whose attributes spell __noinline__ */
+#define __noinline__ __attribute__((noinline))
 
 struct uint3 {
 	unsigned x, y, z;

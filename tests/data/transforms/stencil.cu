@@ -102,6 +102,77 @@ __global__ void star3d_r(const float *in, float *out, int nx, int ny, int nz)
 	out[i] = acc;
 }
 
+// The exit stops one row short of the array, whose last row the
+// stencil reads as y + 1: the tile holds the rows below the limit, and
+// the outputs next to them run the kernel's own body.
+__global__ void short_exit(const float *in, float *out, int nx, int ny)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x;
+	int y = blockIdx.y * blockDim.y + threadIdx.y;
+	if (y >= ny - 1)
+		return;
+	if (x >= 1 && x < nx - 1 && y >= 1)
+		out[y * nx + x] = 0.2f * (in[y * nx + x] + in[y * nx + x - 1] +
+					  in[y * nx + x + 1] + in[(y + 1) * nx + x] +
+					  in[(y - 1) * nx + x]);
+}
+
+// Guarded by an if around the work, no early exit: the guard's limit
+// bounds the tile, with the kernel's own body next to its ends.
+__global__ void no_exit(const float *in, float *out, int nx, int ny)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x;
+	int y = blockIdx.y * blockDim.y + threadIdx.y;
+	if (x > 0 && y > 0 && x < nx - 1 && y < ny - 1)
+		out[y * nx + x] = in[y * nx + x - 1] + in[y * nx + x + 1];
+}
+
+// Sizes fixed at compile time (the strides are constants), a 9-point box
+// inside a guard.
+#define FIXED_N 40
+__global__ void fixed2d(const float *in, float *out, int nx, int ny)
+{
+	int j = blockIdx.x * blockDim.x + threadIdx.x;
+	int i = blockIdx.y * blockDim.y + threadIdx.y;
+	const float c1 = 0.2f, c2 = 0.5f, c3 = -0.8f;
+
+	if ((i < FIXED_N - 1) && (j < FIXED_N - 1) && (i > 0) && (j > 0))
+		out[i * FIXED_N + j] =
+			c1 * in[(i - 1) * FIXED_N + (j - 1)] + c2 * in[(i - 1) * FIXED_N + j] +
+			c3 * in[(i - 1) * FIXED_N + (j + 1)] + c2 * in[i * FIXED_N + (j - 1)] +
+			c1 * in[i * FIXED_N + j] + c3 * in[i * FIXED_N + (j + 1)] +
+			c3 * in[(i + 1) * FIXED_N + (j - 1)] + c1 * in[(i + 1) * FIXED_N + j] +
+			c2 * in[(i + 1) * FIXED_N + (j + 1)];
+	(void)nx;
+	(void)ny;
+}
+
+// An update of the output from its own element (read before it is
+// written, by its thread alone) and the input's neighbours.
+__global__ void own_update(const float *in, float *out, int nx, int ny)
+{
+	int j = blockIdx.x * blockDim.x + threadIdx.x;
+	int i = blockIdx.y * blockDim.y + threadIdx.y;
+
+	if (i < ny && j < nx && i > 0)
+		out[i * nx + j] = out[i * nx + j] - 0.5f * (in[i * nx + j] - in[(i - 1) * nx + j]);
+}
+
+// 3-D 7-point inside a guard on all three axes.
+__global__ void guard3d(const float *in, float *out, int nx, int ny, int nz)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x;
+	int y = blockIdx.y * blockDim.y + threadIdx.y;
+	int z = blockIdx.z * blockDim.z + threadIdx.z;
+
+	if (x > 0 && y > 0 && z > 0 && x < nx - 1 && y < ny - 1 && z < nz - 1) {
+		int i = (z * ny + y) * nx + x;
+
+		out[i] = 0.5f * in[i] + 0.1f * (in[i - 1] + in[i + 1] + in[i - nx] +
+						  in[i + nx] + in[i - nx * ny] + in[i + nx * ny]);
+	}
+}
+
 // --- look-alikes ---
 
 // 1-D three-point smoother.
@@ -166,15 +237,6 @@ __global__ void interior_r(const float *in, float *out, int nx, int ny)
 	out[y * nx + x] = acc;
 }
 
-// Guarded by an if around the work, no early exit: the extent in y is
-// not known.
-__global__ void no_exit(const float *in, float *out, int nx, int ny)
-{
-	int x = blockIdx.x * blockDim.x + threadIdx.x;
-	int y = blockIdx.y * blockDim.y + threadIdx.y;
-	if (x > 0 && y > 0 && x < nx - 1 && y < ny - 1)
-		out[y * nx + x] = in[y * nx + x - 1] + in[y * nx + x + 1];
-}
 
 // A transposed read: moves with the thread differently from the store.
 __global__ void transposed(const float *in, float *out, int n)

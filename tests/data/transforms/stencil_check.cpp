@@ -5,7 +5,8 @@
 // variant file, its launches rewritten, as variant.inc. The original
 // runs with the 16x16 (2-D) or 8x8x8 (3-D) blocks of a naive program.
 // -DKS_KIND: 1 (in, out, nx, ny), 2 box9's (in, k, out, w, h, pitch
-// = w + 3), 3 heat3d's (u, v, nx, ny, nz, a), 4 (in, out, nx, ny, nz).
+// = w + 3), 3 heat3d's (u, v, nx, ny, nz, a), 4 (in, out, nx, ny, nz),
+// 5 as 1 with the output holding values first (an update of it).
 // Usage: stencil_check NX NY [NZ]
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include "cuda_emu.h"
 #define __constant__ static
 #define R 2
+#define FIXED_N 40
 __constant__ float wts[R + 1] = { 0.5f, 0.25f, -0.125f };
 #include "variant.inc"
 
@@ -67,9 +69,9 @@ main(int argc, char **argv)
 	std::vector<float> in(n), y0(n), y1(n);
 	for (size_t i = 0; i < n; i++) {
 		in[i] = rnd(&s);
-		y0[i] = y1[i] = NAN;
+		y0[i] = y1[i] = KS_KIND == 5 ? rnd(&s) : NAN;
 	}
-#if KS_KIND == 1
+#if KS_KIND == 1 || KS_KIND == 5
 	ks_emu_cfg(KS_K, grid, block)(in.data(), y0.data(), nx, ny);
 	KS_CAT(ks_launch_, KS_K)(grid, block, 0, 0, in.data(), y1.data(), nx, ny);
 #elif KS_KIND == 3
