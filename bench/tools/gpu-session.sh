@@ -11,6 +11,7 @@
 #   bench/tools/gpu-session.sh --out OUT [--limit S] [--tail S]
 #       [--deps DIR] [--llvm TARXZ] [--source REV]
 #       [--suite] [--stencil CANDS [--stencil-progs "P..."] [--stencil-s S]]
+#       [--gemm CANDS [--gemm-s S]] [--extra SCRIPT [--extra-s S]]
 #       [--bench "P..." [--parallel N] [--task-budget M] [--date D] [--ablate]
 #        [--bench-args "A B"]]
 #
@@ -22,13 +23,17 @@
 # --source: the commit the tree was copied from (for the bench's run.json).
 # The suite runs first (integration/gpu/run.sh), then the stencil
 # candidates (tests/data/transforms/gpu-stencil.sh; KS_GST_NCU in the
-# environment reaches it), then the bench
+# environment reaches it), then the GEMM and GEMV candidates
+# (tests/data/transforms/gpu-gemm.sh, CANDS from gemm-cands.sh), then
+# `bash SCRIPT DIR S` (a check written for the session: DIR its log
+# folder, packed with the others, S its seconds), then the bench
 # (bench/tools/run.sh with --budget the time left, and --bench-args'
 # options, such as --out and --work). Exit status 0.
 set -u
 t0=$(date +%s)
 out='' limit=570 tail=20 deps='' llvm='' source='' suite=0 cands='' sprogs='' ss=''
 bench='' parallel=4 tbudget=3 date=$(date -u +%F) ablate='' bargs=''
+gcands='' gs='' extra='' xs=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=${2:?}; shift ;;
@@ -41,6 +46,10 @@ while [ $# -gt 0 ]; do
 	--stencil) cands=${2:?}; shift ;;
 	--stencil-progs) sprogs=${2:?}; shift ;;
 	--stencil-s) ss=${2:?}; shift ;;
+	--gemm) gcands=${2:?}; shift ;;
+	--gemm-s) gs=${2:?}; shift ;;
+	--extra) extra=${2:?}; shift ;;
+	--extra-s) xs=${2:?}; shift ;;
 	--bench) bench=${2:?}; shift ;;
 	--parallel) parallel=${2:?}; shift ;;
 	--task-budget) tbudget=${2:?}; shift ;;
@@ -94,6 +103,22 @@ if [ -n "$cands" ]; then
 		"$logs/stencil" "$cands" $((s - 15)) >"$logs/stencil.log" 2>&1
 	say "stencil rc=$?"
 	cat "$logs/stencil/summary.txt" >>"$out/session.txt" 2>/dev/null
+fi
+if [ -n "$gcands" ]; then
+	s=${gs:-$(left)}
+	[ "$s" -gt "$(left)" ] && s=$(left)
+	timeout "$s" bash tests/data/transforms/gpu-gemm.sh "$logs/gemm" "$gcands" \
+		$((s - 15)) >"$logs/gemm.log" 2>&1
+	say "gemm rc=$?"
+	tail -n 40 "$logs/gemm.log" >>"$out/session.txt"
+fi
+if [ -n "$extra" ]; then
+	s=${xs:-$(left)}
+	[ "$s" -gt "$(left)" ] && s=$(left)
+	mkdir -p "$logs/extra"
+	timeout "$s" bash "$extra" "$logs/extra" "$s" >"$logs/extra.log" 2>&1
+	say "extra $extra rc=$?"
+	tail -n 40 "$logs/extra.log" >>"$out/session.txt"
 fi
 if [ -n "$bench" ] && [ "$(left)" -gt 90 ]; then
 	# The run's budget keeps 40 s for what a cut leaves to do (a cut

@@ -132,6 +132,28 @@ test_gpu_session_packs_a_bench_slice() {
 	[ "$budget" -gt 20 ] && [ "$budget" -le 60 ] || fail "budget $budget, not within the limit"
 }
 
+# --gemm runs the GEMM candidates' check and --extra a script written for
+# the session, each given its log folder and seconds, both packed.
+test_gpu_session_runs_the_gemm_check_and_an_extra_script() {
+	bench_tree
+	printf 'all:\n\t@echo built\n' >root/Makefile
+	mkdir -p root/tests/data/transforms cands
+	printf 'mkdir -p "$1"; echo "odd mem_scaled rc=0 pass=3 fail=0" | tee "$1/odd.txt"; echo "cands $2 s $3"\n' \
+		>root/tests/data/transforms/gpu-gemm.sh
+	printf 'echo "poly $1 $2" >"$1/poly.txt"; echo "gemm 4.20x"\n' >extra.sh
+	cp "$ROOT/bench/tools/gpu-session.sh" root/bench/tools/
+	bash root/bench/tools/gpu-session.sh --out "$PWD/o" --limit 120 \
+		--gemm "$PWD/cands" --gemm-s 60 --extra "$PWD/extra.sh" --extra-s 30 \
+		>session.out 2>&1
+	expect_contains "$(cat o/session.txt)" "gemm rc=0"
+	expect_contains "$(cat o/session.txt)" "odd mem_scaled rc=0 pass=3 fail=0"
+	expect_contains "$(cat o/session.txt)" "cands $PWD/cands s 45"
+	expect_contains "$(cat o/session.txt)" "extra $PWD/extra.sh rc=0"
+	expect_contains "$(cat o/session.txt)" "gemm 4.20x"
+	expect_contains "$(tar tzf o/logs.tgz)" "./gemm/odd.txt"
+	expect_contains "$(tar tzf o/logs.tgz)" "./extra/poly.txt"
+}
+
 test_bench_run_budget_stops_and_resumes() {
 	bench_tree
 	# the budget outlasts the ceilings' steps on a loaded machine, the

@@ -187,8 +187,8 @@ test_a_wrong_wide_access_is_caught_on_the_cpu() {
 	emu_build bench.cu transpose_kernel smem_tiled_transpose KS_TRANSPOSE2D vec=4
 	./check-transpose_kernel 64 64 >/dev/null || fail "the intact variant failed"
 	# the 16-byte load puts its elements in reverse order
-	sed -i 's/v\[k\] = w.v\[k\];/v[k] = w.v[V - 1 - k];/' variant.inc
-	grep -q 'w.v\[V - 1 - k\]' variant.inc || fail "the wide load was not found"
+	sed -i 's/v\[k\] = w.v\[k\];/v[k] = w.v[ks_V - 1 - k];/' variant.inc
+	grep -q 'w.v\[ks_V - 1 - k\]' variant.inc || fail "the wide load was not found"
 	g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K=transpose_kernel \
 		-DKS_TRANSPOSE2D perm_check.cpp -o check-broken
 	out=$(./check-broken 64 64) && fail "the broken variant passed: $out"
