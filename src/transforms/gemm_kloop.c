@@ -275,23 +275,7 @@ static int
 is_name(const char *text, const struct ks_xfk_toks *ts, size_t i,
 	const struct ks_xfk_tok *n)
 {
-	return n && ts->t[i].kind == 'i' &&
-	       ts->t[i].end - ts->t[i].begin == n->end - n->begin &&
-	       !memcmp(text + ts->t[i].begin, text + n->begin, n->end - n->begin);
-}
-
-/* The index just past access `a` spelled at tokens [i, to), or 0. */
-static size_t
-past_access(const struct ks_xfk_toks *ts, size_t i, size_t to,
-	    const struct ks_access *a)
-{
-	size_t j;
-
-	if (!a->in_main || i >= to || ts->t[i].begin != a->begin)
-		return 0;
-	for (j = i; j < to && ts->t[j].end <= a->end; j++)
-		;
-	return j > i && ts->t[j - 1].end == a->end && j < to ? j : 0;
+	return n && ks_xfk_tok_same(text, &ts->t[i], n);
 }
 
 /* Tokens [i, ..) are terms joined by `*` up to `sep`: P and Q once each
@@ -309,10 +293,10 @@ spell_terms(const char *text, const struct ks_xfk_toks *ts, size_t i,
 	for (;;) {
 		size_t j;
 
-		if ((j = past_access(ts, i, to, sp->pa)) ||
+		if ((j = ks_xfk_past_access(ts, i, to, sp->pa)) ||
 		    (is_name(text, ts, i, sp->name[0]) && (j = i + 1) < to))
 			np++;
-		else if ((j = past_access(ts, i, to, sp->pb)) ||
+		else if ((j = ks_xfk_past_access(ts, i, to, sp->pb)) ||
 			 (is_name(text, ts, i, sp->name[1]) && (j = i + 1) < to))
 			nq++;
 		else if (i + 1 < to && (ts->t[i].kind == 'i' || ts->t[i].kind == 'n')) {
@@ -347,7 +331,7 @@ spell_acc(struct ks_kloop *kl, const char *text, const struct ks_xfk_toks *ts,
 	if (i >= to)
 		return 0;
 	if (kl->mem_acc)
-		return past_access(ts, i, to, &kl->x.f->acc[which ? kl->acc_ld : kl->acc_st]);
+		return ks_xfk_past_access(ts, i, to, &kl->x.f->acc[which ? kl->acc_ld : kl->acc_st]);
 	id = &ts->t[i];
 	if (id->kind != 'i' || i + 1 >= to)
 		return 0;
@@ -446,10 +430,7 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 	/* a variable declared before the loop keeps the value the loop
 	 * left in it, which the replacement does not give it: checked
 	 * below, where the loop's end is known */
-	outer_var = ts.t[op + 1].end - ts.t[op + 1].begin ==
-			    ts.t[s1 + 1].end - ts.t[s1 + 1].begin &&
-		    !memcmp(t + ts.t[op + 1].begin, t + ts.t[s1 + 1].begin,
-			    ts.t[s1 + 1].end - ts.t[s1 + 1].begin);
+	outer_var = ks_xfk_tok_same(t, &ts.t[op + 1], &ts.t[s1 + 1]);
 	if (!ks_form_is_const(&l->step, &step) || step <= 0 ||
 	    (lt == 3 && step != 1)) {
 		decline(reason, "the k-loop (line %u) does not count up by a "
@@ -500,10 +481,7 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 	}
 	kl->loop_begin = ts.t[fo].begin;
 	for (i = e; outer_var && i < ts.n; i++)
-		if (ts.t[i].kind == 'i' &&
-		    ts.t[i].end - ts.t[i].begin == ts.t[s1 + 1].end - ts.t[s1 + 1].begin &&
-		    !memcmp(t + ts.t[i].begin, t + ts.t[s1 + 1].begin,
-			    ts.t[i].end - ts.t[i].begin)) {
+		if (ks_xfk_tok_same(t, &ts.t[i], &ts.t[s1 + 1])) {
 			decline(reason, "the k-loop's variable (line %u) is "
 					"declared before the loop and read after "
 					"it (line %u)",
@@ -539,8 +517,8 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 			d++;
 			if (!ks_xfk_tok_is(t, &ts.t[d], "="))
 				break;
-			w = (x = past_access(&ts, d + 1, e, pa)) ? 0
-			    : (x = past_access(&ts, d + 1, e, pb)) ? 1
+			w = (x = ks_xfk_past_access(&ts, d + 1, e, pa)) ? 0
+			    : (x = ks_xfk_past_access(&ts, d + 1, e, pb)) ? 1
 								    : -1;
 			if (w < 0 || sp.name[w] || !ks_xfk_tok_is(t, &ts.t[x], ";"))
 				break;

@@ -437,8 +437,8 @@ ks_xfk_match(const char *text, const struct ks_xfk_toks *ts, size_t i)
 }
 
 size_t
-ks_xfk_spell_access(const char *text, const struct ks_xfk_toks *ts, size_t i,
-		    size_t to, const struct ks_access *a, const char *sep)
+ks_xfk_past_access(const struct ks_xfk_toks *ts, size_t i, size_t to,
+		   const struct ks_access *a)
 {
 	size_t j;
 
@@ -446,10 +446,24 @@ ks_xfk_spell_access(const char *text, const struct ks_xfk_toks *ts, size_t i,
 		return 0;
 	for (j = i; j < to && ts->t[j].end <= a->end; j++)
 		;
-	if (j == i || ts->t[j - 1].end != a->end || j >= to ||
-	    !ks_xfk_tok_is(text, &ts->t[j], sep))
-		return 0;
-	return j + 1;
+	return j > i && ts->t[j - 1].end == a->end && j < to ? j : 0;
+}
+
+int
+ks_xfk_tok_same(const char *text, const struct ks_xfk_tok *a,
+		const struct ks_xfk_tok *b)
+{
+	return a->kind == b->kind && a->end - a->begin == b->end - b->begin &&
+	       !memcmp(text + a->begin, text + b->begin, a->end - a->begin);
+}
+
+size_t
+ks_xfk_spell_access(const char *text, const struct ks_xfk_toks *ts, size_t i,
+		    size_t to, const struct ks_access *a, const char *sep)
+{
+	size_t j = ks_xfk_past_access(ts, i, to, a);
+
+	return j && ks_xfk_tok_is(text, &ts->t[j], sep) ? j + 1 : 0;
 }
 
 size_t

@@ -104,6 +104,15 @@ int ks_xfk_tok_is(const char *text, const struct ks_xfk_tok *t, const char *s);
 /* The matching closer of the opener ( { [ at token i, or ts->n. */
 size_t ks_xfk_match(const char *text, const struct ks_xfk_toks *ts, size_t i);
 
+/* Tokens [i, to) start with access `a` (a token follows it): the index
+ * just past it, or 0. */
+size_t ks_xfk_past_access(const struct ks_xfk_toks *ts, size_t i, size_t to,
+			  const struct ks_access *a);
+
+/* Two tokens spelled the same. */
+int ks_xfk_tok_same(const char *text, const struct ks_xfk_tok *a,
+		    const struct ks_xfk_tok *b);
+
 /* Tokens [i, to) spell access `a` then `sep`: the index after `sep`, or 0. */
 size_t ks_xfk_spell_access(const char *text, const struct ks_xfk_toks *ts, size_t i,
 			   size_t to, const struct ks_access *a, const char *sep);
