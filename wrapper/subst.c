@@ -450,17 +450,6 @@ out:
 	return rc;
 }
 
-static int
-build_archs_has(const struct ks_args *a, const char *arch)
-{
-	size_t i;
-
-	for (i = 0; i < a->narchs; i++)
-		if (!strcmp(a->archs[i].real, arch))
-			return 1;
-	return 0;
-}
-
 static struct job *
 job_of(struct tu *t, const char *mangled)
 {
@@ -488,7 +477,9 @@ find_variants(struct run *r, struct tu *t, const struct ks_manifest_entry *me)
 		unsigned want = ks_subst_arch_number(mk->arch);
 		int rc;
 
-		if (!build_archs_has(t->a, mk->arch))
+		/* a kernel key of an arch the build reaches without naming it
+		 * (ks_args_reaches 2) gets that target added at compile */
+		if (!ks_args_reaches(t->a, mk->arch))
 			continue;
 		rc = ks_store_get((const char *const *)r->dirs.v, r->dirs.n,
 				  mk->key, &e, &corrupt, &err);
@@ -714,6 +705,40 @@ command_words(struct run *r, struct ks_strv *argv, struct ks_buf *err)
 }
 
 /*
+ * A variant verified on a GPU that the build's code reaches only through
+ * its PTX or an older SASS: that GPU's target added to the command, once
+ * (ks_args_reach_words), so that the variant's arch has a device pass.
+ * Every other GPU runs what it ran before.
+ */
+static void
+add_targets(struct run *r, struct ks_strv *argv)
+{
+	struct ks_strv added = KS_STRV_INIT;
+	size_t k, i, w;
+
+	for (k = 0; k < r->ntus; k++)
+		for (i = 0; i < r->tus[k].njobs; i++) {
+			struct ks_strv words = KS_STRV_INIT;
+
+			if (ks_args_reach_words(r->tus[k].a, r->tus[k].jobs[i].arch,
+						&words) &&
+			    ks_strv_find(&added, words.v[words.n - 1]) < 0) {
+				ks_log("substitution: %s: the build reaches %s only "
+				       "through its PTX or an older SASS; adding "
+				       "its target", r->tus[k].jobs[i].mangled,
+				       r->tus[k].jobs[i].arch);
+				for (w = 0; w < words.n; w++)
+					if (ks_strv_find(&added, words.v[w]) < 0 ||
+					    !strcmp(words.v[w], "-gencode"))
+						ks_strv_push(&added, words.v[w]);
+			}
+			ks_strv_release(&words);
+		}
+	ks_strv_pushv(argv, (const char *const *)added.v, added.n);
+	ks_strv_release(&added);
+}
+
+/*
  * Compile the rewritten TU. Returns nvcc's status (its output held in
  * `out`/`errout`), or -1 when nvcc could not be run.
  */
@@ -733,6 +758,7 @@ compile(struct run *r, struct ks_buf *out, struct ks_buf *errout)
 		ks_log("substitution: %s", err.buf);
 		goto out;
 	}
+	add_targets(r, &argv);
 	/* As the pass-through would: nvcc below us must not come back. */
 	if (rp) {
 		guard = old && *old ? ks_xasprintf("%s=%s:%s", KS_SAFEGUARD_ENV, old, rp)

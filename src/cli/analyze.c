@@ -54,7 +54,10 @@ struct build {
 	char *depfile;
 	struct ks_strv argv;	/* nvcc's arguments, as the build gave them */
 	struct ks_strv includes, defines, devflags;
-	struct ks_strv archs;	/* real archs ("sm_90"), the keys' archs */
+	struct ks_strv archs;	/* real archs ("sm_90") */
+	/* the keys' archs: `archs`, then the GPUs the build's code reaches
+	 * without naming them (key_archs_of) */
+	struct ks_strv keyarchs;
 	struct ks_strv macros;	/* nvcc's predefined macros, as -U/-D */
 	char *ccbin;		/* the build's -ccbin, or NULL */
 	struct ks_strv hostinc;	/* the host compiler's include dirs */
@@ -70,6 +73,7 @@ build_init(struct build *b)
 	ks_strv_init(&b->defines);
 	ks_strv_init(&b->devflags);
 	ks_strv_init(&b->archs);
+	ks_strv_init(&b->keyarchs);
 	ks_strv_init(&b->macros);
 	ks_strv_init(&b->hostinc);
 }
@@ -93,6 +97,7 @@ build_release(struct build *b)
 	ks_strv_release(&b->defines);
 	ks_strv_release(&b->devflags);
 	ks_strv_release(&b->archs);
+	ks_strv_release(&b->keyarchs);
 }
 
 /* <toolkit>/bin/nvcc -> <toolkit>, when it has the CUDA headers. */
@@ -179,6 +184,25 @@ archs_of(const struct ks_args *a, struct ks_strv *out)
 	archs_done(&reals, &virts, out);
 }
 
+/*
+ * The keys' archs: the build's own, then each GPU its code runs on only
+ * through its PTX or an older SASS of the same major (ks_args_reaches 2),
+ * where a capture may run and a variant be verified; ks-nvcc compiles such
+ * a variant in with that GPU's target added.
+ */
+static void
+key_archs_of(const struct ks_args *a, const struct ks_strv *archs,
+	     struct ks_strv *out)
+{
+	unsigned long n, i;
+	const char *const *known = ks_arch_known_reals(&n);
+
+	ks_strv_pushv(out, (const char *const *)archs->v, archs->n);
+	for (i = 0; i < n; i++)
+		if (ks_args_reaches(a, known[i]) == 2 && ks_strv_find(out, known[i]) < 0)
+			ks_strv_push(out, known[i]);
+}
+
 /* nvcc's __CUDA_ARCH_LIST__ for the build's virtual archs. */
 static char *
 arch_list_of(const struct ks_strv *virts)
@@ -231,6 +255,7 @@ from_args(struct build *b, const char *file, char **argv, int argc,
 	ks_strv_pushv(&b->devflags, (const char *const *)a.devflags.v,
 		      a.devflags.n);
 	archs_of(&a, &b->archs);
+	key_archs_of(&a, &b->archs, &b->keyarchs);
 	{
 		struct ks_strv virts = KS_STRV_INIT;
 
@@ -279,8 +304,14 @@ from_record(struct build *b, const char *path, struct ks_buf *err)
 		struct ks_buf ignored = KS_BUF_INIT;
 
 		ks_args_init(&a);
-		if (!ks_args_classify(&b->argv, &a, &ignored) && a.ccbin)
-			b->ccbin = ks_xstrdup(a.ccbin);
+		if (!ks_args_classify(&b->argv, &a, &ignored)) {
+			if (a.ccbin)
+				b->ccbin = ks_xstrdup(a.ccbin);
+			key_archs_of(&a, &b->archs, &b->keyarchs);
+		} else {
+			ks_strv_pushv(&b->keyarchs, (const char *const *)b->archs.v,
+				      b->archs.n);
+		}
 		ks_args_release(&a);
 		ks_buf_release(&ignored);
 	}
@@ -463,7 +494,7 @@ ks_cmd_analyze(int argc, char **argv, struct ks_conf *conf)
 	o.no_pch = no_pch;
 	if (ks_inventory_build(&o, &inv, &err))
 		goto out;
-	ks_inventory_set_keys(&inv, &b.archs, &b.devflags, b.nvcc_version);
+	ks_inventory_set_keys(&inv, &b.keyarchs, &b.devflags, b.nvcc_version);
 	if (closure) {
 		const struct ks_kernel *k = ks_inventory_find(&inv, closure);
 
@@ -535,7 +566,7 @@ ks_analyze_inventory(const char *record, const char *file, char **nvcc_argv,
 	o.std = b.std;
 	if (ks_inventory_build(&o, inv, err))
 		goto out;
-	ks_inventory_set_keys(inv, &b.archs, &b.devflags, b.nvcc_version);
+	ks_inventory_set_keys(inv, &b.keyarchs, &b.devflags, b.nvcc_version);
 	*arch_used = ks_xstrdup(o.arch ? o.arch : "sm_75");
 	rc = 0;
 out:

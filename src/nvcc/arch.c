@@ -40,6 +40,18 @@ ks_arch_parse(const char *name, struct ks_arch_target *out)
 	return 0;
 }
 
+static const char *const known_reals[] = {
+	"sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90",
+	"sm_100", "sm_103", "sm_110", "sm_120", "sm_121",
+};
+
+const char *const *
+ks_arch_known_reals(unsigned long *n)
+{
+	*n = KS_ARRAY_SIZE(known_reals);
+	return known_reals;
+}
+
 const char *
 ks_arch_newest(const char *const *names, unsigned long n)
 {

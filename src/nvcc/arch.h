@@ -27,6 +27,13 @@ int ks_arch_parse(const char *name, struct ks_arch_target *out);
 /* "sm_", "compute_", "lto_". */
 const char *ks_arch_prefix(enum ks_arch_kind k);
 
+/*
+ * The real targets nvcc 13.0 builds, oldest first (`nvcc --list-gpu-code`,
+ * without the arch-specific ones): the GPUs whose arch a kernel key may
+ * name. *n gets their count.
+ */
+const char *const *ks_arch_known_reals(unsigned long *n);
+
 /* Pure: the newest (highest number) of `n` names that parse, or NULL. */
 const char *ks_arch_newest(const char *const *names, unsigned long n);
 

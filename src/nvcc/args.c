@@ -1259,8 +1259,10 @@ resolve_archs(struct ks_args *a, const struct state *st)
 	}
 	for (i = 0; i < st->gencodes.n; i++)
 		arch_gencode(a, st->gencodes.v[i]);
-	if (!st->arch && !st->codes.n && !st->gencodes.n)
+	if (!st->arch && !st->codes.n && !st->gencodes.n) {
 		arch_shorthand(a, DEFAULT_ARCH);
+		a->arch_default = 1;
+	}
 }
 
 static enum ks_mode
@@ -1464,4 +1466,62 @@ ks_args_eligible_command(const struct ks_args *a, const char **reason)
 			return 1;
 	*reason = "not-cuda";
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The GPUs a compile's device code runs on.                           */
+
+/* Pure: `name` parses as a plain (no suffix) target of `kind`; its number. */
+static long
+plain_number(const char *name, enum ks_arch_kind kind)
+{
+	struct ks_arch_target t;
+
+	if (!*name || ks_arch_parse(name, &t) || t.kind != kind || t.suffix)
+		return -1;
+	return t.number;
+}
+
+int
+ks_args_reaches(const struct ks_args *a, const char *real)
+{
+	long x = plain_number(real, KS_ARCH_SM), n;
+	int reach = 0;
+	size_t i;
+
+	if (x < 0)
+		return 0;
+	for (i = 0; i < a->narchs; i++) {
+		const struct ks_arch *p = &a->archs[i];
+
+		if (!strcmp(p->real, real))
+			return 1;
+		/* PTX kept in the image: the driver compiles it for newer GPUs */
+		if (!*p->real && (n = plain_number(p->virt, KS_ARCH_COMPUTE)) >= 0 &&
+		    n <= x)
+			reach = 2;
+		/* SASS runs on the later minors of its major */
+		if ((n = plain_number(p->real, KS_ARCH_SM)) >= 0 && n / 10 == x / 10 &&
+		    n <= x)
+			reach = 2;
+	}
+	return a->arch_symbolic ? 0 : reach;
+}
+
+int
+ks_args_reach_words(const struct ks_args *a, const char *real, struct ks_strv *out)
+{
+	const char *digits = real + 3;
+	int n = 0;
+
+	if (ks_args_reaches(a, real) != 2)
+		return 0;
+	if (a->arch_default) {
+		ks_strv_push(out, "-arch=" DEFAULT_ARCH);
+		n++;
+	}
+	ks_strv_push(out, "-gencode");
+	ks_strv_push_owned(out, ks_xasprintf("arch=compute_%s,code=sm_%s", digits,
+					     digits));
+	return n + 2;
 }

@@ -134,6 +134,7 @@ struct ks_args {
 	 * pairs; arch_symbol is that word. */
 	int arch_symbolic;
 	char *arch_symbol;
+	int arch_default;	/* no target option: DEFAULT_ARCH's pairs */
 	int dlto;		/* -dlto / -lto */
 	/*
 	 * What the kernel key hashes besides the closure: the options that
@@ -272,5 +273,25 @@ const char *ks_args_mode_name(enum ks_mode mode);
 
 /* The language's name ("cu", "cxx", "obj", ...), for logs. */
 const char *ks_args_lang_name(enum ks_lang lang);
+
+/*
+ * Pure: how the compile's device code reaches a GPU of arch `real` ("sm_90";
+ * no suffix): 1 when it builds that SASS; 2 when the GPU runs it anyway, by
+ * compiling an older PTX target at load time or through an older SASS of
+ * the same major (sm_80 on an sm_86), so a variant verified on that GPU
+ * needs the target added; 0 otherwise (no such target, a symbolic -arch
+ * whose list this classifier does not know, an arch-specific or LTO name).
+ */
+int ks_args_reaches(const struct ks_args *a, const char *real);
+
+/*
+ * Pure: the words that add the SASS of `real` to the compile where
+ * ks_args_reaches() says 2: "-gencode arch=compute_NN,code=sm_NN", after
+ * "-arch=sm_75" when the command named no target (nvcc drops its default
+ * once any -gencode is given). Pushes them to `out` and returns how many;
+ * 0 and nothing pushed otherwise.
+ */
+int ks_args_reach_words(const struct ks_args *a, const char *real,
+			struct ks_strv *out);
 
 #endif

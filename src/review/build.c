@@ -413,6 +413,23 @@ hash_includes(struct ks_hash *h, const char *shim)
 	}
 }
 
+/* The target of GPU arch `cc` where the record's compile reaches it only
+ * through PTX or an older SASS (ks_args_reach_words). */
+static void
+add_reach(const struct ks_strv *rec_argv, unsigned cc, struct ks_strv *argv)
+{
+	struct ks_args a;
+	struct ks_buf ignored = KS_BUF_INIT;
+	char *real = ks_xasprintf("sm_%u", cc);
+
+	ks_args_init(&a);
+	if (!ks_args_classify(rec_argv, &a, &ignored))
+		ks_args_reach_words(&a, real, argv);
+	ks_args_release(&a);
+	ks_buf_release(&ignored);
+	free(real);
+}
+
 static void
 build_key(const struct ks_build_so *b, const struct ks_strv *argv, char out[17])
 {
@@ -512,6 +529,8 @@ ks_build_so(const struct ks_build_so *b, char **so, struct ks_buf *log,
 	if (ks_build_shared_argv(&b->rec->argv, slash ? srcdir : NULL, shim, path,
 				 &argv, err))
 		goto out;
+	if (b->gpu_arch)
+		add_reach(&b->rec->argv, b->gpu_arch, &argv);
 	unlink(ptx);
 	if (b->keep_ptx) {
 		ks_fs_remove_tree(keep, NULL);

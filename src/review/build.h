@@ -77,7 +77,11 @@ struct ks_build_so {
 	int timeout_ms;
 	int keep_ptx;		/* also leave the module's PTX (every arch's,
 				 * concatenated) in <workdir>/<name>.ptx: it
-				 * says which globals the kernel reaches */
+				 * says which globals the kernel reaches */	/* The GPU's arch (90), or 0. Where the record's targets reach it only
+	 * through PTX or an older SASS, its target is added (nvcc/args.h,
+	 * ks_args_reach_words), as ks-nvcc adds it to compile a variant in:
+	 * what is verified is what the substituted build runs. */
+	unsigned gpu_arch;
 };
 
 /*

@@ -768,6 +768,8 @@ review_one(const struct ks_review_request *rq, const char *capdir,
 	b.timeout_ms = conf->replay_timeout_ms;
 	b.name = "original";
 	b.keep_ptx = 1;
+	if (c.cc_major > 0)
+		b.gpu_arch = (unsigned)(c.cc_major * 10 + c.cc_minor);
 	if (ks_shim_for_capture(&c, callable, rec.source, 0, &shim, &err))
 		goto fail;
 	b.shim = shim.buf;

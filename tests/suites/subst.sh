@@ -184,6 +184,33 @@ test_a_multi_arch_build_gets_the_variant_only_for_its_arch() {
 	expect_eq 1 "$(grep -c '.entry _Z5scalePffi' kd/app.compute_80.ptx)" "sm_80 keeps the kernel"
 }
 
+# A build that names no target (sm_75 and compute_75's PTX) runs on an
+# sm_90 GPU by compiling that PTX at load time: a variant verified there is
+# compiled in with sm_90's target added, and sm_75 keeps the original.
+test_a_gpu_the_build_reaches_through_ptx_gets_its_target_added() {
+	setup
+	k=$(key_for sm_90 -c src/app.cu -o app.o)
+	expect_ne "" "$k" "key for sm_90 of a build without -arch"
+	seed "$k" 900
+	rm -rf kd/* app.o
+	KS_LOG=$TEST_DIR/log "$KS_NVCC_BIN" -c src/app.cu -o app.o
+	expect_file app.o
+	expect_eq 1 "$(marks app.compute_90.ptx)" "marker for sm_90"
+	expect_eq 0 "$(marks app.compute_75.ptx)" "marker for sm_75"
+	expect_file kd/app.compute_75.sm_75.cubin
+	expect_file kd/app.compute_90.cubin
+	expect_contains "$(cat log)" "reaches sm_90 only through its PTX"
+	expect_stat subst-compiled 1
+	# Named targets that reach it: only sm_90's is added.
+	k=$(key_for sm_90 -arch=sm_80 -c src/app.cu -o app.o)
+	seed "$k" 900
+	rm -rf kd/*
+	"$KS_NVCC_BIN" -arch=sm_80 -c src/app.cu -o app.o
+	expect_eq 1 "$(marks app.compute_90.ptx)" "marker for sm_90 (-arch=sm_80)"
+	expect_eq 0 "$(marks app.compute_80.ptx)" "marker for sm_80"
+	expect_eq 0 "$(ls kd | grep -c compute_75)" "no sm_75 target added"
+}
+
 # A one-command build (compile and link): the variant reaches the PTX of
 # its source; the other sources and the link are the command's own.
 test_a_one_command_build_gets_the_variant() {

@@ -589,6 +589,63 @@ TEST(arch_symbolic)
 	CHECK_INT_EQ(0, classify("-arch=sm_90 -c k.cu")->arch_symbolic);
 }
 
+/* The GPUs a build reaches, and the words that add a verified GPU's target. */
+TEST(reaches)
+{
+	static const struct {
+		const char *line, *real;
+		int reach;
+		const char *words;
+	} cases[] = {
+		/* no target: sm_75 and compute_75's PTX, which newer GPUs JIT */
+		{ "-c k.cu", "sm_75", 1, "" },
+		{ "-c k.cu", "sm_90", 2, "-arch=sm_75 -gencode arch=compute_90,code=sm_90" },
+		{ "-O3 k.cu -o k", "sm_121", 2,
+		  "-arch=sm_75 -gencode arch=compute_121,code=sm_121" },
+		{ "-arch=sm_80 -c k.cu", "sm_90", 2, "-gencode arch=compute_90,code=sm_90" },
+		{ "-arch=sm_90 -c k.cu", "sm_90", 1, "" },
+		/* a GPU older than every target runs none of them */
+		{ "-arch=sm_90 -c k.cu", "sm_80", 0, "" },
+		/* SASS only: the later minors of its major, no other */
+		{ "-gencode arch=compute_80,code=sm_80 -c k.cu", "sm_86", 2,
+		  "-gencode arch=compute_86,code=sm_86" },
+		{ "-gencode arch=compute_80,code=sm_80 -c k.cu", "sm_90", 0, "" },
+		{ "-arch=compute_75 -code=sm_75 -c k.cu", "sm_89", 0, "" },
+		/* PTX only */
+		{ "-arch=compute_80 -c k.cu", "sm_90", 2, "-gencode arch=compute_90,code=sm_90" },
+		/* arch-specific PTX runs only on its own arch */
+		{ "-gencode arch=compute_90a,code=compute_90a -c k.cu", "sm_100", 0, "" },
+		/* lists nvcc derives itself, and names that are no GPU */
+		{ "-arch=all -c k.cu", "sm_90", 0, "" },
+		{ "-c k.cu", "sm_90a", 0, "" },
+		{ "-c k.cu", "compute_90", 0, "" },
+	};
+	size_t i;
+
+	for (i = 0; i < KS_ARRAY_SIZE(cases); i++) {
+		const struct ks_args *a = classify(cases[i].line);
+		struct ks_strv w = KS_STRV_INIT;
+		struct ks_buf got = KS_BUF_INIT;
+		size_t j;
+		int n;
+
+		CHECK(a != NULL);
+		if (!a)
+			return;
+		CHECK_INT_EQ(cases[i].reach, ks_args_reaches(a, cases[i].real));
+		n = ks_args_reach_words(a, cases[i].real, &w);
+		CHECK_INT_EQ((int)w.n, n);
+		for (j = 0; j < w.n; j++)
+			ks_buf_addf(&got, "%s%s", j ? " " : "", w.v[j]);
+		if (strcmp(got.buf ? got.buf : "", cases[i].words))
+			fprintf(stderr, "  case %zu: %s for %s\n", i, cases[i].line,
+				cases[i].real);
+		CHECK_STR_EQ(cases[i].words, got.buf ? got.buf : "");
+		ks_strv_release(&w);
+		ks_buf_release(&got);
+	}
+}
+
 TEST(devflags)
 {
 	const struct ks_args *a;
@@ -1219,6 +1276,7 @@ ks_suite_args(void)
 	RUN(command_lines);
 	RUN(archs);
 	RUN(arch_symbolic);
+	RUN(reaches);
 	RUN(devflags);
 	RUN(unknown_forwarded);
 	RUN(includes_defines);

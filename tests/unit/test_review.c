@@ -578,6 +578,84 @@ TEST(build_so_once)
 	free(w2);
 }
 
+/*
+ * The GPU the capture ran on gets its target where the record reaches it
+ * only through PTX (what ks-nvcc adds to compile a variant in), and no
+ * more where the record builds it.
+ */
+TEST(build_so_adds_the_gpus_target)
+{
+	static const struct {
+		const char *arch;	/* the record's, or NULL: none named */
+		unsigned gpu;
+		const char *words;	/* what the build adds, or "" */
+	} cases[] = {
+		{ NULL, 90, " -arch=sm_75 -gencode arch=compute_90,code=sm_90\n" },
+		{ "-arch=sm_80", 90, " -gencode arch=compute_90,code=sm_90\n" },
+		{ "-arch=sm_90", 90, "" },
+		{ NULL, 0, "" },
+	};
+	const char *dir = test_tmpdir();
+	char *nvcc = ks_fs_join(dir, "argv-nvcc"), *argvlog = ks_fs_join(dir, "nvcc-argv");
+	char *tu = ks_fs_join(dir, "t.cu"), *w = ks_fs_join(dir, "wt");
+	struct ks_buf script = KS_BUF_INIT, err = KS_BUF_INIT;
+	size_t i;
+
+	ks_buf_addf(&script, "#!/bin/sh\necho \"$*\" >'%s'\nwhile [ $# -gt 0 ]; do "
+			     "[ \"$1\" = -o ] && { echo obj >\"$2\"; shift; }; shift; "
+			     "done\n", argvlog);
+	CHECK_INT_EQ(0, ks_fs_write_atomic(nvcc, script.buf, script.len, &err));
+	CHECK_INT_EQ(0, chmod(nvcc, 0755));
+	CHECK_INT_EQ(0, ks_fs_mkdirs(w, &err));
+	for (i = 0; i < KS_ARRAY_SIZE(cases); i++) {
+		struct ks_buf shim = KS_BUF_INIT, log = KS_BUF_INIT, got = KS_BUF_INIT;
+		struct ks_build_rec rec;
+		struct ks_build_so b;
+		const char *tail;
+		char *so = NULL;
+
+		/* a TU of its own each time: no object is reused */
+		ks_buf_addf(&shim, "__global__ void k%zu() {}\n", i);
+		CHECK_INT_EQ(0, ks_fs_write_atomic(tu, shim.buf, shim.len, &err));
+		ks_buf_reset(&shim);
+		memset(&rec, 0, sizeof(rec));
+		ks_strv_init(&rec.argv);
+		ks_strv_push(&rec.argv, "-O3");
+		if (cases[i].arch)
+			ks_strv_push(&rec.argv, cases[i].arch);
+		ks_strv_push(&rec.argv, "-c");
+		ks_strv_push(&rec.argv, tu);
+		rec.source = tu;
+		rec.cwd = (char *)dir;
+		ks_buf_addf(&shim, "#include \"%s\"\nint ks_entry_t;\n", tu);
+		memset(&b, 0, sizeof(b));
+		b.rec = &rec;
+		b.nvcc = nvcc;
+		b.shim = shim.buf;
+		b.workdir = w;
+		b.name = "original";
+		b.timeout_ms = 20000;
+		b.gpu_arch = cases[i].gpu;
+		CHECK_INT_EQ(0, ks_build_so(&b, &so, &log, &err));
+		free(so);
+		CHECK_INT_EQ(0, ks_fs_read(argvlog, &got, &err));
+		tail = got.buf ? strstr(got.buf, " -arch=sm_75 -gencode") : NULL;
+		if (!tail)
+			tail = got.buf ? strstr(got.buf, " -gencode") : NULL;
+		CHECK_STR_EQ(cases[i].words, tail ? tail : "");
+		ks_strv_release(&rec.argv);
+		ks_buf_release(&shim);
+		ks_buf_release(&log);
+		ks_buf_release(&got);
+	}
+	ks_buf_release(&script);
+	ks_buf_release(&err);
+	free(nvcc);
+	free(argvlog);
+	free(tu);
+	free(w);
+}
+
 /* Checkers share the GPU, a measurer has it alone, and a measurer waiting
  * at the gate lets no new checker in. Separate descriptors lock against
  * each other as separate processes do. */
@@ -922,6 +1000,7 @@ ks_suite_review(void)
 	RUN(build_shared_argv);
 	RUN(build_object_has);
 	RUN(build_so_once);
+	RUN(build_so_adds_the_gpus_target);
 	RUN(gpulock_readers_writer);
 	RUN(review_argv);
 	RUN(review_decide);
