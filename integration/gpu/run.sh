@@ -9,7 +9,8 @@
 # stops runs past their time bound, shows each correctness rule
 # rejecting a deliberately wrong candidate (integration/gpu/candidates/),
 # accepts hand-optimized GEMM candidates with a measured speedup, collects
-# metrics, runs the sanitizer, and measures the capture overhead.
+# metrics, runs the sanitizer, measures the capture overhead, and takes a
+# build that names no target through capture, optimize and the rebuild.
 #
 #   integration/gpu/run.sh [TEST...]     all tests, or those named
 #
@@ -443,7 +444,33 @@ print("DETAIL: make-app wall time, median: plain %.3f s; under ks capture captur
 PY
 }
 
-ALL="t_build t_capture_app t_capture_launch_n t_replay_app t_capture_bench t_launches t_rules t_adversarial t_good_candidate_and_sanitize t_gemm t_racecheck_sample t_overhead t_cub_global t_review_cases t_time_bound"
+# A build that names no target (nvcc's default: sm_75 and compute_75's PTX,
+# which the driver compiles for this GPU at load time) through the whole
+# product: capture, optimize, rebuild. The variant is verified here, so it
+# carries this GPU's arch, and the rebuild adds that target to compile it in.
+t_reach() {
+	local d=$WORK/bench/reach-transpose cc k=_Z16transpose_kernelPKfPfii
+	export KS_DIR=$WORK/ksdir-reach
+	mkdir -p "$d"
+	cp -R "$ROOT/bench/transpose/." "$d/"
+	cp -R "$ROOT/bench/common" "$WORK/bench/"
+	cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d .)
+	[ "$cc" -gt 75 ] || gpu_skip "this GPU is sm_$cc: the default target builds its SASS"
+	(cd "$d" && "$KSNVCC" -O3 -I../common -o transpose main.cu -lcublas)
+	(cd "$d" && "$KS" capture --kernel transpose_kernel -- ./transpose | tail -n 1)
+	"$KS" optimize --llm none --budget 2 "$k" >"$WORK/logs/reach-optimize.txt" 2>&1
+	"$KS" cache list --json >"$WORK/logs/reach-cache.json"
+	sp=$(jget "$WORK/logs/reach-cache.json" "[r['speedup'] for r in j if r['kernel'] == '$k' and r['arch'] == $cc][0]")
+	rm -f "$d/transpose"
+	(cd "$d" && KS_LOG=$WORK/logs/reach-subst.log "$KSNVCC" -O3 -I../common -o transpose main.cu -lcublas)
+	grep "substitution:" "$WORK/logs/reach-subst.log"
+	grep -q "reaches sm_$cc only through its PTX" "$WORK/logs/reach-subst.log"
+	grep -q "substitution: $k for sm_$cc from" "$WORK/logs/reach-subst.log"
+	(cd "$d" && ./transpose) | tail -n 1 | grep '^PASS'
+	detail "transpose built without -arch: its variant verified on sm_$cc (x$sp) compiled in with sm_$cc's target added; the program passes its check"
+}
+
+ALL="t_build t_capture_app t_capture_launch_n t_replay_app t_capture_bench t_launches t_rules t_adversarial t_good_candidate_and_sanitize t_gemm t_racecheck_sample t_overhead t_cub_global t_review_cases t_time_bound t_reach"
 TESTS=${*:-$ALL}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/gpu: /'
 "$NVCC" --version | tail -n 1 | sed 's/^/nvcc: /'
