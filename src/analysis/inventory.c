@@ -297,7 +297,8 @@ json_kernel(struct ks_buf *out, const struct ks_kernel *k)
 		ks_buf_add_json_str(out, k->keys[i].mangled);
 		ks_buf_adds(out, ", \"arch\": ");
 		ks_buf_add_json_str(out, k->keys[i].arch);
-		ks_buf_addf(out, ", \"key\": \"%s\"}", k->keys[i].key);
+		ks_buf_addf(out, ", \"key\": \"%s\"%s}", k->keys[i].key,
+			    k->keys[i].reached ? ", \"reached\": true" : "");
 	}
 	ks_buf_adds(out, "]}");
 }
@@ -395,6 +396,23 @@ ks_inventory_format_json(const struct ks_inventory *inv, struct ks_buf *out)
 
 /* ---- text ---------------------------------------------------------------- */
 
+/* The GPUs the build reaches without naming them, on one line: their keys
+ * are in the JSON. */
+static void
+reached_line(const struct ks_kernel *k, struct ks_buf *out)
+{
+	size_t j, n = 0;
+
+	/* the first instance's: every instance has the same archs */
+	for (j = 0; j < k->nkeys && !strcmp(k->keys[j].mangled, k->keys[0].mangled); j++)
+		if (k->keys[j].reached)
+			ks_buf_addf(out, "%s %s", n++ ? "" : "    reached    ",
+				    k->keys[j].arch);
+	if (n)
+		ks_buf_adds(out, "  (keys too: the build runs there through its PTX "
+				 "or an older SASS)\n");
+}
+
 void
 ks_inventory_format_text(const struct ks_inventory *inv, struct ks_buf *out)
 {
@@ -453,10 +471,12 @@ ks_inventory_format_text(const struct ks_inventory *inv, struct ks_buf *out)
 		}
 		ks_buf_addch(out, '\n');
 		for (j = 0; j < k->nkeys; j++)
-			ks_buf_addf(out, "    key         %s %s%s%s\n",
-				    k->keys[j].arch, k->keys[j].key,
-				    k->is_template ? "  " : "",
-				    k->is_template ? k->keys[j].mangled : "");
+			if (!k->keys[j].reached)
+				ks_buf_addf(out, "    key         %s %s%s%s\n",
+					    k->keys[j].arch, k->keys[j].key,
+					    k->is_template ? "  " : "",
+					    k->is_template ? k->keys[j].mangled : "");
+		reached_line(k, out);
 	}
 	if (inv->manifest)
 		ks_buf_addf(out, "\nmanifest %s\n", inv->manifest);

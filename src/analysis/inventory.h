@@ -75,6 +75,9 @@ struct ks_kernel_key {
 	char *mangled;
 	char *arch;		/* "sm_90" */
 	char key[33];		/* 32 hex digits */
+	/* a GPU the build runs on without naming its target (through PTX,
+	 * or an older SASS of its major): printed apart */
+	int reached;
 };
 
 struct ks_kernel {

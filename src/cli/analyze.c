@@ -203,6 +203,18 @@ key_archs_of(const struct ks_args *a, const struct ks_strv *archs,
 			ks_strv_push(out, known[i]);
 }
 
+/* Mark the keys of the archs key_archs_of() added to the build's own. */
+static void
+mark_reached(struct ks_inventory *inv, const struct ks_strv *archs)
+{
+	size_t i, j;
+
+	for (i = 0; i < inv->nkernels; i++)
+		for (j = 0; j < inv->kernels[i].nkeys; j++)
+			inv->kernels[i].keys[j].reached =
+				ks_strv_find(archs, inv->kernels[i].keys[j].arch) < 0;
+}
+
 /* nvcc's __CUDA_ARCH_LIST__ for the build's virtual archs. */
 static char *
 arch_list_of(const struct ks_strv *virts)
@@ -495,6 +507,7 @@ ks_cmd_analyze(int argc, char **argv, struct ks_conf *conf)
 	if (ks_inventory_build(&o, &inv, &err))
 		goto out;
 	ks_inventory_set_keys(&inv, &b.keyarchs, &b.devflags, b.nvcc_version);
+	mark_reached(&inv, &b.archs);
 	if (closure) {
 		const struct ks_kernel *k = ks_inventory_find(&inv, closure);
 
@@ -567,6 +580,7 @@ ks_analyze_inventory(const char *record, const char *file, char **nvcc_argv,
 	if (ks_inventory_build(&o, inv, err))
 		goto out;
 	ks_inventory_set_keys(inv, &b.keyarchs, &b.devflags, b.nvcc_version);
+	mark_reached(inv, &b.archs);
 	*arch_used = ks_xstrdup(o.arch ? o.arch : "sm_75");
 	rc = 0;
 out:

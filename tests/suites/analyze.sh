@@ -153,6 +153,7 @@ keys = d["kernels"][0]["keys"]
 assert [k["arch"] for k in keys] == ["sm_80", "sm_90", "sm_86", "sm_87", "sm_88",
                                      "sm_89"], keys
 assert len(set(k["key"] for k in keys)) == len(keys)
+assert [k.get("reached", False) for k in keys] == [False, False] + [True] * 4, keys
 text = open(sys.argv[2]).read()
 for k in keys:
     assert "kernel %s %s _Z5scalePfi" % (k["key"], k["arch"]) in text, text
