@@ -623,6 +623,8 @@ signature(struct ctx *c, const struct job *j)
 	ks_hash_release(&h);
 }
 
+static const char *key_of(const struct ctx *c, const char *mangled);
+
 /* Everything a task needs before its loop starts. */
 static int
 prepare(struct ctx *c, const struct job *j, const struct opts *o, struct ks_buf *err)
@@ -655,6 +657,13 @@ prepare(struct ctx *c, const struct job *j, const struct opts *o, struct ks_buf 
 	if (!c->k->in_main_file) {
 		ks_error(err, "kernel %s is defined in a header, not in %s", c->k->name,
 			 c->inv.source);
+		goto out;
+	}
+	/* Before any GPU time: a variant verified here could not be cached. */
+	if (!key_of(c, cap.kernel)) {
+		ks_error(err, "the build of %s names no target this GPU (%s) runs, nor "
+			      "one it reaches through PTX (a symbolic -arch such as "
+			      "native?): no variant could be cached", c->k->name, c->arch);
 		goto out;
 	}
 	c->text.max = 64 << 20;

@@ -123,6 +123,12 @@ capture(const char *dir, const char *mangled, const char *pretty, struct ks_buf 
 	return rc;
 }
 
+/* The record's targets: its "archs" and the words of its argv that say
+ * them (the fixture's default: -arch=sm_90, what the capture's GPU is). */
+static const char *rec_archs =
+	"[{\"virtual\": \"compute_90\", \"real\": \"sm_90\"}]";
+static const char *rec_words = "\"-arch=sm_90\", ";
+
 static int
 fixture(const char *dir, struct ks_conf *conf, struct ks_buf *err)
 {
@@ -132,7 +138,8 @@ fixture(const char *dir, struct ks_conf *conf, struct ks_buf *err)
 
 	test_write(dir, "k.cu", kernel_src);
 	script(dir, "nvcc",
-	       "#!/bin/sh\nout=\nprev=\nfor a; do [ \"$prev\" = -o ] && out=$a; prev=$a; done\n"
+	       "#!/bin/sh\necho \"$*\" >>\"$FAKE_DIR/nvcc.args\"\n"
+	       "out=\nprev=\nfor a; do [ \"$prev\" = -o ] && out=$a; prev=$a; done\n"
 	       "[ -n \"$out\" ] && : >\"$out\"\nexit 0\n");
 	test_write(dir, "eligible.json",
 		   "{\"format\": 1, \"capture\": \"c\", \"kernel\": \"_Z5scalePKfPfi\", "
@@ -166,9 +173,9 @@ fixture(const char *dir, struct ks_conf *conf, struct ks_buf *err)
 	ks_buf_addf(&rec, "{\"format\": 1, \"source\": \"%s/k.cu\", \"cwd\": \"%s\", "
 		    "\"output\": \"%s/k.o\", \"nvcc\": \"%s/bin/nvcc\", "
 		    "\"time\": \"2026-12-01T10:00:00Z\", "
-		    "\"archs\": [{\"virtual\": \"compute_90\", \"real\": \"sm_90\"}], "
-		    "\"argv\": [\"-O3\", \"-arch=sm_90\", \"-c\", \"k.cu\", \"-o\", \"k.o\"]}\n",
-		    dir, dir, dir, dir);
+		    "\"archs\": %s, "
+		    "\"argv\": [\"-O3\", %s\"-c\", \"k.cu\", \"-o\", \"k.o\"]}\n",
+		    dir, dir, dir, dir, rec_archs, rec_words);
 	test_write(builds, "k.json", rec.buf);
 	ks_buf_release(&rec);
 	rc = capture(dir, "_Z5scalePKfPfi", "scale(float const*, float*, int)", err);
@@ -368,6 +375,61 @@ TEST(optimize_end_to_end_with_a_fake_ks_replay)
 	ks_buf_release(&out);
 	free(traj);
 	free(cache);
+}
+
+/*
+ * A build that names no target (sm_75 and compute_75's PTX) captured on an
+ * sm_90 GPU: the Reviewer builds with sm_90's target added, and the
+ * variant is cached under the kernel's sm_90 key. A build whose targets do
+ * not reach the GPU at all (-arch=native, which the classifier cannot
+ * read) is refused before any GPU time.
+ */
+TEST(optimize_a_build_the_gpu_reaches_through_ptx)
+{
+	const char *dir = test_tmpdir();
+	static const char *const args[] = { "--no-long-term-memory", "--rounds", "1",
+					    "--llm", "none", NULL };
+	struct ks_conf conf;
+	struct ks_buf err = KS_BUF_INIT, out = KS_BUF_INIT, text = KS_BUF_INIT;
+	char *nvargs = ks_xasprintf("%s/nvcc.args", dir);
+	char *meta = ks_xasprintf("%s/cache/*/*/variant.json", dir);
+	char *replays = ks_xasprintf("%s/replays", dir);
+	glob_t g;
+
+	if (ks_libclang_load(&err))
+		SKIP("no libclang: %s", err.buf);
+	rec_archs = "[{\"virtual\": \"compute_75\", \"real\": \"sm_75\"}, "
+		    "{\"virtual\": \"compute_75\", \"real\": \"\"}]";
+	rec_words = "";
+	CHECK(fixture(dir, &conf, &err) == 0);
+	CHECK_INT_EQ(0, optimize(&conf, args, &out));
+	CHECK(ks_fs_read(nvargs, &text, &err) == 0);
+	CHECK(strstr(text.buf, "-arch=sm_75 -gencode arch=compute_90,code=sm_90") != NULL);
+	memset(&g, 0, sizeof(g));
+	CHECK(glob(meta, 0, NULL, &g) == 0 && g.gl_pathc == 1);
+	ks_buf_reset(&text);
+	if (g.gl_pathc == 1)
+		CHECK(ks_fs_read(g.gl_pathv[0], &text, &err) == 0);
+	CHECK(text.buf && strstr(text.buf, "\"arch\": 90") != NULL);
+	globfree(&g);
+	ks_conf_release(&conf);
+
+	rec_archs = "[]";
+	rec_words = "\"-arch=native\", ";
+	CHECK(fixture(dir, &conf, &err) == 0);
+	CHECK(system("rm -rf \"$FAKE_DIR/tasks\" \"$FAKE_DIR/replays\"") == 0);
+	CHECK_INT_EQ(1, optimize(&conf, args, &out));
+	CHECK(strstr(out.buf, "names no target this GPU (sm_90) runs") != NULL);
+	CHECK(!ks_fs_exists(replays));
+	rec_archs = "[{\"virtual\": \"compute_90\", \"real\": \"sm_90\"}]";
+	rec_words = "\"-arch=sm_90\", ";
+	ks_conf_release(&conf);
+	ks_buf_release(&err);
+	ks_buf_release(&out);
+	ks_buf_release(&text);
+	free(nvargs);
+	free(meta);
+	free(replays);
 }
 
 TEST(optimize_two_kernels_in_two_workers)
@@ -573,4 +635,5 @@ ks_suite_optimize(void)
 	RUN(optimize_racechecks_every_block_with_sampling_off);
 	RUN(optimize_end_to_end_with_a_fake_ks_replay);
 	RUN(optimize_two_kernels_in_two_workers);
+	RUN(optimize_a_build_the_gpu_reaches_through_ptx);
 }
