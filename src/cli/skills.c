@@ -51,7 +51,13 @@ const char *const ks_cli_kernel_facts[] = {
 char *
 ks_cli_skills_dir(const struct ks_conf *conf)
 {
-	char *self, *dir, *p;
+	/* Beside the binary (the source tree's ./ks), one up (the build
+	 * folder's build/ks), then the installed layout, which is also the
+	 * answer when none has a policy: its error names the installed path. */
+	static const char *const where[] = { "skills", "../skills",
+					     "../share/ks-nvcc/skills" };
+	char *self, *dir = NULL, *p;
+	size_t i;
 
 	if (conf->skills && conf->skills[0])
 		return ks_xstrdup(conf->skills);
@@ -59,13 +65,16 @@ ks_cli_skills_dir(const struct ks_conf *conf)
 	if (!self)
 		return ks_xstrdup("skills");
 	*strrchr(self, '/') = '\0';
-	dir = ks_fs_join(self, "skills");
-	p = ks_fs_join(dir, "policy.yaml");
-	if (!ks_fs_exists(p)) {
+	for (i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
 		free(dir);
-		dir = ks_xasprintf("%s/../share/ks-nvcc/skills", self);
+		dir = ks_fs_join(self, where[i]);
+		p = ks_fs_join(dir, "policy.yaml");
+		if (ks_fs_exists(p)) {
+			free(p);
+			break;
+		}
+		free(p);
 	}
-	free(p);
 	free(self);
 	return dir;
 }

@@ -178,3 +178,23 @@ EOF2
 	python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); assert p[0]["plan"]["counters"]' p.json ||
 		fail "plan --json of a capture"
 }
+
+# The skills folder is found from the binary wherever it runs from: beside
+# it (./ks), one folder up (build/ks in the source tree), or installed under
+# ../share/ks-nvcc.
+test_the_skills_are_found_from_the_binary() {
+	mkdir -p tree/build inst/bin inst/share/ks-nvcc
+	cp "$(readlink -f "$KS_BIN")" tree/build/ks
+	cp -R "$SKILLS" tree/skills
+	cp "$(readlink -f "$KS_BIN")" inst/bin/ks
+	cp -R "$SKILLS" inst/share/ks-nvcc/skills
+	expect_contains "$(tree/build/ks skills list)" "coop_rows"
+	expect_contains "$(inst/bin/ks skills list)" "coop_rows"
+	cp "$(readlink -f "$KS_BIN")" ks
+	set +e
+	./ks skills list 2>err.txt
+	status=$?
+	set -e
+	[ "$status" -ne 0 ] || fail "ks ran with no skills folder"
+	expect_contains "$(cat err.txt)" "share/ks-nvcc/skills"
+}
