@@ -4,7 +4,7 @@
 # the bench's two conv2d kernels are recognized; their TUs compile with the
 # real nvcc for sm_80 and sm_90 with warnings as errors (the tiled kernel,
 # with cp.async, in the sm_90 PTX only); on the CPU
-# (cuda_emu.h: blocks one after another, threads as host threads) each
+# (cuda_emu.h: blocks one after another, threads as fibers switched at the barriers) each
 # variant gives the original's outputs at odd sizes, and a variant with
 # its padding test broken does not; look-alikes are declined with their
 # reason. Needs libclang (16-19), nvcc for the compile tests and a C++20

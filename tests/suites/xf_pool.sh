@@ -5,7 +5,7 @@
 # and avgpool are recognized; their TUs compile with the real nvcc for
 # sm_80 and sm_90 with warnings as errors (the variant's kernels, with
 # 16-byte loads, in the sm_90 code only); on the CPU (pool_emu.h on
-# cuda_emu.h: blocks one after another, threads as host threads) each
+# cuda_emu.h: blocks one after another, threads as fibers switched at the barriers) each
 # variant gives the original's outputs bit for bit at odd sizes, aligned
 # and misaligned, with the variant's kernel launched (and the original
 # where the window's parameters are none of the instances'), under

@@ -3,7 +3,7 @@
 # two guards joined by &&, two exits joined by ||, a check on the thread
 # in its block and a bounds check that only chooses a value) and the
 # bench's softplus: on the CPU (pool_emu.h on cuda_emu.h: blocks one after
-# another, threads as host threads) each variant gives the original's
+# another, threads as fibers switched at the barriers) each variant gives the original's
 # outputs bit for bit at sizes that are and are not multiples of the
 # block, with the variant's kernel launched, and the original when the
 # pointers are misaligned, under AddressSanitizer where g++ has it (a
