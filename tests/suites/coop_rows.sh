@@ -161,17 +161,15 @@ emu_build() {
 
 ROW_COLS="1 29 32 33 513 1000 1024 1025"
 
-test_row_cache_matches_on_the_cpu() {
-	have_emu || skip_test "no C++20 g++ or python3"
+# Each spec "file:kernel:signature:same" (same: the cached form reads the
+# same lanes as the dealt one, so their outputs are equal bit for bit): the
+# variant at three points matches the original at every width of ROW_COLS.
+expect_rows_match() {
 	local d=$ROOT/tests/data
 	cp "$d/transforms/cuda_emu.h" "$d/rows/rows_emu.h" "$d/rows/rows_check.cpp" \
 		"$d/rows/shapes.cu" .
 	local spec src k sig same pt cols out
-	# file : kernel : signature : the same lanes as the dealt form
-	for spec in shapes.cu:softmax_rows:1:same shapes.cu:norm_rows:4:same \
-		    shapes.cu:argmax_gap:5:same shapes.cu:tail_sums:1:other \
-		    softmax:softmax_kernel:1:same log_softmax:log_softmax_kernel:1:same \
-		    layernorm:layernorm_kernel:2:same rmsnorm:rmsnorm_kernel:3:same; do
+	for spec in "$@"; do
 		IFS=: read -r src k sig same <<<"$spec"
 		if [ "$src" = "${src%.cu}" ]; then
 			cp "$ROOT/bench/$src/main.cu" "$src.cu"
@@ -199,6 +197,18 @@ test_row_cache_matches_on_the_cpu() {
 		out=$("./check-$k-" 45 1000 16 out-.bin 2>&1) || fail "$k, block 16: $out"
 		expect_contains "$out" "ok 45 rows (variant)"
 	done
+}
+
+test_row_cache_matches_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	expect_rows_match shapes.cu:softmax_rows:1:same shapes.cu:norm_rows:4:same \
+		shapes.cu:argmax_gap:5:same shapes.cu:tail_sums:1:other
+}
+
+test_bench_row_caches_match_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	expect_rows_match softmax:softmax_kernel:1:same log_softmax:log_softmax_kernel:1:same \
+		layernorm:layernorm_kernel:2:same rmsnorm:rmsnorm_kernel:3:same
 }
 
 # A mutant of variant $1 (sed expression $2) with signature $3 must fail

@@ -4,7 +4,7 @@
 # of the bench stencils, in the streaming, the tile and the plane form; the helper
 # kernel is in the compute_90 PTX only and reads the input through the
 # read-only path there. On the CPU (cuda_emu.h: blocks one after another,
-# threads as host threads) every form's variant of each kernel of
+# threads as fibers switched at the barriers) every form's variant of each kernel of
 # stencil.cu gives the original's outputs bit for bit at odd sizes, and a
 # variant whose column is one step off does not.
 # Sources: tests/data/transforms/stencil.cu and bench/. Needs libclang
@@ -64,8 +64,13 @@ test_test_kernels_2d_and_3d() {
 	for k in jacobi box9 star2d_r heat3d star3d_r box27; do
 		check_tu stencil.cu "$k" . --param stream=2
 	done
-	# the kernel's own body beside the tiled one where the tile may not
-	# hold what it reads
+}
+
+# The kernel's own body beside the tiled one where the tile may not hold
+# what it reads.
+test_test_kernels_with_their_own_body() {
+	have_real_nvcc || skip_test "no nvcc"
+	cp "$DATA/stencil.cu" .
 	for k in short_exit no_exit fixed2d guard3d own_update; do
 		check_tu stencil.cu "$k" .
 		# shellcheck disable=SC2086
@@ -73,44 +78,57 @@ test_test_kernels_2d_and_3d() {
 	done
 }
 
-test_bench_stencils_at_every_tile_shape() {
-	have_real_nvcc || skip_test "no nvcc"
-	local p
-	for p in jacobi2d stencil3d7 stencil3d25; do
-		cp -R "$ROOT/bench/$p" "$ROOT/bench/common" .
-		check_tu "$p/main.cu" "${p}_kernel" common
-		check_tu "$p/main.cu" "${p}_kernel" common --param stream=1
-		[ "$p" = jacobi2d ] || check_tu "$p/main.cu" "${p}_kernel" common --param unroll=4
-		check_tu "$p/main.cu" "${p}_kernel" common --param stream=1 --param bx=64 --param by=4
-		check_tu "$p/main.cu" "${p}_kernel" common --param stream=1 --param depth=8 \
-			--param resident=2048
-		check_tu "$p/main.cu" "${p}_kernel" common --param stream=1 --param depth=1 \
-			--param planes=16
-		check_tu "$p/main.cu" "${p}_kernel" common --param stream=1 --param vx=4 --param depth=2 \
-			--param resident=1024
-		# shellcheck disable=SC2086
-		check_tu "$p/main.cu" "${p}_kernel" common $TILE
-		# shellcheck disable=SC2086
-		check_tu "$p/main.cu" "${p}_kernel" common $TILE --param bx=16 --param by=16
-		check_tu "$p/main.cu" "${p}_kernel" common --param stream=2 --param vx=4 --param depth=2 \
-			--param resident=1024
-		check_tu "$p/main.cu" "${p}_kernel" common --param stream=2 --param by=16 \
-			--param depth=2 --param resident=1024
-		check_tu "$p/main.cu" "${p}_kernel" common --param stream=2 --param vx=2 \
-			--param bx=64 --param depth=8 --param planes=16
-	done
-	check_tu stencil3d25/main.cu stencil3d25_kernel common --param stream=0 --param depth=4 \
+# Every tile shape of bench program $1's kernel.
+bench_tile_shapes() {
+	local p=$1
+	cp -R "$ROOT/bench/$p" "$ROOT/bench/common" .
+	check_tu "$p/main.cu" "${p}_kernel" common
+	check_tu "$p/main.cu" "${p}_kernel" common --param stream=1
+	[ "$p" = jacobi2d ] || check_tu "$p/main.cu" "${p}_kernel" common --param unroll=4
+	check_tu "$p/main.cu" "${p}_kernel" common --param stream=1 --param bx=64 --param by=4
+	check_tu "$p/main.cu" "${p}_kernel" common --param stream=1 --param depth=8 \
+		--param resident=2048
+	check_tu "$p/main.cu" "${p}_kernel" common --param stream=1 --param depth=1 \
+		--param planes=16
+	check_tu "$p/main.cu" "${p}_kernel" common --param stream=1 --param vx=4 --param depth=2 \
 		--param resident=1024
-	check_tu stencil3d7/main.cu stencil3d7_kernel common --param stream=0 --param depth=8 \
-		--param by=16
+	# shellcheck disable=SC2086
+	check_tu "$p/main.cu" "${p}_kernel" common $TILE
+	# shellcheck disable=SC2086
+	check_tu "$p/main.cu" "${p}_kernel" common $TILE --param bx=16 --param by=16
+	check_tu "$p/main.cu" "${p}_kernel" common --param stream=2 --param vx=4 --param depth=2 \
+		--param resident=1024
+	check_tu "$p/main.cu" "${p}_kernel" common --param stream=2 --param by=16 \
+		--param depth=2 --param resident=1024
+	check_tu "$p/main.cu" "${p}_kernel" common --param stream=2 --param vx=2 \
+		--param bx=64 --param depth=8 --param planes=16
+}
+
+test_bench_jacobi2d_at_every_tile_shape() {
+	have_real_nvcc || skip_test "no nvcc"
+	bench_tile_shapes jacobi2d
 	# shellcheck disable=SC2086
 	check_tu jacobi2d/main.cu jacobi2d_kernel common $TILE --param rows=8
 	# shellcheck disable=SC2086
 	check_tu jacobi2d/main.cu jacobi2d_kernel common $TILE --param rows=1
-	# shellcheck disable=SC2086
-	check_tu stencil3d25/main.cu stencil3d25_kernel common $TILE --param planes=128
+}
+
+test_bench_stencil3d7_at_every_tile_shape() {
+	have_real_nvcc || skip_test "no nvcc"
+	bench_tile_shapes stencil3d7
+	check_tu stencil3d7/main.cu stencil3d7_kernel common --param stream=0 --param depth=8 \
+		--param by=16
 	# shellcheck disable=SC2086
 	check_tu stencil3d7/main.cu stencil3d7_kernel common $TILE --param planes=16
+}
+
+test_bench_stencil3d25_at_every_tile_shape() {
+	have_real_nvcc || skip_test "no nvcc"
+	bench_tile_shapes stencil3d25
+	check_tu stencil3d25/main.cu stencil3d25_kernel common --param stream=0 --param depth=4 \
+		--param resident=1024
+	# shellcheck disable=SC2086
+	check_tu stencil3d25/main.cu stencil3d25_kernel common $TILE --param planes=128
 }
 
 # The variant of kernel $1 of stencil.cu, its argument kind $2
@@ -140,69 +158,13 @@ have_emu() {
 		echo 'int main(){}' | g++ -std=c++20 -x c++ - -o /dev/null 2>/dev/null
 }
 
-test_variants_match_the_original_on_the_cpu() {
-	have_emu || skip_test "no C++20 g++ or python3"
+# Each spec "kernel:argument kind:points:sizes" (a size per run, x,y[,z]):
+# the variant of that kernel of stencil.cu at those points gives the
+# original's outputs at every size.
+expect_specs_match() {
+	local spec k kind pts sz s out
 	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
-	local spec k kind pts sz out
-	# kernel : argument kind : points : sizes (a size per run, x,y[,z])
-	for spec in "jacobi:1:stream=1:37,23 70,133" \
-		    "jacobi:1:stream=1 depth=1 planes=16 bx=16 by=4:37,23 70,133" \
-		    "jacobi:1:stream=1 depth=8 bx=64:70,133" \
-		    "jacobi:1:stream=0 depth=1:37,23 70,133" \
-		    "star2d_r:1:stream=1:37,23 70,133" \
-		    "star2d_r:1:stream=0 depth=1 rows=2:37,23" \
-		    "box9:2:stream=1:37,23 70,133" \
-		    "box9:2:stream=0 depth=1:37,23" \
-		    "heat3d:3:stream=1:19,13,11 35,9,70" \
-		    "heat3d:3:stream=1 depth=2 planes=16 by=4:19,13,11 35,9,70" \
-		    "heat3d:3:stream=0 depth=1 planes=16:19,13,11 35,9,70" \
-		    "star3d_r:4:stream=1:19,13,11 35,9,70" \
-		    "star3d_r:4:stream=0 depth=4:19,13,11 35,9,70" \
-		    "star3d_r:4:stream=0 depth=2 planes=16 by=4:19,13,11 35,9,70" \
-		    "star3d_r:4:stream=0 depth=8 bx=16 resident=1024:19,13,11" \
-		    "heat3d:3:stream=0 depth=4:19,13,11 35,9,70" \
-		    "jacobi:1:stream=1 vx=4 depth=2:37,23 270,133" \
-		    "box9:2:stream=1 vx=2:37,23 170,33" \
-		    "heat3d:3:stream=1 vx=2:19,13,11 135,9,20" \
-		    "star3d_r:4:stream=1 vx=4 bx=16 by=4 planes=16:19,13,11 35,9,70" \
-		    "box27:4:stream=1:19,13,11 35,9,70" \
-		    "jacobi:1:stream=2:37,23 70,133" \
-		    "jacobi:1:stream=2 vx=4 depth=2:37,23 270,133" \
-		    "jacobi:1:stream=2 bx=64 by=4 planes=16 depth=1:37,23 170,133" \
-		    "star2d_r:1:stream=2 vx=2 bx=16:37,23 170,33" \
-		    "heat3d:3:stream=2 pack=1:19,13,11 35,9,70" \
-		    "heat3d:3:stream=2 pack=1 vx=2 depth=8 planes=16:19,13,11 135,9,20" \
-		    "star3d_r:4:stream=2 pack=1 by=16 depth=2:19,13,11 35,9,70" \
-		    "star3d_r:4:stream=2 pack=1 vx=4 bx=16 by=4 planes=16:19,13,11 35,9,70" \
-		    "box9:2:stream=2:37,23 70,133" \
-		    "box27:4:stream=2 pack=1 vx=2:19,13,11 35,9,70" \
-		    "heat3d:3:stream=2:19,13,11 35,9,70 36,12,20" \
-		    "star3d_r:4:stream=2:19,13,11 35,9,70 36,12,20" \
-		    "heat3d:3:stream=2 pack=2:19,13,11 35,9,70 36,12,20" \
-		    "star3d_r:4:stream=2 pack=2:19,13,11 35,9,70 36,12,20" \
-		    "star3d_r:4:stream=2 pack=2 bx=64 by=4 depth=4:19,13,11 70,9,21" \
-		    "heat3d:3:stream=2 unroll=4:19,13,11 35,9,70 36,12,20" \
-		    "star3d_r:4:stream=2 unroll=4:19,13,11 35,9,70 36,12,20" \
-		    "star3d_r:4:stream=2 pack=2 unroll=4 planes=16:19,13,11 70,9,21" \
-		    "heat3d:3:stream=2 unroll=4 depth=2 bx=64 by=4 planes=16:19,13,11 70,9,21" \
-		    "star3d_r:4:depth=4 bx=16 by=4 planes=16:19,13,11 36,12,20" \
-		    "star3d_r:4:bx=16 depth=1 planes=16:37,13,11 40,9,21" \
-		    "heat3d:3:bx=64 by=4 depth=8:19,13,11 132,9,20" \
-		    "star3d_r:4:bx=128 by=4 planes=16:19,13,11 260,7,5" \
-		    "short_exit:1::37,23 70,41" \
-		    "short_exit:1:stream=1:37,23" \
-		    "short_exit:1:stream=0:37,23" \
-		    "no_exit:1::37,23 70,41" \
-		    "no_exit:1:stream=0:37,23" \
-		    "fixed2d:1::40,40" \
-		    "fixed2d:1:stream=1:40,40" \
-		    "fixed2d:1:stream=0:40,40" \
-		    "guard3d:4::21,37,19 44,40,12" \
-		    "guard3d:4:pack=1:21,37,19" \
-		    "guard3d:4:stream=1:21,37,19" \
-		    "guard3d:4:stream=0:21,37,19" \
-		    "own_update:5::37,23 70,41" \
-		    "own_update:5:stream=0:37,23"; do
+	for spec in "$@"; do
 		IFS=: read -r k kind pts sz <<<"$spec"
 		# shellcheck disable=SC2086
 		emu_build "$k" "$kind" $pts
@@ -212,6 +174,86 @@ test_variants_match_the_original_on_the_cpu() {
 			expect_contains "$out" "ok "
 		done
 	done
+}
+
+test_2d_variants_match_the_original_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	expect_specs_match \
+		"jacobi:1:stream=1:37,23 70,133" \
+		"jacobi:1:stream=1 depth=1 planes=16 bx=16 by=4:37,23 70,133" \
+		"jacobi:1:stream=1 depth=8 bx=64:70,133" \
+		"jacobi:1:stream=0 depth=1:37,23 70,133" \
+		"star2d_r:1:stream=1:37,23 70,133" \
+		"star2d_r:1:stream=0 depth=1 rows=2:37,23" \
+		"box9:2:stream=1:37,23 70,133" \
+		"box9:2:stream=0 depth=1:37,23" \
+		"jacobi:1:stream=1 vx=4 depth=2:37,23 270,133" \
+		"box9:2:stream=1 vx=2:37,23 170,33" \
+		"jacobi:1:stream=2:37,23 70,133" \
+		"jacobi:1:stream=2 vx=4 depth=2:37,23 270,133" \
+		"jacobi:1:stream=2 bx=64 by=4 planes=16 depth=1:37,23 170,133" \
+		"star2d_r:1:stream=2 vx=2 bx=16:37,23 170,33" \
+		"box9:2:stream=2:37,23 70,133"
+}
+
+test_3d_variants_match_the_original_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	expect_specs_match \
+		"heat3d:3:stream=1:19,13,11 35,9,70" \
+		"heat3d:3:stream=1 depth=2 planes=16 by=4:19,13,11 35,9,70" \
+		"heat3d:3:stream=0 depth=1 planes=16:19,13,11 35,9,70" \
+		"star3d_r:4:stream=1:19,13,11 35,9,70" \
+		"star3d_r:4:stream=0 depth=4:19,13,11 35,9,70" \
+		"star3d_r:4:stream=0 depth=2 planes=16 by=4:19,13,11 35,9,70" \
+		"star3d_r:4:stream=0 depth=8 bx=16 resident=1024:19,13,11" \
+		"heat3d:3:stream=0 depth=4:19,13,11 35,9,70" \
+		"heat3d:3:stream=1 vx=2:19,13,11 135,9,20" \
+		"star3d_r:4:stream=1 vx=4 bx=16 by=4 planes=16:19,13,11 35,9,70" \
+		"box27:4:stream=1:19,13,11 35,9,70"
+}
+
+# The plane form (stream=2) and the default form.
+test_3d_plane_variants_match_the_original_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	expect_specs_match \
+		"heat3d:3:stream=2 pack=1:19,13,11 35,9,70" \
+		"heat3d:3:stream=2 pack=1 vx=2 depth=8 planes=16:19,13,11 135,9,20" \
+		"star3d_r:4:stream=2 pack=1 by=16 depth=2:19,13,11 35,9,70" \
+		"star3d_r:4:stream=2 pack=1 vx=4 bx=16 by=4 planes=16:19,13,11 35,9,70" \
+		"box27:4:stream=2 pack=1 vx=2:19,13,11 35,9,70" \
+		"heat3d:3:stream=2:19,13,11 35,9,70 36,12,20" \
+		"star3d_r:4:stream=2:19,13,11 35,9,70 36,12,20" \
+		"heat3d:3:stream=2 pack=2:19,13,11 35,9,70 36,12,20" \
+		"star3d_r:4:stream=2 pack=2:19,13,11 35,9,70 36,12,20" \
+		"star3d_r:4:stream=2 pack=2 bx=64 by=4 depth=4:19,13,11 70,9,21" \
+		"heat3d:3:stream=2 unroll=4:19,13,11 35,9,70 36,12,20" \
+		"star3d_r:4:stream=2 unroll=4:19,13,11 35,9,70 36,12,20" \
+		"star3d_r:4:stream=2 pack=2 unroll=4 planes=16:19,13,11 70,9,21" \
+		"heat3d:3:stream=2 unroll=4 depth=2 bx=64 by=4 planes=16:19,13,11 70,9,21" \
+		"star3d_r:4:depth=4 bx=16 by=4 planes=16:19,13,11 36,12,20" \
+		"star3d_r:4:bx=16 depth=1 planes=16:37,13,11 40,9,21" \
+		"heat3d:3:bx=64 by=4 depth=8:19,13,11 132,9,20" \
+		"star3d_r:4:bx=128 by=4 planes=16:19,13,11 260,7,5"
+}
+
+# Kernels whose own body runs at the tile's ends.
+test_own_body_variants_match_the_original_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	expect_specs_match \
+		"short_exit:1::37,23 70,41" \
+		"short_exit:1:stream=1:37,23" \
+		"short_exit:1:stream=0:37,23" \
+		"no_exit:1::37,23 70,41" \
+		"no_exit:1:stream=0:37,23" \
+		"fixed2d:1::40,40" \
+		"fixed2d:1:stream=1:40,40" \
+		"fixed2d:1:stream=0:40,40" \
+		"guard3d:4::21,37,19 44,40,12" \
+		"guard3d:4:pack=1:21,37,19" \
+		"guard3d:4:stream=1:21,37,19" \
+		"guard3d:4:stream=0:21,37,19" \
+		"own_update:5::37,23 70,41" \
+		"own_update:5:stream=0:37,23"
 }
 
 # The plane form with 64-bit offsets (the launcher's choice for arrays
