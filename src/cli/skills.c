@@ -58,6 +58,7 @@ ks_cli_skills_dir(const struct ks_conf *conf)
 					     "../share/ks-nvcc/skills" };
 	char *self, *dir = NULL, *p;
 	size_t i;
+	int found;
 
 	if (conf->skills && conf->skills[0])
 		return ks_xstrdup(conf->skills);
@@ -69,11 +70,10 @@ ks_cli_skills_dir(const struct ks_conf *conf)
 		free(dir);
 		dir = ks_fs_join(self, where[i]);
 		p = ks_fs_join(dir, "policy.yaml");
-		if (ks_fs_exists(p)) {
-			free(p);
-			break;
-		}
+		found = ks_fs_exists(p);
 		free(p);
+		if (found)
+			break;
 	}
 	free(self);
 	return dir;
