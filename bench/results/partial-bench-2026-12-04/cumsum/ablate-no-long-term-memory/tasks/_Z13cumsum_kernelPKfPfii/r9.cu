@@ -16,14 +16,14 @@
 #include "ref.h"
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900
-#line 3 "/tmp/ks-bench/cumsum/ks-no-long-term-memory/tasks/_Z13cumsum_kernelPKfPfii/r9.variant.cu"
+#line 4 "/tmp/ks-bench/cumsum/ks-no-long-term-memory/tasks/_Z13cumsum_kernelPKfPfii/r9.variant.cu"
 // The original kernel, for launches whose geometry the variant does not take.
 #endif
-#line 4 "/tmp/ks-bench/cumsum/ks-no-long-term-memory/tasks/_Z13cumsum_kernelPKfPfii/r9.variant.cu"
+#line 5 "/tmp/ks-bench/cumsum/ks-no-long-term-memory/tasks/_Z13cumsum_kernelPKfPfii/r9.variant.cu"
 __global__ void
 ks_rows_orig_cumsum_kernel(const float *x, float *y, int rows, int cols)
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 900
-#line 6 "/tmp/ks-bench/cumsum/ks-no-long-term-memory/tasks/_Z13cumsum_kernelPKfPfii/r9.variant.cu"
+#line 7 "/tmp/ks-bench/cumsum/ks-no-long-term-memory/tasks/_Z13cumsum_kernelPKfPfii/r9.variant.cu"
 {
 	int row = blockIdx.x * blockDim.x + threadIdx.x;
 	if (row >= rows)
@@ -40,7 +40,7 @@ ks_rows_orig_cumsum_kernel(const float *x, float *y, int rows, int cols)
 {}
 #endif
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900
-#line 19 "/tmp/ks-bench/cumsum/ks-no-long-term-memory/tasks/_Z13cumsum_kernelPKfPfii/r9.variant.cu"
+#line 20 "/tmp/ks-bench/cumsum/ks-no-long-term-memory/tasks/_Z13cumsum_kernelPKfPfii/r9.variant.cu"
 __global__ void
 __launch_bounds__(32) cumsum_kernel(const float *x, float *y, int rows, int cols)
 {
@@ -129,7 +129,7 @@ ks_variant_active_cumsum_kernel(void)
 				 __ATOMIC_RELAXED);
 	return ks_on;
 }
-#line 62 "/tmp/ks-bench/cumsum/ks-no-long-term-memory/tasks/_Z13cumsum_kernelPKfPfii/r9.variant.cu"
+#line 63 "/tmp/ks-bench/cumsum/ks-no-long-term-memory/tasks/_Z13cumsum_kernelPKfPfii/r9.variant.cu"
 static void
 ks_launch_cumsum_kernel(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
 		const float *x, float *y, int rows, int cols)

@@ -1,4 +1,5 @@
 // cumsum_kernel: cooperative rows, 32 threads per row, 1 row per block (coop_rows)
+// row cache: not used: no array of the row is read by two row loops
 // ks-nvcc: helpers
 // The original kernel, for launches whose geometry the variant does not take.
 __global__ void
