@@ -49,6 +49,7 @@
 #include "transform.h"
 #include "xfbody.h"
 #include "xfkit.h"
+#include "xflane.h"
 
 /* The largest radius along one axis the template takes. */
 #define ST_MAX_R 8
@@ -1366,6 +1367,141 @@ static const char helpers_v[] =
 	"#endif\n"
 	"\n";
 
+/* The lane body's types: the values of P consecutive outputs computed as
+   one (the kernel's arithmetic lane by lane), the window read as P
+   consecutive columns, the output taken whole; for the element type
+   itself the same calls are the one-output body's. And a window in
+   shared memory for the bodies run one output at a time. */
+static const char helpers_l[] =
+	"#ifndef KS_ST_HELPERS_L\n"
+	"#define KS_ST_HELPERS_L\n"
+	"template <class ks_T, int ks_P> struct ks_st_l {\n"
+	"\tks_T v[ks_P];\n"
+	"\n"
+	"\tks_st_l() = default;\n"
+	"\t__device__ __forceinline__ ks_st_l(ks_T s)\n"
+	"\t{\n"
+	"#pragma unroll\n"
+	"\t\tfor (int j = 0; j < ks_P; j++)\n"
+	"\t\t\tv[j] = s;\n"
+	"\t}\n"
+	"#define KS_ST_L_SET(op) \\\n"
+	"\t__device__ __forceinline__ ks_st_l &operator op(const ks_st_l &o) \\\n"
+	"\t{ \\\n"
+	"\t\tfor (int j = 0; j < ks_P; j++) \\\n"
+	"\t\t\tv[j] op o.v[j]; \\\n"
+	"\t\treturn *this; \\\n"
+	"\t} \\\n"
+	"\ttemplate <class ks_S> __device__ __forceinline__ ks_st_l &operator op(const ks_S &s) \\\n"
+	"\t{ \\\n"
+	"\t\tfor (int j = 0; j < ks_P; j++) \\\n"
+	"\t\t\tv[j] op s; \\\n"
+	"\t\treturn *this; \\\n"
+	"\t}\n"
+	"\tKS_ST_L_SET(+=)\n"
+	"\tKS_ST_L_SET(-=)\n"
+	"\tKS_ST_L_SET(*=)\n"
+	"\tKS_ST_L_SET(/=)\n"
+	"#undef KS_ST_L_SET\n"
+	"};\n"
+	"#define KS_ST_L_OP(op) \\\n"
+	"template <class ks_T, int ks_P> __device__ __forceinline__ static ks_st_l<ks_T, ks_P> \\\n"
+	"operator op(const ks_st_l<ks_T, ks_P> &a, const ks_st_l<ks_T, ks_P> &b) \\\n"
+	"{ \\\n"
+	"\tks_st_l<ks_T, ks_P> r; \\\n"
+	"\tfor (int j = 0; j < ks_P; j++) \\\n"
+	"\t\tr.v[j] = a.v[j] op b.v[j]; \\\n"
+	"\treturn r; \\\n"
+	"} \\\n"
+	"template <class ks_S, class ks_T, int ks_P> __device__ __forceinline__ static ks_st_l<ks_T, ks_P> \\\n"
+	"operator op(const ks_S &a, const ks_st_l<ks_T, ks_P> &b) \\\n"
+	"{ \\\n"
+	"\tks_st_l<ks_T, ks_P> r; \\\n"
+	"\tfor (int j = 0; j < ks_P; j++) \\\n"
+	"\t\tr.v[j] = a op b.v[j]; \\\n"
+	"\treturn r; \\\n"
+	"} \\\n"
+	"template <class ks_S, class ks_T, int ks_P> __device__ __forceinline__ static ks_st_l<ks_T, ks_P> \\\n"
+	"operator op(const ks_st_l<ks_T, ks_P> &a, const ks_S &b) \\\n"
+	"{ \\\n"
+	"\tks_st_l<ks_T, ks_P> r; \\\n"
+	"\tfor (int j = 0; j < ks_P; j++) \\\n"
+	"\t\tr.v[j] = a.v[j] op b; \\\n"
+	"\treturn r; \\\n"
+	"}\n"
+	"KS_ST_L_OP(+)\n"
+	"KS_ST_L_OP(-)\n"
+	"KS_ST_L_OP(*)\n"
+	"KS_ST_L_OP(/)\n"
+	"#undef KS_ST_L_OP\n"
+	"template <class ks_T, int ks_P> __device__ __forceinline__ static ks_st_l<ks_T, ks_P>\n"
+	"operator-(const ks_st_l<ks_T, ks_P> &a)\n"
+	"{\n"
+	"\tks_st_l<ks_T, ks_P> r;\n"
+	"\n"
+	"\tfor (int j = 0; j < ks_P; j++)\n"
+	"\t\tr.v[j] = -a.v[j];\n"
+	"\treturn r;\n"
+	"}\n"
+	"template <class ks_T, int ks_P> __device__ __forceinline__ static ks_st_l<ks_T, ks_P>\n"
+	"operator+(const ks_st_l<ks_T, ks_P> &a)\n"
+	"{\n"
+	"\treturn a;\n"
+	"}\n"
+	"template <class ks_L> struct ks_st_lt {\n"
+	"\ttemplate <class ks_W> __device__ __forceinline__ static ks_L\n"
+	"\trd(const ks_W &w, int r, int c)\n"
+	"\t{\n"
+	"\t\treturn w[r][c];\n"
+	"\t}\n"
+	"\ttemplate <class ks_OV> __device__ __forceinline__ static ks_L &\n"
+	"\tout(ks_OV &o, int j)\n"
+	"\t{\n"
+	"\t\treturn o[j];\n"
+	"\t}\n"
+	"\t__device__ __forceinline__ static unsigned mask(int j) { return 1u << j; }\n"
+	"};\n"
+	"template <class ks_T, int ks_P> struct ks_st_lt<ks_st_l<ks_T, ks_P> > {\n"
+	"\ttemplate <class ks_W> __device__ __forceinline__ static ks_st_l<ks_T, ks_P>\n"
+	"\trd(const ks_W &w, int r, int c)\n"
+	"\t{\n"
+	"\t\tks_st_l<ks_T, ks_P> o;\n"
+	"\n"
+	"#pragma unroll\n"
+	"\t\tfor (int j = 0; j < ks_P; j++)\n"
+	"\t\t\to.v[j] = w[r][c + j];\n"
+	"\t\treturn o;\n"
+	"\t}\n"
+	"\t__device__ __forceinline__ static ks_st_l<ks_T, ks_P> &\n"
+	"\tout(ks_st_l<ks_T, ks_P> &o, int)\n"
+	"\t{\n"
+	"\t\treturn o;\n"
+	"\t}\n"
+	"\t__device__ __forceinline__ static unsigned mask(int) { return (1u << ks_P) - 1u; }\n"
+	"};\n"
+	"template <class ks_L, class ks_W> __device__ __forceinline__ static ks_L\n"
+	"ks_st_rd(const ks_W &w, int r, int c)\n"
+	"{\n"
+	"\treturn ks_st_lt<ks_L>::rd(w, r, c);\n"
+	"}\n"
+	"template <class ks_L, class ks_OV> __device__ __forceinline__ static ks_L &\n"
+	"ks_st_out(ks_OV &o, int j)\n"
+	"{\n"
+	"\treturn ks_st_lt<ks_L>::out(o, j);\n"
+	"}\n"
+	"template <class ks_L> __device__ __forceinline__ static unsigned\n"
+	"ks_st_mask(int j)\n"
+	"{\n"
+	"\treturn ks_st_lt<ks_L>::mask(j);\n"
+	"}\n"
+	"template <class ks_T, int ks_W> struct ks_st_sw {\n"
+	"\tconst ks_T *b;\n"
+	"\n"
+	"\t__device__ __forceinline__ const ks_T *operator[](int r) const { return b + r * ks_W; }\n"
+	"};\n"
+	"#endif\n"
+	"\n";
+
 /* Appends helpers_v for vectors of `pk` 4-byte elements. */
 static void
 add_helpers_v(struct ks_buf *variant, long long pk)
@@ -1416,7 +1552,8 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 	    const char *args, const struct ks_buf *body, const char *csy,
 	    const char *csz, const char *clim, long long bx, long long by,
 	    long long planes, long long depth, long long minb, long long un,
-	    struct ks_buf *variant, struct ks_buf *reason)
+	    const char *agree, const char *lane_why, struct ks_buf *variant,
+	    struct ks_buf *reason)
 {
 	const char *kname = s->k->name;
 	const long long rx = s->r[0], ry = s->r[1], rz = s->r[2];
@@ -1443,6 +1580,14 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 		    "for the %lld outputs (stencil_smem_halo, stream=2 pack=%lld)\n",
 		    kname, s->r[0], s->r[1], s->r[2], nxv, by, pk, planes, th, tw,
 		    4 * pk, qsz, depth, pk, pk);
+	if (agree)
+		ks_buf_addf(variant,
+			    "// the body runs once on %lld-wide values where the "
+			    "%lld outputs of a thread take the kernel's x tests "
+			    "alike, else once an output\n",
+			    pk, pk);
+	else if (lane_why && *lane_why)
+		ks_buf_addf(variant, "// the body runs once an output: %s\n", lane_why);
 	qm[0] = '\0';
 	if (!un)
 		snprintf(qm, sizeof(qm), " %% %lld", ql);
@@ -1450,19 +1595,37 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 	ks_buf_adds(variant, helpers);
 	ks_buf_adds(variant, helpers_i);
 	add_helpers_v(variant, pk);
+	if (agree)
+		ks_buf_adds(variant, helpers_l);
 	if (s->pre)
 		ks_buf_adds(variant, s->pre);
-	ks_buf_addf(variant,
-		    "/* The body of %s for output ks_j (0..%lld) of a thread at ks_tid "
-		    "of block ks_bid,\n   its reads of %s in the plane from the "
-		    "window ks_tw (row ry + dy, column 4 + ks_j + dx),\n   along z "
-		    "from the column ks_q (ks_q[%lld] the output's own). */\n"
-		    "__device__ __forceinline__ static void\n"
-		    "ks_st_body_%s(const uint3 ks_tid, const uint3 ks_bid, "
-		    "const dim3 ks_bdim, const dim3 ks_gdim,\n\tconst %s "
-		    "(&ks_tw)[%lld][%lld], const int ks_j, const %s (&ks_q)[%lld], "
-		    "%s (&ks_ov)[%lld], unsigned &ks_om, %s)\n",
-		    kname, pk - 1, iname, rz, kname, T, wr, ww, T, qn, O, pk, params);
+	if (agree)
+		ks_buf_addf(variant,
+			    "/* The body of %s for output ks_j (0..%lld) of a thread at ks_tid "
+			    "of block ks_bid\n   (ks_L %s), or for all %lld at once from the "
+			    "first's coordinates (ks_L\n   ks_st_l<%s, %lld>: every value of "
+			    "the element type %lld-wide), its reads of %s\n   in the plane "
+			    "from the window ks_tw (row ry + dy, column 4 + ks_j + dx),\n"
+			    "   along z from the column ks_q (ks_q[%lld] the output's own). */\n"
+			    "template <class ks_L, class ks_W, class ks_Q, class ks_OV>\n"
+			    "__device__ __forceinline__ static void\n"
+			    "ks_st_body_%s(const uint3 ks_tid, const uint3 ks_bid, "
+			    "const dim3 ks_bdim, const dim3 ks_gdim,\n\tconst ks_W &ks_tw, "
+			    "const int ks_j, const ks_Q (&ks_q)[%lld], ks_OV &ks_ov, "
+			    "unsigned &ks_om, %s)\n",
+			    kname, pk - 1, T, pk, T, pk, pk, iname, rz, kname, qn, params);
+	else
+		ks_buf_addf(variant,
+			    "/* The body of %s for output ks_j (0..%lld) of a thread at ks_tid "
+			    "of block ks_bid,\n   its reads of %s in the plane from the "
+			    "window ks_tw (row ry + dy, column 4 + ks_j + dx),\n   along z "
+			    "from the column ks_q (ks_q[%lld] the output's own). */\n"
+			    "__device__ __forceinline__ static void\n"
+			    "ks_st_body_%s(const uint3 ks_tid, const uint3 ks_bid, "
+			    "const dim3 ks_bdim, const dim3 ks_gdim,\n\tconst %s "
+			    "(&ks_tw)[%lld][%lld], const int ks_j, const %s (&ks_q)[%lld], "
+			    "%s (&ks_ov)[%lld], unsigned &ks_om, %s)\n",
+			    kname, pk - 1, iname, rz, kname, T, wr, ww, T, qn, O, pk, params);
 	ks_buf_add(variant, body->buf, body->len);
 	ks_buf_adds(variant, "\n\n");
 	ks_buf_addf(variant,
@@ -1512,6 +1675,13 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 		pk, pk, pk, pk, planes, planes, planes, ry, un ? " - k0" : "", rz,
 		qm, pk, un ? "\n\t   (k0: the first of the steps the pass unrolls)" : "",
 		pk, T, qsz);
+	if (agree)
+		ks_buf_addf(variant,
+			"\t/* the %lld outputs take each of the kernel's bounds checks on x\n"
+			"\t   the same way: the body runs once for them on %lld-wide values */\n"
+			"\tconst bool ks_uni = ks_mine && ks_mx[%lld] && ks_tx[0] + %lldu < ks_ob.x &&\n"
+			"\t\t%s;\n",
+			pk, pk, pk - 1, pk - 1, agree);
 	if (ns)
 		ks_buf_addf(variant,
 			"\t/* this thread's halo vectors: buffer cell (-1: none), flat offset\n"
@@ -1590,7 +1760,55 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 			"\t\t\t\tif (ks_hs[ks_s] >= 0)\n"
 			"\t\t\t\t\tks_h[ks_u %% %lld][ks_s] = ks_st_ld%lld(%s, ks_ho[ks_s] + ks_sz * (ks_I)(ks_k + %lld), ks_n, ks_al);\n",
 			ns, depth, pk, iname, depth);
-	ks_buf_addf(variant,
+	if (agree)
+		ks_buf_addf(variant,
+			"\t\t\tks_st_v%lld<%s> ks_o;\n"
+			"\t\t\tunsigned ks_om = 0;\n"
+			"\n"
+			"\t\t\tif (ks_uni) {\n"
+			"\t\t\t\tks_st_l<%s, %lld> ks_w4[%lld], ks_ol;\n"
+			"\n"
+			"\t\t\t\t/* the window: %lld columns of each row, ks_lx - 4 on */\n"
+			"#pragma unroll\n"
+			"\t\t\t\tfor (int ks_r = 0; ks_r < %lld; ks_r++)\n"
+			"#pragma unroll\n"
+			"\t\t\t\t\tfor (int ks_c = 0; ks_c < %lld; ks_c++) {\n"
+			"\t\t\t\t\t\tconst ks_st_v%lld<%s> ks_e = *reinterpret_cast<const ks_st_v%lld<%s> *>(\n"
+			"\t\t\t\t\t\t\t&ks_t[ks_u %% 2][ks_ly - %lld + ks_r][ks_lx - 4 + %lld * ks_c]);\n"
+			"\n"
+			"#pragma unroll\n"
+			"\t\t\t\t\t\tfor (int ks_e4 = 0; ks_e4 < %lld; ks_e4++)\n"
+			"\t\t\t\t\t\t\tks_tw[ks_r][%lld * ks_c + ks_e4] = ks_e.v[ks_e4];\n"
+			"\t\t\t\t\t}\n"
+			"#pragma unroll\n"
+			"\t\t\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+			"\t\t\t\t\tmemcpy(&ks_w4[ks_j], &ks_q[(ks_u + ks_j)%s], sizeof(ks_w4[ks_j]));\n"
+			"\t\t\t\tks_st_body_%s<ks_st_l<%s, %lld> >(make_uint3(ks_tx[0], ks_ty, ks_ts),\n"
+			"\t\t\t\t\tmake_uint3(ks_bx[0], ks_by, ks_bs), ks_ob, ks_og, ks_tw,\n"
+			"\t\t\t\t\t0, ks_w4, ks_ol, ks_om, %s);\n"
+			"\t\t\t\tmemcpy(&ks_o, &ks_ol, sizeof(ks_o));\n"
+			"\t\t\t} else {\n"
+			"\t\t\t\t/* the window in shared memory */\n"
+			"\t\t\t\tconst ks_st_sw<%s, %lld> ks_sw = { &ks_t[ks_u %% 2][ks_ly - %lld][ks_lx - 4] };\n"
+			"\n"
+			"#pragma unroll\n"
+			"\t\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
+			"\t\t\t\t\t%s ks_w[%lld];\n"
+			"\n"
+			"#pragma unroll\n"
+			"\t\t\t\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+			"\t\t\t\t\t\tks_w[ks_j] = ks_q[(ks_u + ks_j)%s].v[ks_v];\n"
+			"\t\t\t\t\tif (ks_mx[ks_v] && ks_mine)\n"
+			"\t\t\t\t\t\tks_st_body_%s<%s>(make_uint3(ks_tx[ks_v], ks_ty, ks_ts),\n"
+			"\t\t\t\t\t\t\tmake_uint3(ks_bx[ks_v], ks_by, ks_bs), ks_ob, ks_og, ks_sw,\n"
+			"\t\t\t\t\t\t\tks_v, ks_w, ks_o.v, ks_om, %s);\n"
+			"\t\t\t\t}\n"
+			"\t\t\t}\n",
+			pk, T, T, pk, qn, ww, wr, ww / pk, pk, T, pk, T, ry, pk, pk, pk,
+			qn, qm, kname, T, pk, args, T, tw, ry, pk, T, qn, qn, qm, kname,
+			T, args);
+	else
+		ks_buf_addf(variant,
 		"\t\t\t/* the window: %lld columns of each row, ks_lx - 4 on */\n"
 		"#pragma unroll\n"
 		"\t\t\tfor (int ks_r = 0; ks_r < %lld; ks_r++)\n"
@@ -1617,7 +1835,10 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 		"\t\t\t\t\tks_st_body_%s(make_uint3(ks_tx[ks_v], ks_ty, ks_ts),\n"
 		"\t\t\t\t\t\tmake_uint3(ks_bx[ks_v], ks_by, ks_bs), ks_ob, ks_og, ks_tw,\n"
 		"\t\t\t\t\t\tks_v, ks_w, ks_o.v, ks_om, %s);\n"
-		"\t\t\t}\n"
+		"\t\t\t}\n",
+		ww, wr, ww / pk, pk, T, pk, T, ry, pk, pk, pk, pk, O, pk, T, qn, qn,
+		qm, kname, args);
+	ks_buf_addf(variant,
 		"\t\t\t/* the outputs the bodies wrote: one vector when all %lld */\n"
 		"\t\t\tif (ks_om) {\n"
 		"\t\t\t\tconst ks_I ks_fo = ks_fc + ks_sz * (ks_I)ks_k;\n"
@@ -1636,8 +1857,7 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 		"\t\t\t\tks_bs++;\n"
 		"\t\t\t}\n"
 		"\t\t}\n",
-		ww, wr, ww / pk, pk, T, pk, T, ry, pk, pk, pk, pk, O, pk, T, qn, qn,
-		qm, kname, args, pk, (1LL << pk) - 1, pk - 1, pk, O, oname, pk, oname);
+		pk, (1LL << pk) - 1, pk - 1, pk, O, oname, pk, oname);
 	if (un)
 		ks_buf_addf(variant,
 			"\t\t/* the window moves %lld steps on */\n"
@@ -1776,14 +1996,197 @@ fallback(struct st *s, const struct ks_xf_input *in, const char *kname,
 	return 0;
 }
 
+/* The element type's tokens in the body outside its accesses (each a
+ * declaration of a lane value, xflane.h), counted or made edits to
+ * ks_L (the element type again in the one-output instance). */
+struct type_tok {
+	const struct st *s;
+	const char *T;
+	struct ks_xfbody_edit *edits;
+	size_t n;
+};
+
+static int
+type_tok(const char *text, const struct ks_xfk_tok *t, void *ctx)
+{
+	struct type_tok *c = ctx;
+
+	if (t->kind != 'i' || !ks_xfk_tok_is(text, t, c->T))
+		return 0;
+	for (size_t i = 0; i < c->s->f->nacc; i++) {
+		const struct ks_access *a = &c->s->f->acc[i];
+
+		if (a->in_main && a->begin <= t->begin && t->end <= a->end)
+			return 0;
+	}
+	if (c->edits) {
+		c->edits[c->n].begin = t->begin;
+		c->edits[c->n].end = t->end;
+		c->edits[c->n].with = "ks_L";
+	}
+	c->n++;
+	return 0;
+}
+
+static size_t
+type_edits(const struct st *s, const struct ks_xf_input *in, const char *T,
+	   struct ks_xfbody_edit *edits)
+{
+	struct type_tok c = { s, T, edits, 0 };
+
+	ks_xfk_scan(in->text, s->k->body.begin, s->k->body.end, s->k->body.line,
+		    type_tok, &c);
+	return c.n;
+}
+
+/* A bounds check's subject may depend on the thread's x coordinate. */
+static int
+form_has_x(const struct ks_form *f)
+{
+	const unsigned xb = KS_SRC_BIT(KS_SRC_TID_X) | KS_SRC_BIT(KS_SRC_BID_X);
+
+	return f->c[KS_SRC_TID_X].n || f->c[KS_SRC_TID_X].opaque ||
+	       f->c[KS_SRC_BID_X].n || f->c[KS_SRC_BID_X].opaque ||
+	       (f->nonlinear & xb) || f->xv == KS_XV_OWN || f->data;
+}
+
+/* Read i of the packed plane form stays the kernel's own global read
+ * (off the column and off the plane at once). */
+static int
+read_kept(const struct st *s, const struct st_read *r, long long stream)
+{
+	const int sa = s->dims - 1;
+	int col = 1;
+
+	for (int ax = 0; ax < sa; ax++)
+		if (axis_used(r, ax))
+			col = 0;
+	return (stream == 1 && !col) || (stream == 2 && !col && axis_used(r, sa));
+}
+
+/*
+ * Whether the packed form's pk outputs of a thread may share one run of
+ * the body on pk-wide values (xflane.h); then `agree` gets the C
+ * expression, over the kernel's ks_tx, ks_bx and ks_ob, that the pk
+ * outputs take each of the kernel's bounds checks on x the same way
+ * (each check is evaluated for every output and compared with the
+ * first's). Returns 1, or 0 with the reason in `why`.
+ */
+static int
+lane_plan(const struct st *s, const struct ks_xf_input *in, long long pk,
+	  const char *T, const char *O, struct ks_buf *agree, struct ks_buf *why)
+{
+	struct ks_xflane_range *rr = calloc(s->nreads + 1, sizeof(*rr));
+	struct ks_xflane_range *sr = calloc(s->f->nacc + 1, sizeof(*sr));
+	struct ks_xflane l;
+	size_t nr = 0, ns = 0;
+	int ok = 0, n = 0;
+
+	if (!rr || !sr) {
+		ks_buf_adds(why, "out of memory");
+		goto out;
+	}
+	if (s->fallback) {
+		ks_buf_adds(why, "outputs whose reads could leave the tile run the "
+				 "kernel's own body");
+		goto out;
+	}
+	if (strcmp(T, O) || T[strspn(T, "abcdefghijklmnopqrstuvwxyz"
+				     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")]) {
+		ks_buf_addf(why, "the input (%s) and the output (%s) are not of "
+				 "one element type named by one word",
+			    T, O);
+		goto out;
+	}
+	for (size_t i = 0; i < s->nreads; i++) {
+		const struct ks_access *a = &s->f->acc[s->reads[i].acc];
+
+		if (!a->in_main) {
+			ks_buf_addf(why, "the read on line %u is not in the file "
+					 "as written",
+				    a->line);
+			goto out;
+		}
+		if (read_kept(s, &s->reads[i], 2)) {
+			ks_buf_addf(why, "the read on line %u stays the kernel's "
+					 "own (off the column and the plane)",
+				    a->line);
+			goto out;
+		}
+		rr[nr].begin = a->begin;
+		rr[nr++].end = a->end;
+	}
+	for (size_t i = 0; i < s->f->nacc; i++) {
+		const struct ks_access *a = &s->f->acc[i];
+
+		if (a->array != s->S || !(a->flags & KS_ACC_STORE))
+			continue;
+		sr[ns].begin = a->begin;
+		sr[ns++].end = a->end;
+	}
+	l.text = in->text;
+	l.k = s->k;
+	l.f = s->f;
+	l.elem = T;
+	l.reads = rr;
+	l.nreads = nr;
+	l.stores = sr;
+	l.nstores = ns;
+	if (!ks_xflane_check(&l, why))
+		goto out;
+	for (size_t b = 0; b < s->f->nbranches; b++) {
+		const struct ks_branch *br = &s->f->branches[b];
+		static const char *const ops[] = {
+			[KS_CMP_LT] = "<", [KS_CMP_LE] = "<=",
+			[KS_CMP_GT] = ">", [KS_CMP_GE] = ">=",
+		};
+		struct ks_buf lim = KS_BUF_INIT, s0 = KS_BUF_INIT, sv = KS_BUF_INIT;
+		int bad = br->cmp == KS_CMP_NONE;
+
+		if (br->kind != KS_BR_BOUNDS || !form_has_x(&br->subject))
+			continue;
+		bad = bad || ks_xfk_form_c(&s->x, &br->limit, NULL, NULL, "ks_o", &lim) ||
+		      ks_xfk_form_c(&s->x, &br->subject, "(long long)ks_tx[0]",
+				    "(long long)ks_bx[0]", "ks_o", &s0);
+		for (long long v = 1; !bad && v < pk; v++) {
+			char tx[32], bx[32];
+
+			snprintf(tx, sizeof(tx), "(long long)ks_tx[%lld]", v);
+			snprintf(bx, sizeof(bx), "(long long)ks_bx[%lld]", v);
+			ks_buf_reset(&sv);
+			bad = ks_xfk_form_c(&s->x, &br->subject, tx, bx, "ks_o", &sv);
+			if (!bad)
+				ks_buf_addf(agree, "%s((%s) %s (%s)) == ((%s) %s (%s))",
+					    n++ ? " &&\n\t\t" : "", s0.buf, ops[br->cmp],
+					    lim.buf, sv.buf, ops[br->cmp], lim.buf);
+		}
+		ks_buf_release(&lim);
+		ks_buf_release(&s0);
+		ks_buf_release(&sv);
+		if (bad) {
+			ks_buf_addf(why, "the bounds check on line %u cannot be "
+					 "evaluated for each output",
+				    br->line);
+			goto out;
+		}
+	}
+	if (!n)
+		ks_buf_adds(agree, "true");
+	ok = 1;
+out:
+	free(rr);
+	free(sr);
+	return ok;
+}
+
 static enum ks_xf_result
 apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
       struct ks_buf *variant, struct ks_buf *reason)
 {
 	const long long bx = p->v[0], rows = p->v[2], planes = p->v[3],
 			stream = p->v[4], vx = p->v[7], pack = p->v[8],
-			unroll = p->v[9];
-	long long by = p->v[1], depth = p->v[5], minb, pk;
+			lanes = p->v[10];
+	long long by = p->v[1], depth = p->v[5], minb, pk, unroll = p->v[9];
 	struct st s;
 	struct ks_buf params = KS_BUF_INIT, bparams = KS_BUF_INIT;
 	struct ks_buf args = KS_BUF_INIT, body = KS_BUF_INIT;
@@ -1795,7 +2198,9 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	const char *iname, *kname, *T, *O = NULL, *oname;
 	struct ks_xfbody_elem oel;
 	long long rx, ry, rz, tw, th, qn;
-	size_t nedits = 0;
+	size_t nedits = 0, ntype = 0;
+	int lane = 0;
+	struct ks_buf agree = KS_BUF_INIT, lane_why = KS_BUF_INIT;
 
 	memset(&s, 0, sizeof(s));
 	if (recognize(&s, in, reason))
@@ -1836,10 +2241,26 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	O = pk ? oel.ctype : NULL;
 	if (unroll && !pk) {
 		ks_buf_addf(reason, "unroll applies to the packed plane form only "
-				    "(pack=4 or 2 where it applies)");
+				    "(pack=4 or 2 where it applies; unroll=0 elsewhere)");
 		goto out;
 	}
-	if (unroll) {
+	if (!lanes && !pk) {
+		ks_buf_addf(reason, "lanes applies to the packed plane form only "
+				    "(pack=4 or 2 where it applies; lanes=1 elsewhere)");
+		goto out;
+	}
+	/* 0: at a z radius of 3 or more, 4 steps where that is a multiple
+	   of the halo's stages below the ring's length (a third of the code
+	   at radius 4, whose whole ring stalled on instruction fetch), else
+	   the whole ring */
+	if (!unroll) {
+		const long long st = depth > 2 ? depth : 2;
+
+		unroll = pk && rz >= 3 && 4 % st == 0 && 4 < ring_steps(rz, depth)
+				 ? 4 : 0;
+	} else if (unroll < 0) {
+		unroll = 0;
+	} else {
 		const long long st = depth > 2 ? depth : 2;
 		const long long ql = ring_steps(rz, depth);
 
@@ -1955,10 +2376,18 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			goto out;
 		}
 	}
-	edits = calloc(s.nreads + s.f->nacc + 1, sizeof(*edits));
-	withs = calloc(s.nreads + s.f->nacc + 1, sizeof(*withs));
+	/* the packed form's bodies: once on lanes where the body allows */
+	if (pk && lanes) {
+		lane = lane_plan(&s, in, pk, T, O, &agree, &lane_why);
+		if (lane)
+			ntype = type_edits(&s, in, T, NULL);
+	}
+	edits = calloc(s.nreads + s.f->nacc + ntype + 1, sizeof(*edits));
+	withs = calloc(s.nreads + s.f->nacc + ntype + 1, sizeof(*withs));
 	if (!edits || !withs)
 		goto out;
+	if (lane)
+		nedits = type_edits(&s, in, T, edits);
 	for (size_t i = 0; i < s.nreads; i++) {
 		const struct st_read *r = &s.reads[i];
 		const struct ks_access *a = &s.f->acc[r->acc];
@@ -1986,6 +2415,12 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 				    (!axis_used(r, 0) && !axis_used(r, 1)))) {
 			ks_buf_addf(&w, "ks_st_q(ks_q, %lld + ", rz);
 			delta_c(&s, r, 2, &w);
+			ks_buf_adds(&w, ")");
+		} else if (pk && lane) {
+			ks_buf_addf(&w, "ks_st_rd<ks_L>(ks_tw, %lld + ", ry);
+			delta_c(&s, r, 1, &w);
+			ks_buf_adds(&w, ", 4 + ks_j + ");
+			delta_c(&s, r, 0, &w);
 			ks_buf_adds(&w, ")");
 		} else if (pk) {
 			ks_buf_addf(&w, "ks_tw[%lld + ", ry);
@@ -2017,7 +2452,9 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 			continue;
 		if (index_kept(in, a, oname, "store", &w, reason))
 			goto out;
-		ks_buf_adds(&w, "ks_om |= 1u << ks_j, ks_ov[ks_j])");
+		ks_buf_adds(&w, lane ? "ks_om |= ks_st_mask<ks_L>(ks_j), "
+				       "ks_st_out<ks_L>(ks_ov, ks_j))"
+				     : "ks_om |= 1u << ks_j, ks_ov[ks_j])");
 		edits[nedits].begin = a->begin;
 		edits[nedits].end = a->end;
 		withs[nedits] = ks_buf_detach(&w, NULL);
@@ -2071,7 +2508,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	if (pk) {
 		if (emit_planev(&s, pk, in, T, iname, O, oname, params.buf, args.buf, &body,
 				csy.buf, csz.buf, clim.buf, bx, by, planes, depth,
-				minb, unroll, variant, reason) == 0)
+				minb, unroll, lane ? agree.buf : NULL, lane_why.buf,
+				variant, reason) == 0)
 			rc = KS_XF_APPLIED;
 		goto out;
 	}
@@ -2313,6 +2751,8 @@ out:
 	ks_buf_release(&csy);
 	ks_buf_release(&csz);
 	ks_buf_release(&clim);
+	ks_buf_release(&agree);
+	ks_buf_release(&lane_why);
 	return rc;
 }
 
@@ -2326,7 +2766,7 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 			"global x, y (z) indices, an input read at constant "
 			"(or radius-loop) offsets in the row and plane strides, "
 			"an early exit on the slowest coordinate",
-	.nparams = 10,
+	.nparams = 11,
 	.params = {
 		{ "bx", "threads per block along x (tile width)",
 		  32, 4, { 32, 64, 16, 128 } },
@@ -2359,9 +2799,17 @@ const struct ks_transform ks_xf_stencil_smem_halo = {
 			  "and 1: one output a thread",
 		  4, 3, { 4, 2, 1 } },
 		{ "unroll", "packed plane form: steps of the pass unrolled, the "
-			    "column a window shifted after them (0: the ring's "
-			    "length, the column indexed modulo it)",
-		  0, 2, { 0, 4 } },
+			    "column a window shifted after them (0: at a z "
+			    "radius of 3 or more, 4 where that is a multiple of "
+			    "the halo's stages below the ring's length, else the "
+			    "ring's; -1: the ring's length, the column indexed "
+			    "modulo it)",
+		  0, 3, { 0, -1, 4 } },
+		{ "lanes", "packed plane form: 1: where the body allows (its "
+			   "values of x only index and bounds-check), the body "
+			   "once on pack-wide values for a thread's outputs that "
+			   "take its bounds checks on x alike; 0: once an output",
+		  1, 2, { 1, 0 } },
 	},
 	.apply = apply,
 };

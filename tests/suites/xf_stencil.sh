@@ -131,14 +131,14 @@ test_bench_stencil3d25_at_every_tile_shape() {
 	check_tu stencil3d25/main.cu stencil3d25_kernel common $TILE --param planes=128
 }
 
-# The variant of kernel $1 of stencil.cu, its argument kind $2
+# The variant of kernel $1 of stencil.cu (or of $ST_SRC), its argument kind $2
 # (stencil_check.cpp), --param k=v after, as variant.inc, its launches
 # rewritten for cuda_emu.h, built into check-$1.
 emu_build() {
 	local k=$1 kind=$2 p args=()
 	shift 2
 	for p in "$@"; do args+=(--param "$p"); done
-	"$KS_BIN" transform "stencil.cu:$k" --skill stencil_smem_halo "${args[@]}" >"v-$k.cu"
+	"$KS_BIN" transform "${ST_SRC:-stencil.cu}:$k" --skill stencil_smem_halo "${args[@]}" >"v-$k.cu"
 	emu_inc "v-$k.cu"
 	g++ -std=c++20 -O1 -pthread -Wno-unknown-pragmas -I. -DKS_K="$k" -DKS_KIND="$kind" \
 		stencil_check.cpp -o "check-$k"
@@ -159,11 +159,11 @@ have_emu() {
 }
 
 # Each spec "kernel:argument kind:points:sizes" (a size per run, x,y[,z]):
-# the variant of that kernel of stencil.cu at those points gives the
-# original's outputs at every size.
+# the variant of that kernel of stencil.cu (or of $ST_SRC) at those
+# points gives the original's outputs at every size.
 expect_specs_match() {
 	local spec k kind pts sz s out
-	cp "$DATA/stencil.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
+	cp "$DATA/${ST_SRC:-stencil.cu}" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
 	for spec in "$@"; do
 		IFS=: read -r k kind pts sz <<<"$spec"
 		# shellcheck disable=SC2086
@@ -234,6 +234,36 @@ test_3d_plane_variants_match_the_original_on_the_cpu() {
 		"star3d_r:4:bx=16 depth=1 planes=16:37,13,11 40,9,21" \
 		"heat3d:3:bx=64 by=4 depth=8:19,13,11 132,9,20" \
 		"star3d_r:4:bx=128 by=4 planes=16:19,13,11 260,7,5"
+}
+
+# The packed form's body once on 4-wide values (lanes.cu's lane_ok, and
+# heat3d and star3d_r by default above), on the 4 bodies where the
+# outputs of a thread take a bounds check on x differently: at sizes
+# whose borders cut the 4 outputs of a thread, at pack=2, unrolled,
+# with lanes off, and a look-alike whose body cannot run on lanes.
+test_lane_bodies_match_the_original_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	ST_SRC=lanes.cu expect_specs_match \
+		"lane_ok:4::19,13,11 35,9,70 36,12,20 42,7,9" \
+		"lane_ok:4:pack=2:19,13,11 35,9,70" \
+		"lane_ok:4:unroll=4 depth=2 bx=64 by=4 planes=16:19,13,11 70,9,21" \
+		"lane_ok:4:lanes=0:19,13,11 36,12,20" \
+		"lane_xvalue:4::19,13,11 36,12,20"
+}
+
+# The lane body run where the outputs do not agree on a bounds check,
+# its window read a column off, or its column a step off, is caught.
+test_a_lane_body_off_by_one_is_caught_on_the_cpu() {
+	have_emu || skip_test "no C++20 g++ or python3"
+	cp "$DATA/lanes.cu" "$DATA/cuda_emu.h" "$DATA/stencil_check.cpp" .
+	"$KS_BIN" transform lanes.cu:lane_ok --skill stencil_smem_halo >v.cu
+	expect_contains "$(grep -c 'const bool ks_uni = ' v.cu)" "1"
+	# (a width of 36: the 4 outputs of a thread never straddle the end
+	# of a row, where a forced lane body would write past it)
+	expect_mutants_caught v.cu lane_ok 4 "36 12 20" \
+		's/const bool ks_uni = /const bool ks_uni = true || /' \
+		's/o.v\[j\] = w\[r\]\[c + j\]/o.v[j] = w[r][c + (j ^ 1)]/' \
+		's/memcpy(&ks_w4\[ks_j\], &ks_q\[(ks_u + ks_j)/memcpy(\&ks_w4[ks_j], \&ks_q[(ks_u + ks_j + 1)/'
 }
 
 # Kernels whose own body runs at the tile's ends.

@@ -33,6 +33,7 @@ static struct xf_file files[] = {
 	{ "bench/jacobi2d/main.cu", { 0 }, KS_BUF_INIT, 0 },
 	{ "bench/stencil3d7/main.cu", { 0 }, KS_BUF_INIT, 0 },
 	{ "bench/stencil3d25/main.cu", { 0 }, KS_BUF_INIT, 0 },
+	{ DATA "/lanes.cu", { 0 }, KS_BUF_INIT, 0 },
 };
 static struct xf_fixture fx = {
 	.what = "stencil",
@@ -401,11 +402,12 @@ TEST(packed_plane_form_takes_four_outputs_a_thread)
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
 					   "stencil3d25_kernel", &pt, &v, &r,
 					   NULL));
-	/* a 32-wide tile plus 4 each side, 16 rows plus 4 above and below */
+	/* a 32-wide tile plus 4 each side, 16 rows plus 4 above and below;
+	   at radius 4 the pass unrolls 4 steps (a window of 4 + 10) */
 	CHECK(strstr(v.buf, "__shared__ __align__(16) float ks_t[2][24][40];"));
-	CHECK(strstr(v.buf, "ks_st_v4<float> ks_q[12];"));
+	CHECK(strstr(v.buf, "ks_st_v4<float> ks_q[14];"));
 	CHECK(strstr(v.buf, "float ks_tw[9][12];"));
-	CHECK(strstr(v.buf, "ks_om |= 1u << ks_j, ks_ov[ks_j]"));
+	CHECK(strstr(v.buf, "ks_om |= ks_st_mask<ks_L>(ks_j), ks_st_out<ks_L>(ks_ov, ks_j)"));
 	CHECK(strstr(v.buf, "if (ks_om == 15u && ks_al && (ks_fo & 3) == 0)"));
 	/* 512 threads an SM at most: 4 blocks of 128 */
 	CHECK(strstr(v.buf, "__launch_bounds__(128, 4)"));
@@ -436,6 +438,19 @@ TEST(packed_plane_form_unrolls_fewer_steps_with_a_moving_window)
 		return;
 	ks_xf_default_point(t, &pt);
 	CHECK_INT_EQ(0, pt.v[param_index(t, "unroll")]);
+	/* -1: the ring's length, as at a z radius below 3 by default */
+	pt.v[param_index(t, "unroll")] = -1;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
+					   "stencil3d25_kernel", &pt, &v, &r,
+					   NULL));
+	CHECK(strstr(v.buf, "ks_st_v4<float> ks_q[12];"));
+	ks_buf_reset(&v);
+	pt.v[param_index(t, "unroll")] = 0;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d7/main.cu",
+					   "stencil3d7_kernel", &pt, &v, &r,
+					   NULL));
+	CHECK(!strstr(v.buf, "ks_q[ks_j] = ks_q[ks_j + 4];"));
+	ks_buf_reset(&v);
 	pt.v[param_index(t, "unroll")] = 4;
 	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
 					   "stencil3d25_kernel", &pt, &v, &r,
@@ -462,6 +477,97 @@ TEST(packed_plane_form_unrolls_fewer_steps_with_a_moving_window)
 					    "stencil3d25_kernel", &pt, &v, &r,
 					    NULL));
 	CHECK(strstr(r.buf, "unroll applies to the packed plane form only"));
+	ks_buf_release(&v);
+	ks_buf_release(&r);
+}
+
+/* Occurrences of `s` in `text`. */
+static size_t
+count_of(const char *text, const char *s)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(text, s); p; p = strstr(p + 1, s))
+		n++;
+	return n;
+}
+
+/* lanes=1 (the default): where the body's values of x only index reads
+ * and the store and meet bounds checks, the 4 outputs of a thread run
+ * it once on 4-wide values when they take each bounds check on x alike
+ * (evaluated for each), else the 4 bodies read the window from shared
+ * memory; each body that cannot says why in the variant, and lanes=0
+ * keeps the 4 bodies. */
+TEST(packed_form_runs_one_body_on_lanes_where_the_body_allows)
+{
+	static const struct {
+		const char *kernel, *why;
+	} lanes[] = {
+		{ "lane_ok", NULL },
+		{ "lane_xvalue", "the body runs once an output: w (it depends on x) "
+				 "in a value on line 44" },
+		{ "lane_call", "the body runs once an output: a call of fabsf on "
+			       "line 58" },
+		{ "lane_datacond", "the body runs once an output: a condition on a "
+				   "value the outputs differ in on line 73" },
+		{ "lane_equal", "the body runs once an output: a condition on x "
+				"other than a bounds check on line 88" },
+		{ "lane_double", "the body runs once an output: the double literal "
+				 "0.2 on line 106" },
+	};
+	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
+	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+	struct ks_xf_point pt;
+
+	if (!xf_setup(&fx))
+		return;
+	ks_xf_default_point(t, &pt);
+	CHECK_INT_EQ(1, pt.v[param_index(t, "lanes")]);
+	for (size_t i = 0; i < KS_ARRAY_SIZE(lanes); i++) {
+		ks_buf_reset(&v);
+		CHECK_INT_EQ(KS_XF_APPLIED, run_xf(DATA "/lanes.cu", lanes[i].kernel,
+						   &pt, &v, &r, NULL));
+		if (lanes[i].why) {
+			CHECK(strstr(v.buf, lanes[i].why));
+			CHECK(!strstr(v.buf, "ks_uni"));
+			CHECK(strstr(v.buf, "ks_om |= 1u << ks_j, ks_ov[ks_j]"));
+			continue;
+		}
+		CHECK(strstr(v.buf, "the body runs once on 4-wide values"));
+		/* the declarations of the element type become ks_L */
+		CHECK(strstr(v.buf, "ks_L acc = wts[0] *"));
+		CHECK(strstr(v.buf, "ks_L s = "));
+		CHECK(strstr(v.buf, "template <class ks_L, class ks_W, class ks_Q, class ks_OV>"));
+		CHECK(strstr(v.buf, "ks_st_rd<ks_L>(ks_tw, 2 + (0), 4 + ks_j + "));
+		/* the three bounds checks on x, each for outputs 1..3 */
+		CHECK(strstr(v.buf, "const bool ks_uni = ks_mine && ks_mx[3] && ks_tx[0] + 3u < ks_ob.x &&"));
+		CHECK_INT_EQ(9, (long long)count_of(v.buf, ") == (("));
+		CHECK(strstr(v.buf, "ks_st_body_lane_ok<ks_st_l<float, 4> >("));
+		CHECK(strstr(v.buf, "ks_st_body_lane_ok<float>("));
+		CHECK(strstr(v.buf, "const ks_st_sw<float, 40> ks_sw = { &ks_t[ks_u % 2][ks_ly - 2][ks_lx - 4] };"));
+	}
+	/* lanes=0: the 4 bodies, and where the packed form does not apply
+	   (pack=1) it says so */
+	pt.v[param_index(t, "lanes")] = 0;
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf(DATA "/lanes.cu", "lane_ok", &pt, &v, &r, NULL));
+	CHECK(!strstr(v.buf, "ks_uni"));
+	CHECK(!strstr(v.buf, "the body runs once"));
+	pt.v[param_index(t, "pack")] = 1;
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_DECLINED, run_xf(DATA "/lanes.cu", "lane_ok", &pt, &v, &r, NULL));
+	CHECK(strstr(r.buf, "lanes applies to the packed plane form only"));
+	/* the bench's radius-4 stencil runs on lanes, its 7-point one (x == 0
+	   borders) does not */
+	ks_xf_default_point(t, &pt);
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d25/main.cu",
+					   "stencil3d25_kernel", &pt, &v, &r, NULL));
+	CHECK(strstr(v.buf, "ks_uni"));
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("bench/stencil3d7/main.cu",
+					   "stencil3d7_kernel", &pt, &v, &r, NULL));
+	CHECK(strstr(v.buf, "a condition on x other than a bounds check on line 18"));
 	ks_buf_release(&v);
 	ks_buf_release(&r);
 }
@@ -646,6 +752,7 @@ ks_suite_xf_stencil(void)
 	RUN(streaming_form_rings_the_column);
 	RUN(packed_plane_form_takes_four_outputs_a_thread);
 	RUN(packed_plane_form_unrolls_fewer_steps_with_a_moving_window);
+	RUN(packed_form_runs_one_body_on_lanes_where_the_body_allows);
 	RUN(plane_form_walks_planes_through_two_buffers);
 	RUN(plane_form_declines_with_reasons);
 	RUN(default_point_is_the_plane_form);

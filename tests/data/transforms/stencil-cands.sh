@@ -99,3 +99,11 @@ for t in d p4b64; do
 	python3 tests/data/transforms/stencil-unroll.py "$cands/stencil3d25/laneagree$t.cu" \
 		"$cands/stencil3d25/laneagree${t}u4.cu" 4 || echo "failed: stencil3d25 laneagree${t}u4"
 done
+# the eighth round: the lane body as the transform emits it (the
+# default: lanes=1, and at radius 4 unroll=4) against the 4 bodies
+# (l0) and against the whole ring (lr). The earlier rounds' points were
+# measured before lanes=1 and unroll=0's 4 steps were defaults: made
+# now, they differ from what was measured unless lanes=0 unroll=-1 are
+# added.
+gen stencil3d25 l0 lanes=0
+gen stencil3d25 lr unroll=-1
