@@ -2091,6 +2091,12 @@ lane_plan(const struct st *s, const struct ks_xf_input *in, long long pk,
 				 "kernel's own body");
 		goto out;
 	}
+	if (s->f->declares_double) {
+		ks_buf_adds(why, "the kernel declares a double (its arithmetic "
+				 "rounds once an expression, lanes would round "
+				 "once an operation)");
+		goto out;
+	}
 	if (strcmp(T, O) || T[strspn(T, "abcdefghijklmnopqrstuvwxyz"
 				     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")]) {
 		ks_buf_addf(why, "the input (%s) and the output (%s) are not of "

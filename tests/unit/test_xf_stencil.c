@@ -514,6 +514,8 @@ TEST(packed_form_runs_one_body_on_lanes_where_the_body_allows)
 				"other than a bounds check on line 88" },
 		{ "lane_double", "the body runs once an output: the double literal "
 				 "0.2 on line 106" },
+		{ "lane_dparam", "the body runs once an output: the kernel declares "
+				 "a double" },
 	};
 	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
 	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;

@@ -105,3 +105,18 @@ __global__ void lane_double(const float *in, float *out, int nx, int ny, int nz)
 		return;
 	out[i] = 0.2 * (in[i - 1] + in[i + 1] + in[i - nx] + in[i + nx] + in[i + (size_t)nx * ny]);
 }
+
+// A double parameter: the original computes the expression in double
+// and rounds once, lanes would round at each operation.
+__global__ void lane_dparam(const float *in, float *out, int nx, int ny, int nz, double a)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x;
+	int y = blockIdx.y * blockDim.y + threadIdx.y;
+	int z = blockIdx.z * blockDim.z + threadIdx.z;
+	if (x >= nx || y >= ny || z >= nz)
+		return;
+	size_t i = ((size_t)z * ny + y) * nx + x;
+	if (x < 1 || y < 1 || z < 1 || x >= nx - 1 || y >= ny - 1 || z >= nz - 1)
+		return;
+	out[i] = a * (in[i - 1] + in[i + 1] + in[i - nx] + in[i + nx] + in[i + (size_t)nx * ny]);
+}
