@@ -360,6 +360,10 @@ condition(struct lane_ctx *c, size_t i, size_t to)
 			return no(c, i, "a condition on a value the outputs differ in");
 		if (kind(c, i) != 'i')
 			continue;
+		/* (on lanes the element type is the vector, which has no
+		   comparisons) */
+		if (is(c, i, l->elem))
+			return no(c, i, "%s in a condition", l->elem);
 		if ((seed(c, i) || ((n = find(c->iv, c->niv, c, i)) && n->tainted)) &&
 		    !in_bounds(c, i))
 			return no(c, i, "a condition on x other than a bounds check");

@@ -516,6 +516,8 @@ TEST(packed_form_runs_one_body_on_lanes_where_the_body_allows)
 				 "0.2 on line 106" },
 		{ "lane_dparam", "the body runs once an output: the kernel declares "
 				 "a double" },
+		{ "lane_castcond", "the body runs once an output: float in a "
+				   "condition on line 136" },
 	};
 	const struct ks_transform *t = ks_xf_find("stencil_smem_halo");
 	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;

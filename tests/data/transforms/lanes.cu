@@ -120,3 +120,20 @@ __global__ void lane_dparam(const float *in, float *out, int nx, int ny, int nz,
 		return;
 	out[i] = a * (in[i - 1] + in[i + 1] + in[i - nx] + in[i + nx] + in[i + (size_t)nx * ny]);
 }
+
+// The element type in a condition (on lanes it would be the vector).
+__global__ void lane_castcond(const float *in, float *out, int nx, int ny, int nz, float h)
+{
+	int x = blockIdx.x * blockDim.x + threadIdx.x;
+	int y = blockIdx.y * blockDim.y + threadIdx.y;
+	int z = blockIdx.z * blockDim.z + threadIdx.z;
+	if (x >= nx || y >= ny || z >= nz)
+		return;
+	size_t i = ((size_t)z * ny + y) * nx + x;
+	if (x < 1 || y < 1 || z < 1 || x >= nx - 1 || y >= ny - 1 || z >= nz - 1)
+		return;
+	float s = in[i - 1] + in[i + 1] + in[i - nx] + in[i + nx] + in[i + (size_t)nx * ny];
+	if ((float)z * h > 1.0f)
+		s = -s;
+	out[i] = s;
+}
