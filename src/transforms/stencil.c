@@ -1530,6 +1530,55 @@ ring_steps(long long rz, long long depth)
 	return (2 * rz + 1 + depth + st - 1) / st * st;
 }
 
+/* The packed form's step: the thread's window of the plane, ww columns
+ * of wr rows from shared buffer ks_u % 2 into registers, at indent ind. */
+static void
+emit_window(struct ks_buf *v, const char *ind, long long pk, const char *T,
+	    long long ww, long long wr, long long ry)
+{
+	ks_buf_addf(v,
+		"%s/* the window: %lld columns of each row, ks_lx - 4 on */\n"
+		"#pragma unroll\n"
+		"%sfor (int ks_r = 0; ks_r < %lld; ks_r++)\n"
+		"#pragma unroll\n"
+		"%s\tfor (int ks_c = 0; ks_c < %lld; ks_c++) {\n"
+		"%s\t\tconst ks_st_v%lld<%s> ks_e = *reinterpret_cast<const ks_st_v%lld<%s> *>(\n"
+		"%s\t\t\t&ks_t[ks_u %% 2][ks_ly - %lld + ks_r][ks_lx - 4 + %lld * ks_c]);\n"
+		"\n"
+		"#pragma unroll\n"
+		"%s\t\tfor (int ks_e4 = 0; ks_e4 < %lld; ks_e4++)\n"
+		"%s\t\t\tks_tw[ks_r][%lld * ks_c + ks_e4] = ks_e.v[ks_e4];\n"
+		"%s\t}\n",
+		ind, ww, ind, wr, ind, ww / pk, ind, pk, T, pk, T, ind, ry, pk, ind,
+		pk, ind, pk, ind);
+}
+
+/* The packed form's step: the pk bodies one output at a time, the
+ * window `win`, the body's template argument targ (NULL: none), at
+ * indent ind. */
+static void
+emit_bodies(struct ks_buf *v, const char *ind, long long pk, const char *T,
+	    long long qn, const char *qm, const char *kname, const char *targ,
+	    const char *win, const char *args)
+{
+	ks_buf_addf(v,
+		"#pragma unroll\n"
+		"%sfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
+		"%s\t%s ks_w[%lld];\n"
+		"\n"
+		"#pragma unroll\n"
+		"%s\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
+		"%s\t\tks_w[ks_j] = ks_q[(ks_u + ks_j)%s].v[ks_v];\n"
+		"%s\tif (ks_mx[ks_v] && ks_mine)\n"
+		"%s\t\tks_st_body_%s%s%s%s(make_uint3(ks_tx[ks_v], ks_ty, ks_ts),\n"
+		"%s\t\t\tmake_uint3(ks_bx[ks_v], ks_by, ks_bs), ks_ob, ks_og, %s,\n"
+		"%s\t\t\tks_v, ks_w, ks_o.v, ks_om, %s);\n"
+		"%s}\n",
+		ind, pk, ind, T, qn, ind, qn, ind, qm, ind, ind, kname,
+		targ ? "<" : "", targ ? targ : "", targ ? ">" : "", ind, win, ind,
+		args, ind);
+}
+
 /* The packed plane form (stream=2, pack=P with P 4 or 2; 3-D, 4-byte
  * elements): the plane form with each thread computing P consecutive
  * outputs along x. Its column is a ring of 4P-byte vectors (one load for
@@ -1760,26 +1809,17 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 			"\t\t\t\tif (ks_hs[ks_s] >= 0)\n"
 			"\t\t\t\t\tks_h[ks_u %% %lld][ks_s] = ks_st_ld%lld(%s, ks_ho[ks_s] + ks_sz * (ks_I)(ks_k + %lld), ks_n, ks_al);\n",
 			ns, depth, pk, iname, depth);
-	if (agree)
+	if (agree) {
 		ks_buf_addf(variant,
 			"\t\t\tks_st_v%lld<%s> ks_o;\n"
 			"\t\t\tunsigned ks_om = 0;\n"
 			"\n"
 			"\t\t\tif (ks_uni) {\n"
 			"\t\t\t\tks_st_l<%s, %lld> ks_w4[%lld], ks_ol;\n"
-			"\n"
-			"\t\t\t\t/* the window: %lld columns of each row, ks_lx - 4 on */\n"
-			"#pragma unroll\n"
-			"\t\t\t\tfor (int ks_r = 0; ks_r < %lld; ks_r++)\n"
-			"#pragma unroll\n"
-			"\t\t\t\t\tfor (int ks_c = 0; ks_c < %lld; ks_c++) {\n"
-			"\t\t\t\t\t\tconst ks_st_v%lld<%s> ks_e = *reinterpret_cast<const ks_st_v%lld<%s> *>(\n"
-			"\t\t\t\t\t\t\t&ks_t[ks_u %% 2][ks_ly - %lld + ks_r][ks_lx - 4 + %lld * ks_c]);\n"
-			"\n"
-			"#pragma unroll\n"
-			"\t\t\t\t\t\tfor (int ks_e4 = 0; ks_e4 < %lld; ks_e4++)\n"
-			"\t\t\t\t\t\t\tks_tw[ks_r][%lld * ks_c + ks_e4] = ks_e.v[ks_e4];\n"
-			"\t\t\t\t\t}\n"
+			"\n",
+			pk, T, T, pk, qn);
+		emit_window(variant, "\t\t\t\t", pk, T, ww, wr, ry);
+		ks_buf_addf(variant,
 			"#pragma unroll\n"
 			"\t\t\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
 			"\t\t\t\t\tmemcpy(&ks_w4[ks_j], &ks_q[(ks_u + ks_j)%s], sizeof(ks_w4[ks_j]));\n"
@@ -1790,54 +1830,19 @@ emit_planev(const struct st *s, long long pk, const struct ks_xf_input *in,
 			"\t\t\t} else {\n"
 			"\t\t\t\t/* the window in shared memory */\n"
 			"\t\t\t\tconst ks_st_sw<%s, %lld> ks_sw = { &ks_t[ks_u %% 2][ks_ly - %lld][ks_lx - 4] };\n"
-			"\n"
-			"#pragma unroll\n"
-			"\t\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
-			"\t\t\t\t\t%s ks_w[%lld];\n"
-			"\n"
-			"#pragma unroll\n"
-			"\t\t\t\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
-			"\t\t\t\t\t\tks_w[ks_j] = ks_q[(ks_u + ks_j)%s].v[ks_v];\n"
-			"\t\t\t\t\tif (ks_mx[ks_v] && ks_mine)\n"
-			"\t\t\t\t\t\tks_st_body_%s<%s>(make_uint3(ks_tx[ks_v], ks_ty, ks_ts),\n"
-			"\t\t\t\t\t\t\tmake_uint3(ks_bx[ks_v], ks_by, ks_bs), ks_ob, ks_og, ks_sw,\n"
-			"\t\t\t\t\t\t\tks_v, ks_w, ks_o.v, ks_om, %s);\n"
-			"\t\t\t\t}\n"
-			"\t\t\t}\n",
-			pk, T, T, pk, qn, ww, wr, ww / pk, pk, T, pk, T, ry, pk, pk, pk,
-			qn, qm, kname, T, pk, args, T, tw, ry, pk, T, qn, qn, qm, kname,
-			T, args);
-	else
+			"\n",
+			qn, qm, kname, T, pk, args, T, tw, ry);
+		emit_bodies(variant, "\t\t\t\t", pk, T, qn, qm, kname, T, "ks_sw", args);
+		ks_buf_adds(variant, "\t\t\t}\n");
+	} else {
+		emit_window(variant, "\t\t\t", pk, T, ww, wr, ry);
 		ks_buf_addf(variant,
-		"\t\t\t/* the window: %lld columns of each row, ks_lx - 4 on */\n"
-		"#pragma unroll\n"
-		"\t\t\tfor (int ks_r = 0; ks_r < %lld; ks_r++)\n"
-		"#pragma unroll\n"
-		"\t\t\t\tfor (int ks_c = 0; ks_c < %lld; ks_c++) {\n"
-		"\t\t\t\t\tconst ks_st_v%lld<%s> ks_e = *reinterpret_cast<const ks_st_v%lld<%s> *>(\n"
-		"\t\t\t\t\t\t&ks_t[ks_u %% 2][ks_ly - %lld + ks_r][ks_lx - 4 + %lld * ks_c]);\n"
-		"\n"
-		"#pragma unroll\n"
-		"\t\t\t\t\tfor (int ks_e4 = 0; ks_e4 < %lld; ks_e4++)\n"
-		"\t\t\t\t\t\tks_tw[ks_r][%lld * ks_c + ks_e4] = ks_e.v[ks_e4];\n"
-		"\t\t\t\t}\n"
-		"\t\t\tks_st_v%lld<%s> ks_o;\n"
-		"\t\t\tunsigned ks_om = 0;\n"
-		"\n"
-		"#pragma unroll\n"
-		"\t\t\tfor (int ks_v = 0; ks_v < %lld; ks_v++) {\n"
-		"\t\t\t\t%s ks_w[%lld];\n"
-		"\n"
-		"#pragma unroll\n"
-		"\t\t\t\tfor (int ks_j = 0; ks_j < %lld; ks_j++)\n"
-		"\t\t\t\t\tks_w[ks_j] = ks_q[(ks_u + ks_j)%s].v[ks_v];\n"
-		"\t\t\t\tif (ks_mx[ks_v] && ks_mine)\n"
-		"\t\t\t\t\tks_st_body_%s(make_uint3(ks_tx[ks_v], ks_ty, ks_ts),\n"
-		"\t\t\t\t\t\tmake_uint3(ks_bx[ks_v], ks_by, ks_bs), ks_ob, ks_og, ks_tw,\n"
-		"\t\t\t\t\t\tks_v, ks_w, ks_o.v, ks_om, %s);\n"
-		"\t\t\t}\n",
-		ww, wr, ww / pk, pk, T, pk, T, ry, pk, pk, pk, pk, O, pk, T, qn, qn,
-		qm, kname, args);
+			"\t\t\tks_st_v%lld<%s> ks_o;\n"
+			"\t\t\tunsigned ks_om = 0;\n"
+			"\n",
+			pk, O);
+		emit_bodies(variant, "\t\t\t", pk, T, qn, qm, kname, NULL, "ks_tw", args);
+	}
 	ks_buf_addf(variant,
 		"\t\t\t/* the outputs the bodies wrote: one vector when all %lld */\n"
 		"\t\t\tif (ks_om) {\n"
@@ -2052,16 +2057,26 @@ form_has_x(const struct ks_form *f)
 
 /* Read i of the packed plane form stays the kernel's own global read
  * (off the column and off the plane at once). */
+/* A read on the thread's own column (off no axis but the slowest). */
+static int
+on_column(const struct st *s, const struct st_read *r)
+{
+	for (int ax = 0; ax < s->dims - 1; ax++)
+		if (axis_used(r, ax))
+			return 0;
+	return 1;
+}
+
+/* The streaming form keeps the reads off the column global, the plane
+ * form those off the column and off the plane at once (a box's, along
+ * the slowest axis). */
 static int
 read_kept(const struct st *s, const struct st_read *r, long long stream)
 {
-	const int sa = s->dims - 1;
-	int col = 1;
+	const int col = on_column(s, r);
 
-	for (int ax = 0; ax < sa; ax++)
-		if (axis_used(r, ax))
-			col = 0;
-	return (stream == 1 && !col) || (stream == 2 && !col && axis_used(r, sa));
+	return (stream == 1 && !col) ||
+	       (stream == 2 && !col && axis_used(r, s->dims - 1));
 }
 
 /*
@@ -2398,17 +2413,9 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 		const struct st_read *r = &s.reads[i];
 		const struct ks_access *a = &s.f->acc[r->acc];
 		struct ks_buf w = KS_BUF_INIT;
-		const int sa = s.dims - 1;
-		int col = 1;
+		const int sa = s.dims - 1, col = on_column(&s, r);
 
-		for (int ax = 0; ax < sa; ax++)
-			if (axis_used(r, ax))
-				col = 0;
-		/* the streaming form keeps the reads off the column global,
-		   the plane form those off the column and off the plane at
-		   once (a box's, along the slowest axis) */
-		if ((stream == 1 && !col) ||
-		    (stream == 2 && !col && axis_used(r, sa)))
+		if (read_kept(&s, r, stream))
 			continue;
 
 		if (index_kept(in, a, iname, "read", &w, reason))
