@@ -2055,8 +2055,6 @@ form_has_x(const struct ks_form *f)
 	       (f->nonlinear & xb) || f->xv == KS_XV_OWN || f->data;
 }
 
-/* Read i of the packed plane form stays the kernel's own global read
- * (off the column and off the plane at once). */
 /* A read on the thread's own column (off no axis but the slowest). */
 static int
 on_column(const struct st *s, const struct st_read *r)
