@@ -2168,7 +2168,7 @@ lane_plan(const struct st *s, const struct ks_xf_input *in, long long pk,
 		      ks_xfk_form_c(&s->x, &br->subject, "(long long)ks_tx[0]",
 				    "(long long)ks_bx[0]", "ks_o", &s0);
 		for (long long v = 1; !bad && v < pk; v++) {
-			char tx[32], bx[32];
+			char tx[48], bx[48];	/* room for any long long */
 
 			snprintf(tx, sizeof(tx), "(long long)ks_tx[%lld]", v);
 			snprintf(bx, sizeof(bx), "(long long)ks_bx[%lld]", v);
