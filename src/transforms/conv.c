@@ -134,35 +134,6 @@ poly_zero(const struct ks_poly *p)
 	return !p->n && !p->opaque;
 }
 
-/* A uniform polynomial divided by `div` as C (long long), or NULL. */
-static char *
-poly_c(const struct ks_xfk *x, const struct ks_poly *p, long long div)
-{
-	struct ks_form g;
-	struct ks_buf b = KS_BUF_INIT;
-
-	ks_form_zero(&g);
-	g.c[KS_SRC_ONE] = *p;
-	for (unsigned i = 0; i < g.c[KS_SRC_ONE].n; i++) {
-		if (g.c[KS_SRC_ONE].m[i].k % div)
-			return NULL;
-		g.c[KS_SRC_ONE].m[i].k /= div;
-	}
-	if (ks_xfk_form_c(x, &g, NULL, NULL, "ks_o", &b)) {
-		ks_buf_release(&b);
-		return NULL;
-	}
-	return ks_buf_detach(&b, NULL);
-}
-
-static char *
-uniform_c(const struct ks_xfk *x, const struct ks_form *f)
-{
-	if (!ks_form_is_uniform(f) || f->rem)
-		return NULL;
-	return poly_c(x, &f->c[KS_SRC_ONE], 1);
-}
-
 /* A piece of an affine form: NULL when zero, else the C text (or the
  * failure flag set). */
 static char *
@@ -172,7 +143,7 @@ piece(const struct ks_xfk *x, const struct ks_poly *p, long long div, int *bad)
 
 	if (poly_zero(p))
 		return NULL;
-	s = poly_c(x, p, div);
+	s = ks_xfk_poly_c(x, p, div);
 	if (!s)
 		*bad = 1;
 	return s;
@@ -569,7 +540,7 @@ limits(struct cv *c, struct ks_buf *reason)
 			return decline(reason, "the bounds check on line %u does "
 					       "not keep the index below a limit",
 				       b->line);
-		lim = uniform_c(&c->x, &b->limit);
+		lim = ks_xfk_uniform_c(&c->x, &b->limit);
 		if (!lim)
 			return decline(reason, "the limit of the bounds check on "
 					       "line %u is not an expression of "
@@ -631,8 +602,8 @@ nest(struct cv *c, const struct ks_product *pr, struct ks_buf *reason)
 						       "another loop inside (line %u)",
 					       l->line, f->loops[i].line);
 		if (d == 0) {
-			char *init = uniform_c(&c->x, &l->init);
-			char *bound = uniform_c(&c->x, &l->bound);
+			char *init = ks_xfk_uniform_c(&c->x, &l->init);
+			char *bound = ks_xfk_uniform_c(&c->x, &l->bound);
 			struct ks_buf b = KS_BUF_INIT;
 
 			if (!init || !bound || l->has_sync || l->has_warp) {
@@ -748,7 +719,7 @@ recognize(struct cv *c, const struct ks_xf_input *in, struct ks_buf *reason)
 			only_bz = poly_zero(&d->num.q[s]) && poly_zero(&d->num.d[s]);
 		if (only_bz && c->zq < 0) {
 			c->zq = (int)q;
-			c->den = poly_c(&c->x, &d->den, 1);
+			c->den = ks_xfk_poly_c(&c->x, &d->den, 1);
 			if (!c->den)
 				return decline(reason, "blockIdx.z is divided by "
 						       "something that is not an "
@@ -839,7 +810,7 @@ recognize(struct cv *c, const struct ks_xf_input *in, struct ks_buf *reason)
 		c->ncond++;
 		cd->cmp = b->cmp;
 		cd->line = b->line;
-		cd->lim = uniform_c(&c->x, &b->limit);
+		cd->lim = ks_xfk_uniform_c(&c->x, &b->limit);
 		if (!cd->lim)
 			return decline(reason, "the limit of the bounds check on "
 					       "line %u is not an expression of "

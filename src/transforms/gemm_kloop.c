@@ -51,38 +51,6 @@ decline(struct ks_buf *reason, const char *fmt, ...)
 	return -1;
 }
 
-/* A uniform polynomial as a C expression (long long), divided by `div`
- * (every factor a multiple of it); NULL when it has a part that is not a
- * parameter or launch size. */
-static char *
-poly_c(const struct ks_xfk *x, const struct ks_poly *p, long long div)
-{
-	struct ks_form g;
-	struct ks_buf b = KS_BUF_INIT;
-
-	ks_form_zero(&g);
-	g.c[KS_SRC_ONE] = *p;
-	for (unsigned i = 0; i < g.c[KS_SRC_ONE].n; i++) {
-		if (g.c[KS_SRC_ONE].m[i].k % div)
-			return NULL;
-		g.c[KS_SRC_ONE].m[i].k /= div;
-	}
-	if (ks_xfk_form_c(x, &g, NULL, NULL, "ks_o", &b)) {
-		ks_buf_release(&b);
-		return NULL;
-	}
-	return ks_buf_detach(&b, NULL);
-}
-
-/* A uniform form (a bound, a limit) as a C expression. */
-static char *
-uniform_c(const struct ks_xfk *x, const struct ks_form *f)
-{
-	if (!ks_form_is_uniform(f) || f->rem)
-		return NULL;
-	return poly_c(x, &f->c[KS_SRC_ONE], 1);
-}
-
 /* The form of the global index of dimension d (0 x, 1 y). */
 static void
 global_index(struct ks_form *out, int d)
@@ -163,11 +131,11 @@ operand(struct ks_kloop *kl, int which, int acc_i, struct ks_buf *reason)
 		o->dep |= KS_KL_DEP_X;
 	if (poly_nonzero(&a->offset.c[KS_SRC_TID_Y]))
 		o->dep |= KS_KL_DEP_Y;
-	o->c0 = poly_c(&kl->x, &a->offset.c[KS_SRC_ONE], 4);
-	o->cz = poly_c(&kl->x, &a->offset.c[KS_SRC_BID_Z], 4);
-	o->cx = poly_c(&kl->x, &a->offset.c[KS_SRC_TID_X], 4);
-	o->cy = poly_c(&kl->x, &a->offset.c[KS_SRC_TID_Y], 4);
-	o->ck = poly_c(&kl->x, &a->offset.c[lsrc], 4);
+	o->c0 = ks_xfk_poly_c(&kl->x, &a->offset.c[KS_SRC_ONE], 4);
+	o->cz = ks_xfk_poly_c(&kl->x, &a->offset.c[KS_SRC_BID_Z], 4);
+	o->cx = ks_xfk_poly_c(&kl->x, &a->offset.c[KS_SRC_TID_X], 4);
+	o->cy = ks_xfk_poly_c(&kl->x, &a->offset.c[KS_SRC_TID_Y], 4);
+	o->ck = ks_xfk_poly_c(&kl->x, &a->offset.c[lsrc], 4);
 	if (!o->c0 || !o->cz || !o->cx || !o->cy || !o->ck)
 		return decline(reason, "the index of %s on line %u has a "
 				       "coefficient that is not an expression "
@@ -231,7 +199,7 @@ limits(struct ks_kloop *kl, struct ks_buf *reason)
 			return decline(reason, "the bounds check on line %u does "
 					       "not keep the indices below a limit",
 				       b->line);
-		lim = uniform_c(&kl->x, &b->limit);
+		lim = ks_xfk_uniform_c(&kl->x, &b->limit);
 		if (!lim)
 			return decline(reason, "the limit of the bounds check on "
 					       "line %u is not an expression of "
@@ -439,8 +407,8 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 		goto out;
 	}
 	{
-		char *init = uniform_c(&kl->x, &l->init);
-		char *bound = uniform_c(&kl->x, &l->bound);
+		char *init = ks_xfk_uniform_c(&kl->x, &l->init);
+		char *bound = ks_xfk_uniform_c(&kl->x, &l->bound);
 		struct ks_buf tr = KS_BUF_INIT;
 
 		if (!init || !bound) {

@@ -223,6 +223,34 @@ drop_word(char *s, const char *w)
 }
 
 char *
+ks_xfk_poly_c(const struct ks_xfk *x, const struct ks_poly *p, long long div)
+{
+	struct ks_form g;
+	struct ks_buf b = KS_BUF_INIT;
+
+	ks_form_zero(&g);
+	g.c[KS_SRC_ONE] = *p;
+	for (unsigned i = 0; i < g.c[KS_SRC_ONE].n; i++) {
+		if (g.c[KS_SRC_ONE].m[i].k % div)
+			return NULL;
+		g.c[KS_SRC_ONE].m[i].k /= div;
+	}
+	if (ks_xfk_form_c(x, &g, NULL, NULL, "ks_o", &b)) {
+		ks_buf_release(&b);
+		return NULL;
+	}
+	return ks_buf_detach(&b, NULL);
+}
+
+char *
+ks_xfk_uniform_c(const struct ks_xfk *x, const struct ks_form *f)
+{
+	if (!ks_form_is_uniform(f) || f->rem)
+		return NULL;
+	return ks_xfk_poly_c(x, &f->c[KS_SRC_ONE], 1);
+}
+
+char *
 ks_xfk_pointee(const struct ks_xfk *x, size_t i)
 {
 	const struct ks_param *pa = &x->k->params[i];

@@ -64,6 +64,19 @@ int ks_xfk_form_c(const struct ks_xfk *x, const struct ks_form *f,
 		  const char *tx, const char *bx, const char *dims,
 		  struct ks_buf *out);
 
+/*
+ * A uniform polynomial (parameters and launch sizes only, dims "ks_o")
+ * divided by `div` as a C expression of type long long, or NULL when a
+ * factor is not a multiple of `div` or a part cannot be printed. Caller
+ * frees.
+ */
+char *ks_xfk_poly_c(const struct ks_xfk *x, const struct ks_poly *p,
+		    long long div);
+
+/* A uniform form without remainder (a bound, a limit) as a C expression,
+ * or NULL. Caller frees. */
+char *ks_xfk_uniform_c(const struct ks_xfk *x, const struct ks_form *f);
+
 /* The pointee type of pointer parameter `i` without qualifiers ("float"),
  * or NULL (not a plain pointer). Caller frees. */
 char *ks_xfk_pointee(const struct ks_xfk *x, size_t i);
