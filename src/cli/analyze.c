@@ -417,6 +417,31 @@ host_includes_of(struct build *b, const struct ks_conf *conf)
 	ks_buf_release(&why);
 }
 
+/* The parse options of the TU a build describes, for `arch` (NULL: the
+ * build's newest); fills the build's macros and host includes. */
+static void
+tu_opts_of(struct build *b, const char *arch, const struct ks_conf *conf,
+	   struct ks_tu_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->source = b->source;
+	o->cwd = b->cwd;
+	o->toolkit = b->toolkit;
+	o->state_dir = conf->dir;
+	o->arch = arch ? arch : parse_arch(&b->archs);
+	o->includes = &b->includes;
+	o->defines = &b->defines;
+	nvcc_macros_of(b, conf);
+	o->nvcc_macros = &b->macros;
+	o->arch_list = b->arch_list;
+	host_includes_of(b, conf);
+	o->host_includes = &b->hostinc;
+	o->timeout_ms = conf->analysis_timeout_ms > 0
+				? (unsigned long)conf->analysis_timeout_ms
+				: 0;
+	o->std = b->std;
+}
+
 /* A directory or a missing file says so, before libclang is asked. */
 static int
 not_a_file(const char *path, struct ks_buf *err)
@@ -486,23 +511,7 @@ ks_cmd_analyze(int argc, char **argv, struct ks_conf *conf)
 	if (record ? from_record(&b, record, &err)
 		   : from_args(&b, file, nvcc_argv, nvcc_argc, conf, &err))
 		goto out;
-	memset(&o, 0, sizeof(o));
-	o.source = b.source;
-	o.cwd = b.cwd;
-	o.toolkit = b.toolkit;
-	o.state_dir = conf->dir;
-	o.arch = arch ? arch : parse_arch(&b.archs);
-	o.includes = &b.includes;
-	o.defines = &b.defines;
-	nvcc_macros_of(&b, conf);
-	o.nvcc_macros = &b.macros;
-	o.arch_list = b.arch_list;
-	host_includes_of(&b, conf);
-	o.host_includes = &b.hostinc;
-	o.timeout_ms = conf->analysis_timeout_ms > 0
-			       ? (unsigned long)conf->analysis_timeout_ms
-			       : 0;
-	o.std = b.std;
+	tu_opts_of(&b, arch, conf, &o);
 	o.no_pch = no_pch;
 	if (ks_inventory_build(&o, &inv, &err))
 		goto out;
@@ -560,23 +569,7 @@ ks_analyze_inventory(const char *record, const char *file, char **nvcc_argv,
 	if (record ? from_record(&b, record, err)
 		   : from_args(&b, file, nvcc_argv, nvcc_argc, conf, err))
 		goto out;
-	memset(&o, 0, sizeof(o));
-	o.source = b.source;
-	o.cwd = b.cwd;
-	o.toolkit = b.toolkit;
-	o.state_dir = conf->dir;
-	o.arch = arch ? arch : parse_arch(&b.archs);
-	o.includes = &b.includes;
-	o.defines = &b.defines;
-	nvcc_macros_of(&b, conf);
-	o.nvcc_macros = &b.macros;
-	o.arch_list = b.arch_list;
-	host_includes_of(&b, conf);
-	o.host_includes = &b.hostinc;
-	o.timeout_ms = conf->analysis_timeout_ms > 0
-			       ? (unsigned long)conf->analysis_timeout_ms
-			       : 0;
-	o.std = b.std;
+	tu_opts_of(&b, arch, conf, &o);
 	if (ks_inventory_build(&o, inv, err))
 		goto out;
 	ks_inventory_set_keys(inv, &b.keyarchs, &b.devflags, b.nvcc_version);
