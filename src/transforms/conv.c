@@ -36,7 +36,6 @@
  * May include: libc, core/, analysis/ (structs only), transform.h,
  * xfkit.h, xfbody.h, gemm_kloop.h.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,21 +113,6 @@ cv_release(struct cv *c)
 }
 
 static int
-decline(struct ks_buf *reason, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int
-decline(struct ks_buf *reason, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	ks_buf_vaddf(reason, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static int
 poly_zero(const struct ks_poly *p)
 {
 	return !p->n && !p->opaque;
@@ -166,21 +150,21 @@ affine(const struct cv *c, const struct ks_form *f, long long div,
 
 	memset(out, 0, sizeof(*out));
 	if (f->data)
-		return decline(reason, "%s on line %u depends on data read from "
+		return ks_xfk_decline(reason, "%s on line %u depends on data read from "
 				       "memory", what, line);
 	if (!ks_form_exact(f, &v)) {
-		return decline(reason, "%s on line %u is not affine in the thread "
+		return ks_xfk_decline(reason, "%s on line %u is not affine in the thread "
 				       "indices, blockIdx.z / n, blockIdx.z %% n "
 				       "and the loops", what, line);
 	}
 	if (!poly_zero(&v.x[KS_SRC_TID_Z]))
-		return decline(reason, "%s on line %u uses threadIdx.z", what, line);
+		return ks_xfk_decline(reason, "%s on line %u uses threadIdx.z", what, line);
 	/* x and y only as blockIdx * blockDim + threadIdx */
 	ks_form_zero(&g);
 	for (int s = KS_SRC_TID_X; s <= KS_SRC_BID_Y; s++)
 		g.c[s] = v.x[s];
 	if (!ks_form_global_index_only(&g))
-		return decline(reason, "%s on line %u uses threadIdx or blockIdx "
+		return ks_xfk_decline(reason, "%s on line %u uses threadIdx or blockIdx "
 				       "other than as blockIdx*blockDim + "
 				       "threadIdx", what, line);
 	for (int s = KS_SRC_LOOP0; s < KS_SRC_ONE; s++) {
@@ -189,7 +173,7 @@ affine(const struct cv *c, const struct ks_form *f, long long div,
 		if (poly_zero(&v.x[s]))
 			continue;
 		if (d >= c->nl)
-			return decline(reason, "%s on line %u moves with a loop "
+			return ks_xfk_decline(reason, "%s on line %u moves with a loop "
 					       "outside the nest", what, line);
 		out->cl[d] = piece(&c->x, &v.x[s], div, &bad);
 	}
@@ -197,7 +181,7 @@ affine(const struct cv *c, const struct ks_form *f, long long div,
 		if (q == c->zq)
 			continue;
 		if (!poly_zero(&v.q[q]) || !poly_zero(&v.d[q]))
-			return decline(reason, "%s on line %u uses a division or "
+			return ks_xfk_decline(reason, "%s on line %u uses a division or "
 					       "remainder other than of blockIdx.z",
 				       what, line);
 	}
@@ -206,7 +190,7 @@ affine(const struct cv *c, const struct ks_form *f, long long div,
 	out->cgy = piece(&c->x, &v.x[KS_SRC_TID_Y], div, &bad);
 	if (c->zq >= 0) {
 		if (!poly_zero(&v.x[KS_SRC_BID_Z]))
-			return decline(reason, "%s on line %u uses blockIdx.z "
+			return ks_xfk_decline(reason, "%s on line %u uses blockIdx.z "
 					       "besides its quotient and remainder",
 				       what, line);
 		out->cq = piece(&c->x, &v.q[c->zq], div, &bad);
@@ -215,7 +199,7 @@ affine(const struct cv *c, const struct ks_form *f, long long div,
 		out->cd = piece(&c->x, &v.x[KS_SRC_BID_Z], div, &bad);
 	}
 	if (bad)
-		return decline(reason, "%s on line %u has a coefficient that is "
+		return ks_xfk_decline(reason, "%s on line %u has a coefficient that is "
 				       "not an expression of the kernel's "
 				       "parameters", what, line);
 	return 0;
@@ -345,13 +329,13 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 			nfor++;
 		}
 	if (nfor != 1) {
-		decline(reason, "%s for loops on line %u, where the channel "
+		ks_xfk_decline(reason, "%s for loops on line %u, where the channel "
 				"loop is", nfor ? "several" : "no", l->line);
 		goto out;
 	}
 	e = stmt_end(t, &ts, fo);
 	if (e >= ts.n) {
-		decline(reason, "the loop on line %u is not a for statement",
+		ks_xfk_decline(reason, "the loop on line %u is not a for statement",
 			l->line);
 		goto out;
 	}
@@ -387,7 +371,7 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 		}
 	}
 	if (!acc_at) {
-		decline(reason, "the product on line %u is not accumulated as "
+		ks_xfk_decline(reason, "the product on line %u is not accumulated as "
 				"`acc += %s[..] * %s[..]`", pr->line,
 			f->arrays[pa->array].name, f->arrays[pb->array].name);
 		goto out;
@@ -401,7 +385,7 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 		if (ks_xfk_tok_is(t, tk, "break") || ks_xfk_tok_is(t, tk, "return") ||
 		    ks_xfk_tok_is(t, tk, "goto") || ks_xfk_tok_is(t, tk, "while") || ks_xfk_tok_is(t, tk, "do") ||
 		    ks_xfk_tok_is(t, tk, "switch") || ks_xfk_tok_is(t, tk, "else") || ks_xfk_tok_is(t, tk, "?")) {
-			decline(reason, "the loop nest has `%.*s` (line %u): its "
+			ks_xfk_decline(reason, "the loop nest has `%.*s` (line %u): its "
 					"taps are not a plain sum",
 				(int)(tk->end - tk->begin), t + tk->begin, tk->line);
 			goto out;
@@ -411,7 +395,7 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 
 			if (cp + 2 > e || !ks_xfk_tok_is(t, &ts.t[cp + 1], "continue") ||
 			    !ks_xfk_tok_is(t, &ts.t[cp + 2], ";")) {
-				decline(reason, "the condition on line %u does not "
+				ks_xfk_decline(reason, "the condition on line %u does not "
 						"skip the tap (`if (...) continue;`)",
 					tk->line);
 				goto out;
@@ -420,7 +404,7 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 				if (ks_xfk_tok_is(t, &ts.t[j], "!") ||
 				    (ks_xfk_tok_is(t, &ts.t[j], "&") && j + 1 < cp &&
 				     ks_xfk_tok_is(t, &ts.t[j + 1], "&"))) {
-					decline(reason, "the condition on line %u is "
+					ks_xfk_decline(reason, "the condition on line %u is "
 							"not an `||` of bounds checks",
 						tk->line);
 					goto out;
@@ -429,7 +413,7 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 			continue;
 		}
 		if (ks_xfk_tok_is(t, tk, "continue")) {
-			decline(reason, "the loop nest has a continue that is not "
+			ks_xfk_decline(reason, "the loop nest has a continue that is not "
 					"a condition's (line %u)", tk->line);
 			goto out;
 		}
@@ -444,7 +428,7 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 			int declared = 0;
 
 			if (v >= ts.n) {
-				decline(reason, "the loop nest assigns something "
+				ks_xfk_decline(reason, "the loop nest assigns something "
 						"other than a variable (line %u)",
 					tk->line);
 				goto out;
@@ -455,14 +439,14 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 					     !ks_xfk_tok_is(t, &ts.t[j - 1], "return")) ||
 					    ks_xfk_tok_is(t, &ts.t[j - 1], ","));
 			if (!declared) {
-				decline(reason, "the loop nest assigns %.*s (line %u), "
+				ks_xfk_decline(reason, "the loop nest assigns %.*s (line %u), "
 						"declared outside it",
 					(int)(ts.t[v].end - ts.t[v].begin),
 					t + ts.t[v].begin, tk->line);
 				goto out;
 			}
 			if (same(t, &ts.t[v], &ts.t[acc_at])) {
-				decline(reason, "the loop nest assigns the "
+				ks_xfk_decline(reason, "the loop nest assigns the "
 						"accumulator %s again (line %u)",
 					c->acc, tk->line);
 				goto out;
@@ -476,7 +460,7 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 		for (i = 0; i < fo && !before; i++)
 			before = same(t, &ts.t[i], &ts.t[acc_at]);
 		if (!before) {
-			decline(reason, "the accumulator %s is not declared before "
+			ks_xfk_decline(reason, "the accumulator %s is not declared before "
 					"the loop nest", c->acc);
 			goto out;
 		}
@@ -529,7 +513,7 @@ limits(struct cv *c, struct ks_buf *reason)
 		else if (b->kind == KS_BR_BOUNDS && ks_form_equal(&b->subject, &bz))
 			slot = &c->limz;
 		if (!slot)
-			return decline(reason, "the condition on line %u is not a "
+			return ks_xfk_decline(reason, "the condition on line %u is not a "
 					       "bounds check of gx, gy or blockIdx.z",
 				       b->line);
 		if (!b->early_exit && (b->cmp == KS_CMP_LT || b->cmp == KS_CMP_LE))
@@ -537,12 +521,12 @@ limits(struct cv *c, struct ks_buf *reason)
 		else if (b->early_exit && (b->cmp == KS_CMP_GE || b->cmp == KS_CMP_GT))
 			plus1 = b->cmp == KS_CMP_GT;
 		else
-			return decline(reason, "the bounds check on line %u does "
+			return ks_xfk_decline(reason, "the bounds check on line %u does "
 					       "not keep the index below a limit",
 				       b->line);
 		lim = ks_xfk_uniform_c(&c->x, &b->limit);
 		if (!lim)
-			return decline(reason, "the limit of the bounds check on "
+			return ks_xfk_decline(reason, "the limit of the bounds check on "
 					       "line %u is not an expression of "
 					       "the kernel's parameters", b->line);
 		{
@@ -571,13 +555,13 @@ nest(struct cv *c, const struct ks_product *pr, struct ks_buf *reason)
 
 	for (int l = pr->loop; l >= 0; l = f->loops[l].parent) {
 		if (n == CV_MAXL)
-			return decline(reason, "the product on line %u is inside "
+			return ks_xfk_decline(reason, "the product on line %u is inside "
 					       "more than %d loops", pr->line,
 				       CV_MAXL);
 		chain[n++] = l;
 	}
 	if (n < 2)
-		return decline(reason, "the product on line %u is in one loop: a "
+		return ks_xfk_decline(reason, "the product on line %u is in one loop: a "
 				       "dot product, not a window over channels "
 				       "(gemm_register_blocking, gemv_warp_per_row)",
 			       pr->line);
@@ -589,16 +573,16 @@ nest(struct cv *c, const struct ks_product *pr, struct ks_buf *reason)
 		long long step;
 
 		if (l->depth != d)
-			return decline(reason, "the loop on line %u is not at depth "
+			return ks_xfk_decline(reason, "the loop on line %u is not at depth "
 					       "%d of the kernel", l->line, d);
 		if (l->step_kind != KS_STEP_ADD || !ks_form_is_const(&l->step, &step) ||
 		    step <= 0)
-			return decline(reason, "the loop on line %u does not count "
+			return ks_xfk_decline(reason, "the loop on line %u does not count "
 					       "up by a constant step", l->line);
 		for (size_t i = 0; i < f->nloops; i++)
 			if (f->loops[i].parent == c->loops[d] &&
 			    (d + 1 == n || (int)i != c->loops[d + 1]))
-				return decline(reason, "the loop on line %u has "
+				return ks_xfk_decline(reason, "the loop on line %u has "
 						       "another loop inside (line %u)",
 					       l->line, f->loops[i].line);
 		if (d == 0) {
@@ -609,7 +593,7 @@ nest(struct cv *c, const struct ks_product *pr, struct ks_buf *reason)
 			if (!init || !bound || l->has_sync || l->has_warp) {
 				free(init);
 				free(bound);
-				return decline(reason, "the channel loop's start or "
+				return ks_xfk_decline(reason, "the channel loop's start or "
 						       "bound (line %u) is not an "
 						       "expression of the kernel's "
 						       "parameters", l->line);
@@ -624,7 +608,7 @@ nest(struct cv *c, const struct ks_product *pr, struct ks_buf *reason)
 			c->trip0 = ks_buf_detach(&b, NULL);
 		} else {
 			if (!l->has_trip || l->trip <= 0 || l->trip > 16)
-				return decline(reason, "the window loop on line %u "
+				return ks_xfk_decline(reason, "the window loop on line %u "
 						       "has no constant trip count "
 						       "from 1 to 16", l->line);
 			c->trip[d] = l->trip;
@@ -650,32 +634,32 @@ recognize(struct cv *c, const struct ks_xf_input *in, struct ks_buf *reason)
 		return -1;
 	for (size_t i = 0; i < f->nacc; i++)
 		if (f->acc[i].flags & KS_ACC_ATOMIC)
-			return decline(reason, "%s has atomics (line %u)", k->name,
+			return ks_xfk_decline(reason, "%s has atomics (line %u)", k->name,
 				       f->acc[i].line);
 	if (f->declares_double || f->nfp64)
-		return decline(reason, "%s computes in double: the template "
+		return ks_xfk_decline(reason, "%s computes in double: the template "
 				       "accumulates in float", k->name);
 	for (size_t i = 0; i < f->nproducts; i++)
 		if (f->products[i].accumulate && f->products[i].loop >= 0) {
 			if (pr)
-				return decline(reason, "%s accumulates more than one "
+				return ks_xfk_decline(reason, "%s accumulates more than one "
 						       "product in loops (lines %u, "
 						       "%u)", k->name, pr->line,
 					       f->products[i].line);
 			pr = &f->products[i];
 		}
 	if (!pr)
-		return decline(reason, "%s has no loop accumulating a product of "
+		return ks_xfk_decline(reason, "%s has no loop accumulating a product of "
 				       "two loaded values", k->name);
 	if (nest(c, pr, reason))
 		return -1;
 	if (f->acc[pr->a].loop != pr->loop || f->acc[pr->b].loop != pr->loop)
-		return decline(reason, "the product on line %u is not in the "
+		return ks_xfk_decline(reason, "the product on line %u is not in the "
 				       "innermost loop's body", pr->line);
 	for (size_t i = 0; i < f->nacc; i++)
 		if (ks_facts_loop_within(f, f->acc[i].loop, c->loops[0]) &&
 		    (int)i != pr->a && (int)i != pr->b)
-			return decline(reason, "the loop nest also %s %s on line %u",
+			return ks_xfk_decline(reason, "the loop nest also %s %s on line %u",
 				       (f->acc[i].flags & KS_ACC_STORE) ? "stores"
 									: "reads",
 				       f->arrays[f->acc[i].array].name,
@@ -684,24 +668,24 @@ recognize(struct cv *c, const struct ks_xf_input *in, struct ks_buf *reason)
 		if (ks_facts_loop_within(f, f->calls[i].loop, c->loops[0]) &&
 		    strcmp(f->calls[i].name, "fmaf") &&
 		    strcmp(f->calls[i].name, "__fmaf_rn"))
-			return decline(reason, "the loop nest calls %s (line %u)",
+			return ks_xfk_decline(reason, "the loop nest calls %s (line %u)",
 				       f->calls[i].name, f->calls[i].line);
 	for (int s = 0; s < 2; s++) {
 		const struct ks_access *a = &f->acc[s ? pr->b : pr->a];
 		const struct ks_array *arr = &f->arrays[a->array];
 
 		if (arr->space != KS_SPACE_GLOBAL || arr->param < 0)
-			return decline(reason, "%s on line %u is not read through a "
+			return ks_xfk_decline(reason, "%s on line %u is not read through a "
 					       "pointer parameter", arr->name, a->line);
 		if (a->scalar != KS_T_FLOAT || a->bytes != 4 || a->lanes != 1 ||
 		    (a->flags & (KS_ACC_VECTOR | KS_ACC_SIZE_GUESSED)))
-			return decline(reason, "%s on line %u is not a float (the "
+			return ks_xfk_decline(reason, "%s on line %u is not a float (the "
 					       "template is for fp32)", arr->name,
 				       a->line);
 		for (size_t i = 0; i < f->nacc; i++)
 			if (f->acc[i].array == a->array &&
 			    (f->acc[i].flags & (KS_ACC_STORE | KS_ACC_ATOMIC)))
-				return decline(reason, "%s is written on line %u",
+				return ks_xfk_decline(reason, "%s is written on line %u",
 					       arr->name, f->acc[i].line);
 	}
 	/* blockIdx.z: the derived quotient of it, if any */
@@ -721,7 +705,7 @@ recognize(struct cv *c, const struct ks_xf_input *in, struct ks_buf *reason)
 			c->zq = (int)q;
 			c->den = ks_xfk_poly_c(&c->x, &d->den, 1);
 			if (!c->den)
-				return decline(reason, "blockIdx.z is divided by "
+				return ks_xfk_decline(reason, "blockIdx.z is divided by "
 						       "something that is not an "
 						       "expression of the kernel's "
 						       "parameters");
@@ -745,7 +729,7 @@ recognize(struct cv *c, const struct ks_xf_input *in, struct ks_buf *reason)
 		if (x0 == x1) {
 			aff_release(&a0);
 			aff_release(&a1);
-			return decline(reason, x0 ? "both operands move with gx or "
+			return ks_xfk_decline(reason, x0 ? "both operands move with gx or "
 						    "gy: not an input and a filter"
 						  : "neither operand moves with gx "
 						    "or gy: not a convolution");
@@ -765,25 +749,25 @@ recognize(struct cv *c, const struct ks_xf_input *in, struct ks_buf *reason)
 	c->xname = k->params[f->arrays[f->acc[c->ax].array].param].name;
 	c->wname = k->params[f->arrays[f->acc[c->aw].array].param].name;
 	if (c->X.cd)
-		return decline(reason, "the input %s moves with the output "
+		return ks_xfk_decline(reason, "the input %s moves with the output "
 				       "channel (line %u): a depthwise or grouped "
 				       "convolution, which the template does not "
 				       "take", c->xname, f->acc[c->ax].line);
 	if (!c->W.cd)
-		return decline(reason, "the filter %s does not move with an "
+		return ks_xfk_decline(reason, "the filter %s does not move with an "
 				       "output channel (blockIdx.z %% n or "
 				       "blockIdx.z)", c->wname);
 	if (c->W.cq)
-		return decline(reason, "the filter %s moves with the image",
+		return ks_xfk_decline(reason, "the filter %s moves with the image",
 			       c->wname);
 	if (!c->X.cl[0] || !c->W.cl[0])
-		return decline(reason, "the outer loop (line %u) does not move "
+		return ks_xfk_decline(reason, "the outer loop (line %u) does not move "
 				       "both the input and the filter: not a loop "
 				       "over input channels",
 			       f->loops[c->loops[0]].line);
 	if (c->zq < 0) {
 		if (c->X.cq)
-			return decline(reason, "the input moves with the image "
+			return ks_xfk_decline(reason, "the input moves with the image "
 					       "without a blockIdx.z division");
 		c->den = ks_xstrdup("(long long)ks_og.z");
 	}
@@ -797,11 +781,11 @@ recognize(struct cv *c, const struct ks_xf_input *in, struct ks_buf *reason)
 			continue;
 		if (b->kind != KS_BR_BOUNDS || b->early_exit ||
 		    b->cmp == KS_CMP_NONE)
-			return decline(reason, "the condition on line %u in the loop "
+			return ks_xfk_decline(reason, "the condition on line %u in the loop "
 					       "nest is not a bounds check",
 				       b->line);
 		if (c->ncond == CV_MAXC)
-			return decline(reason, "more than %d bounds checks in the "
+			return ks_xfk_decline(reason, "more than %d bounds checks in the "
 					       "loop nest", CV_MAXC);
 		cd = &c->cond[c->ncond];
 		if (affine(c, &b->subject, 1, &cd->s, "the bounds check", b->line,
@@ -812,11 +796,11 @@ recognize(struct cv *c, const struct ks_xf_input *in, struct ks_buf *reason)
 		cd->line = b->line;
 		cd->lim = ks_xfk_uniform_c(&c->x, &b->limit);
 		if (!cd->lim)
-			return decline(reason, "the limit of the bounds check on "
+			return ks_xfk_decline(reason, "the limit of the bounds check on "
 					       "line %u is not an expression of "
 					       "the kernel's parameters", b->line);
 		if (cd->s.cq || cd->s.cd || cd->s.cl[0])
-			return decline(reason, "the bounds check on line %u depends "
+			return ks_xfk_decline(reason, "the bounds check on line %u depends "
 					       "on the image, the channel or the "
 					       "channel loop", b->line);
 	}

@@ -2,7 +2,6 @@
  * gemm_kloop: recognition of a k-loop accumulating a product of two
  * operands (gemm_kloop.h).
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,21 +33,6 @@ ks_kloop_release(struct ks_kloop *kl)
 		free(kl->edits[i].with);
 	ks_xfk_release(&kl->x);
 	memset(kl, 0, sizeof(*kl));
-}
-
-static int
-decline(struct ks_buf *reason, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int
-decline(struct ks_buf *reason, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	ks_buf_vaddf(reason, fmt, ap);
-	va_end(ap);
-	return -1;
 }
 
 /* The form of the global index of dimension d (0 x, 1 y). */
@@ -87,44 +71,44 @@ operand(struct ks_kloop *kl, int which, int acc_i, struct ks_buf *reason)
 	o->access = acc_i;
 	o->line = a->line;
 	if (arr->space != KS_SPACE_GLOBAL || arr->param < 0)
-		return decline(reason, "the operand %s on line %u is not read "
+		return ks_xfk_decline(reason, "the operand %s on line %u is not read "
 				       "through a pointer parameter",
 			       arr->name, a->line);
 	o->param = arr->param;
 	o->name = k->params[arr->param].name;
 	if (a->scalar != KS_T_FLOAT || a->bytes != 4 || a->lanes != 1 ||
 	    (a->flags & (KS_ACC_VECTOR | KS_ACC_SIZE_GUESSED)))
-		return decline(reason, "the operand %s on line %u is not a "
+		return ks_xfk_decline(reason, "the operand %s on line %u is not a "
 				       "float (the template is for fp32)",
 			       o->name, a->line);
 	if (a->offset.data)
-		return decline(reason, "the index of %s on line %u depends on "
+		return ks_xfk_decline(reason, "the index of %s on line %u depends on "
 				       "data read from memory",
 			       o->name, a->line);
 	if (a->offset.rem || a->offset.nonlinear)
-		return decline(reason, "the index of %s on line %u is not affine "
+		return ks_xfk_decline(reason, "the index of %s on line %u is not affine "
 				       "in the thread indices and the loop (a "
 				       "product, division or remainder of them)",
 			       o->name, a->line);
 	allowed = KS_SRC_THREAD_MASK | KS_SRC_BIT(lsrc) | KS_SRC_BIT(KS_SRC_ONE);
 	if (src & ~allowed)
-		return decline(reason, "the index of %s on line %u depends on "
+		return ks_xfk_decline(reason, "the index of %s on line %u depends on "
 				       "another loop",
 			       o->name, a->line);
 	if (!(src & KS_SRC_BIT(lsrc)))
-		return decline(reason, "the index of %s on line %u does not "
+		return ks_xfk_decline(reason, "the index of %s on line %u does not "
 				       "move with the loop",
 			       o->name, a->line);
 	/* x and y only as the global indices (z: blockIdx.z, the batch) */
 	memset(&g.c[KS_SRC_TID_Z], 0, sizeof(g.c[0]));
 	memset(&g.c[KS_SRC_BID_Z], 0, sizeof(g.c[0]));
 	if (!ks_form_global_index_only(&g))
-		return decline(reason, "the index of %s on line %u uses "
+		return ks_xfk_decline(reason, "the index of %s on line %u uses "
 				       "threadIdx or blockIdx other than as "
 				       "blockIdx*blockDim + threadIdx",
 			       o->name, a->line);
 	if (!ks_form_multiple_of(&a->offset, 4))
-		return decline(reason, "the index of %s on line %u is not a "
+		return ks_xfk_decline(reason, "the index of %s on line %u is not a "
 				       "whole number of elements",
 			       o->name, a->line);
 	if (poly_nonzero(&a->offset.c[KS_SRC_TID_X]))
@@ -137,7 +121,7 @@ operand(struct ks_kloop *kl, int which, int acc_i, struct ks_buf *reason)
 	o->cy = ks_xfk_poly_c(&kl->x, &a->offset.c[KS_SRC_TID_Y], 4);
 	o->ck = ks_xfk_poly_c(&kl->x, &a->offset.c[lsrc], 4);
 	if (!o->c0 || !o->cz || !o->cx || !o->cy || !o->ck)
-		return decline(reason, "the index of %s on line %u has a "
+		return ks_xfk_decline(reason, "the index of %s on line %u has a "
 				       "coefficient that is not an expression "
 				       "of the kernel's parameters",
 			       o->name, a->line);
@@ -148,7 +132,7 @@ operand(struct ks_kloop *kl, int which, int acc_i, struct ks_buf *reason)
 	for (size_t i = 0; i < f->nacc; i++)
 		if (f->acc[i].array == a->array &&
 		    (f->acc[i].flags & (KS_ACC_STORE | KS_ACC_ATOMIC)))
-			return decline(reason, "the operand %s is written on "
+			return ks_xfk_decline(reason, "the operand %s is written on "
 					       "line %u",
 				       o->name, f->acc[i].line);
 	return 0;
@@ -176,7 +160,7 @@ limits(struct ks_kloop *kl, struct ks_buf *reason)
 		    b->line > kline)
 			continue;
 		if (b->loop >= 0)
-			return decline(reason, "a condition inside a loop "
+			return ks_xfk_decline(reason, "a condition inside a loop "
 					       "(line %u) decides whether the "
 					       "k-loop runs",
 				       b->line);
@@ -187,7 +171,7 @@ limits(struct ks_kloop *kl, struct ks_buf *reason)
 		else if (b->kind == KS_BR_BOUNDS && ks_form_equal(&b->subject, &bz))
 			slot = &kl->limz;
 		if (!slot)
-			return decline(reason, "the condition on line %u is not a "
+			return ks_xfk_decline(reason, "the condition on line %u is not a "
 					       "bounds check of a global thread "
 					       "index (gx, gy) or blockIdx.z",
 				       b->line);
@@ -196,12 +180,12 @@ limits(struct ks_kloop *kl, struct ks_buf *reason)
 		else if (b->early_exit && (b->cmp == KS_CMP_GE || b->cmp == KS_CMP_GT))
 			plus1 = b->cmp == KS_CMP_GT;
 		else
-			return decline(reason, "the bounds check on line %u does "
+			return ks_xfk_decline(reason, "the bounds check on line %u does "
 					       "not keep the indices below a limit",
 				       b->line);
 		lim = ks_xfk_uniform_c(&kl->x, &b->limit);
 		if (!lim)
-			return decline(reason, "the limit of the bounds check on "
+			return ks_xfk_decline(reason, "the limit of the bounds check on "
 					       "line %u is not an expression of "
 					       "the kernel's parameters",
 				       b->line);
@@ -346,13 +330,13 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 			nfor++;
 		}
 	if (nfor != 1) {
-		decline(reason, "%s for loops on line %u, where the k-loop is",
+		ks_xfk_decline(reason, "%s for loops on line %u, where the k-loop is",
 			nfor ? "several" : "no", l->line);
 		goto out;
 	}
 	op = fo + 1;
 	if (op >= ts.n || !ks_xfk_tok_is(t, &ts.t[op], "(") || (cp = ks_xfk_match(t, &ts, op)) >= ts.n) {
-		decline(reason, "the k-loop on line %u is not a for statement",
+		ks_xfk_decline(reason, "the k-loop on line %u is not a for statement",
 			l->line);
 		goto out;
 	}
@@ -366,7 +350,7 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 	/* the condition: `var < bound`, `var <= bound` or `var != bound`,
 	 * the variable the increment steps */
 	if (!s1 || !s2 || s2 < s1 + 3 || ts.t[s1 + 1].kind != 'i') {
-		decline(reason, "the k-loop's condition (line %u) is not "
+		ks_xfk_decline(reason, "the k-loop's condition (line %u) is not "
 				"`k < bound`",
 			l->line);
 		goto out;
@@ -388,7 +372,7 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 				!memcmp(t + ts.t[i].begin, t + ts.t[s1 + 1].begin,
 					ts.t[i].end - ts.t[i].begin);
 		if (!lt || !found) {
-			decline(reason, "the k-loop's condition (line %u) is not "
+			ks_xfk_decline(reason, "the k-loop's condition (line %u) is not "
 					"`k < bound` or `k <= bound` on the "
 					"variable it steps",
 				l->line);
@@ -401,7 +385,7 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 	outer_var = ks_xfk_tok_same(t, &ts.t[op + 1], &ts.t[s1 + 1]);
 	if (!ks_form_is_const(&l->step, &step) || step <= 0 ||
 	    (lt == 3 && step != 1)) {
-		decline(reason, "the k-loop (line %u) does not count up by a "
+		ks_xfk_decline(reason, "the k-loop (line %u) does not count up by a "
 				"constant step",
 			l->line);
 		goto out;
@@ -414,7 +398,7 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 		if (!init || !bound) {
 			free(init);
 			free(bound);
-			decline(reason, "the k-loop's start or bound (line %u) is "
+			ks_xfk_decline(reason, "the k-loop's start or bound (line %u) is "
 					"not an expression of the kernel's "
 					"parameters",
 				l->line);
@@ -450,7 +434,7 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 	kl->loop_begin = ts.t[fo].begin;
 	for (i = e; outer_var && i < ts.n; i++)
 		if (ks_xfk_tok_same(t, &ts.t[i], &ts.t[s1 + 1])) {
-			decline(reason, "the k-loop's variable (line %u) is "
+			ks_xfk_decline(reason, "the k-loop's variable (line %u) is "
 					"declared before the loop and read after "
 					"it (line %u)",
 				l->line, ts.t[i].line);
@@ -521,7 +505,7 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 				j = 0;
 		}
 		if (!j || j != e) {
-			decline(reason, "the k-loop's body (line %u) is not just "
+			ks_xfk_decline(reason, "the k-loop's body (line %u) is not just "
 					"`acc += %s%s[..] * %s[..]`",
 				l->line, pr->scaled ? "factor * " : "",
 				kl->op[0].name, kl->op[1].name);
@@ -553,7 +537,7 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 	rc = 0;
 	goto out;
 bad_body:
-	decline(reason, "the k-loop's body (line %u) is not one accumulating "
+	ks_xfk_decline(reason, "the k-loop's body (line %u) is not one accumulating "
 			"statement",
 		l->line);
 out:
@@ -600,12 +584,12 @@ accumulator(struct ks_kloop *kl, const struct ks_product *pr,
 
 			if (st->array == f->acc[pr->a].array ||
 			    st->array == f->acc[pr->b].array)
-				return decline(reason, "the k-loop (line %u) "
+				return ks_xfk_decline(reason, "the k-loop (line %u) "
 						       "accumulates into %s, "
 						       "which its product reads",
 					       l->line, n);
 			if (ks_form_sources(&st->offset) & KS_SRC_LOOP_MASK)
-				return decline(reason, "the k-loop (line %u) "
+				return ks_xfk_decline(reason, "the k-loop (line %u) "
 						       "accumulates into %s at "
 						       "an index the loop moves",
 					       l->line, n);
@@ -622,7 +606,7 @@ accumulator(struct ks_kloop *kl, const struct ks_product *pr,
 	if (bad >= 0) {
 		const struct ks_access *a = &f->acc[bad];
 
-		return decline(reason, "the k-loop (line %u) also %s %s on line %u",
+		return ks_xfk_decline(reason, "the k-loop (line %u) also %s %s on line %u",
 			       l->line,
 			       (a->flags & KS_ACC_STORE) ? "stores" : "reads",
 			       f->arrays[a->array].name, a->line);
@@ -647,12 +631,12 @@ ks_kloop_init(struct ks_kloop *kl, const struct ks_xf_input *in,
 		return -1;
 	for (size_t i = 0; i < f->nacc; i++)
 		if (f->acc[i].flags & KS_ACC_ATOMIC)
-			return decline(reason, "%s has atomics (line %u)", k->name,
+			return ks_xfk_decline(reason, "%s has atomics (line %u)", k->name,
 				       f->acc[i].line);
 	for (size_t i = 0; i < f->nproducts; i++)
 		if (f->products[i].accumulate && f->products[i].loop >= 0) {
 			if (pr)
-				return decline(reason, "%s accumulates more than "
+				return ks_xfk_decline(reason, "%s accumulates more than "
 						       "one product in loops "
 						       "(lines %u, %u)",
 					       k->name, pr->line,
@@ -661,31 +645,31 @@ ks_kloop_init(struct ks_kloop *kl, const struct ks_xf_input *in,
 			np++;
 		}
 	if (!pr)
-		return decline(reason, "%s has no loop accumulating a product "
+		return ks_xfk_decline(reason, "%s has no loop accumulating a product "
 				       "of two loaded values",
 			       k->name);
 	kl->loop = pr->loop;
 	l = &f->loops[kl->loop];
 	if (f->declares_double || f->nfp64)
-		return decline(reason, "%s computes in double: the template "
+		return ks_xfk_decline(reason, "%s computes in double: the template "
 				       "accumulates in float",
 			       k->name);
 	if (l->parent >= 0)
-		return decline(reason, "the k-loop (line %u) is inside another "
+		return ks_xfk_decline(reason, "the k-loop (line %u) is inside another "
 				       "loop (line %u)",
 			       l->line, f->loops[l->parent].line);
 	for (size_t i = 0; i < f->nloops; i++)
 		if (f->loops[i].parent == kl->loop)
-			return decline(reason, "the k-loop (line %u) has a loop "
+			return ks_xfk_decline(reason, "the k-loop (line %u) has a loop "
 					       "inside (line %u)",
 				       l->line, f->loops[i].line);
 	if (l->step_kind != KS_STEP_ADD)
-		return decline(reason, "the k-loop (line %u) does not step by "
+		return ks_xfk_decline(reason, "the k-loop (line %u) does not step by "
 				       "addition",
 			       l->line);
 	if (pr->loop != kl->loop || f->acc[pr->a].loop != kl->loop ||
 	    f->acc[pr->b].loop != kl->loop)
-		return decline(reason, "the product on line %u is not in the "
+		return ks_xfk_decline(reason, "the product on line %u is not in the "
 				       "k-loop's body",
 			       pr->line);
 	if (accumulator(kl, pr, reason))
@@ -694,11 +678,11 @@ ks_kloop_init(struct ks_kloop *kl, const struct ks_xf_input *in,
 		if (ks_facts_loop_within(f, f->calls[i].loop, kl->loop) &&
 		    strcmp(f->calls[i].name, "fmaf") &&
 		    strcmp(f->calls[i].name, "__fmaf_rn"))
-			return decline(reason, "the k-loop calls %s (line %u)",
+			return ks_xfk_decline(reason, "the k-loop calls %s (line %u)",
 				       f->calls[i].name, f->calls[i].line);
 	for (size_t i = 0; i < f->nbranches; i++)
 		if (ks_facts_loop_within(f, f->branches[i].loop, kl->loop))
-			return decline(reason, "the k-loop has a condition "
+			return ks_xfk_decline(reason, "the k-loop has a condition "
 					       "inside (line %u)",
 				       f->branches[i].line);
 	if (operand(kl, 0, pr->a, reason) || operand(kl, 1, pr->b, reason))

@@ -3,6 +3,7 @@
  * (xfkit.h).
  */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,6 +221,17 @@ drop_word(char *s, const char *w)
 		else
 			p += n;
 	}
+}
+
+int
+ks_xfk_decline(struct ks_buf *reason, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ks_buf_vaddf(reason, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 char *

@@ -64,6 +64,11 @@ int ks_xfk_form_c(const struct ks_xfk *x, const struct ks_form *f,
 		  const char *tx, const char *bx, const char *dims,
 		  struct ks_buf *out);
 
+/* Add the formatted reason a transform declines to `reason`; returns -1
+ * (a transform's `return ks_xfk_decline(reason, ...)`). */
+int ks_xfk_decline(struct ks_buf *reason, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /*
  * A uniform polynomial (parameters and launch sizes only, dims "ks_o")
  * divided by `div` as a C expression of type long long, or NULL when a
