@@ -59,24 +59,6 @@ esc(struct ks_buf *out, const char *s)
 	ks_report_html_escape(out, s);
 }
 
-
-/* A number as the report writes it, by kind: 'g' a time (4 digits), 'x'
- * and 'X' a ratio (2 and 3 decimals), 'p' a percentage, '0', '1', '2'
- * that many decimals. */
-static void
-num_text(char *b, size_t size, char kind, double v)
-{
-	switch (kind) {
-	case 'x': snprintf(b, size, "%.2fx", v); break;
-	case 'X': snprintf(b, size, "%.3fx", v); break;
-	case 'p': snprintf(b, size, "%.1f%%", v); break;
-	case '0': snprintf(b, size, "%.0f", v); break;
-	case '1': snprintf(b, size, "%.1f", v); break;
-	case '2': snprintf(b, size, "%.2f", v); break;
-	default: snprintf(b, size, "%.4g", v); break;
-	}
-}
-
 /* A number cell, or "—". */
 static void
 td_num(struct ks_buf *out, char f, double v)
@@ -87,7 +69,7 @@ td_num(struct ks_buf *out, char f, double v)
 	if (isnan(v)) {
 		ks_buf_adds(out, "—");
 	} else {
-		num_text(b, sizeof(b), f, v);
+		ks_report_num(b, sizeof(b), f, v);
 		ks_buf_adds(out, b);
 	}
 	ks_buf_adds(out, "</td>");

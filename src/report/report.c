@@ -341,12 +341,8 @@ ks_report_summarize_tasks(const struct ks_report *r, struct ks_report_summary *s
 
 /* ---- the terminal table ---------------------------------------------------- */
 
-
-/* A number as the report writes it, by kind: 'g' a time (4 digits), 'x'
- * and 'X' a ratio (2 and 3 decimals), 'p' a percentage, '0', '1', '2'
- * that many decimals. */
-static void
-num_text(char *b, size_t size, char kind, double v)
+void
+ks_report_num(char *b, size_t size, char kind, double v)
 {
 	switch (kind) {
 	case 'x': snprintf(b, size, "%.2fx", v); break;
@@ -365,7 +361,7 @@ fmt(char *b, size_t size, char kind, double v)
 {
 	if (isnan(v))
 		return "—";
-	num_text(b, size, kind, v);
+	ks_report_num(b, size, kind, v);
 	return b;
 }
 
