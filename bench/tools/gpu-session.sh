@@ -5,7 +5,8 @@
 # time is left, and everything it made packed into three files of OUT (a
 # remote runner that hands back few files loses nothing):
 #   OUT/session.txt               the steps with their times, and the tables
-#   OUT/logs.tgz                  build, suite and stencil logs
+#   OUT/logs.tgz                  build, suite and stencil logs (what the
+#                                 suite's tests wrote: suite-work.tgz)
 #   OUT/partial-bench-<date>.tgz  the bench run's partial folder (run.sh)
 #
 #   bench/tools/gpu-session.sh --out OUT [--limit S] [--tail S]
@@ -21,7 +22,8 @@
 # libyaml, clang-c; the build needs them all). --llvm: a libclang 19
 # packed by bench/tools/stage-libclang.sh, unpacked to /opt/llvm and used.
 # --source: the commit the tree was copied from (for the bench's run.json).
-# The suite runs first (integration/gpu/run.sh), then the stencil
+# The suite runs first (integration/gpu/run.sh, in $KS_GPU_WORK, default
+# /tmp/gpu-session-suite), then the stencil
 # candidates (tests/data/transforms/gpu-stencil.sh; KS_GST_NCU in the
 # environment reaches it), then the GEMM and GEMV candidates
 # (tests/data/transforms/gpu-gemm.sh, CANDS from gemm-cands.sh), then
@@ -91,10 +93,18 @@ if ! make -j"$(nproc)" all >"$logs/build.log" 2>&1; then
 fi
 say "built"
 if [ "$suite" = 1 ]; then
-	KS_GPU_WORK=/tmp/gpu-session-suite timeout "$(left)" bash integration/gpu/run.sh \
+	sw=${KS_GPU_WORK:-/tmp/gpu-session-suite}
+	KS_GPU_WORK=$sw timeout "$(left)" bash integration/gpu/run.sh \
 		>"$logs/suite.log" 2>&1
 	say "suite rc=$?: $(tail -n 1 "$logs/suite.log")"
 	grep -E '^(PASS|FAIL|SKIP) ' "$logs/suite.log" >>"$out/session.txt"
+	# What the tests wrote beside suite.log (their steps' logs, the
+	# optimize tasks' trajectories), so that a failure can be read where
+	# the session is read; no captures, nothing over 1 MB.
+	(cd "$sw" 2>/dev/null &&
+		find . -type f -size -1024k \( -path './logs/*' -o -name trajectory.jsonl \) \
+			-not -path '*/captures/*' -print0 |
+		tar czf "$logs/suite-work.tgz" --null -T -) 2>/dev/null
 fi
 if [ -n "$cands" ]; then
 	s=${ss:-$(left)}

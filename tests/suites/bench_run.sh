@@ -115,9 +115,17 @@ test_gpu_session_packs_a_bench_slice() {
 	bench_tree
 	printf 'all:\n\t@echo built\n' >root/Makefile
 	mkdir -p root/integration/gpu root/tests/data/transforms
-	printf 'echo "14 passed, 0 failed"\n' >root/integration/gpu/run.sh
+	# the suite's own logs and trajectories come back, its captures not
+	cat >root/integration/gpu/run.sh <<'EOF'
+w=$KS_GPU_WORK
+mkdir -p "$w/logs" "$w/ksdir-x/tasks/_Z1kv" "$w/ksdir-x/captures/_Z1kv/1"
+echo "round 1" >"$w/logs/x-optimize.txt"
+echo '{"round": 0}' >"$w/ksdir-x/tasks/_Z1kv/trajectory.jsonl"
+echo data >"$w/ksdir-x/captures/_Z1kv/1/trajectory.jsonl"
+echo "14 passed, 0 failed"
+EOF
 	cp "$ROOT/bench/tools/gpu-session.sh" root/bench/tools/
-	bash root/bench/tools/gpu-session.sh --out "$PWD/o" --limit 120 --source ab12cd3 \
+	KS_GPU_WORK=$PWD/sw bash root/bench/tools/gpu-session.sh --out "$PWD/o" --limit 120 --source ab12cd3 \
 		--suite --bench "alpha beta" --date 2026-01-02 \
 		--bench-args "--out $PWD/res --work $PWD/work --no-torch" >session.out 2>&1
 	expect_eq "logs.tgz partial-bench-2026-01-02.tgz session.txt" "$(cd o && echo *)"
@@ -125,6 +133,9 @@ test_gpu_session_packs_a_bench_slice() {
 	expect_contains "$(cat o/session.txt)" "bench rc=0"
 	expect_contains "$(cat o/session.txt)" "| alpha | alpha | 10 | 2 | 5.00x | yes |"
 	expect_contains "$(tar tzf o/logs.tgz)" "./bench.log"
+	tar xzf o/logs.tgz -C o ./suite-work.tgz
+	expect_eq "./ksdir-x/tasks/_Z1kv/trajectory.jsonl ./logs/x-optimize.txt" \
+		"$(tar tzf o/suite-work.tgz | sort | tr '\n' ' ' | sed 's/ $//')"
 	# the run's record names the source and a budget within the limit,
 	# 40 s short of what is left of it (for what a cut step leaves to do)
 	expect_contains "$(cat res/partial-bench-2026-01-02/run.json)" '"source": "ab12cd3"'
