@@ -123,13 +123,13 @@ void ks_report_summarize_tasks(const struct ks_report *r,
 void ks_report_best_per_round(const struct ks_traj *t, double min_gain,
 			      double *out);
 
-/* Pure: the terminal table (per kernel, then the totals). */
 /* A number as the report writes it, by kind: 'g' a time (4 digits), 'x'
  * and 'X' a ratio (2 and 3 decimals), 'p' a percentage, '0', '1', '2'
  * that many decimals. Both renderers use it, so the page and the table
  * agree to the digit. */
 void ks_report_num(char *b, size_t size, char kind, double v);
 
+/* Pure: the terminal table (per kernel, then the totals). */
 void ks_report_text(const struct ks_report *r, struct ks_buf *out);
 
 /* Pure: the report as one JSON object. */

@@ -151,11 +151,11 @@ affine(const struct cv *c, const struct ks_form *f, long long div,
 	memset(out, 0, sizeof(*out));
 	if (f->data)
 		return ks_xfk_decline(reason, "%s on line %u depends on data read from "
-				       "memory", what, line);
+					      "memory", what, line);
 	if (!ks_form_exact(f, &v)) {
 		return ks_xfk_decline(reason, "%s on line %u is not affine in the thread "
-				       "indices, blockIdx.z / n, blockIdx.z %% n "
-				       "and the loops", what, line);
+					      "indices, blockIdx.z / n, blockIdx.z %% n "
+					      "and the loops", what, line);
 	}
 	if (!poly_zero(&v.x[KS_SRC_TID_Z]))
 		return ks_xfk_decline(reason, "%s on line %u uses threadIdx.z", what, line);
@@ -165,8 +165,8 @@ affine(const struct cv *c, const struct ks_form *f, long long div,
 		g.c[s] = v.x[s];
 	if (!ks_form_global_index_only(&g))
 		return ks_xfk_decline(reason, "%s on line %u uses threadIdx or blockIdx "
-				       "other than as blockIdx*blockDim + "
-				       "threadIdx", what, line);
+					      "other than as blockIdx*blockDim + "
+					      "threadIdx", what, line);
 	for (int s = KS_SRC_LOOP0; s < KS_SRC_ONE; s++) {
 		int d = s - KS_SRC_LOOP0;
 
@@ -174,7 +174,7 @@ affine(const struct cv *c, const struct ks_form *f, long long div,
 			continue;
 		if (d >= c->nl)
 			return ks_xfk_decline(reason, "%s on line %u moves with a loop "
-					       "outside the nest", what, line);
+						      "outside the nest", what, line);
 		out->cl[d] = piece(&c->x, &v.x[s], div, &bad);
 	}
 	for (int q = 0; q < KS_DER_N; q++) {
@@ -182,8 +182,8 @@ affine(const struct cv *c, const struct ks_form *f, long long div,
 			continue;
 		if (!poly_zero(&v.q[q]) || !poly_zero(&v.d[q]))
 			return ks_xfk_decline(reason, "%s on line %u uses a division or "
-					       "remainder other than of blockIdx.z",
-				       what, line);
+						      "remainder other than of blockIdx.z",
+					      what, line);
 	}
 	out->c0 = piece(&c->x, &v.x[KS_SRC_ONE], div, &bad);
 	out->cgx = piece(&c->x, &v.x[KS_SRC_TID_X], div, &bad);
@@ -191,8 +191,8 @@ affine(const struct cv *c, const struct ks_form *f, long long div,
 	if (c->zq >= 0) {
 		if (!poly_zero(&v.x[KS_SRC_BID_Z]))
 			return ks_xfk_decline(reason, "%s on line %u uses blockIdx.z "
-					       "besides its quotient and remainder",
-				       what, line);
+						      "besides its quotient and remainder",
+					      what, line);
 		out->cq = piece(&c->x, &v.q[c->zq], div, &bad);
 		out->cd = piece(&c->x, &v.d[c->zq], div, &bad);
 	} else {
@@ -200,8 +200,8 @@ affine(const struct cv *c, const struct ks_form *f, long long div,
 	}
 	if (bad)
 		return ks_xfk_decline(reason, "%s on line %u has a coefficient that is "
-				       "not an expression of the kernel's "
-				       "parameters", what, line);
+					      "not an expression of the kernel's "
+					      "parameters", what, line);
 	return 0;
 }
 
@@ -330,13 +330,13 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 		}
 	if (nfor != 1) {
 		ks_xfk_decline(reason, "%s for loops on line %u, where the channel "
-				"loop is", nfor ? "several" : "no", l->line);
+				       "loop is", nfor ? "several" : "no", l->line);
 		goto out;
 	}
 	e = stmt_end(t, &ts, fo);
 	if (e >= ts.n) {
 		ks_xfk_decline(reason, "the loop on line %u is not a for statement",
-			l->line);
+			       l->line);
 		goto out;
 	}
 	c->nest_begin = ts.t[fo].begin;
@@ -372,8 +372,8 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 	}
 	if (!acc_at) {
 		ks_xfk_decline(reason, "the product on line %u is not accumulated as "
-				"`acc += %s[..] * %s[..]`", pr->line,
-			f->arrays[pa->array].name, f->arrays[pb->array].name);
+				       "`acc += %s[..] * %s[..]`", pr->line,
+			       f->arrays[pa->array].name, f->arrays[pb->array].name);
 		goto out;
 	}
 	c->acc = ks_xstrndup(t + ts.t[acc_at].begin,
@@ -386,8 +386,8 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 		    ks_xfk_tok_is(t, tk, "goto") || ks_xfk_tok_is(t, tk, "while") || ks_xfk_tok_is(t, tk, "do") ||
 		    ks_xfk_tok_is(t, tk, "switch") || ks_xfk_tok_is(t, tk, "else") || ks_xfk_tok_is(t, tk, "?")) {
 			ks_xfk_decline(reason, "the loop nest has `%.*s` (line %u): its "
-					"taps are not a plain sum",
-				(int)(tk->end - tk->begin), t + tk->begin, tk->line);
+					       "taps are not a plain sum",
+				       (int)(tk->end - tk->begin), t + tk->begin, tk->line);
 			goto out;
 		}
 		if (ks_xfk_tok_is(t, tk, "if")) {
@@ -396,8 +396,8 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 			if (cp + 2 > e || !ks_xfk_tok_is(t, &ts.t[cp + 1], "continue") ||
 			    !ks_xfk_tok_is(t, &ts.t[cp + 2], ";")) {
 				ks_xfk_decline(reason, "the condition on line %u does not "
-						"skip the tap (`if (...) continue;`)",
-					tk->line);
+						       "skip the tap (`if (...) continue;`)",
+					       tk->line);
 				goto out;
 			}
 			for (size_t j = i + 2; j < cp; j++)
@@ -405,8 +405,8 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 				    (ks_xfk_tok_is(t, &ts.t[j], "&") && j + 1 < cp &&
 				     ks_xfk_tok_is(t, &ts.t[j + 1], "&"))) {
 					ks_xfk_decline(reason, "the condition on line %u is "
-							"not an `||` of bounds checks",
-						tk->line);
+							       "not an `||` of bounds checks",
+						       tk->line);
 					goto out;
 				}
 			i = cp + 2;
@@ -414,7 +414,7 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 		}
 		if (ks_xfk_tok_is(t, tk, "continue")) {
 			ks_xfk_decline(reason, "the loop nest has a continue that is not "
-					"a condition's (line %u)", tk->line);
+					       "a condition's (line %u)", tk->line);
 			goto out;
 		}
 		if (i >= acc_at && i <= acc_end)
@@ -429,8 +429,8 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 
 			if (v >= ts.n) {
 				ks_xfk_decline(reason, "the loop nest assigns something "
-						"other than a variable (line %u)",
-					tk->line);
+						       "other than a variable (line %u)",
+					       tk->line);
 				goto out;
 			}
 			for (size_t j = fo + 1; j <= e && !declared; j++)
@@ -440,15 +440,15 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 					    ks_xfk_tok_is(t, &ts.t[j - 1], ","));
 			if (!declared) {
 				ks_xfk_decline(reason, "the loop nest assigns %.*s (line %u), "
-						"declared outside it",
-					(int)(ts.t[v].end - ts.t[v].begin),
-					t + ts.t[v].begin, tk->line);
+						       "declared outside it",
+					       (int)(ts.t[v].end - ts.t[v].begin),
+					       t + ts.t[v].begin, tk->line);
 				goto out;
 			}
 			if (same(t, &ts.t[v], &ts.t[acc_at])) {
 				ks_xfk_decline(reason, "the loop nest assigns the "
-						"accumulator %s again (line %u)",
-					c->acc, tk->line);
+						       "accumulator %s again (line %u)",
+					       c->acc, tk->line);
 				goto out;
 			}
 		}
@@ -461,7 +461,7 @@ nest_text(struct cv *c, const struct ks_xf_input *in,
 			before = same(t, &ts.t[i], &ts.t[acc_at]);
 		if (!before) {
 			ks_xfk_decline(reason, "the accumulator %s is not declared before "
-					"the loop nest", c->acc);
+					       "the loop nest", c->acc);
 			goto out;
 		}
 	}
@@ -514,21 +514,21 @@ limits(struct cv *c, struct ks_buf *reason)
 			slot = &c->limz;
 		if (!slot)
 			return ks_xfk_decline(reason, "the condition on line %u is not a "
-					       "bounds check of gx, gy or blockIdx.z",
-				       b->line);
+						      "bounds check of gx, gy or blockIdx.z",
+					      b->line);
 		if (!b->early_exit && (b->cmp == KS_CMP_LT || b->cmp == KS_CMP_LE))
 			plus1 = b->cmp == KS_CMP_LE;
 		else if (b->early_exit && (b->cmp == KS_CMP_GE || b->cmp == KS_CMP_GT))
 			plus1 = b->cmp == KS_CMP_GT;
 		else
 			return ks_xfk_decline(reason, "the bounds check on line %u does "
-					       "not keep the index below a limit",
-				       b->line);
+						      "not keep the index below a limit",
+					      b->line);
 		lim = ks_xfk_uniform_c(&c->x, &b->limit);
 		if (!lim)
 			return ks_xfk_decline(reason, "the limit of the bounds check on "
-					       "line %u is not an expression of "
-					       "the kernel's parameters", b->line);
+						      "line %u is not an expression of "
+						      "the kernel's parameters", b->line);
 		{
 			struct ks_buf m = KS_BUF_INIT;
 
@@ -556,15 +556,15 @@ nest(struct cv *c, const struct ks_product *pr, struct ks_buf *reason)
 	for (int l = pr->loop; l >= 0; l = f->loops[l].parent) {
 		if (n == CV_MAXL)
 			return ks_xfk_decline(reason, "the product on line %u is inside "
-					       "more than %d loops", pr->line,
-				       CV_MAXL);
+						      "more than %d loops", pr->line,
+					      CV_MAXL);
 		chain[n++] = l;
 	}
 	if (n < 2)
 		return ks_xfk_decline(reason, "the product on line %u is in one loop: a "
-				       "dot product, not a window over channels "
-				       "(gemm_register_blocking, gemv_warp_per_row)",
-			       pr->line);
+					      "dot product, not a window over channels "
+					      "(gemm_register_blocking, gemv_warp_per_row)",
+				      pr->line);
 	c->nl = n;
 	for (int d = 0; d < n; d++)
 		c->loops[d] = chain[n - 1 - d];
@@ -574,17 +574,17 @@ nest(struct cv *c, const struct ks_product *pr, struct ks_buf *reason)
 
 		if (l->depth != d)
 			return ks_xfk_decline(reason, "the loop on line %u is not at depth "
-					       "%d of the kernel", l->line, d);
+						      "%d of the kernel", l->line, d);
 		if (l->step_kind != KS_STEP_ADD || !ks_form_is_const(&l->step, &step) ||
 		    step <= 0)
 			return ks_xfk_decline(reason, "the loop on line %u does not count "
-					       "up by a constant step", l->line);
+						      "up by a constant step", l->line);
 		for (size_t i = 0; i < f->nloops; i++)
 			if (f->loops[i].parent == c->loops[d] &&
 			    (d + 1 == n || (int)i != c->loops[d + 1]))
 				return ks_xfk_decline(reason, "the loop on line %u has "
-						       "another loop inside (line %u)",
-					       l->line, f->loops[i].line);
+							      "another loop inside (line %u)",
+						      l->line, f->loops[i].line);
 		if (d == 0) {
 			char *init = ks_xfk_uniform_c(&c->x, &l->init);
 			char *bound = ks_xfk_uniform_c(&c->x, &l->bound);
@@ -594,9 +594,9 @@ nest(struct cv *c, const struct ks_product *pr, struct ks_buf *reason)
 				free(init);
 				free(bound);
 				return ks_xfk_decline(reason, "the channel loop's start or "
-						       "bound (line %u) is not an "
-						       "expression of the kernel's "
-						       "parameters", l->line);
+							      "bound (line %u) is not an "
+							      "expression of the kernel's "
+							      "parameters", l->line);
 			}
 			if (l->has_trip)
 				ks_buf_addf(&b, "%lldLL", l->trip);
@@ -609,8 +609,8 @@ nest(struct cv *c, const struct ks_product *pr, struct ks_buf *reason)
 		} else {
 			if (!l->has_trip || l->trip <= 0 || l->trip > 16)
 				return ks_xfk_decline(reason, "the window loop on line %u "
-						       "has no constant trip count "
-						       "from 1 to 16", l->line);
+							      "has no constant trip count "
+							      "from 1 to 16", l->line);
 			c->trip[d] = l->trip;
 		}
 	}
@@ -635,58 +635,58 @@ recognize(struct cv *c, const struct ks_xf_input *in, struct ks_buf *reason)
 	for (size_t i = 0; i < f->nacc; i++)
 		if (f->acc[i].flags & KS_ACC_ATOMIC)
 			return ks_xfk_decline(reason, "%s has atomics (line %u)", k->name,
-				       f->acc[i].line);
+					      f->acc[i].line);
 	if (f->declares_double || f->nfp64)
 		return ks_xfk_decline(reason, "%s computes in double: the template "
-				       "accumulates in float", k->name);
+					      "accumulates in float", k->name);
 	for (size_t i = 0; i < f->nproducts; i++)
 		if (f->products[i].accumulate && f->products[i].loop >= 0) {
 			if (pr)
 				return ks_xfk_decline(reason, "%s accumulates more than one "
-						       "product in loops (lines %u, "
-						       "%u)", k->name, pr->line,
-					       f->products[i].line);
+							      "product in loops (lines %u, "
+							      "%u)", k->name, pr->line,
+						      f->products[i].line);
 			pr = &f->products[i];
 		}
 	if (!pr)
 		return ks_xfk_decline(reason, "%s has no loop accumulating a product of "
-				       "two loaded values", k->name);
+					      "two loaded values", k->name);
 	if (nest(c, pr, reason))
 		return -1;
 	if (f->acc[pr->a].loop != pr->loop || f->acc[pr->b].loop != pr->loop)
 		return ks_xfk_decline(reason, "the product on line %u is not in the "
-				       "innermost loop's body", pr->line);
+					      "innermost loop's body", pr->line);
 	for (size_t i = 0; i < f->nacc; i++)
 		if (ks_facts_loop_within(f, f->acc[i].loop, c->loops[0]) &&
 		    (int)i != pr->a && (int)i != pr->b)
 			return ks_xfk_decline(reason, "the loop nest also %s %s on line %u",
-				       (f->acc[i].flags & KS_ACC_STORE) ? "stores"
-									: "reads",
-				       f->arrays[f->acc[i].array].name,
-				       f->acc[i].line);
+					      (f->acc[i].flags & KS_ACC_STORE) ? "stores"
+									       : "reads",
+					      f->arrays[f->acc[i].array].name,
+					      f->acc[i].line);
 	for (size_t i = 0; i < f->ncalls; i++)
 		if (ks_facts_loop_within(f, f->calls[i].loop, c->loops[0]) &&
 		    strcmp(f->calls[i].name, "fmaf") &&
 		    strcmp(f->calls[i].name, "__fmaf_rn"))
 			return ks_xfk_decline(reason, "the loop nest calls %s (line %u)",
-				       f->calls[i].name, f->calls[i].line);
+					      f->calls[i].name, f->calls[i].line);
 	for (int s = 0; s < 2; s++) {
 		const struct ks_access *a = &f->acc[s ? pr->b : pr->a];
 		const struct ks_array *arr = &f->arrays[a->array];
 
 		if (arr->space != KS_SPACE_GLOBAL || arr->param < 0)
 			return ks_xfk_decline(reason, "%s on line %u is not read through a "
-					       "pointer parameter", arr->name, a->line);
+						      "pointer parameter", arr->name, a->line);
 		if (a->scalar != KS_T_FLOAT || a->bytes != 4 || a->lanes != 1 ||
 		    (a->flags & (KS_ACC_VECTOR | KS_ACC_SIZE_GUESSED)))
 			return ks_xfk_decline(reason, "%s on line %u is not a float (the "
-					       "template is for fp32)", arr->name,
-				       a->line);
+						      "template is for fp32)", arr->name,
+					      a->line);
 		for (size_t i = 0; i < f->nacc; i++)
 			if (f->acc[i].array == a->array &&
 			    (f->acc[i].flags & (KS_ACC_STORE | KS_ACC_ATOMIC)))
 				return ks_xfk_decline(reason, "%s is written on line %u",
-					       arr->name, f->acc[i].line);
+						      arr->name, f->acc[i].line);
 	}
 	/* blockIdx.z: the derived quotient of it, if any */
 	for (size_t q = 0; q < f->ndquots; q++) {
@@ -706,9 +706,9 @@ recognize(struct cv *c, const struct ks_xf_input *in, struct ks_buf *reason)
 			c->den = ks_xfk_poly_c(&c->x, &d->den, 1);
 			if (!c->den)
 				return ks_xfk_decline(reason, "blockIdx.z is divided by "
-						       "something that is not an "
-						       "expression of the kernel's "
-						       "parameters");
+							      "something that is not an "
+							      "expression of the kernel's "
+							      "parameters");
 		}
 	}
 	A = &f->acc[pr->a];
@@ -730,9 +730,9 @@ recognize(struct cv *c, const struct ks_xf_input *in, struct ks_buf *reason)
 			aff_release(&a0);
 			aff_release(&a1);
 			return ks_xfk_decline(reason, x0 ? "both operands move with gx or "
-						    "gy: not an input and a filter"
-						  : "neither operand moves with gx "
-						    "or gy: not a convolution");
+							   "gy: not an input and a filter"
+							 : "neither operand moves with gx "
+							   "or gy: not a convolution");
 		}
 		if (x0) {
 			c->X = a0;
@@ -750,25 +750,25 @@ recognize(struct cv *c, const struct ks_xf_input *in, struct ks_buf *reason)
 	c->wname = k->params[f->arrays[f->acc[c->aw].array].param].name;
 	if (c->X.cd)
 		return ks_xfk_decline(reason, "the input %s moves with the output "
-				       "channel (line %u): a depthwise or grouped "
-				       "convolution, which the template does not "
-				       "take", c->xname, f->acc[c->ax].line);
+					      "channel (line %u): a depthwise or grouped "
+					      "convolution, which the template does not "
+					      "take", c->xname, f->acc[c->ax].line);
 	if (!c->W.cd)
 		return ks_xfk_decline(reason, "the filter %s does not move with an "
-				       "output channel (blockIdx.z %% n or "
-				       "blockIdx.z)", c->wname);
+					      "output channel (blockIdx.z %% n or "
+					      "blockIdx.z)", c->wname);
 	if (c->W.cq)
 		return ks_xfk_decline(reason, "the filter %s moves with the image",
-			       c->wname);
+				      c->wname);
 	if (!c->X.cl[0] || !c->W.cl[0])
 		return ks_xfk_decline(reason, "the outer loop (line %u) does not move "
-				       "both the input and the filter: not a loop "
-				       "over input channels",
-			       f->loops[c->loops[0]].line);
+					      "both the input and the filter: not a loop "
+					      "over input channels",
+				      f->loops[c->loops[0]].line);
 	if (c->zq < 0) {
 		if (c->X.cq)
 			return ks_xfk_decline(reason, "the input moves with the image "
-					       "without a blockIdx.z division");
+						      "without a blockIdx.z division");
 		c->den = ks_xstrdup("(long long)ks_og.z");
 	}
 	/* the conditions in the nest */
@@ -782,11 +782,11 @@ recognize(struct cv *c, const struct ks_xf_input *in, struct ks_buf *reason)
 		if (b->kind != KS_BR_BOUNDS || b->early_exit ||
 		    b->cmp == KS_CMP_NONE)
 			return ks_xfk_decline(reason, "the condition on line %u in the loop "
-					       "nest is not a bounds check",
-				       b->line);
+						      "nest is not a bounds check",
+					      b->line);
 		if (c->ncond == CV_MAXC)
 			return ks_xfk_decline(reason, "more than %d bounds checks in the "
-					       "loop nest", CV_MAXC);
+						      "loop nest", CV_MAXC);
 		cd = &c->cond[c->ncond];
 		if (affine(c, &b->subject, 1, &cd->s, "the bounds check", b->line,
 			   reason))
@@ -797,12 +797,12 @@ recognize(struct cv *c, const struct ks_xf_input *in, struct ks_buf *reason)
 		cd->lim = ks_xfk_uniform_c(&c->x, &b->limit);
 		if (!cd->lim)
 			return ks_xfk_decline(reason, "the limit of the bounds check on "
-					       "line %u is not an expression of "
-					       "the kernel's parameters", b->line);
+						      "line %u is not an expression of "
+						      "the kernel's parameters", b->line);
 		if (cd->s.cq || cd->s.cd || cd->s.cl[0])
 			return ks_xfk_decline(reason, "the bounds check on line %u depends "
-					       "on the image, the channel or the "
-					       "channel loop", b->line);
+						      "on the image, the channel or the "
+						      "channel loop", b->line);
 	}
 	if (limits(c, reason) || nest_text(c, in, pr, reason))
 		return -1;

@@ -72,45 +72,45 @@ operand(struct ks_kloop *kl, int which, int acc_i, struct ks_buf *reason)
 	o->line = a->line;
 	if (arr->space != KS_SPACE_GLOBAL || arr->param < 0)
 		return ks_xfk_decline(reason, "the operand %s on line %u is not read "
-				       "through a pointer parameter",
-			       arr->name, a->line);
+					      "through a pointer parameter",
+				      arr->name, a->line);
 	o->param = arr->param;
 	o->name = k->params[arr->param].name;
 	if (a->scalar != KS_T_FLOAT || a->bytes != 4 || a->lanes != 1 ||
 	    (a->flags & (KS_ACC_VECTOR | KS_ACC_SIZE_GUESSED)))
 		return ks_xfk_decline(reason, "the operand %s on line %u is not a "
-				       "float (the template is for fp32)",
-			       o->name, a->line);
+					      "float (the template is for fp32)",
+				      o->name, a->line);
 	if (a->offset.data)
 		return ks_xfk_decline(reason, "the index of %s on line %u depends on "
-				       "data read from memory",
-			       o->name, a->line);
+					      "data read from memory",
+				      o->name, a->line);
 	if (a->offset.rem || a->offset.nonlinear)
 		return ks_xfk_decline(reason, "the index of %s on line %u is not affine "
-				       "in the thread indices and the loop (a "
-				       "product, division or remainder of them)",
-			       o->name, a->line);
+					      "in the thread indices and the loop (a "
+					      "product, division or remainder of them)",
+				      o->name, a->line);
 	allowed = KS_SRC_THREAD_MASK | KS_SRC_BIT(lsrc) | KS_SRC_BIT(KS_SRC_ONE);
 	if (src & ~allowed)
 		return ks_xfk_decline(reason, "the index of %s on line %u depends on "
-				       "another loop",
-			       o->name, a->line);
+					      "another loop",
+				      o->name, a->line);
 	if (!(src & KS_SRC_BIT(lsrc)))
 		return ks_xfk_decline(reason, "the index of %s on line %u does not "
-				       "move with the loop",
-			       o->name, a->line);
+					      "move with the loop",
+				      o->name, a->line);
 	/* x and y only as the global indices (z: blockIdx.z, the batch) */
 	memset(&g.c[KS_SRC_TID_Z], 0, sizeof(g.c[0]));
 	memset(&g.c[KS_SRC_BID_Z], 0, sizeof(g.c[0]));
 	if (!ks_form_global_index_only(&g))
 		return ks_xfk_decline(reason, "the index of %s on line %u uses "
-				       "threadIdx or blockIdx other than as "
-				       "blockIdx*blockDim + threadIdx",
-			       o->name, a->line);
+					      "threadIdx or blockIdx other than as "
+					      "blockIdx*blockDim + threadIdx",
+				      o->name, a->line);
 	if (!ks_form_multiple_of(&a->offset, 4))
 		return ks_xfk_decline(reason, "the index of %s on line %u is not a "
-				       "whole number of elements",
-			       o->name, a->line);
+					      "whole number of elements",
+				      o->name, a->line);
 	if (poly_nonzero(&a->offset.c[KS_SRC_TID_X]))
 		o->dep |= KS_KL_DEP_X;
 	if (poly_nonzero(&a->offset.c[KS_SRC_TID_Y]))
@@ -122,9 +122,9 @@ operand(struct ks_kloop *kl, int which, int acc_i, struct ks_buf *reason)
 	o->ck = ks_xfk_poly_c(&kl->x, &a->offset.c[lsrc], 4);
 	if (!o->c0 || !o->cz || !o->cx || !o->cy || !o->ck)
 		return ks_xfk_decline(reason, "the index of %s on line %u has a "
-				       "coefficient that is not an expression "
-				       "of the kernel's parameters",
-			       o->name, a->line);
+					      "coefficient that is not an expression "
+					      "of the kernel's parameters",
+				      o->name, a->line);
 	o->unit_x = ks_form_coef_const(&a->offset, KS_SRC_TID_X, &one) && one == 4;
 	o->unit_y = ks_form_coef_const(&a->offset, KS_SRC_TID_Y, &one) && one == 4;
 	o->unit_k = ks_form_coef_const(&a->offset, (enum ks_src)lsrc, &one) &&
@@ -133,8 +133,8 @@ operand(struct ks_kloop *kl, int which, int acc_i, struct ks_buf *reason)
 		if (f->acc[i].array == a->array &&
 		    (f->acc[i].flags & (KS_ACC_STORE | KS_ACC_ATOMIC)))
 			return ks_xfk_decline(reason, "the operand %s is written on "
-					       "line %u",
-				       o->name, f->acc[i].line);
+						      "line %u",
+					      o->name, f->acc[i].line);
 	return 0;
 }
 
@@ -161,9 +161,9 @@ limits(struct ks_kloop *kl, struct ks_buf *reason)
 			continue;
 		if (b->loop >= 0)
 			return ks_xfk_decline(reason, "a condition inside a loop "
-					       "(line %u) decides whether the "
-					       "k-loop runs",
-				       b->line);
+						      "(line %u) decides whether the "
+						      "k-loop runs",
+					      b->line);
 		if (b->kind == KS_BR_BOUNDS && ks_form_equal(&b->subject, &gx))
 			slot = &kl->limx;
 		else if (b->kind == KS_BR_BOUNDS && ks_form_equal(&b->subject, &gy))
@@ -172,23 +172,23 @@ limits(struct ks_kloop *kl, struct ks_buf *reason)
 			slot = &kl->limz;
 		if (!slot)
 			return ks_xfk_decline(reason, "the condition on line %u is not a "
-					       "bounds check of a global thread "
-					       "index (gx, gy) or blockIdx.z",
-				       b->line);
+						      "bounds check of a global thread "
+						      "index (gx, gy) or blockIdx.z",
+					      b->line);
 		if (!b->early_exit && (b->cmp == KS_CMP_LT || b->cmp == KS_CMP_LE))
 			plus1 = b->cmp == KS_CMP_LE;
 		else if (b->early_exit && (b->cmp == KS_CMP_GE || b->cmp == KS_CMP_GT))
 			plus1 = b->cmp == KS_CMP_GT;
 		else
 			return ks_xfk_decline(reason, "the bounds check on line %u does "
-					       "not keep the indices below a limit",
-				       b->line);
+						      "not keep the indices below a limit",
+					      b->line);
 		lim = ks_xfk_uniform_c(&kl->x, &b->limit);
 		if (!lim)
 			return ks_xfk_decline(reason, "the limit of the bounds check on "
-					       "line %u is not an expression of "
-					       "the kernel's parameters",
-				       b->line);
+						      "line %u is not an expression of "
+						      "the kernel's parameters",
+					      b->line);
 		if (*slot) {
 			/* two checks of one index: the smaller limit */
 			struct ks_buf m = KS_BUF_INIT;
@@ -331,13 +331,13 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 		}
 	if (nfor != 1) {
 		ks_xfk_decline(reason, "%s for loops on line %u, where the k-loop is",
-			nfor ? "several" : "no", l->line);
+			       nfor ? "several" : "no", l->line);
 		goto out;
 	}
 	op = fo + 1;
 	if (op >= ts.n || !ks_xfk_tok_is(t, &ts.t[op], "(") || (cp = ks_xfk_match(t, &ts, op)) >= ts.n) {
 		ks_xfk_decline(reason, "the k-loop on line %u is not a for statement",
-			l->line);
+			       l->line);
 		goto out;
 	}
 	for (i = op + 1; i < cp; i++)
@@ -351,8 +351,8 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 	 * the variable the increment steps */
 	if (!s1 || !s2 || s2 < s1 + 3 || ts.t[s1 + 1].kind != 'i') {
 		ks_xfk_decline(reason, "the k-loop's condition (line %u) is not "
-				"`k < bound`",
-			l->line);
+				       "`k < bound`",
+			       l->line);
 		goto out;
 	}
 	{
@@ -373,9 +373,9 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 					ts.t[i].end - ts.t[i].begin);
 		if (!lt || !found) {
 			ks_xfk_decline(reason, "the k-loop's condition (line %u) is not "
-					"`k < bound` or `k <= bound` on the "
-					"variable it steps",
-				l->line);
+					       "`k < bound` or `k <= bound` on the "
+					       "variable it steps",
+				       l->line);
 			goto out;
 		}
 	}
@@ -386,8 +386,8 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 	if (!ks_form_is_const(&l->step, &step) || step <= 0 ||
 	    (lt == 3 && step != 1)) {
 		ks_xfk_decline(reason, "the k-loop (line %u) does not count up by a "
-				"constant step",
-			l->line);
+				       "constant step",
+			       l->line);
 		goto out;
 	}
 	{
@@ -399,9 +399,9 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 			free(init);
 			free(bound);
 			ks_xfk_decline(reason, "the k-loop's start or bound (line %u) is "
-					"not an expression of the kernel's "
-					"parameters",
-				l->line);
+					       "not an expression of the kernel's "
+					       "parameters",
+				       l->line);
 			goto out;
 		}
 		/* iterations of for (k = init; k < bound; k += step) */
@@ -435,9 +435,9 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 	for (i = e; outer_var && i < ts.n; i++)
 		if (ks_xfk_tok_same(t, &ts.t[i], &ts.t[s1 + 1])) {
 			ks_xfk_decline(reason, "the k-loop's variable (line %u) is "
-					"declared before the loop and read after "
-					"it (line %u)",
-				l->line, ts.t[i].line);
+					       "declared before the loop and read after "
+					       "it (line %u)",
+				       l->line, ts.t[i].line);
 			goto out;
 		}
 	/* acc += P * Q;  acc = acc + P * Q;  acc = P * Q + acc;
@@ -506,9 +506,9 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 		}
 		if (!j || j != e) {
 			ks_xfk_decline(reason, "the k-loop's body (line %u) is not just "
-					"`acc += %s%s[..] * %s[..]`",
-				l->line, pr->scaled ? "factor * " : "",
-				kl->op[0].name, kl->op[1].name);
+					       "`acc += %s%s[..] * %s[..]`",
+				       l->line, pr->scaled ? "factor * " : "",
+				       kl->op[0].name, kl->op[1].name);
 			goto out;
 		}
 		ks_buf_addf(&rep, " += %s%sks_gemm_v;", sp.factors.len ? sp.factors.buf : "",
@@ -538,8 +538,8 @@ loop_text(struct ks_kloop *kl, const struct ks_xf_input *in,
 	goto out;
 bad_body:
 	ks_xfk_decline(reason, "the k-loop's body (line %u) is not one accumulating "
-			"statement",
-		l->line);
+			       "statement",
+		       l->line);
 out:
 	free(ts.t);
 	ks_buf_release(&rep);
@@ -585,14 +585,14 @@ accumulator(struct ks_kloop *kl, const struct ks_product *pr,
 			if (st->array == f->acc[pr->a].array ||
 			    st->array == f->acc[pr->b].array)
 				return ks_xfk_decline(reason, "the k-loop (line %u) "
-						       "accumulates into %s, "
-						       "which its product reads",
-					       l->line, n);
+							      "accumulates into %s, "
+							      "which its product reads",
+						      l->line, n);
 			if (ks_form_sources(&st->offset) & KS_SRC_LOOP_MASK)
 				return ks_xfk_decline(reason, "the k-loop (line %u) "
-						       "accumulates into %s at "
-						       "an index the loop moves",
-					       l->line, n);
+							      "accumulates into %s at "
+							      "an index the loop moves",
+						      l->line, n);
 		}
 		if (st->array != ld->array || !ks_form_equal(&st->offset, &ld->offset) ||
 		    f->arrays[st->array].param < 0 ||
@@ -607,9 +607,9 @@ accumulator(struct ks_kloop *kl, const struct ks_product *pr,
 		const struct ks_access *a = &f->acc[bad];
 
 		return ks_xfk_decline(reason, "the k-loop (line %u) also %s %s on line %u",
-			       l->line,
-			       (a->flags & KS_ACC_STORE) ? "stores" : "reads",
-			       f->arrays[a->array].name, a->line);
+				      l->line,
+				      (a->flags & KS_ACC_STORE) ? "stores" : "reads",
+				      f->arrays[a->array].name, a->line);
 	}
 	kl->mem_acc = 1;
 	return 0;
@@ -632,46 +632,46 @@ ks_kloop_init(struct ks_kloop *kl, const struct ks_xf_input *in,
 	for (size_t i = 0; i < f->nacc; i++)
 		if (f->acc[i].flags & KS_ACC_ATOMIC)
 			return ks_xfk_decline(reason, "%s has atomics (line %u)", k->name,
-				       f->acc[i].line);
+					      f->acc[i].line);
 	for (size_t i = 0; i < f->nproducts; i++)
 		if (f->products[i].accumulate && f->products[i].loop >= 0) {
 			if (pr)
 				return ks_xfk_decline(reason, "%s accumulates more than "
-						       "one product in loops "
-						       "(lines %u, %u)",
-					       k->name, pr->line,
-					       f->products[i].line);
+							      "one product in loops "
+							      "(lines %u, %u)",
+						      k->name, pr->line,
+						      f->products[i].line);
 			pr = &f->products[i];
 			np++;
 		}
 	if (!pr)
 		return ks_xfk_decline(reason, "%s has no loop accumulating a product "
-				       "of two loaded values",
-			       k->name);
+					      "of two loaded values",
+				      k->name);
 	kl->loop = pr->loop;
 	l = &f->loops[kl->loop];
 	if (f->declares_double || f->nfp64)
 		return ks_xfk_decline(reason, "%s computes in double: the template "
-				       "accumulates in float",
-			       k->name);
+					      "accumulates in float",
+				      k->name);
 	if (l->parent >= 0)
 		return ks_xfk_decline(reason, "the k-loop (line %u) is inside another "
-				       "loop (line %u)",
-			       l->line, f->loops[l->parent].line);
+					      "loop (line %u)",
+				      l->line, f->loops[l->parent].line);
 	for (size_t i = 0; i < f->nloops; i++)
 		if (f->loops[i].parent == kl->loop)
 			return ks_xfk_decline(reason, "the k-loop (line %u) has a loop "
-					       "inside (line %u)",
-				       l->line, f->loops[i].line);
+						      "inside (line %u)",
+					      l->line, f->loops[i].line);
 	if (l->step_kind != KS_STEP_ADD)
 		return ks_xfk_decline(reason, "the k-loop (line %u) does not step by "
-				       "addition",
-			       l->line);
+					      "addition",
+				      l->line);
 	if (pr->loop != kl->loop || f->acc[pr->a].loop != kl->loop ||
 	    f->acc[pr->b].loop != kl->loop)
 		return ks_xfk_decline(reason, "the product on line %u is not in the "
-				       "k-loop's body",
-			       pr->line);
+					      "k-loop's body",
+				      pr->line);
 	if (accumulator(kl, pr, reason))
 		return -1;
 	for (size_t i = 0; i < f->ncalls; i++)
@@ -679,12 +679,12 @@ ks_kloop_init(struct ks_kloop *kl, const struct ks_xf_input *in,
 		    strcmp(f->calls[i].name, "fmaf") &&
 		    strcmp(f->calls[i].name, "__fmaf_rn"))
 			return ks_xfk_decline(reason, "the k-loop calls %s (line %u)",
-				       f->calls[i].name, f->calls[i].line);
+					      f->calls[i].name, f->calls[i].line);
 	for (size_t i = 0; i < f->nbranches; i++)
 		if (ks_facts_loop_within(f, f->branches[i].loop, kl->loop))
 			return ks_xfk_decline(reason, "the k-loop has a condition "
-					       "inside (line %u)",
-				       f->branches[i].line);
+						      "inside (line %u)",
+					      f->branches[i].line);
 	if (operand(kl, 0, pr->a, reason) || operand(kl, 1, pr->b, reason))
 		return -1;
 	if (limits(kl, reason) || loop_text(kl, in, pr, reason))
