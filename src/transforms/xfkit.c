@@ -22,13 +22,6 @@ ks_xfk_release(struct ks_xfk *x)
 	memset(x, 0, sizeof(*x));
 }
 
-static int
-decline(struct ks_buf *reason, const char *msg)
-{
-	ks_buf_adds(reason, msg);
-	return -1;
-}
-
 int
 ks_xfk_init(struct ks_xfk *x, const struct ks_xf_input *in, struct ks_buf *reason)
 {
@@ -42,16 +35,16 @@ ks_xfk_init(struct ks_xfk *x, const struct ks_xf_input *in, struct ks_buf *reaso
 	x->k = k;
 	x->f = &k->facts;
 	if (k->is_template)
-		return decline(reason, "the kernel is a template (its instantiations "
-				       "differ per use)");
+		return ks_xfk_decline(reason, "the kernel is a template (its instantiations "
+					      "differ per use)");
 	if (strcmp(k->name, k->qualified) != 0)
-		return decline(reason, "the kernel is inside a namespace or class, "
-				       "where helper kernels cannot be declared");
+		return ks_xfk_decline(reason, "the kernel is inside a namespace or class, "
+					      "where helper kernels cannot be declared");
 	if (k->extent.end > in->len || k->body.end > k->extent.end ||
 	    k->name_ext.end > k->body.begin || k->extent.begin > k->name_ext.begin ||
 	    k->body.begin >= k->body.end || t[k->body.begin] != '{' ||
 	    t[k->body.end - 1] != '}')
-		return decline(reason, "the kernel's extents do not match its file");
+		return ks_xfk_decline(reason, "the kernel's extents do not match its file");
 	/* the parameter list: the balanced parentheses after the name */
 	for (p = k->name_ext.end; p < k->body.begin && t[p] != '('; p++)
 		;
@@ -61,10 +54,10 @@ ks_xfk_init(struct ks_xfk *x, const struct ks_xf_input *in, struct ks_buf *reaso
 			break;
 	}
 	if (p >= k->body.begin || q >= k->body.begin)
-		return decline(reason, "the kernel's parameter list was not found");
+		return ks_xfk_decline(reason, "the kernel's parameter list was not found");
 	for (size_t i = 0; i < k->nparams; i++) {
 		if (!k->params[i].name[0])
-			return decline(reason, "a kernel parameter has no name");
+			return ks_xfk_decline(reason, "a kernel parameter has no name");
 		ks_buf_addf(&args, "%s%s", i ? ", " : "", k->params[i].name);
 	}
 	x->def_begin = k->extent.begin;
