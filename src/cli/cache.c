@@ -108,6 +108,8 @@ cmd_list(const struct ks_conf *conf, int json)
 				cJSON_AddStringToObject(o, "key", items[i].key);
 				cJSON_AddStringToObject(o, "cache", dirs.v[d]);
 				cJSON_AddStringToObject(o, "kernel", kernel ? kernel : "");
+				cJSON_AddStringToObject(o, "symbol", j && ks_json_str(j, "kernel") ?
+							ks_json_str(j, "kernel") : "");
 				cJSON_AddNumberToObject(o, "arch", arch);
 				cJSON_AddNumberToObject(o, "speedup", sp);
 				cJSON_AddNumberToObject(o, "orig_ms", j ? ks_json_num(j, "orig_ms") : 0);

@@ -154,6 +154,19 @@ test_a_corrupt_entry_is_ignored_and_counted() {
 	expect_contains "$(cat out.txt)" "$k"
 }
 
+test_cache_list_names_each_entry() {
+	setup
+	k=$(key_for sm_90 -arch=sm_90 -c src/app.cu -o app.o)
+	seed "$k" 900
+	expect_eq "$k  sm_90  x2.00   _Z5scalePffi" "$("$KS_BIN" cache list)" "the line"
+	"$KS_BIN" cache list --json >list.json
+	expect_eq "$k _Z5scalePffi 900 2" "$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert len(r) == 1, r
+print(r[0]["key"], r[0]["symbol"], r[0]["arch"], r[0]["speedup"])' list.json)" "the JSON"
+}
+
 test_a_variant_for_another_arch_is_not_applied() {
 	setup
 	k80=$(key_for sm_80 -arch=sm_80 -c src/app.cu -o app.o)
