@@ -459,7 +459,7 @@ t_reach() {
 	(cd "$d" && "$KS" capture -- ./reach)
 	"$KS" optimize --llm none --rounds 2 --no-metrics "$k" >"$WORK/logs/reach-optimize.txt" 2>&1
 	"$KS" cache list --json >"$WORK/logs/reach-cache.json"
-	sp=$(jget "$WORK/logs/reach-cache.json" "[r['speedup'] for r in j if r['symbol'] == '$k' and r['arch'] == ${cc}0][0]")
+	sp=$(jget "$WORK/logs/reach-cache.json" "'%.2f' % [r['speedup'] for r in j if r['symbol'] == '$k' and r['arch'] == ${cc}0][0]")
 	rm -f "$d/reach"
 	(cd "$d" && KS_LOG=$WORK/logs/reach-subst.log "$KSNVCC" -O3 -o reach reach.cu)
 	grep "substitution:" "$WORK/logs/reach-subst.log"
