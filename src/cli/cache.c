@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../cache/rewrite.h"
@@ -427,7 +428,11 @@ cmd_clear(const struct ks_conf *conf)
 	return rc;
 }
 
-/* Copy every entry of `from` that passes the read checks into `to`. */
+/*
+ * Copy every entry of `from` that passes the read checks into `to`. The
+ * first entry that cannot be written ends the copy: the next ones would
+ * fail the same way.
+ */
 static int
 copy_entries(const char *from, const char *to, const char *what)
 {
@@ -436,9 +441,12 @@ copy_entries(const char *from, const char *to, const char *what)
 	size_t n, i, copied = 0, skipped = 0;
 	int rc = 0;
 
-	if (ks_store_list(from, &items, &n, &err))
-		return fail(&err);
-	for (i = 0; i < n; i++) {
+	if (ks_fs_mkdirs(to, &err) || ks_store_list(from, &items, &n, &err)) {
+		rc = fail(&err);
+		ks_buf_release(&err);
+		return rc;
+	}
+	for (i = 0; i < n && !rc; i++) {
 		const char *dirs[1] = { from };
 		struct ks_store_entry e = { 0 };
 		unsigned corrupt = 0;
@@ -459,6 +467,26 @@ copy_entries(const char *from, const char *to, const char *what)
 	ks_store_items_release(items, n);
 	printf("%zu entr%s %s, %zu skipped\n", copied, copied == 1 ? "y" : "ies",
 	       what, skipped);
+	ks_buf_release(&err);
+	return rc;
+}
+
+/* An import obeys the size limit as the loop's own puts do. */
+static int
+trim_primary(const struct ks_conf *conf, const char *primary)
+{
+	struct ks_buf err = KS_BUF_INIT;
+	long long max = 0;
+	size_t removed = 0;
+	int rc = 0;
+
+	if (ks_store_parse_size(conf->cache_max_size, &max) || max <= 0)
+		return 0;
+	if (ks_store_trim(primary, max, NULL, &removed, &err))
+		rc = fail(&err);
+	else if (removed)
+		printf("%zu least recently used entr%s removed to stay under %s\n",
+		       removed, removed == 1 ? "y" : "ies", conf->cache_max_size);
 	ks_buf_release(&err);
 	return rc;
 }
@@ -487,9 +515,19 @@ ks_cmd_cache(int argc, char **argv, struct ks_conf *conf)
 	if (!strcmp(sub, "clear") && argc == 2)
 		return cmd_clear(conf);
 	if ((!strcmp(sub, "export") || !strcmp(sub, "import")) && argc == 3) {
+		struct stat st;
+
+		/* A mistyped import path must not pass for an empty cache. */
+		if (!strcmp(sub, "import") &&
+		    (stat(argv[2], &st) || !S_ISDIR(st.st_mode))) {
+			fprintf(stderr, "ks: error: no cache directory at '%s'\n", argv[2]);
+			return KS_EXIT_FAILED;
+		}
 		primary = ks_fs_join(conf->dir, "cache");
 		rc = !strcmp(sub, "export") ? copy_entries(primary, argv[2], "exported")
 					    : copy_entries(argv[2], primary, "imported");
+		if (!rc && !strcmp(sub, "import"))
+			rc = trim_primary(conf, primary);
 		free(primary);
 		return rc;
 	}

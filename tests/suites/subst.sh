@@ -167,6 +167,50 @@ assert len(r) == 1, r
 print(r[0]["key"], r[0]["symbol"], r[0]["arch"], r[0]["speedup"])' list.json)" "the JSON"
 }
 
+# The cache's own commands, on entries seeded under made-up keys (nothing
+# is built): show, export, import (a corrupt entry skipped, the size
+# limit kept), rm and clear, and their errors.
+test_cache_show_export_import_rm_clear() {
+	local k1=0123456789abcdef0123456789abcdef k2=fedcba9876543210fedcba9876543210 rc
+	setup
+	seed $k1 900
+	./seed-tool "$KS_DIR/cache" $k2 _Z5scalePffi 800 variant.cu 3
+	"$KS_BIN" cache show $k1 >show.txt
+	expect_contains "$(cat show.txt)" '"arch": 900'
+	expect_contains "$(cat show.txt)" "n == 0x5eed5eed"
+	rc=0; "$KS_BIN" cache show 00000000000000000000000000000000 2>err.txt || rc=$?
+	expect_eq 105 "$rc" "show of a missing key"
+	expect_contains "$(cat err.txt)" "no verified entry"
+	expect_eq "2 entries exported, 0 skipped" "$("$KS_BIN" cache export exp)" "export"
+	printf '// one more line\n' >>"exp/${k1:0:2}/$k1/variant.cu"
+	expect_eq "1 entry imported, 1 skipped" \
+		"$(KS_DIR=$TEST_DIR/other "$KS_BIN" cache import exp 2>err.txt)" "import"
+	expect_contains "$(cat err.txt)" "$k1: not imported (it fails its checks)"
+	expect_eq "$k2  sm_80  x3.00   _Z5scalePffi" \
+		"$(KS_DIR=$TEST_DIR/other "$KS_BIN" cache list)" "the imported cache"
+	# A mistyped path is an error, not an empty cache.
+	rc=0; "$KS_BIN" cache import no-such-dir 2>err.txt || rc=$?
+	expect_eq 105 "$rc" "import of a missing folder"
+	expect_contains "$(cat err.txt)" "no cache directory at 'no-such-dir'"
+	: >afile
+	rc=0; "$KS_BIN" cache export afile/sub 2>err.txt || rc=$?
+	expect_eq 105 "$rc" "export under a file"
+	expect_eq 1 "$(grep -c error err.txt)" "one error for the export"
+	# An import keeps the size limit (two entries of about 1 KB each).
+	"$KS_BIN" cache export exp2 >/dev/null
+	KS_CACHE_MAX_SIZE=1K KS_DIR=$TEST_DIR/small "$KS_BIN" cache import exp2 >imp.txt
+	expect_contains "$(cat imp.txt)" "removed to stay under 1K"
+	[ "$(KS_DIR=$TEST_DIR/small "$KS_BIN" cache list | wc -l)" -lt 2 ] ||
+		fail "both entries kept under a 1K limit"
+	# rm and clear act on the primary cache.
+	KS_DIR=$TEST_DIR/other "$KS_BIN" cache rm $k2
+	expect_eq "" "$(KS_DIR=$TEST_DIR/other "$KS_BIN" cache list)" "after rm"
+	rc=0; KS_DIR=$TEST_DIR/other "$KS_BIN" cache rm $k2 2>err.txt || rc=$?
+	expect_eq 105 "$rc" "rm of a removed key"
+	expect_eq "2 entries removed" "$("$KS_BIN" cache clear)" "clear"
+	expect_eq "" "$("$KS_BIN" cache list)" "after clear"
+}
+
 test_a_variant_for_another_arch_is_not_applied() {
 	setup
 	k80=$(key_for sm_80 -arch=sm_80 -c src/app.cu -o app.o)
