@@ -118,3 +118,22 @@ test_sass_where_cuobjdump_exists() {
 	[ "$(feature out.txt $SUM sm_90 shuffles)" -ge 2 ] || fail "no SHFL"
 	expect_feature out.txt $SUM sm_90 barriers 1
 }
+
+# `ks evidence`: the build record's words, or the words after --; a file
+# with neither says how to give them.
+test_the_command_reads_the_record_or_the_words() {
+	local rc=0
+	cp "$ROOT/tests/data/evidence/kernels.cu" .
+	"$KS_BIN" evidence kernels.cu >out.txt 2>err.txt || rc=$?
+	expect_eq 105 "$rc" "without a record"
+	expect_contains "$(cat err.txt)" "no build record of '$TEST_DIR/kernels.cu'"
+	KS_NVCC=$(real_nvcc) "$KS_NVCC_BIN" -arch=sm_80 -c kernels.cu -o kernels.o
+	"$KS_BIN" evidence kernels.cu >out.txt
+	expect_contains "$(cat out.txt)" "$VEC4 sm_80 (ptxas, ptx"
+	"$KS_BIN" evidence --json kernels.cu -- -arch=sm_90 >ev.json
+	expect_eq "sm_90 1 1" "$(python3 -c '
+import json, sys
+r = {e["kernel"]: e for e in json.load(open(sys.argv[1]))}
+v, s = r[sys.argv[2]], r[sys.argv[3]]
+print(v["arch"], v["features"]["has_vec128_global"], s["features"]["spills"])' ev.json $VEC4 $SPILL)" "the JSON"
+}
