@@ -5,223 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lex.h"
 #include "../core/buf.h"
 #include "../core/grow.h"
 #include "../core/util.h"
-
-/* ------------------------------------------------------------------ */
-/* A C++ lexer just good enough to find statements, names and launches */
-
-enum tok {
-	T_EOF,
-	T_IDENT,
-	T_NUMBER,
-	T_STRING,
-	T_CHAR,
-	T_PUNCT,
-	T_DIRECTIVE,	/* a whole preprocessor line, continuations included */
-};
-
-struct token {
-	enum tok kind;
-	size_t begin, end;
-};
-
-struct lexer {
-	const char *s;
-	size_t len, pos;
-	int bol;	/* only blanks since the last newline */
-};
-
-static void
-lex_init(struct lexer *lx, const char *s, size_t len)
-{
-	lx->s = s;
-	lx->len = len;
-	lx->pos = 0;
-	lx->bol = 1;
-}
-
-static int
-ident_start(int c)
-{
-	return isalpha(c) || c == '_' || c == '$';
-}
-
-static int
-ident_char(int c)
-{
-	return isalnum(c) || c == '_' || c == '$';
-}
-
-/* Is s[0..n) an encoding prefix of a string or character literal? */
-static int
-literal_prefix(const char *s, size_t n)
-{
-	static const char *const prefixes[] = {
-		"L", "u", "U", "u8", "R", "LR", "uR", "UR", "u8R",
-	};
-	size_t i;
-
-	for (i = 0; i < KS_ARRAY_SIZE(prefixes); i++)
-		if (strlen(prefixes[i]) == n && !memcmp(prefixes[i], s, n))
-			return 1;
-	return 0;
-}
-
-/* The end of the quoted literal whose opening quote is at i. */
-static size_t
-skip_quoted(const char *s, size_t len, size_t i)
-{
-	char q = s[i++];
-
-	while (i < len && s[i] != q && s[i] != '\n') {
-		if (s[i] == '\\' && i + 1 < len)
-			i++;
-		i++;
-	}
-	return i < len && s[i] == q ? i + 1 : i;
-}
-
-/* The end of the raw string R"delim( ... )delim" whose quote is at i. */
-static size_t
-skip_raw(const char *s, size_t len, size_t i)
-{
-	size_t d = i + 1, dl, j;
-
-	while (d < len && s[d] != '(' && d - i <= 17)
-		d++;
-	if (d >= len || s[d] != '(')
-		return skip_quoted(s, len, i);
-	dl = d - (i + 1);
-	for (j = d + 1; j + dl + 1 < len; j++)
-		if (s[j] == ')' && !memcmp(s + j + 1, s + i + 1, dl) &&
-		    s[j + 1 + dl] == '"')
-			return j + dl + 2;
-	return len;
-}
-
-static enum tok
-lex(struct lexer *lx, struct token *t)
-{
-	const char *s = lx->s;
-	size_t n = lx->len, i = lx->pos;
-
-	for (;;) {
-		if (i >= n) {
-			t->kind = T_EOF;
-			t->begin = t->end = lx->pos = n;
-			return T_EOF;
-		}
-		if (s[i] == '\n') {
-			lx->bol = 1;
-			i++;
-		} else if (isspace((unsigned char)s[i])) {
-			i++;
-		} else if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n') {
-			i += 2;
-		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
-			while (i < n && s[i] != '\n')
-				i += s[i] == '\\' && i + 1 < n ? 2 : 1;
-		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-			const char *e =
-				i + 2 < n ? strstr(s + i + 2, "*/") : NULL;
-
-			i = e && (size_t)(e - s) < n ? (size_t)(e - s) + 2 : n;
-		} else {
-			break;
-		}
-	}
-	t->begin = i;
-	if (lx->bol && s[i] == '#') {
-		t->kind = T_DIRECTIVE;
-		while (i < n && s[i] != '\n') {
-			if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n')
-				i++;
-			i++;
-		}
-	} else if (ident_start((unsigned char)s[i])) {
-		while (i < n && ident_char((unsigned char)s[i]))
-			i++;
-		t->kind = T_IDENT;
-		if (i < n && (s[i] == '"' || s[i] == '\'') &&
-		    literal_prefix(s + t->begin, i - t->begin)) {
-			t->kind = s[i] == '"' ? T_STRING : T_CHAR;
-			if (s[i] == '"' && s[i - 1] == 'R')
-				i = skip_raw(s, n, i);
-			else
-				i = skip_quoted(s, n, i);
-		}
-	} else if (isdigit((unsigned char)s[i]) ||
-		   (s[i] == '.' && i + 1 < n &&
-		    isdigit((unsigned char)s[i + 1]))) {
-		/* A pp-number: 1'000, 0x1p-3, 1.5e+10f. */
-		for (i++; i < n; i++) {
-			if ((s[i] == '+' || s[i] == '-') &&
-			    strchr("eEpP", s[i - 1]))
-				continue;
-			if (ident_char((unsigned char)s[i]) || s[i] == '.' ||
-			    (s[i] == '\'' && i + 1 < n &&
-			     isalnum((unsigned char)s[i + 1])))
-				continue;
-			break;
-		}
-		t->kind = T_NUMBER;
-	} else if (s[i] == '"' || s[i] == '\'') {
-		t->kind = s[i] == '"' ? T_STRING : T_CHAR;
-		i = skip_quoted(s, n, i);
-	} else {
-		t->kind = T_PUNCT;
-		i++;
-	}
-	t->end = lx->pos = i;
-	lx->bol = 0;
-	return t->kind;
-}
-
-static int
-is_punct(const char *s, const struct token *t, char c)
-{
-	return t->kind == T_PUNCT && s[t->begin] == c;
-}
-
-static int
-is_ident(const char *s, const struct token *t, const char *name)
-{
-	size_t n = strlen(name);
-
-	return t->kind == T_IDENT && t->end - t->begin == n &&
-	       !memcmp(s + t->begin, name, n);
-}
-
-static int
-punct_in(const char *s, const struct token *t, const char *set)
-{
-	return t->kind == T_PUNCT && s[t->begin] && strchr(set, s[t->begin]);
-}
-
-/* Does the directive token t name `name` as a whole word? */
-static int
-directive_names(const char *s, const struct token *t, const char *name)
-{
-	size_t n = strlen(name), i;
-
-	for (i = t->begin; i + n <= t->end; i++)
-		if (!memcmp(s + i, name, n) &&
-		    (i == t->begin || !ident_char((unsigned char)s[i - 1])) &&
-		    (i + n == t->end || !ident_char((unsigned char)s[i + n])))
-			return 1;
-	return 0;
-}
-
-/* Three adjacent `c` punctuators starting at token t (<<< or >>>). */
-static int
-triple(const struct lexer *lx, const struct token *t, char c)
-{
-	return t->kind == T_PUNCT && lx->s[t->begin] == c &&
-	       t->begin + 2 < lx->len && lx->s[t->begin + 1] == c &&
-	       lx->s[t->begin + 2] == c;
-}
 
 /* "cannot rewrite kernel 'k': <why>" appended to `err`; returns -1. */
 static int refuse(struct ks_buf *err, const char *kernel, const char *fmt, ...)
@@ -363,14 +150,14 @@ add_part(struct ks_buf *out, const struct ks_rewrite_part *p, const char *file)
 static size_t
 decl_start(const char *src, size_t len, size_t def_begin)
 {
-	struct lexer lx;
-	struct token t;
+	struct ks_lexer lx;
+	struct ks_token t;
 	size_t start = (size_t)-1;
 
-	lex_init(&lx, src, len);
-	while (lex(&lx, &t) != T_EOF && t.begin < def_begin) {
-		if (t.kind == T_DIRECTIVE || is_punct(src, &t, ';') ||
-		    is_punct(src, &t, '{') || is_punct(src, &t, '}'))
+	ks_lex_init(&lx, src, len);
+	while (ks_lex(&lx, &t) != KS_T_EOF && t.begin < def_begin) {
+		if (t.kind == KS_T_DIRECTIVE || ks_lex_punct(src, &t, ';') ||
+		    ks_lex_punct(src, &t, '{') || ks_lex_punct(src, &t, '}'))
 			start = (size_t)-1;
 		else if (start == (size_t)-1)
 			start = t.begin;
@@ -382,12 +169,12 @@ decl_start(const char *src, size_t len, size_t def_begin)
 static int
 in_directive(const char *src, size_t len, size_t off)
 {
-	struct lexer lx;
-	struct token t;
+	struct ks_lexer lx;
+	struct ks_token t;
 
-	lex_init(&lx, src, len);
-	while (lex(&lx, &t) != T_EOF && t.begin <= off)
-		if (t.kind == T_DIRECTIVE && off < t.end)
+	ks_lex_init(&lx, src, len);
+	while (ks_lex(&lx, &t) != KS_T_EOF && t.begin <= off)
+		if (t.kind == KS_T_DIRECTIVE && off < t.end)
 			return 1;
 	return 0;
 }
@@ -400,24 +187,24 @@ static int
 check_definition(const char *src, size_t begin, size_t end, const char *name,
 		 size_t line, int *is_template, struct ks_buf *err)
 {
-	struct lexer lx;
-	struct token t, prev = { T_EOF, 0, 0 };
+	struct ks_lexer lx;
+	struct ks_token t, prev = { KS_T_EOF, 0, 0 };
 	int global = 0, named = 0, first = 1;
 
 	*is_template = 0;
-	lex_init(&lx, src, end);
+	ks_lex_init(&lx, src, end);
 	lx.pos = begin;
-	while (lex(&lx, &t) != T_EOF && !is_punct(src, &t, '{')) {
-		if (first && is_ident(src, &t, "template"))
+	while (ks_lex(&lx, &t) != KS_T_EOF && !ks_lex_punct(src, &t, '{')) {
+		if (first && ks_lex_ident(src, &t, "template"))
 			*is_template = 1;
 		first = 0;
-		if (is_ident(src, &t, "__global__"))
+		if (ks_lex_ident(src, &t, "__global__"))
 			global = 1;
-		if (is_punct(src, &t, '(') && is_ident(src, &prev, name))
+		if (ks_lex_punct(src, &t, '(') && ks_lex_ident(src, &prev, name))
 			named = 1;
 		prev = t;
 	}
-	if (t.kind == T_EOF || !global || !named || src[end - 1] != '}')
+	if (t.kind == KS_T_EOF || !global || !named || src[end - 1] != '}')
 		return refuse(err, name, "the extent at line %zu is not its "
 			      "definition", line);
 	return 0;
@@ -432,24 +219,24 @@ check_launch(const char *src, const struct ks_rewrite_launch *lc,
 	     const char *name, size_t line, size_t *callee_end,
 	     struct ks_buf *err)
 {
-	struct lexer lx;
-	struct token t;
+	struct ks_lexer lx;
+	struct ks_token t;
 
-	lex_init(&lx, src, lc->end);
+	ks_lex_init(&lx, src, lc->end);
 	lx.pos = lc->begin;
-	while (lex(&lx, &t) != T_EOF) {
-		if (is_ident(src, &t, name)) {
-			struct lexer peek = lx;
-			struct token n;
+	while (ks_lex(&lx, &t) != KS_T_EOF) {
+		if (ks_lex_ident(src, &t, name)) {
+			struct ks_lexer peek = lx;
+			struct ks_token n;
 
-			lex(&peek, &n);
-			if (triple(&lx, &n, '<') && src[lc->end - 1] == ')') {
+			ks_lex(&peek, &n);
+			if (ks_lex_triple(&lx, &n, '<') && src[lc->end - 1] == ')') {
 				*callee_end = t.end;
 				return 0;
 			}
 			break;
 		}
-		if (!(t.kind == T_IDENT || is_punct(src, &t, ':')))
+		if (!(t.kind == KS_T_IDENT || ks_lex_punct(src, &t, ':')))
 			break;
 	}
 	return refuse(err, name, "the launch at line %zu is not "
@@ -464,14 +251,14 @@ static const char *const operand_keywords[] = {
 
 /* Is token t a type name (or qualifier) that a declarator may follow? */
 static int
-type_like(const char *s, const struct token *t)
+type_like(const char *s, const struct ks_token *t)
 {
 	size_t i;
 
-	if (t->kind != T_IDENT)
+	if (t->kind != KS_T_IDENT)
 		return 0;
 	for (i = 0; i < KS_ARRAY_SIZE(operand_keywords); i++)
-		if (is_ident(s, t, operand_keywords[i]))
+		if (ks_lex_ident(s, t, operand_keywords[i]))
 			return 0;
 	return 1;
 }
@@ -489,39 +276,39 @@ check_other_uses(const char *src, size_t len, const struct lines *l,
 		 const struct ks_rewrite_kernel *k, size_t def_from,
 		 struct ks_buf *err)
 {
-	struct lexer lx;
-	struct token t, p1 = { T_EOF, 0, 0 }, p2 = { T_EOF, 0, 0 };
+	struct ks_lexer lx;
+	struct ks_token t, p1 = { KS_T_EOF, 0, 0 }, p2 = { KS_T_EOF, 0, 0 };
 	size_t use = (size_t)-1, i;
 	int declares = 0;
 
-	lex_init(&lx, src, len);
-	while (lex(&lx, &t) != T_EOF) {
+	ks_lex_init(&lx, src, len);
+	while (ks_lex(&lx, &t) != KS_T_EOF) {
 		int inside = t.begin >= def_from && t.begin < k->def_end;
 
 		for (i = 0; !inside && i < k->nlaunches; i++)
 			inside = t.begin >= k->launches[i].begin &&
 				 t.begin < k->launches[i].end;
-		if (t.kind == T_DIRECTIVE && !inside &&
-		    directive_names(src, &t, k->name))
+		if (t.kind == KS_T_DIRECTIVE && !inside &&
+		    ks_lex_directive_names(src, &t, k->name))
 			return refuse(err, k->name, "a preprocessor "
 				      "directive names it at line %zu (the "
 				      "launcher would be bypassed)",
 				      line_of(l, t.begin));
-		if (t.kind == T_DIRECTIVE || is_punct(src, &t, ';') ||
-		    is_punct(src, &t, '{') || is_punct(src, &t, '}')) {
+		if (t.kind == KS_T_DIRECTIVE || ks_lex_punct(src, &t, ';') ||
+		    ks_lex_punct(src, &t, '{') || ks_lex_punct(src, &t, '}')) {
 			if (use != (size_t)-1 && !declares)
 				break;
 			use = (size_t)-1;
 			declares = 0;
-		} else if (is_ident(src, &t, "__global__")) {
+		} else if (ks_lex_ident(src, &t, "__global__")) {
 			declares = 1;
-		} else if (!inside && is_ident(src, &t, k->name) &&
-			   use == (size_t)-1 && !is_punct(src, &p1, '.') &&
-			   !(is_punct(src, &p1, '>') && p1.begin &&
+		} else if (!inside && ks_lex_ident(src, &t, k->name) &&
+			   use == (size_t)-1 && !ks_lex_punct(src, &p1, '.') &&
+			   !(ks_lex_punct(src, &p1, '>') && p1.begin &&
 			     src[p1.begin - 1] == '-') &&
 			   !type_like(src, &p1) &&
-			   !((is_punct(src, &p1, '*') ||
-			      is_punct(src, &p1, '&')) &&
+			   !((ks_lex_punct(src, &p1, '*') ||
+			      ks_lex_punct(src, &p1, '&')) &&
 			     type_like(src, &p2))) {
 			use = t.begin;
 		}
@@ -673,23 +460,23 @@ emit_helpers(struct ks_buf *out, const struct ks_rewrite_variant *v,
 	     const char *kernel, struct ks_buf *err)
 {
 	const char *h = v->helpers.text;
-	struct lexer lx;
-	struct token t;
+	struct ks_lexer lx;
+	struct ks_token t;
 	size_t seg = 0, stmt = (size_t)-1;
 	int depth = 0, global = 0, paren = 0;
 
-	lex_init(&lx, h, strlen(h));
-	while (lex(&lx, &t) != T_EOF) {
+	ks_lex_init(&lx, h, strlen(h));
+	while (ks_lex(&lx, &t) != KS_T_EOF) {
 		if (depth > 0) {
-			depth += is_punct(h, &t, '{') - is_punct(h, &t, '}');
-			if (is_ident(h, &t, "__global__"))
+			depth += ks_lex_punct(h, &t, '{') - ks_lex_punct(h, &t, '}');
+			if (ks_lex_ident(h, &t, "__global__"))
 				return refuse(err, kernel, "a helper kernel is "
 					      "inside a namespace or class");
 			if (!depth)
 				stmt = (size_t)-1;
 			continue;
 		}
-		if (t.kind == T_DIRECTIVE || is_punct(h, &t, ';')) {
+		if (t.kind == KS_T_DIRECTIVE || ks_lex_punct(h, &t, ';')) {
 			if (global && out) {	/* a kernel declaration */
 				add_guarded(out, v, seg, stmt);
 				add_piece(out, &v->helpers, v->file, stmt,
@@ -698,13 +485,13 @@ emit_helpers(struct ks_buf *out, const struct ks_rewrite_variant *v,
 			}
 			stmt = (size_t)-1;
 			global = paren = 0;
-		} else if (is_punct(h, &t, '{') && global && paren) {
+		} else if (ks_lex_punct(h, &t, '{') && global && paren) {
 			size_t body = t.begin;
 			int d = 1;
 
-			while (d && lex(&lx, &t) != T_EOF)
-				d += is_punct(h, &t, '{') -
-				     is_punct(h, &t, '}');
+			while (d && ks_lex(&lx, &t) != KS_T_EOF)
+				d += ks_lex_punct(h, &t, '{') -
+				     ks_lex_punct(h, &t, '}');
 			if (d)
 				return refuse(err, kernel, "a helper kernel's "
 					      "body is not closed");
@@ -723,14 +510,14 @@ emit_helpers(struct ks_buf *out, const struct ks_rewrite_variant *v,
 			seg = t.end;
 			stmt = (size_t)-1;
 			global = paren = 0;
-		} else if (is_punct(h, &t, '{')) {
+		} else if (ks_lex_punct(h, &t, '{')) {
 			depth = 1;
 		} else {
 			if (stmt == (size_t)-1)
 				stmt = t.begin;
-			if (is_ident(h, &t, "__global__"))
+			if (ks_lex_ident(h, &t, "__global__"))
 				global = 1;
-			if (is_punct(h, &t, ')'))
+			if (ks_lex_punct(h, &t, ')'))
 				paren = 1;
 		}
 	}
@@ -939,26 +726,26 @@ out:
 static int
 specialization_of(const char *def, const char *name, size_t *name_end)
 {
-	struct lexer lx;
-	struct token t, n;
+	struct ks_lexer lx;
+	struct ks_token t, n;
 	int first = 1, spec = 0;
 
 	*name_end = 0;
-	lex_init(&lx, def, strlen(def));
-	while (lex(&lx, &t) != T_EOF && !is_punct(def, &t, '{')) {
-		if (first && is_ident(def, &t, "template")) {
-			struct lexer peek = lx;
+	ks_lex_init(&lx, def, strlen(def));
+	while (ks_lex(&lx, &t) != KS_T_EOF && !ks_lex_punct(def, &t, '{')) {
+		if (first && ks_lex_ident(def, &t, "template")) {
+			struct ks_lexer peek = lx;
 
-			if (lex(&peek, &n) != T_EOF && is_punct(def, &n, '<') &&
-			    lex(&peek, &n) != T_EOF && is_punct(def, &n, '>'))
+			if (ks_lex(&peek, &n) != KS_T_EOF && ks_lex_punct(def, &n, '<') &&
+			    ks_lex(&peek, &n) != KS_T_EOF && ks_lex_punct(def, &n, '>'))
 				spec = 1;
 		}
 		first = 0;
-		if (!*name_end && is_ident(def, &t, name)) {
-			struct lexer peek = lx;
+		if (!*name_end && ks_lex_ident(def, &t, name)) {
+			struct ks_lexer peek = lx;
 
-			if (lex(&peek, &n) != T_EOF &&
-			    (is_punct(def, &n, '(') || is_punct(def, &n, '<')))
+			if (ks_lex(&peek, &n) != KS_T_EOF &&
+			    (ks_lex_punct(def, &n, '(') || ks_lex_punct(def, &n, '<')))
 				*name_end = t.end;
 		}
 	}
@@ -1193,25 +980,25 @@ trimmed(const char *s, size_t b, size_t e)
  * after the closing. Returns -1 at EOF.
  */
 static int
-read_list(struct lexer *lx, int triple_close, char close, char ***items,
+read_list(struct ks_lexer *lx, int triple_close, char close, char ***items,
 	  size_t *n)
 {
-	struct token t;
+	struct ks_token t;
 	size_t item = lx->pos;
 	int depth = 0;
 
 	*items = NULL;
 	*n = 0;
-	while (lex(lx, &t) != T_EOF) {
+	while (ks_lex(lx, &t) != KS_T_EOF) {
 		int end = depth == 0 &&
-			  (triple_close ? triple(lx, &t, '>')
-					: is_punct(lx->s, &t, close));
+			  (triple_close ? ks_lex_triple(lx, &t, '>')
+					: ks_lex_punct(lx->s, &t, close));
 
-		if (!end && punct_in(lx->s, &t, "([{"))
+		if (!end && ks_lex_punct_in(lx->s, &t, "([{"))
 			depth++;
-		else if (!end && punct_in(lx->s, &t, ")]}"))
+		else if (!end && ks_lex_punct_in(lx->s, &t, ")]}"))
 			depth--;
-		if (end || (depth == 0 && is_punct(lx->s, &t, ','))) {
+		if (end || (depth == 0 && ks_lex_punct(lx->s, &t, ','))) {
 			if (end && *n == 0 && !triple_close) {
 				char *empty = trimmed(lx->s, item, t.begin);
 
@@ -1243,23 +1030,23 @@ enum scope {
 
 /* Parse the launch whose kernel name is `t`; `qual` is where it starts. */
 static int
-scan_launch(struct lexer *lx, size_t qual, int device,
+scan_launch(struct ks_lexer *lx, size_t qual, int device,
 	    struct ks_rewrite_kernel *k, struct ks_buf *err)
 {
 	struct ks_rewrite_launch lc;
 	char **cfg;
 	size_t ncfg, i;
-	struct token t;
+	struct ks_token t;
 
 	memset(&lc, 0, sizeof(lc));
 	lc.begin = qual;
 	lc.device_side = device;
-	lex(lx, &t);			/* the first '<' */
+	ks_lex(lx, &t);			/* the first '<' */
 	lx->pos = t.begin + 3;
 	if (read_list(lx, 1, 0, &cfg, &ncfg))
 		return ks_error(err, "unterminated launch of '%s'", k->name);
-	if (ncfg < 2 || ncfg > 4 || lex(lx, &t) == T_EOF ||
-	    !is_punct(lx->s, &t, '(')) {
+	if (ncfg < 2 || ncfg > 4 || ks_lex(lx, &t) == KS_T_EOF ||
+	    !ks_lex_punct(lx->s, &t, '(')) {
 		for (i = 0; i < ncfg; i++)
 			free(cfg[i]);
 		free(cfg);
@@ -1289,8 +1076,8 @@ int
 ks_rewrite_scan(const char *src, size_t len, const char *name,
 		struct ks_rewrite_kernel *k, struct ks_buf *err)
 {
-	struct lexer lx;
-	struct token t, hist[4];
+	struct ks_lexer lx;
+	struct ks_token t, hist[4];
 	enum scope *stack = NULL;
 	size_t depth = 0, alloc = 0, stmt = (size_t)-1, def_depth = 0, defs = 0;
 	size_t qual = (size_t)-1;
@@ -1302,14 +1089,14 @@ ks_rewrite_scan(const char *src, size_t len, const char *name,
 	memset(hist, 0, sizeof(hist));
 	k->name = ks_xstrdup(name);
 	lines_init(&l, src, len);
-	lex_init(&lx, src, len);
-	while (lex(&lx, &t) != T_EOF) {
+	ks_lex_init(&lx, src, len);
+	while (ks_lex(&lx, &t) != KS_T_EOF) {
 		enum scope inner = depth ? stack[depth - 1] : SCOPE_PLAIN;
 
-		if (t.kind == T_DIRECTIVE || is_punct(src, &t, ';')) {
+		if (t.kind == KS_T_DIRECTIVE || ks_lex_punct(src, &t, ';')) {
 			stmt = (size_t)-1;
 			global = device = paren = parens = named = 0;
-		} else if (is_punct(src, &t, '{')) {
+		} else if (ks_lex_punct(src, &t, '{')) {
 			enum scope s = inner;
 
 			if (inner == SCOPE_PLAIN && paren)
@@ -1327,7 +1114,7 @@ ks_rewrite_scan(const char *src, size_t len, const char *name,
 			stack[depth++] = s;
 			stmt = (size_t)-1;
 			global = device = paren = parens = named = 0;
-		} else if (is_punct(src, &t, '}')) {
+		} else if (ks_lex_punct(src, &t, '}')) {
 			if (depth)
 				depth--;
 			if (in_def && depth == def_depth) {
@@ -1339,38 +1126,38 @@ ks_rewrite_scan(const char *src, size_t len, const char *name,
 		} else {
 			if (stmt == (size_t)-1)
 				stmt = t.begin;
-			if (is_ident(src, &t, "__global__"))
+			if (ks_lex_ident(src, &t, "__global__"))
 				global = device = 1;
-			if (is_ident(src, &t, "__device__"))
+			if (ks_lex_ident(src, &t, "__device__"))
 				device = 1;
-			if (is_punct(src, &t, '(') &&
-			    is_ident(src, &hist[0], name) &&
+			if (ks_lex_punct(src, &t, '(') &&
+			    ks_lex_ident(src, &hist[0], name) &&
 			    inner == SCOPE_PLAIN && !parens)
 				named = global;
-			if (is_punct(src, &t, '('))
+			if (ks_lex_punct(src, &t, '('))
 				parens++;
-			if (is_punct(src, &t, ')')) {
+			if (ks_lex_punct(src, &t, ')')) {
 				paren = 1;
 				parens -= parens > 0;
 			}
 		}
 		/* Where a qualified name (ns::k, ::k) starts. */
-		if (t.kind == T_IDENT) {
-			if (!is_punct(src, &hist[0], ':') ||
-			    !is_punct(src, &hist[1], ':') || qual == (size_t)-1)
+		if (t.kind == KS_T_IDENT) {
+			if (!ks_lex_punct(src, &hist[0], ':') ||
+			    !ks_lex_punct(src, &hist[1], ':') || qual == (size_t)-1)
 				qual = t.begin;
-		} else if (is_punct(src, &t, ':')) {
+		} else if (ks_lex_punct(src, &t, ':')) {
 			if (qual == (size_t)-1)
 				qual = t.begin;
 		} else {
 			qual = (size_t)-1;
 		}
-		if (is_ident(src, &t, name) && inner != SCOPE_PLAIN) {
-			struct lexer peek = lx;
-			struct token n;
+		if (ks_lex_ident(src, &t, name) && inner != SCOPE_PLAIN) {
+			struct ks_lexer peek = lx;
+			struct ks_token n;
 
-			lex(&peek, &n);
-			if (triple(&lx, &n, '<')) {
+			ks_lex(&peek, &n);
+			if (ks_lex_triple(&lx, &n, '<')) {
 				size_t from =
 					qual != (size_t)-1 ? qual : t.begin;
 

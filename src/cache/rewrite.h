@@ -32,11 +32,8 @@
  * struct ks_rewrite_kernel filled by ks_rewrite_scan() owns its strings
  * and arrays; ks_rewrite_kernel_release() frees them (safe on a zeroed
  * struct).
- * libc only, so that ks-nvcc can link it for substitution.
- * rewrite.c is longer than the project's 1,200 lines: the lexical scan,
- * the line table, the edit list and the guarded output are one algorithm
- * over the same private structures, and each part is only read with the
- * others.
+ * libc only, so that ks-nvcc can link it for substitution; its lexer is
+ * lex.h's.
  * May include: libc, core/.
  */
 #ifndef KS_CACHE_REWRITE_H

@@ -22,7 +22,7 @@ build_tool() {
 	# shellcheck disable=SC2086
 	${CC:-cc} -std=c11 -D_GNU_SOURCE $flags -o "$TEST_DIR/rewrite-tool" \
 		"$ROOT/tests/data/rewrite/rewrite-tool.c" \
-		"$BUILD/src/cache/rewrite.o" "$BUILD"/src/core/*.o
+		"$BUILD/src/cache/rewrite.o" "$BUILD/src/cache/lex.o" "$BUILD"/src/core/*.o
 	cp "$ROOT"/tests/data/rewrite/*.cu .
 }
 

@@ -15,7 +15,7 @@ mkdir -p "$work"
 cd "$work"
 nvcc=${NVCC:-nvcc}
 cc -std=c11 -D_GNU_SOURCE -o rewrite-tool "$here/rewrite-tool.c" \
-	"$root/src/cache/rewrite.c" "$root/src/core/buf.c" \
+	"$root/src/cache/rewrite.c" "$root/src/cache/lex.c" "$root/src/core/buf.c" \
 	"$root/src/core/util.c" "$root/src/core/fs.c"
 cp "$here/saxpy.cu" "$here/gpu-main.cu" .
 # The test variant: the launcher counts itself.
