@@ -599,7 +599,7 @@ splice(const struct ks_task *t, const char *variant, const char *vname,
 {
 	struct ks_rewrite_kernel rk;
 	struct ks_rewrite_variant v;
-	struct ks_rewrite_job job;
+	struct ks_rewrite_job job = { NULL, NULL, NULL };
 	char *copy;
 	int rc = -1;
 

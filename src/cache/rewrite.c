@@ -211,13 +211,14 @@ check_definition(const char *src, size_t begin, size_t end, const char *name,
 }
 
 /*
- * A launch's text: optional qualifiers, the kernel's name, `<<<`, ..., ')'.
- * Sets *callee_end to the end of the name.
+ * A launch's text: optional qualifiers, the kernel's name, template
+ * arguments where `targs` allows them, `<<<`, ..., ')'. Sets *callee_end
+ * to the end of the name and *config to where `<<<` starts.
  */
 static int
 check_launch(const char *src, const struct ks_rewrite_launch *lc,
-	     const char *name, size_t line, size_t *callee_end,
-	     struct ks_buf *err)
+	     const char *name, size_t line, int targs, size_t *callee_end,
+	     size_t *config, struct ks_buf *err)
 {
 	struct ks_lexer lx;
 	struct ks_token t;
@@ -228,10 +229,22 @@ check_launch(const char *src, const struct ks_rewrite_launch *lc,
 		if (ks_lex_ident(src, &t, name)) {
 			struct ks_lexer peek = lx;
 			struct ks_token n;
+			int depth = 0;
 
 			ks_lex(&peek, &n);
-			if (ks_lex_triple(&lx, &n, '<') && src[lc->end - 1] == ')') {
+			/* k<float, 4><<<: the arguments' brackets balanced */
+			while (targs && !ks_lex_triple(&peek, &n, '<') &&
+			       (depth || ks_lex_punct(src, &n, '<')) &&
+			       n.kind != KS_T_EOF) {
+				depth += ks_lex_punct(src, &n, '<') -
+					 ks_lex_punct(src, &n, '>');
+				if (ks_lex(&peek, &n) == KS_T_EOF || depth < 0)
+					break;
+			}
+			if (!depth && ks_lex_triple(&peek, &n, '<') &&
+			    src[lc->end - 1] == ')') {
 				*callee_end = t.end;
+				*config = n.begin;
 				return 0;
 			}
 			break;
@@ -326,10 +339,11 @@ check_other_uses(const char *src, size_t len, const struct lines *l,
 /* The rewrite                                                         */
 
 struct edit {
-	size_t begin, end;
+	size_t begin, end;	/* an instance's definition: begin == end */
 	size_t job;
 	size_t launch;		/* (size_t)-1: the definition */
 	size_t callee_end;	/* launches: end of the kernel's name */
+	size_t config;		/* launches: where `<<<` starts */
 };
 
 static int
@@ -337,7 +351,10 @@ cmp_edits(const void *a, const void *b)
 {
 	const struct edit *x = a, *y = b;
 
-	return x->begin < y->begin ? -1 : x->begin > y->begin;
+	/* Instances of one template are inserted at one offset: in job order. */
+	if (x->begin != y->begin)
+		return x->begin < y->begin ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
 }
 
 /* Does the job need the launcher (a launcher and host launches)? */
@@ -383,11 +400,12 @@ static const char glue_template[] =
 	"\treturn ks_on;\n"
 	"}\n";
 
+/* The glue for kernel (or instance) name `k`, up to inside the host
+ * pass's #ifndef: the caller adds the launcher and "#endif". */
 static void
-emit_glue(struct ks_buf *out, const struct ks_rewrite_job *j)
+glue_open(struct ks_buf *out, const char *k, unsigned arch)
 {
-	const char *k = j->kernel->name, *p;
-	const struct ks_rewrite_variant *v = j->variant;
+	const char *p;
 
 	add_line_directive(out, 1, "<ks-nvcc>");
 	for (p = glue_template; *p; p++) {
@@ -395,15 +413,23 @@ emit_glue(struct ks_buf *out, const struct ks_rewrite_job *j)
 			ks_buf_adds(out, k);
 			p += 2;
 		} else if (ks_starts_with(p, "@ARCH@")) {
-			ks_buf_addf(out, "%u", v->arch);
+			ks_buf_addf(out, "%u", arch);
 			p += 5;
 		} else if (ks_starts_with(p, "@PTX@")) {
-			ks_buf_addf(out, "%u", v->arch / 10);
+			ks_buf_addf(out, "%u", arch / 10);
 			p += 4;
 		} else {
 			ks_buf_addch(out, *p);
 		}
 	}
+}
+
+static void
+emit_glue(struct ks_buf *out, const struct ks_rewrite_job *j)
+{
+	const struct ks_rewrite_variant *v = j->variant;
+
+	glue_open(out, j->kernel->name, v->arch);
 	add_part(out, &v->launcher, v->file);
 	ks_buf_adds(out, "#endif\n");
 }
@@ -463,7 +489,7 @@ emit_helpers(struct ks_buf *out, const struct ks_rewrite_variant *v,
 	struct ks_lexer lx;
 	struct ks_token t;
 	size_t seg = 0, stmt = (size_t)-1;
-	int depth = 0, global = 0, paren = 0;
+	int depth = 0, global = 0, paren = 0, alias = 0;
 
 	ks_lex_init(&lx, h, strlen(h));
 	while (ks_lex(&lx, &t) != KS_T_EOF) {
@@ -472,19 +498,23 @@ emit_helpers(struct ks_buf *out, const struct ks_rewrite_variant *v,
 			if (ks_lex_ident(h, &t, "__global__"))
 				return refuse(err, kernel, "a helper kernel is "
 					      "inside a namespace or class");
-			if (!depth)
+			if (!depth) {
 				stmt = (size_t)-1;
+				alias = 0;
+			}
 			continue;
 		}
 		if (t.kind == KS_T_DIRECTIVE || ks_lex_punct(h, &t, ';')) {
-			if (global && out) {	/* a kernel declaration */
+			/* a kernel's declaration, or a typedef that kernel
+			 * signatures may use (a template argument's alias) */
+			if ((global || alias) && out) {
 				add_guarded(out, v, seg, stmt);
 				add_piece(out, &v->helpers, v->file, stmt,
 					  t.end);
 				seg = t.end;
 			}
 			stmt = (size_t)-1;
-			global = paren = 0;
+			global = paren = alias = 0;
 		} else if (ks_lex_punct(h, &t, '{') && global && paren) {
 			size_t body = t.begin;
 			int d = 1;
@@ -509,12 +539,14 @@ emit_helpers(struct ks_buf *out, const struct ks_rewrite_variant *v,
 			}
 			seg = t.end;
 			stmt = (size_t)-1;
-			global = paren = 0;
+			global = paren = alias = 0;
 		} else if (ks_lex_punct(h, &t, '{')) {
 			depth = 1;
 		} else {
-			if (stmt == (size_t)-1)
+			if (stmt == (size_t)-1) {
 				stmt = t.begin;
+				alias = ks_lex_ident(h, &t, "typedef");
+			}
 			if (ks_lex_ident(h, &t, "__global__"))
 				global = 1;
 			if (ks_lex_punct(h, &t, ')'))
@@ -588,52 +620,145 @@ names_launcher(const char *text, const char *kernel)
 	return found;
 }
 
+/* Is job `x` an instance of the same template as job `y`? */
+static int
+same_template(const struct ks_rewrite_job *x, const struct ks_rewrite_job *y)
+{
+	return x->args && y->args && x->kernel->def_begin == y->kernel->def_begin &&
+	       !strcmp(x->kernel->name, y->kernel->name);
+}
+
+/* Does a job of job `ji`'s template need the launcher template? */
+static int
+template_launcher(const struct ks_rewrite_job *jobs, size_t njobs, size_t ji)
+{
+	size_t i;
+
+	for (i = 0; i < njobs; i++)
+		if (same_template(&jobs[i], &jobs[ji]) && uses_launcher(&jobs[i]))
+			return 1;
+	return 0;
+}
+
+static int specialization_of(const char *def, const char *name,
+			     size_t *name_end);
+static int check_inst_launcher(const char *src, size_t len,
+			       const struct ks_rewrite_job *j, size_t from,
+			       struct ks_buf *err);
+static void emit_instance(struct ks_buf *out, const struct ks_rewrite_job *j);
+static void emit_template_glue(struct ks_buf *out, const char *src, size_t len,
+			       const struct ks_rewrite_job *jobs, size_t njobs,
+			       size_t ji);
+static void emit_inst_launch(struct ks_buf *out, const char *src,
+			     const struct lines *l, const char *path,
+			     const struct ks_rewrite_job *j, const struct edit *e);
+
+/* The checks of one instance job (see ks_rewrite_instances). */
+static int
+plan_instance(const char *src, size_t len, const struct lines *l,
+	      const struct ks_rewrite_job *jobs, size_t njobs, size_t ji,
+	      size_t from, struct ks_buf *err)
+{
+	const struct ks_rewrite_job *j = &jobs[ji];
+	const struct ks_rewrite_kernel *k = j->kernel;
+	const struct ks_rewrite_variant *v = j->variant;
+	size_t line = line_of(l, k->def_begin), i, name_end;
+
+	specialization_of(v->definition.text, k->name, &name_end);
+	if (!name_end)
+		return refuse(err, k->name, "the variant does not define "
+			      "%s<%s>", k->name, j->args);
+	for (i = 0; i < k->nlaunches; i++)
+		if (k->launches[i].begin < k->def_end)
+			return refuse(err, k->name, "the launch at line %zu "
+				      "comes before the definition (line "
+				      "%zu): %s<%s> would be instantiated "
+				      "before its specialization",
+				      line_of(l, k->launches[i].begin), line,
+				      k->name, j->args);
+	for (i = 0; i < ji; i++) {
+		if (!same_template(&jobs[i], j))
+			continue;
+		if (!strcmp(jobs[i].args, j->args))
+			return refuse(err, k->name, "two variants for %s<%s>",
+				      k->name, j->args);
+		if (present(&jobs[i].variant->helpers) && present(&v->helpers))
+			return refuse(err, k->name, "two variants with helpers "
+				      "for instances of one template (%s<%s> and "
+				      "%s<%s>): their names would collide",
+				      k->name, jobs[i].args, k->name, j->args);
+	}
+	if (template_launcher(jobs, njobs, ji) &&
+	    check_inst_launcher(src, len, j, from, err))
+		return -1;
+	return 0;
+}
+
 /* Validate job `ji` and add its edits. */
 static int
 plan_job(const char *src, size_t len, const struct lines *l,
-	 const struct ks_rewrite_job *jobs, size_t ji, struct edit **edits,
-	 size_t *nedits, size_t *alloc, struct ks_buf *err)
+	 const struct ks_rewrite_job *jobs, size_t njobs, size_t ji,
+	 struct edit **edits, size_t *nedits, size_t *alloc, struct ks_buf *err)
 {
-	const struct ks_rewrite_kernel *k = jobs[ji].kernel;
-	const struct ks_rewrite_variant *v = jobs[ji].variant;
-	size_t from, line, i;
-	int is_template;
+	const struct ks_rewrite_job *j = &jobs[ji];
+	const struct ks_rewrite_kernel *k = j->kernel;
+	const struct ks_rewrite_variant *v = j->variant;
+	size_t from, line, i, first;
+	int is_template, redirect;
 
 	if (!k->name || !*k->name || k->def_begin >= k->def_end ||
 	    k->def_end > len)
 		return refuse(err, k->name ? k->name : "", "its extent is "
 			      "outside the file");
 	line = line_of(l, k->def_begin);
-	if (!present(&v->definition) || !v->file || v->arch < 10)
+	if (!present(&v->definition) || !v->file || v->arch < 10 ||
+	    (j->args && !*j->args))
 		return refuse(err, k->name, "the variant has no definition, "
-			      "file or arch");
+			      "file, arch or instance");
 	from = decl_start(src, len, k->def_begin);
 	if (check_definition(src, from, k->def_end, k->name, line,
 			     &is_template, err))
 		return -1;
-	if (is_template)
+	if (is_template && !j->args)
 		return refuse(err, k->name, "template kernels are not "
 			      "supported (line %zu)", line);
+	if (!is_template && j->args)
+		return refuse(err, k->name, "it is not a template (line %zu)",
+			      line);
 	if (*nedits + 1 + k->nlaunches > *alloc) {
 		*alloc = 2 * (*nedits + 1 + k->nlaunches);
 		*edits = ks_xrealloc(*edits, *alloc * sizeof(**edits));
 	}
-	(*edits)[(*nedits)++] =
-		(struct edit){ from, k->def_end, ji, (size_t)-1, 0 };
+	if (j->args) {
+		if (plan_instance(src, len, l, jobs, njobs, ji, from, err))
+			return -1;
+		/* The specialization goes after the template, which stays. */
+		(*edits)[(*nedits)++] = (struct edit){ k->def_end, k->def_end,
+						       ji, (size_t)-1, 0, 0 };
+	} else {
+		(*edits)[(*nedits)++] = (struct edit){ from, k->def_end, ji,
+						       (size_t)-1, 0, 0 };
+	}
 	if (present(&v->helpers) && emit_helpers(NULL, v, k->name, err))
 		return -1;
-	if (!uses_launcher(&jobs[ji]))
+	if (uses_launcher(j) && !names_launcher(v->launcher.text, k->name))
+		return refuse(err, k->name, "the launcher does not define "
+			      "ks_launch_%s", k->name);
+	/* The launches are redirected once: by the template's first job. */
+	for (first = 0; j->args && first < ji; first++)
+		if (same_template(&jobs[first], j))
+			break;
+	redirect = j->args ? first == ji && template_launcher(jobs, njobs, ji)
+			   : uses_launcher(j);
+	if (!redirect)
 		return 0;
 	if (k->foreign_launches)
 		return refuse(err, k->name, "%zu of its launches are in other "
 			      "files, where the launcher cannot reach",
 			      k->foreign_launches);
-	if (!names_launcher(v->launcher.text, k->name))
-		return refuse(err, k->name, "the launcher does not define "
-			      "ks_launch_%s", k->name);
 	for (i = 0; i < k->nlaunches; i++) {
 		const struct ks_rewrite_launch *lc = &k->launches[i];
-		size_t at, callee_end = 0;
+		size_t at, callee_end = 0, config = 0;
 
 		if (lc->begin >= lc->end || lc->end > len || !lc->grid ||
 		    !lc->block)
@@ -655,10 +780,11 @@ plan_job(const char *src, size_t len, const struct lines *l,
 		if (in_directive(src, len, lc->begin))
 			return refuse(err, k->name, "the launch at line %zu is "
 				      "inside a preprocessor directive", at);
-		if (check_launch(src, lc, k->name, at, &callee_end, err))
+		if (check_launch(src, lc, k->name, at, j->args != NULL,
+				 &callee_end, &config, err))
 			return -1;
-		(*edits)[(*nedits)++] =
-			(struct edit){ lc->begin, lc->end, ji, i, callee_end };
+		(*edits)[(*nedits)++] = (struct edit){ lc->begin, lc->end, ji, i,
+						       callee_end, config };
 	}
 	return check_other_uses(src, len, l, k, from, err);
 }
@@ -676,8 +802,8 @@ ks_rewrite(const char *src, size_t len, const char *path,
 
 	lines_init(&l, src, len);
 	for (i = 0; i < njobs; i++)
-		if (plan_job(src, len, &l, jobs, i, &edits, &nedits, &alloc,
-			     err))
+		if (plan_job(src, len, &l, jobs, njobs, i, &edits, &nedits,
+			     &alloc, err))
 			goto out;
 	if (nedits)
 		qsort(edits, nedits, sizeof(*edits), cmp_edits);
@@ -693,18 +819,35 @@ ks_rewrite(const char *src, size_t len, const char *path,
 	}
 	ks_buf_adds(&text, "/* ks-nvcc: verified variants replace ");
 	for (i = 0; i < njobs; i++)
-		ks_buf_addf(&text, "%s%s (arch %u)", i ? ", " : "",
-			    jobs[i].kernel->name, jobs[i].variant->arch);
+		ks_buf_addf(&text, "%s%s%s%s%s (arch %u)", i ? ", " : "",
+			    jobs[i].kernel->name, jobs[i].args ? "<" : "",
+			    jobs[i].args ? jobs[i].args : "",
+			    jobs[i].args ? ">" : "", jobs[i].variant->arch);
 	ks_buf_adds(&text, "; see docs/REWRITE.md */\n");
 	for (i = 0; i < nedits; i++) {
 		const struct ks_rewrite_job *j = &jobs[edits[i].job];
+		size_t ji = edits[i].job, x;
 
-		add_user(&text, src, &l, path, pos, edits[i].begin);
-		if (edits[i].launch == (size_t)-1)
-			emit_definition(&text, src, &l, path, j,
-					edits[i].begin);
-		else
-			emit_launch(&text, src, &l, path, j, &edits[i]);
+		/* two instances at one offset: no empty piece between them */
+		if (!j->args || edits[i].launch != (size_t)-1 ||
+		    edits[i].begin > pos)
+			add_user(&text, src, &l, path, pos, edits[i].begin);
+		if (edits[i].launch != (size_t)-1) {
+			if (j->args)
+				emit_inst_launch(&text, src, &l, path, j, &edits[i]);
+			else
+				emit_launch(&text, src, &l, path, j, &edits[i]);
+		} else if (!j->args) {
+			emit_definition(&text, src, &l, path, j, edits[i].begin);
+		} else {
+			emit_instance(&text, j);
+			/* After the template's last instance: its launcher
+			 * template, where its launches are redirected. */
+			for (x = ji + 1; x < njobs && !same_template(&jobs[x], j); x++)
+				;
+			if (x == njobs && template_launcher(jobs, njobs, ji))
+				emit_template_glue(&text, src, len, jobs, njobs, ji);
+		}
 		pos = edits[i].end;
 	}
 	add_user(&text, src, &l, path, pos, len);
@@ -752,60 +895,278 @@ specialization_of(const char *def, const char *name, size_t *name_end)
 	return spec;
 }
 
-static int
-plan_instance(const char *src, size_t len, const struct lines *l,
-	      const struct ks_rewrite_instance_job *jobs, size_t ji,
-	      struct ks_buf *err)
-{
-	const struct ks_rewrite_instance_job *j = &jobs[ji];
-	const struct ks_rewrite_kernel *k = j->kernel;
-	const struct ks_rewrite_variant *v = j->variant;
-	size_t from, line, i, name_end;
-	int is_template;
+struct span {
+	size_t b, e;
+};
 
-	if (!k->name || !*k->name || k->def_begin >= k->def_end ||
-	    k->def_end > len)
-		return refuse(err, k->name ? k->name : "", "its extent is "
-			      "outside the file");
-	line = line_of(l, k->def_begin);
-	if (!present(&v->definition) || !v->file || v->arch < 10 ||
-	    !j->args || !*j->args)
-		return refuse(err, k->name, "the variant has no definition, "
-			      "file, arch or instance");
-	if (present(&v->launcher))
-		return refuse(err, k->name, "a launcher for one instance "
-			      "(%s<%s>) is not supported", k->name, j->args);
-	from = decl_start(src, len, k->def_begin);
-	if (check_definition(src, from, k->def_end, k->name, line,
-			     &is_template, err))
-		return -1;
-	if (!is_template)
-		return refuse(err, k->name, "it is not a template (line %zu)",
-			      line);
-	specialization_of(v->definition.text, k->name, &name_end);
-	if (!name_end)
-		return refuse(err, k->name, "the variant does not define "
-			      "%s<%s>", k->name, j->args);
-	for (i = 0; i < k->nlaunches; i++)
-		if (k->launches[i].begin < k->def_end)
-			return refuse(err, k->name, "the launch at line %zu "
-				      "comes before the definition (line "
-				      "%zu): %s<%s> would be instantiated "
-				      "before its specialization",
-				      line_of(l, k->launches[i].begin), line,
-				      k->name, j->args);
-	for (i = 0; i < ji; i++)
-		if (jobs[i].kernel->def_begin == k->def_begin &&
-		    !strcmp(jobs[i].args, j->args))
-			return refuse(err, k->name, "two variants for %s<%s>",
-				      k->name, j->args);
-	if (present(&v->helpers) && emit_helpers(NULL, v, k->name, err))
-		return -1;
+/*
+ * The items of the list whose opening bracket `lx` has just read, up to
+ * the closer `close` at depth 0 (depth over ( [ { and, with `angles`,
+ * < >), split at commas: their [b, e) into *items (owned; one empty
+ * item for "()"). Returns 0, or -1 at the end of the text.
+ */
+static int
+list_spans(struct ks_lexer *lx, char close, int angles, struct span **items,
+	   size_t *n)
+{
+	const char *s = lx->s;
+	struct ks_token t;
+	size_t item = lx->pos;
+	int depth = 0;
+
+	*items = NULL;
+	*n = 0;
+	while (ks_lex(lx, &t) != KS_T_EOF) {
+		int end = depth == 0 && ks_lex_punct(s, &t, close);
+
+		if (!end && (ks_lex_punct_in(s, &t, "([{") ||
+			     (angles && ks_lex_punct(s, &t, '<'))))
+			depth++;
+		else if (!end && (ks_lex_punct_in(s, &t, ")]}") ||
+				  (angles && ks_lex_punct(s, &t, '>'))))
+			depth--;
+		if (end || (depth == 0 && ks_lex_punct(s, &t, ','))) {
+			size_t e = t.begin;
+
+			while (item < e && isspace((unsigned char)s[item]))
+				item++;
+			while (e > item && isspace((unsigned char)s[e - 1]))
+				e--;
+			*items = KS_GROW(*items, *n, NULL);
+			(*items)[(*n)++] = (struct span){ item, e };
+			item = t.end;
+			if (end)
+				return 0;
+		}
+	}
+	free(*items);
+	*items = NULL;
+	*n = 0;
+	return -1;
+}
+
+/* Words that end a declaration without naming it ("int", "class T"'s
+ * "class" when T is missing). */
+static const char *const unnamed_words[] = {
+	"auto", "bool", "char", "class", "const", "double", "float", "int",
+	"long", "short", "signed", "size_t", "typename", "unsigned", "void",
+	"volatile",
+};
+
+/*
+ * The name a parameter declares: its last identifier at depth 0 before a
+ * '=' at depth 0. *pack when it holds "...". An empty span when it names
+ * nothing.
+ */
+static struct span
+param_name(const char *s, struct span it, int *pack)
+{
+	struct ks_lexer lx;
+	struct ks_token t;
+	struct span name = { 0, 0 };
+	int depth = 0, dots = 0;
+	size_t i;
+
+	*pack = 0;
+	ks_lex_init(&lx, s, it.e);
+	lx.pos = it.b;
+	while (ks_lex(&lx, &t) != KS_T_EOF) {
+		dots = ks_lex_punct(s, &t, '.') ? dots + 1 : 0;
+		*pack |= dots == 3;
+		if (depth == 0 && ks_lex_punct(s, &t, '='))
+			break;
+		if (ks_lex_punct_in(s, &t, "([{<"))
+			depth++;
+		else if (ks_lex_punct_in(s, &t, ")]}>"))
+			depth--;
+		else if (depth == 0 && t.kind == KS_T_IDENT)
+			name = (struct span){ t.begin, t.end };
+	}
+	for (i = 0; i < KS_ARRAY_SIZE(unnamed_words); i++)
+		if (name.e - name.b == strlen(unnamed_words[i]) &&
+		    !memcmp(s + name.b, unnamed_words[i], name.e - name.b))
+			return (struct span){ 0, 0 };
+	return name;
+}
+
+/* Is the list one empty item (or "void")? */
+static int
+empty_list(const char *s, const struct span *items, size_t n)
+{
+	size_t b, e;
+
+	if (n != 1)
+		return n == 0;
+	for (b = items[0].b; b < items[0].e && isspace((unsigned char)s[b]); b++)
+		;
+	for (e = items[0].e; e > b && isspace((unsigned char)s[e - 1]); e--)
+		;
+	return e == b || (e - b == 4 && !memcmp(s + b, "void", 4));
+}
+
+/*
+ * The names of a parameter list's items, ", "-separated, into `names`,
+ * their number into *n; -1 (a reason in `why`) for a pack or an item
+ * that names nothing.
+ */
+static int
+list_names(const char *s, const struct span *items, size_t count,
+	   struct ks_buf *names, size_t *n, struct ks_buf *why)
+{
+	size_t i;
+
+	*n = 0;
+	if (empty_list(s, items, count))
+		return 0;
+	for (i = 0; i < count; i++) {
+		int pack;
+		struct span nm = param_name(s, items[i], &pack);
+
+		if (pack)
+			return ks_error(why, "parameter %zu is a pack", i + 1);
+		if (nm.e == nm.b)
+			return ks_error(why, "parameter %zu has no name", i + 1);
+		ks_buf_addf(names, "%s%.*s", i ? ", " : "", (int)(nm.e - nm.b),
+			    s + nm.b);
+		(*n)++;
+	}
 	return 0;
 }
 
+/*
+ * The template's shape for its launcher template: the header
+ * (`template <class T, int B = 4>`) as written, its parameters' names
+ * ("T, B"), the kernel's parameter list as written and its names, and
+ * their number.
+ */
+static int
+template_shape(const char *src, size_t len, const struct ks_rewrite_kernel *k,
+	       size_t from, struct ks_buf *hdr, struct ks_buf *tnames,
+	       struct ks_buf *params, struct ks_buf *pnames, size_t *nparams,
+	       struct ks_buf *err)
+{
+	struct ks_lexer lx;
+	struct ks_token t, prev = { KS_T_EOF, 0, 0 };
+	struct span *items = NULL;
+	struct ks_buf why = KS_BUF_INIT;
+	size_t n = 0, open = 0;
+	int rc = -1;
+
+	(void)len;
+	ks_lex_init(&lx, src, k->def_end);
+	lx.pos = from;
+	if (ks_lex(&lx, &t) != KS_T_IDENT || !ks_lex_ident(src, &t, "template") ||
+	    ks_lex(&lx, &t) != KS_T_PUNCT || !ks_lex_punct(src, &t, '<') ||
+	    list_spans(&lx, '>', 1, &items, &n)) {
+		refuse(err, k->name, "its template header was not found");
+		goto out;
+	}
+	ks_buf_add(hdr, src + from, lx.pos - from);
+	if (empty_list(src, items, n) ||
+	    list_names(src, items, n, tnames, &open, &why)) {
+		refuse(err, k->name, "its template parameters cannot be named "
+		       "in a launcher template (%s)",
+		       why.len ? why.buf : "no parameter");
+		goto out;
+	}
+	free(items);
+	items = NULL;
+	while (ks_lex(&lx, &t) != KS_T_EOF && !ks_lex_punct(src, &t, '{')) {
+		if (ks_lex_punct(src, &t, '(') && ks_lex_ident(src, &prev, k->name)) {
+			open = t.end;
+			break;
+		}
+		prev = t;
+	}
+	if (!open || list_spans(&lx, ')', 1, &items, &n)) {
+		refuse(err, k->name, "its parameter list was not found");
+		goto out;
+	}
+	if (list_names(src, items, n, pnames, nparams, &why)) {
+		refuse(err, k->name, "its parameters cannot be passed on by a "
+		       "launcher (%s)", why.buf);
+		goto out;
+	}
+	if (*nparams)
+		ks_buf_add(params, src + items[0].b, items[n - 1].e - items[0].b);
+	rc = 0;
+out:
+	free(items);
+	ks_buf_release(&why);
+	return rc;
+}
+
+/*
+ * The parameters of an instance job's launcher after the four of the
+ * configuration, as written, their names and their number.
+ */
+static int
+inst_launcher_params(const struct ks_rewrite_job *j, struct ks_buf *params,
+		     struct ks_buf *names, size_t *n, struct ks_buf *err)
+{
+	const char *s = j->variant->launcher.text;
+	char *fn = ks_xasprintf("ks_launch_%s", j->kernel->name);
+	struct ks_lexer lx;
+	struct ks_token t, prev = { KS_T_EOF, 0, 0 };
+	struct span *items = NULL;
+	struct ks_buf why = KS_BUF_INIT;
+	size_t count = 0;
+	int rc = -1, found = 0;
+
+	*n = 0;
+	ks_lex_init(&lx, s, strlen(s));
+	while (!found && ks_lex(&lx, &t) != KS_T_EOF) {
+		found = ks_lex_punct(s, &t, '(') && ks_lex_ident(s, &prev, fn);
+		prev = t;
+	}
+	if (!found || list_spans(&lx, ')', 1, &items, &count) || count < 4) {
+		refuse(err, j->kernel->name, "the launcher of %s<%s> does not "
+		       "take the four values of a configuration first",
+		       j->kernel->name, j->args);
+		goto out;
+	}
+	if (list_names(s, items + 4, count - 4, names, n, &why)) {
+		refuse(err, j->kernel->name, "the launcher of %s<%s>: %s",
+		       j->kernel->name, j->args, why.buf);
+		goto out;
+	}
+	if (*n)
+		ks_buf_add(params, s + items[4].b, items[count - 1].e - items[4].b);
+	rc = 0;
+out:
+	free(items);
+	free(fn);
+	ks_buf_release(&why);
+	return rc;
+}
+
+/* Does one job of the template need the launcher template, and can its
+ * launcher take the kernel's arguments? */
+static int
+check_inst_launcher(const char *src, size_t len, const struct ks_rewrite_job *j,
+		    size_t from, struct ks_buf *err)
+{
+	struct ks_buf b[6];
+	size_t n = 0, m = 0, i;
+	int rc;
+
+	for (i = 0; i < KS_ARRAY_SIZE(b); i++)
+		ks_buf_init(&b[i], 0);
+	rc = template_shape(src, len, j->kernel, from, &b[0], &b[1], &b[2], &b[3],
+			    &n, err);
+	if (!rc && uses_launcher(j))
+		rc = inst_launcher_params(j, &b[4], &b[5], &m, err);
+	if (!rc && uses_launcher(j) && m != n)
+		rc = refuse(err, j->kernel->name, "the launcher of %s<%s> takes "
+			    "%zu parameters after the configuration, the kernel "
+			    "%zu", j->kernel->name, j->args, m, n);
+	for (i = 0; i < KS_ARRAY_SIZE(b); i++)
+		ks_buf_release(&b[i]);
+	return rc;
+}
+
 static void
-emit_instance(struct ks_buf *out, const struct ks_rewrite_instance_job *j)
+emit_instance(struct ks_buf *out, const struct ks_rewrite_job *j)
 {
 	const struct ks_rewrite_variant *v = j->variant;
 	const char *def = v->definition.text;
@@ -833,16 +1194,145 @@ emit_instance(struct ks_buf *out, const struct ks_rewrite_instance_job *j)
 	ks_buf_adds(out, "#endif\n");
 }
 
-static int
-cmp_instance_jobs(const void *a, const void *b)
+/*
+ * Job `ji`'s launcher as a function of its own, `ks_launch_<k>_<ji>`; its
+ * launches of the kernel by its plain name (`k<<<`), which deduce the
+ * instance from the arguments' types, name it (`k<args><<<`).
+ */
+static char *
+inst_launcher_text(const struct ks_rewrite_job *j, size_t ji)
 {
-	const struct ks_rewrite_instance_job *x = *(const void *const *)a,
-					     *y = *(const void *const *)b;
+	const char *s = j->variant->launcher.text, *k = j->kernel->name;
+	char *fn = ks_xasprintf("ks_launch_%s", k);
+	struct ks_buf out = KS_BUF_INIT;
+	struct ks_lexer lx;
+	struct ks_token t;
+	size_t pos = 0;
 
-	return x->kernel->def_end < y->kernel->def_end	 ? -1
-	       : x->kernel->def_end > y->kernel->def_end ? 1
-	       : x < y					 ? -1
-							 : x > y;
+	ks_lex_init(&lx, s, strlen(s));
+	while (ks_lex(&lx, &t) != KS_T_EOF) {
+		struct ks_lexer peek = lx;
+		struct ks_token n;
+
+		if (ks_lex_ident(s, &t, fn)) {
+			ks_buf_add(&out, s + pos, t.end - pos);
+			ks_buf_addf(&out, "_%zu", ji);
+			pos = t.end;
+		} else if (ks_lex_ident(s, &t, k) && ks_lex(&peek, &n) == KS_T_PUNCT &&
+			   ks_lex_triple(&peek, &n, '<')) {
+			ks_buf_add(&out, s + pos, t.end - pos);
+			ks_buf_addf(&out, "<%s>", j->args);
+			pos = t.end;
+		}
+	}
+	ks_buf_adds(&out, s + pos);
+	free(fn);
+	return ks_buf_detach(&out, NULL);
+}
+
+/*
+ * After the last instance of a template whose launches are redirected:
+ * the launcher template every host launch calls (the kernel launched as
+ * written), and for each job with a launcher its glue, its launcher
+ * (renamed) and the launcher template's specialization for its instance,
+ * which runs that launcher when the variant's image runs.
+ */
+static void
+emit_template_glue(struct ks_buf *out, const char *src, size_t len,
+		   const struct ks_rewrite_job *jobs, size_t njobs, size_t ji)
+{
+	const struct ks_rewrite_kernel *k = jobs[ji].kernel;
+	struct ks_buf hdr = KS_BUF_INIT, tn = KS_BUF_INIT, ps = KS_BUF_INIT,
+		      pn = KS_BUF_INIT, err = KS_BUF_INIT;
+	size_t n = 0, i;
+
+	if (template_shape(src, len, k, decl_start(src, len, k->def_begin), &hdr,
+			   &tn, &ps, &pn, &n, &err))
+		goto out;	/* checked by plan_instance */
+	ensure_newline(out);
+	add_line_directive(out, 1, "<ks-nvcc>");
+	ks_buf_addf(out,
+		    "#ifndef __CUDA_ARCH__\n"
+		    "/* Every host launch of %s calls this; a specialization\n"
+		    "   below runs a verified variant's launcher. */\n"
+		    "%s static void\n"
+		    "ks_launch_%s(dim3 ks_grid, dim3 ks_block, size_t ks_shmem,\n"
+		    "\t\tcudaStream_t ks_stream%s%s)\n"
+		    "{\n"
+		    "\t%s<%s><<<ks_grid, ks_block, ks_shmem, ks_stream>>>(%s);\n"
+		    "}\n"
+		    "#endif\n",
+		    k->name, hdr.buf, k->name, n ? ", " : "", n ? ps.buf : "",
+		    k->name, tn.buf, n ? pn.buf : "");
+	for (i = 0; i < njobs; i++) {
+		const struct ks_rewrite_job *j = &jobs[i];
+		struct ks_buf lp = KS_BUF_INIT, ln = KS_BUF_INIT;
+		struct ks_rewrite_part part;
+		char *name, *text;
+		size_t m = 0;
+
+		if (!same_template(j, &jobs[ji]) || !uses_launcher(j) ||
+		    inst_launcher_params(j, &lp, &ln, &m, &err))
+			continue;
+		name = ks_xasprintf("%s_%zu", k->name, i);
+		text = inst_launcher_text(j, i);
+		glue_open(out, name, j->variant->arch);
+		part = j->variant->launcher;
+		part.text = text;
+		add_part(out, &part, j->variant->file);
+		add_line_directive(out, 1, "<ks-nvcc>");
+		ks_buf_addf(out,
+			    "template <> void\n"
+			    "ks_launch_%s<%s>(dim3 ks_grid, dim3 ks_block, size_t ks_shmem,\n"
+			    "\t\tcudaStream_t ks_stream%s%s)\n"
+			    "{\n"
+			    "\tif (ks_variant_active_%s())\n"
+			    "\t\tks_launch_%s(ks_grid, ks_block, ks_shmem, ks_stream%s%s);\n"
+			    "\telse\n"
+			    "\t\t%s<%s><<<ks_grid, ks_block, ks_shmem, ks_stream>>>(%s);\n"
+			    "}\n"
+			    "#endif\n",
+			    k->name, j->args, m ? ", " : "", m ? lp.buf : "", name,
+			    name, m ? ", " : "", m ? ln.buf : "", k->name, j->args,
+			    m ? ln.buf : "");
+		free(name);
+		free(text);
+		ks_buf_release(&lp);
+		ks_buf_release(&ln);
+	}
+out:
+	ks_buf_release(&hdr);
+	ks_buf_release(&tn);
+	ks_buf_release(&ps);
+	ks_buf_release(&pn);
+	ks_buf_release(&err);
+}
+
+/* A host launch of a template: the launcher template's call, with the
+ * launch's own template arguments (none: deduced as the kernel's are). */
+static void
+emit_inst_launch(struct ks_buf *out, const char *src, const struct lines *l,
+		 const char *path, const struct ks_rewrite_job *j,
+		 const struct edit *e)
+{
+	const struct ks_rewrite_launch *lc = &j->kernel->launches[e->launch];
+	const char *k = j->kernel->name;
+	size_t qual = e->callee_end - strlen(k) - lc->begin, i;
+
+	ensure_newline(out);
+	ks_buf_adds(out, "#ifdef __CUDA_ARCH__\n");
+	add_user(out, src, l, path, lc->begin, lc->end);
+	ks_buf_adds(out, "\n#else\n");
+	add_line_directive(out, line_of(l, lc->begin), path);
+	add_pad(out, src, l, lc->begin);
+	ks_buf_addf(out, "%.*sks_launch_%s%.*s(%s, %s, %s, %s", (int)qual,
+		    src + lc->begin, k, (int)(e->config - e->callee_end),
+		    src + e->callee_end, lc->grid, lc->block,
+		    lc->shmem ? lc->shmem : "0",
+		    lc->stream ? lc->stream : "cudaStream_t()");
+	for (i = 0; i < lc->nargs; i++)
+		ks_buf_addf(out, ", %s", lc->args[i]);
+	ks_buf_adds(out, ")\n#endif\n");
 }
 
 int
@@ -850,44 +1340,17 @@ ks_rewrite_instances(const char *src, size_t len, const char *path,
 		     const struct ks_rewrite_instance_job *jobs, size_t njobs,
 		     struct ks_buf *out, struct ks_buf *err)
 {
-	struct ks_buf text = KS_BUF_INIT;
-	const struct ks_rewrite_instance_job **order;
-	size_t i, pos = 0;
-	struct lines l;
-	int rc = -1;
+	struct ks_rewrite_job *j = ks_xcalloc(njobs ? njobs : 1, sizeof(*j));
+	size_t i;
+	int rc;
 
-	lines_init(&l, src, len);
-	order = ks_xcalloc(njobs ? njobs : 1, sizeof(*order));
 	for (i = 0; i < njobs; i++) {
-		if (plan_instance(src, len, &l, jobs, i, err))
-			goto out;
-		order[i] = &jobs[i];
+		j[i].kernel = jobs[i].kernel;
+		j[i].variant = jobs[i].variant;
+		j[i].args = jobs[i].args ? jobs[i].args : "";
 	}
-	qsort(order, njobs, sizeof(*order), cmp_instance_jobs);
-	ks_buf_adds(&text, "/* ks-nvcc: verified variants replace ");
-	for (i = 0; i < njobs; i++)
-		ks_buf_addf(&text, "%s%s<%s> (arch %u)", i ? ", " : "",
-			    jobs[i].kernel->name, jobs[i].args,
-			    jobs[i].variant->arch);
-	ks_buf_adds(&text, "; see docs/REWRITE.md */\n");
-	for (i = 0; i < njobs; i++) {
-		size_t end = order[i]->kernel->def_end;
-
-		if (end > pos) {
-			add_user(&text, src, &l, path, pos, end);
-			pos = end;
-		}
-		emit_instance(&text, order[i]);
-	}
-	if (pos < len || !njobs)
-		add_user(&text, src, &l, path, pos, len);
-	ensure_newline(&text);
-	ks_buf_add(out, text.buf, text.len);
-	rc = 0;
-out:
-	ks_buf_release(&text);
-	free(order);
-	free(l.start);
+	rc = ks_rewrite(src, len, path, j, njobs, out, err);
+	free(j);
 	return rc;
 }
 
@@ -1072,6 +1535,30 @@ scan_launch(struct ks_lexer *lx, size_t qual, int device,
 	return 0;
 }
 
+/*
+ * After `k<` in a function body: where the `<<<` of a launch of a
+ * template's instance (`k<float, 4><<<`) starts, or (size_t)-1 when the
+ * brackets do not close before the statement ends or no `<<<` follows.
+ */
+static size_t
+template_launch(struct ks_lexer *lx)
+{
+	struct ks_token t;
+	int depth = 1;
+
+	while (ks_lex(lx, &t) != KS_T_EOF) {
+		if (t.kind == KS_T_DIRECTIVE || ks_lex_punct_in(lx->s, &t, ";{}"))
+			break;
+		depth += ks_lex_punct(lx->s, &t, '<') - ks_lex_punct(lx->s, &t, '>');
+		if (!depth) {
+			if (ks_lex(lx, &t) != KS_T_EOF && ks_lex_triple(lx, &t, '<'))
+				return t.begin;
+			break;
+		}
+	}
+	return (size_t)-1;
+}
+
 int
 ks_rewrite_scan(const char *src, size_t len, const char *name,
 		struct ks_rewrite_kernel *k, struct ks_buf *err)
@@ -1155,12 +1642,18 @@ ks_rewrite_scan(const char *src, size_t len, const char *name,
 		if (ks_lex_ident(src, &t, name) && inner != SCOPE_PLAIN) {
 			struct ks_lexer peek = lx;
 			struct ks_token n;
+			size_t config = (size_t)-1;
 
 			ks_lex(&peek, &n);
-			if (ks_lex_triple(&lx, &n, '<')) {
+			if (ks_lex_triple(&lx, &n, '<'))
+				config = n.begin;
+			else if (ks_lex_punct(src, &n, '<'))
+				config = template_launch(&peek);
+			if (config != (size_t)-1) {
 				size_t from =
 					qual != (size_t)-1 ? qual : t.begin;
 
+				lx.pos = config;
 				if (scan_launch(&lx, from,
 						inner == SCOPE_DEVICE, k, err))
 					goto out;

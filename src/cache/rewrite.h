@@ -33,7 +33,10 @@
  * and arrays; ks_rewrite_kernel_release() frees them (safe on a zeroed
  * struct).
  * libc only, so that ks-nvcc can link it for substitution; its lexer is
- * lex.h's.
+ * lex.h's. rewrite.c is longer than the project's 1,200 lines: the
+ * lexical scan, the line table, the edit list and the guarded output, for
+ * plain kernels and template instances alike, are one algorithm over the
+ * same private structures, and each part is only read with the others.
  * May include: libc, core/.
  */
 #ifndef KS_CACHE_REWRITE_H
@@ -89,16 +92,23 @@ struct ks_rewrite_variant {
 struct ks_rewrite_job {
 	const struct ks_rewrite_kernel *kernel;
 	const struct ks_rewrite_variant *variant;
+	/* NULL: a plain kernel. Else `kernel` is a template and the job
+	 * replaces its instance with these template arguments, as the
+	 * inventory displays them ("float", "float, 64"): see
+	 * ks_rewrite_instances(). */
+	const char *args;
 };
 
 /*
  * Pure: the TU `src` (len bytes, named `path` in #line directives) with
- * each job's kernel replaced, appended to `out`. Refused, with one message
- * naming the kernel and the line: a template kernel; extents that are not
- * a definition or a launch of the kernel; with a launcher, a launch before
- * the definition, a launch in device code or in a preprocessor directive,
- * and any other use of the kernel's name (its address would bypass the
- * launcher); overlapping jobs. Nothing is appended on failure.
+ * each job's kernel replaced (a job with `args`, one instance of a
+ * template: below), appended to `out`. Refused, with one message naming
+ * the kernel and the line: a template kernel without `args`; extents
+ * that are not a definition or a launch of the kernel; with a launcher, a
+ * launch before the definition, a launch in device code or in a
+ * preprocessor directive, and any other use of the kernel's name (its
+ * address would bypass the launcher); overlapping jobs. Nothing is
+ * appended on failure.
  */
 int ks_rewrite(const char *src, size_t len, const char *path,
 	       const struct ks_rewrite_job *jobs, size_t njobs,
@@ -112,8 +122,7 @@ int ks_rewrite(const char *src, size_t len, const char *path,
  * variant's definition is either the explicit specialization itself
  * (`template <> __global__ void k<float>(float *p) {...}`) or a plain
  * definition (`__global__ void k(float *p) {...}`), which becomes one:
- * `template <> ` before it, `<args>` after the name. A launcher is
- * refused (a launch in a template function serves every instance).
+ * `template <> ` before it, `<args>` after the name.
  */
 struct ks_rewrite_instance_job {
 	const struct ks_rewrite_kernel *kernel;
@@ -127,13 +136,22 @@ struct ks_rewrite_instance_job {
  * __CUDA_ARCH__ is the variant's (helpers as for ks_rewrite), appended to
  * `out`: that pass compiles the variant for that instance and the
  * template for the others; every other pass, and the host pass, compile
- * the TU as written. The mangled name is the instance's, so launches and
- * host stubs stay as they are. Refused, with one message naming the
- * kernel: a kernel that is not a template, extents that are not its
- * definition, a launch of it before the definition (the instance would
- * be instantiated before its specialization), a variant that specializes
- * another kernel, two jobs for the same instance, a launcher. Nothing is
- * appended on failure.
+ * the TU as written. The mangled name is the instance's, so host stubs
+ * stay as they are. With a launcher, every host launch of the template
+ * (of any instance, in template functions too) calls a launcher
+ * template made from the kernel's own template header and parameters,
+ * which launches the kernel as written; its explicit specialization for
+ * the job's instance runs the variant's launcher when the variant's
+ * image runs, as ks_rewrite does (docs/REWRITE.md). Refused, with one
+ * message naming the kernel: a kernel that is not a template, extents
+ * that are not its definition, a launch of it before the definition (the
+ * instance would be instantiated before its specialization), a variant
+ * that specializes another kernel, two jobs for the same instance, two
+ * jobs with helpers for one template (their names would collide); with a
+ * launcher, what ks_rewrite refuses, a template parameter pack, and a
+ * launcher whose parameters are not the kernel's after the four of the
+ * configuration. Nothing is appended on failure. The same as ks_rewrite()
+ * with each job's `args` set.
  */
 int ks_rewrite_instances(const char *src, size_t len, const char *path,
 			 const struct ks_rewrite_instance_job *jobs,

@@ -240,7 +240,7 @@ verify_gpu(const struct ks_conf *conf, const struct ks_store_entry *e,
 	struct ks_buf name = KS_BUF_INIT;
 	struct ks_rewrite_kernel k;
 	struct ks_rewrite_variant v;
-	struct ks_rewrite_job job;
+	struct ks_rewrite_job job = { NULL, NULL, NULL };
 	struct ks_review_request rq;
 	struct ks_review_result res;
 	char *text = ks_xstrdup(e->variant), *vfile = ks_fs_join(e->dir, "variant.cu");

@@ -293,7 +293,7 @@ candidate_tu(const struct target *t, const char *variant, const char *vname,
 {
 	struct ks_rewrite_kernel rk;
 	struct ks_rewrite_variant v;
-	struct ks_rewrite_job job;
+	struct ks_rewrite_job job = { NULL, NULL, NULL };
 	char *copy = ks_xstrdup(variant);
 	int rc = -1;
 

@@ -96,6 +96,49 @@ test_a_variant_with_launcher_and_helpers() {
 	expect_file app
 }
 
+# One instance with helpers and a launcher: every host launch of the
+# template (from the template function, and the explicit one) calls the
+# launcher template, whose specialization for float runs the variant's
+# launcher when its image runs; double keeps the original everywhere.
+test_an_instance_with_a_launcher() {
+	local strict a
+	build_tool
+	./rewrite-tool tscale.cu 'scale<float>' 900 tscale-launcher.variant.cu >out.cu
+	out=$(cat out.cu)
+	expect_contains "$out" "ks_launch_scale((n + 255) / 256, 256, 0, cudaStream_t(), p, (T)2, n)"
+	expect_contains "$out" "ks_launch_scale<float>(4, 256, 0, cudaStream_t(), f, 3.0f, 1021)"
+	expect_contains "$out" "template <class T> static void
+ks_launch_scale(dim3 ks_grid, dim3 ks_block, size_t ks_shmem,
+		cudaStream_t ks_stream, T *p, T s, int n)"
+	expect_contains "$out" "scale<T><<<ks_grid, ks_block, ks_shmem, ks_stream>>>(p, s, n);"
+	expect_contains "$out" "template <> void
+ks_launch_scale<float>(dim3 ks_grid, dim3 ks_block, size_t ks_shmem,
+		cudaStream_t ks_stream, ks_tp_scale_T *p, ks_tp_scale_T s, int n)"
+	# the variant's launcher, renamed, launches the instance by name
+	expect_contains "$out" "ks_launch_scale_0(dim3 grid"
+	expect_contains "$out" "scale<float><<<(quads + 255) / 256, 256, shmem, stream>>>(p, s, n);"
+	strict="-Werror all-warnings -Xcompiler -Wall,-Wextra,-Wconversion"
+	strict="$strict -Xcompiler -Wshadow,-Werror"
+	# shellcheck disable=SC2086
+	compile tscale.cu $strict
+	# shellcheck disable=SC2086
+	compile out.cu $strict
+	expect_eq 1 "$(in_ptx kd/out.compute_90.ptx "$MARK")" "variant in sm_90 PTX"
+	expect_eq 0 "$(in_ptx kd/out.compute_80.ptx "$MARK")" "variant in sm_80 PTX"
+	for a in 80 90; do
+		expect_eq 2 "$(grep -c '\.entry _Z5scaleI[fd]EvPT_S0_i' kd/out.compute_$a.ptx)" "instances in sm_$a PTX"
+		expect_eq 1 "$(in_ptx kd/out.compute_$a.ptx '.entry _Z10scale_tailPffii')" "helper kernel in sm_$a PTX"
+		expect_eq 1 "$(in_ptx kd/out.compute_$a.ptx '.entry _Z16ks_probe_scale_0v')" "probe in sm_$a PTX"
+	done
+	entry=$(awk '/\.entry/ { e = $3 } /'"$MARK"'/ { print e }' kd/out.compute_90.ptx)
+	expect_eq "_Z5scaleIfEvPT_S0_i(" "$entry" "entry holding the variant"
+	# shellcheck disable=SC2086
+	"$(real_nvcc)" $ARCHS -o prog out.cu || fail "link, sm_90 last"
+	"$(real_nvcc)" -gencode arch=compute_90,code=sm_90 \
+		-gencode arch=compute_80,code=sm_80 -o prog2 out.cu ||
+		fail "link, sm_80 last"
+}
+
 test_a_template_kernel_is_refused() {
 	build_tool
 	cat >tmpl.cu <<'EOF'
@@ -160,6 +203,8 @@ test_one_instance_of_a_template_kernel() {
 	"$(real_nvcc)" -gencode arch=compute_90,code=sm_90 \
 		-gencode arch=compute_80,code=sm_80 -o prog2 out.cu ||
 		fail "link, sm_80 last"
+	# the explicit launch stays as written without a launcher
+	expect_contains "$(cat out.cu)" "scale<float><<<4, 256>>>(f, 3.0f, 1021);"
 	# a plain kernel is refused here, a template by ks_rewrite
 	./rewrite-tool saxpy.cu 'saxpy<float>' 900 saxpy-body.variant.cu \
 		>/dev/null 2>err.txt && fail "a plain kernel as an instance"

@@ -476,7 +476,7 @@ TEST(launches_from_macro_expansions)
 	struct ks_buf err = KS_BUF_INIT, out = KS_BUF_INIT;
 	struct ks_rewrite_kernel rk;
 	struct ks_rewrite_variant v;
-	struct ks_rewrite_job job;
+	struct ks_rewrite_job job = { NULL, NULL, NULL };
 	const struct ks_launch *l;
 	char *vt;
 

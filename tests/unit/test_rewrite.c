@@ -79,7 +79,7 @@ rewrite_one(const char *src, const char *name, unsigned arch,
 {
 	struct ks_rewrite_kernel k;
 	struct ks_rewrite_variant v;
-	struct ks_rewrite_job job;
+	struct ks_rewrite_job job = { NULL, NULL, NULL };
 	char *vt = ks_xstrdup(variant);
 	int rc;
 
@@ -462,7 +462,7 @@ TEST(rewrite_checks_extents)
 {
 	struct ks_rewrite_kernel k;
 	struct ks_rewrite_variant v;
-	struct ks_rewrite_job job = { &k, &v };
+	struct ks_rewrite_job job = { &k, &v, NULL };
 	struct ks_rewrite_launch lc;
 	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
 	const char *run = strstr(small_tu, "void\nrun");
@@ -511,7 +511,7 @@ TEST(rewrite_checks_extents)
 	ks_buf_reset(&err);
 	k.nlaunches = 0;
 	{
-		struct ks_rewrite_job two[2] = { { &k, &v }, { &k, &v } };
+		struct ks_rewrite_job two[2] = { { &k, &v, NULL }, { &k, &v, NULL } };
 
 		CHECK_INT_EQ(-1, ks_rewrite(small_tu, strlen(small_tu), "k.cu", two,
 					    2, &out, &err));
@@ -532,7 +532,7 @@ TEST(rewrite_keeps_what_comes_before_the_extent)
 	static const char vj[] = "// ks-nvcc: definition\n__global__ void j(int *p) { *p = 4; }\n";
 	struct ks_rewrite_kernel k, j;
 	struct ks_rewrite_variant v[2];
-	struct ks_rewrite_job jobs[2] = { { &j, &v[1] }, { &k, &v[0] } };
+	struct ks_rewrite_job jobs[2] = { { &j, &v[1], NULL }, { &k, &v[0], NULL } };
 	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
 	char *tk = ks_xstrdup(vk), *tj = ks_xstrdup(vj);
 
@@ -652,7 +652,7 @@ TEST(kernel_from_inventory)
 	struct ks_inventory inv;
 	struct ks_rewrite_kernel k;
 	struct ks_rewrite_variant v;
-	struct ks_rewrite_job job = { &k, &v };
+	struct ks_rewrite_job job = { &k, &v, NULL };
 	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
 	char *vt = ks_xstrdup(launcher_variant);
 	const char *def = strstr(small_tu, "__global__");

@@ -1,7 +1,8 @@
 /* Unit tests of ks_rewrite_instances (cache/rewrite.h): one instance of a
  * template kernel replaced by an explicit specialization for one arch,
- * the other instances and every other pass left as written, and its
- * refusals. */
+ * the other instances and every other pass left as written, the launcher
+ * template where the variant has a launcher, the scan of instance
+ * launches, and the refusals. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,15 +184,39 @@ TEST(instance_refusals)
 	CHECK_STR_EQ("cannot rewrite kernel 'k': the variant does not "
 		     "define k<float>", err.buf);
 	job_release(&j);
-	/* a launcher */
-	ks_buf_reset(&err);
-	CHECK_INT_EQ(0, job_of(&j, tmpl_tu, "k", launcher_variant, &err));
-	ij = (struct ks_rewrite_instance_job){ &j.k, "float", &j.v };
-	CHECK_INT_EQ(-1, ks_rewrite_instances(tmpl_tu, strlen(tmpl_tu),
-					      "t.cu", &ij, 1, &out, &err));
-	CHECK_STR_EQ("cannot rewrite kernel 'k': a launcher for one instance "
-		     "(k<float>) is not supported", err.buf);
-	job_release(&j);
+	/* with a launcher: a template parameter pack, and a launcher that
+	 * does not take the kernel's parameters */
+	{
+		static const char pack_tu[] =
+			"template <class... T> __global__ void k(float *p, float s)\n"
+			"{ p[0] = s; }\n"
+			"void go(float *f) { k<int><<<1, 1>>>(f, 1.0f); }\n";
+		static const char short_launcher[] =
+			"// ks-nvcc: definition\n"
+			"__global__ void k(float *p, float s) { p[0] = s; }\n"
+			"// ks-nvcc: launcher\n"
+			"static void ks_launch_k(dim3 g, dim3 b, size_t m, "
+			"cudaStream_t s, float *p) { k<<<g, b>>>(p, 1); }\n";
+
+		ks_buf_reset(&err);
+		CHECK_INT_EQ(0, job_of(&j, pack_tu, "k", launcher_variant, &err));
+		ij = (struct ks_rewrite_instance_job){ &j.k, "int", &j.v };
+		CHECK_INT_EQ(-1, ks_rewrite_instances(pack_tu, strlen(pack_tu),
+						      "t.cu", &ij, 1, &out, &err));
+		CHECK_STR_EQ("cannot rewrite kernel 'k': its template parameters "
+			     "cannot be named in a launcher template (parameter 1 "
+			     "is a pack)", err.buf);
+		job_release(&j);
+		ks_buf_reset(&err);
+		CHECK_INT_EQ(0, job_of(&j, tmpl_tu, "k", short_launcher, &err));
+		ij = (struct ks_rewrite_instance_job){ &j.k, "float", &j.v };
+		CHECK_INT_EQ(-1, ks_rewrite_instances(tmpl_tu, strlen(tmpl_tu),
+						      "t.cu", &ij, 1, &out, &err));
+		CHECK_STR_EQ("cannot rewrite kernel 'k': the launcher of k<float> "
+			     "takes 1 parameters after the configuration, the "
+			     "kernel 2", err.buf);
+		job_release(&j);
+	}
 	/* a launch before the definition */
 	ks_buf_reset(&err);
 	CHECK_INT_EQ(0, job_of(&j, tmpl_tu, "k", plain_variant, &err));
@@ -223,10 +248,142 @@ TEST(instance_refusals)
 	ks_buf_release(&err);
 }
 
+/* The lexical scan finds launches of instances, written or deduced. */
+TEST(the_scan_finds_instance_launches)
+{
+	static const char tu[] =
+		"template <class T, int B> __global__ void k(T *p) { p[B] = 0; }\n"
+		"template <class T> struct box { T v; };\n"
+		"void go(float *f, box<int> *b, int k2)\n"
+		"{\n"
+		"\tk<float, 4><<<1, 32>>>(f);\n"
+		"\tk<box<int>, 2><<<2, 64, 0>>>(b);\n"
+		"\tif (k2 < 3 && 4 > k2) k2++;\n"
+		"}\n";
+	struct ks_rewrite_kernel k;
+	struct ks_buf err = KS_BUF_INIT;
+
+	CHECK_INT_EQ(0, ks_rewrite_scan(tu, strlen(tu), "k", &k, &err));
+	CHECK_INT_EQ(2, (long long)k.nlaunches);
+	if (k.nlaunches == 2) {
+		CHECK(!strncmp(tu + k.launches[0].begin, "k<float, 4><<<1, 32>>>(f)",
+			       k.launches[0].end - k.launches[0].begin));
+		CHECK_STR_EQ("64", k.launches[1].block);
+		CHECK_STR_EQ("0", k.launches[1].shmem);
+		CHECK_STR_EQ("b", k.launches[1].args[0]);
+	}
+	CHECK_INT_EQ(0, (long long)k.def_begin);
+	ks_rewrite_kernel_release(&k);
+	ks_buf_release(&err);
+}
+
+/* With a launcher: the launches call the launcher template; its
+ * specialization for the instance dispatches to the variant's launcher. */
+TEST(an_instance_with_a_launcher)
+{
+	static const char tu[] =
+		"template <class T> __global__ void k(T *p, T s)\n"
+		"{\n"
+		"\tp[threadIdx.x] *= s;\n"
+		"}\n"
+		"template <class T> void run(T *p) { k<<<1, 32>>>(p, (T)2); }\n"
+		"void go(float *f, double *d, cudaStream_t st)\n"
+		"{\n"
+		"\trun(f);\n"
+		"\trun(d);\n"
+		"\tk<float><<<2, 64, 0, st>>>(f, 3.0f);\n"
+		"}\n";
+	static const char variant[] =
+		"// ks-nvcc: helpers\n"
+		"typedef float ks_tp_k_T;\n"
+		"// ks-nvcc: definition\n"
+		"__global__ void k(ks_tp_k_T *p, ks_tp_k_T s) { p[0] = s + 0x5eed; }\n"
+		"// ks-nvcc: launcher\n"
+		"static void ks_launch_k(dim3 g, dim3 b, size_t m, cudaStream_t st,\n"
+		"\t\tks_tp_k_T *p, ks_tp_k_T s) { k<<<g, b, m, st>>>(p, s); }\n";
+	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
+	struct ks_rewrite_instance_job ij;
+	struct job j;
+	const char *spec, *primary, *glue, *first_launch;
+
+	CHECK_INT_EQ(0, job_of(&j, tu, "k", variant, &err));
+	ij = (struct ks_rewrite_instance_job){ &j.k, "float", &j.v };
+	CHECK_INT_EQ(0, ks_rewrite_instances(tu, strlen(tu), "t.cu", &ij, 1,
+					     &out, &err));
+	CHECK_STR_EQ("", err.buf);
+	spec = strstr(out.buf, "template <> __global__ void k<float>(ks_tp_k_T *p");
+	primary = strstr(out.buf,
+			 "#ifndef __CUDA_ARCH__\n"
+			 "/* Every host launch of k calls this; a specialization\n"
+			 "   below runs a verified variant's launcher. */\n"
+			 "template <class T> static void\n"
+			 "ks_launch_k(dim3 ks_grid, dim3 ks_block, size_t ks_shmem,\n"
+			 "\t\tcudaStream_t ks_stream, T *p, T s)\n"
+			 "{\n"
+			 "\tk<T><<<ks_grid, ks_block, ks_shmem, ks_stream>>>(p, s);\n"
+			 "}\n"
+			 "#endif\n");
+	glue = strstr(out.buf,
+		      "template <> void\n"
+		      "ks_launch_k<float>(dim3 ks_grid, dim3 ks_block, size_t ks_shmem,\n"
+		      "\t\tcudaStream_t ks_stream, ks_tp_k_T *p, ks_tp_k_T s)\n"
+		      "{\n"
+		      "\tif (ks_variant_active_k_0())\n"
+		      "\t\tks_launch_k_0(ks_grid, ks_block, ks_shmem, ks_stream, p, s);\n"
+		      "\telse\n"
+		      "\t\tk<float><<<ks_grid, ks_block, ks_shmem, ks_stream>>>(p, s);\n"
+		      "}\n"
+		      "#endif\n");
+	first_launch = strstr(out.buf, "ks_launch_k(1, 32, 0, cudaStream_t(), p, (T)2)");
+	CHECK(spec && primary && glue && first_launch && spec < primary &&
+	      primary < glue && glue < first_launch);
+	/* the typedef is seen by every pass (kernel signatures may use it) */
+	CHECK(strstr(out.buf, "#line 2 \"cache/ab/key/variant.cu\"\n"
+			      "typedef float ks_tp_k_T;") != NULL);
+	CHECK_INT_EQ(0, count(out.buf, "#if !defined(__CUDA_ARCH__) || "
+				       "__CUDA_ARCH__ == 900\n#line 2"));
+	/* the variant's launcher, renamed, launches the instance by name */
+	CHECK(strstr(out.buf, "static void ks_launch_k_0(dim3 g, dim3 b, size_t m, "
+			      "cudaStream_t st,\n\t\tks_tp_k_T *p, ks_tp_k_T s) "
+			      "{ k<float><<<g, b, m, st>>>(p, s); }") != NULL);
+	CHECK(strstr(out.buf, "ks_launch_k<float>(2, 64, 0, st, f, 3.0f)") != NULL);
+	CHECK(strstr(out.buf, "#ifdef __CUDA_ARCH__\n#line 10 \"t.cu\"\n"
+			      "\tk<float><<<2, 64, 0, st>>>(f, 3.0f)\n#else") != NULL);
+	CHECK(strstr(out.buf, "static __global__ void ks_probe_k_0(void) {}") != NULL);
+	/* a use other than a launch is refused, as for a plain kernel */
+	{
+		static const char used[] =
+			"template <class T> __global__ void k(T *p, T s)\n"
+			"{\n"
+			"\tp[threadIdx.x] *= s;\n"
+			"}\n"
+			"void go(float *f)\n"
+			"{\n"
+			"\tcudaFuncSetAttribute(k<float>, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);\n"
+			"\tk<float><<<2, 64>>>(f, 3.0f);\n"
+			"}\n";
+		struct job u;
+
+		ks_buf_reset(&out);
+		ks_buf_reset(&err);
+		CHECK_INT_EQ(0, job_of(&u, used, "k", variant, &err));
+		ij = (struct ks_rewrite_instance_job){ &u.k, "float", &u.v };
+		CHECK_INT_EQ(-1, ks_rewrite_instances(used, strlen(used), "t.cu",
+						      &ij, 1, &out, &err));
+		CHECK(strstr(err.buf, "it is used at line 7 other than by a launch") != NULL);
+		job_release(&u);
+	}
+	job_release(&j);
+	ks_buf_release(&out);
+	ks_buf_release(&err);
+}
+
 void
 ks_suite_rewrite_instances(void)
 {
 	RUN(a_plain_definition_becomes_the_instances_specialization);
 	RUN(two_instances_and_a_written_specialization);
 	RUN(instance_refusals);
+	RUN(the_scan_finds_instance_launches);
+	RUN(an_instance_with_a_launcher);
 }

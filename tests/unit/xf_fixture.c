@@ -152,7 +152,7 @@ xf_check_rewritable(struct xf_fixture *x, const char *skill,
 		struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
 		struct ks_rewrite_variant rv;
 		struct ks_rewrite_kernel rk;
-		struct ks_rewrite_job job;
+		struct ks_rewrite_job job = { NULL, NULL, NULL };
 		const struct ks_kernel *k = NULL;
 		struct xf_file *p;
 		char want[128];

@@ -2,14 +2,13 @@
  * rewrite-tool: the rewriter from the command line, for
  * tests/suites/rewrite.sh (built there from the objects of the build).
  *
- *   rewrite-tool SOURCE [KERNEL ARCH VARIANT]...
- *   rewrite-tool SOURCE [KERNEL<ARGS> ARCH VARIANT]...
+ *   rewrite-tool SOURCE [KERNEL|KERNEL<ARGS> ARCH VARIANT]...
  *
  * Finds each KERNEL in SOURCE with ks_rewrite_scan(), splits the file
  * VARIANT into its parts (ks_rewrite_variant_split) for __CUDA_ARCH__ ARCH
  * (900), and prints the rewritten translation unit; #line directives name
- * SOURCE and VARIANT as given. KERNEL<ARGS> (every job then names one)
- * replaces that instance of a template kernel (ks_rewrite_instances).
+ * SOURCE and VARIANT as given. KERNEL<ARGS> replaces that instance of a
+ * template kernel (the job's `args`).
  * Exit 0, or 1 with the error on stderr.
  */
 #include <stdio.h>
@@ -28,9 +27,7 @@ main(int argc, char **argv)
 	struct ks_rewrite_kernel kernels[MAX_JOBS];
 	struct ks_rewrite_variant variants[MAX_JOBS];
 	struct ks_rewrite_job jobs[MAX_JOBS];
-	struct ks_rewrite_instance_job ijobs[MAX_JOBS];
 	char names[MAX_JOBS][128], *args[MAX_JOBS];
-	int instances = 0;
 	struct ks_buf texts[MAX_JOBS];
 	struct ks_buf src = KS_BUF_INIT, out = KS_BUF_INIT, err = KS_BUF_INIT;
 	size_t n = 0, i;
@@ -56,7 +53,6 @@ main(int argc, char **argv)
 			*lt = '\0';
 			args[n] = lt + 1;
 			args[n][strlen(args[n]) - 1] = '\0';
-			instances = 1;
 		}
 		if (ks_rewrite_scan(src.buf, src.len, names[n], &kernels[n], &err) ||
 		    ks_fs_read(argv[a + 2], &texts[n], &err) ||
@@ -66,14 +62,9 @@ main(int argc, char **argv)
 		variants[n].arch = (unsigned)atoi(argv[a + 1]);
 		jobs[n].kernel = &kernels[n];
 		jobs[n].variant = &variants[n];
-		ijobs[n].kernel = &kernels[n];
-		ijobs[n].args = args[n];
-		ijobs[n].variant = &variants[n];
+		jobs[n].args = args[n];
 	}
-	if (instances ? ks_rewrite_instances(src.buf, src.len, argv[1], ijobs,
-					     n, &out, &err)
-		      : ks_rewrite(src.buf, src.len, argv[1], jobs, n, &out,
-				   &err))
+	if (ks_rewrite(src.buf, src.len, argv[1], jobs, n, &out, &err))
 		goto out;
 	fputs(out.buf, stdout);
 	rc = 0;

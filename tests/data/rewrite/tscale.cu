@@ -1,5 +1,5 @@
 // A template kernel launched from a template host function for float and
-// double, for the instance rewriting tests.
+// double and by an explicit instance, for the instance rewriting tests.
 #include <cstdio>
 
 template <class T> __global__ void scale(T *p, T s, int n)
@@ -22,6 +22,7 @@ int main(void)
 
 	run(f, 1024);
 	run(d, 1024);
+	scale<float><<<4, 256>>>(f, 3.0f, 1021);
 	printf("%d\n", (int)cudaDeviceSynchronize());
 	return 0;
 }
