@@ -1,7 +1,8 @@
 /*
  * lex: a C++ lexer just good enough to find statements, names and launches
- * in a translation unit's text (comments, strings, raw strings, character
- * literals, pp-numbers and whole preprocessor lines are single tokens).
+ * in a translation unit's text: comments are skipped as blanks; strings,
+ * raw strings, character literals, pp-numbers and whole preprocessor lines
+ * are single tokens, so no name inside them is ever seen.
  * The rewriter (rewrite.c) and the instance view (mono.c) read with it.
  *
  * Ownership: a lexer borrows its text; tokens are offsets into it.
