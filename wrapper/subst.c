@@ -90,10 +90,11 @@ source_name(const char **p, struct ks_buf *out)
 }
 
 int
-ks_subst_kernel_name(const char *mangled, struct ks_buf *out)
+ks_subst_kernel_name(const char *mangled, struct ks_buf *out, int *instance)
 {
 	const char *p;
 
+	*instance = 0;
 	if (!mangled || !*mangled)
 		return -1;
 	if (!ks_starts_with(mangled, "_Z")) {
@@ -103,8 +104,12 @@ ks_subst_kernel_name(const char *mangled, struct ks_buf *out)
 		return 0;
 	}
 	p = mangled + 2;
-	if (*p != 'N')
-		return source_name(&p, out) || *p == 'I' ? -1 : 0;
+	if (*p != 'N') {
+		if (source_name(&p, out))
+			return -1;
+		*instance = *p == 'I';
+		return 0;
+	}
 	/* _ZN <prefix>* <unqualified> E: the last source name before E. */
 	p++;
 	while (*p == 'r' || *p == 'V' || *p == 'K')
@@ -114,8 +119,12 @@ ks_subst_kernel_name(const char *mangled, struct ks_buf *out)
 	while (*p && *p != 'E') {
 		if (source_name(&p, out))
 			return -1;
-		if (*p == 'I')	/* a template: the scan cannot tell them apart */
-			return -1;
+		/* Template arguments: no namespace has them, and a kernel is
+		 * no member, so this is the kernel, an instance. */
+		if (*p == 'I') {
+			*instance = 1;
+			return 0;
+		}
 	}
 	return *p == 'E' && out->len ? 0 : -1;
 }
@@ -299,6 +308,7 @@ ks_subst_fix_depfile(const char *text, const struct ks_strv *from,
 struct job {
 	char *name;
 	char *mangled;
+	char *args;		/* an instance's template arguments, or NULL */
 	char *arch;
 	struct ks_store_entry e;
 	double speedup;
@@ -515,13 +525,20 @@ find_variants(struct run *r, struct tu *t, const struct ks_manifest_entry *me)
 			ks_store_entry_release(&j->e);
 			free(j->arch);
 		} else {
-			if (ks_subst_kernel_name(mk->mangled, &name)) {
-				ks_log("substitution: %s: a name the lexical scan "
-				       "cannot find (a template?); not used",
-				       mk->mangled);
+			struct ks_buf args = KS_BUF_INIT;
+			int inst = 0;
+
+			if (ks_subst_kernel_name(mk->mangled, &name, &inst) ||
+			    (inst && (ks_store_json_str(e.json, "instance", &args) ||
+				      !args.len))) {
+				ks_log("substitution: %s: %s; not used", mk->mangled,
+				       inst ? "an instance of a template whose entry "
+					      "does not name its template arguments"
+					    : "a name the lexical scan cannot find");
 				count(r, "subst-skip-name");
 				ks_store_entry_release(&e);
 				ks_buf_release(&name);
+				ks_buf_release(&args);
 				continue;
 			}
 			t->jobs = ks_xrealloc(t->jobs, (t->njobs + 1) * sizeof(*t->jobs));
@@ -529,6 +546,8 @@ find_variants(struct run *r, struct tu *t, const struct ks_manifest_entry *me)
 			memset(j, 0, sizeof(*j));
 			j->mangled = ks_xstrdup(mk->mangled);
 			j->name = ks_buf_detach(&name, NULL);
+			j->args = inst ? ks_buf_detach(&args, NULL) : NULL;
+			ks_buf_release(&args);
 		}
 		j->arch = ks_xstrdup(mk->arch);
 		j->e = e;
@@ -575,6 +594,7 @@ rewrite(struct run *r, struct tu *t, const char *tu, size_t len,
 		j->v.arch = j->e.arch;
 		jobs[i].kernel = &j->k;
 		jobs[i].variant = &j->v;
+		jobs[i].args = j->args;
 	}
 	if (ks_rewrite(tu, len, t->path, jobs, t->njobs, out, &err)) {
 		ks_log("substitution: %s", err.buf);
@@ -855,6 +875,7 @@ run_release(struct run *r)
 
 			free(j->name);
 			free(j->mangled);
+			free(j->args);
 			free(j->arch);
 			free(j->text);
 			free(j->vfile);

@@ -81,9 +81,10 @@ int ks_subst_run(const struct ks_conf *conf, const char *real,
 
 /* Pure: the unqualified name of a kernel from its mangled name
  * ("_Z5scalePffi" -> "scale", "_ZN2ns4stepEPf" -> "step"; an extern "C"
- * name is itself). Returns 0, or -1 for a name it does not read
- * (templates, operators). */
-int ks_subst_kernel_name(const char *mangled, struct ks_buf *out);
+ * name is itself; an instance of a template its template's name, with
+ * *instance set: "_Z4fillIfEvPT_i" -> "fill"). Returns 0, or -1 for a
+ * name it does not read (operators). */
+int ks_subst_kernel_name(const char *mangled, struct ks_buf *out, int *instance);
 
 /* Pure: __CUDA_ARCH__ of a real arch: "sm_90" and "sm_90a" -> 900; 0
  * when it is not one. */

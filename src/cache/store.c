@@ -350,6 +350,7 @@ ks_store_format_meta(const struct ks_store_meta *m, const char *hash,
 	ks_buf_addf(out, "{\n  \"format\": %d", KS_STORE_FORMAT);
 	add_str(out, "kernel", m->kernel);
 	add_str(out, "demangled", m->demangled);
+	add_str(out, "instance", m->instance);
 	add_str(out, "key", m->key);
 	ks_buf_addf(out, ",\n  \"arch\": %u", m->arch);
 	add_str(out, "source", m->source);

@@ -31,6 +31,10 @@ struct ks_buf;
 struct ks_store_meta {
 	const char *kernel;	/* mangled name */
 	const char *demangled;	/* or NULL */
+	/* A template kernel's instance: its template arguments as the
+	 * analysis displays them ("float, 64"), which substitution hands to
+	 * the rewriter; NULL for a plain kernel. */
+	const char *instance;
 	const char *key;	/* the kernel key, 32 hex digits */
 	unsigned arch;		/* the verified __CUDA_ARCH__: 900 */
 	const char *source;	/* the TU the variant was made from */

@@ -270,6 +270,79 @@ test_a_gpu_the_build_reaches_through_ptx_gets_its_target_added() {
 
 # A one-command build (compile and link): the variant reaches the PTX of
 # its source; the other sources and the link are the command's own.
+# An instance of a template kernel: its variant (an alias typedef among
+# its helpers, a launcher) is compiled in for that instance alone, and
+# every host launch goes through the launcher template.
+test_an_instance_of_a_template_gets_its_variant() {
+	local k rec entry
+	setup
+	cat >src/tapp.cu <<'EOF'
+template <class T> __global__ void tscale(T *p, T s, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+		p[i] *= s;
+}
+
+template <class T> void run_t(T *p, int n)
+{
+	tscale<<<(n + 255) / 256, 256>>>(p, (T)2, n);
+}
+
+void go(float *f, double *d, int n)
+{
+	run_t(f, n);
+	run_t(d, n);
+	tscale<float><<<1, 32>>>(f, 3.0f, 32);
+}
+EOF
+	cat >tvariant.cu <<'EOF'
+// ks-nvcc: helpers
+typedef float ks_tp_tscale_T;
+// ks-nvcc: definition
+__global__ void tscale(ks_tp_tscale_T *p, ks_tp_tscale_T s, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (n == 0x5eed5eed)
+		return;
+	if (i < n)
+		p[i] *= s;
+}
+// ks-nvcc: launcher
+static void
+ks_launch_tscale(dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
+		 ks_tp_tscale_T *p, ks_tp_tscale_T s, int n)
+{
+	tscale<<<grid, block, shmem, stream>>>(p, s, n);
+}
+EOF
+	"$KS_NVCC_BIN" -arch=sm_90 -c src/tapp.cu -o tapp.o >/dev/null
+	rec=$(ls -t "$KS_DIR"/builds/*.json | head -n 1)
+	"$KS_BIN" analyze --record "$rec" --manifest >/dev/null
+	k=$(find "$KS_DIR/manifests" -type f ! -name '*.lock' -exec cat {} + |
+		awk '$1 == "kernel" && $3 == "sm_90" && $4 == "_Z6tscaleIfEvPT_S0_i" { print $2; exit }')
+	expect_ne "" "$k" "key of tscale<float>"
+	# an entry that does not name its instance is not used
+	./seed-tool "$KS_DIR/cache" "$k" _Z6tscaleIfEvPT_S0_i 900 tvariant.cu 2
+	rm -rf kd/* tapp.o
+	KS_LOG=$TEST_DIR/log0 "$KS_NVCC_BIN" -arch=sm_90 -c src/tapp.cu -o tapp.o
+	expect_eq 0 "$(marks tapp.ptx)" "marker without the instance named"
+	expect_contains "$(cat log0)" "an instance of a template whose entry does not name its template arguments"
+	./seed-tool "$KS_DIR/cache" "$k" _Z6tscaleIfEvPT_S0_i 900 tvariant.cu 2 float
+	rm -rf kd/* tapp.o
+	KS_LOG=$TEST_DIR/log "$KS_NVCC_BIN" -arch=sm_90 -c src/tapp.cu -o tapp.o
+	expect_file tapp.o
+	expect_contains "$(cat log)" "substitution: _Z6tscaleIfEvPT_S0_i for sm_90 from"
+	expect_eq 1 "$(marks tapp.ptx)" "marker in the PTX"
+	entry=$(awk '/\.entry/ { e = $3 } /'"$MARK"'/ { print e }' kd/tapp.ptx)
+	expect_eq "_Z6tscaleIfEvPT_S0_i(" "$entry" "the entry holding the variant"
+	expect_eq 2 "$(grep -c '\.entry _Z6tscaleI[fd]EvPT_S0_i' kd/tapp.ptx)" "both instances"
+	# the host code calls the launcher template
+	grep -rq 'ks_launch_tscale' kd/ || fail "no launcher template in the host code"
+}
+
 test_a_one_command_build_gets_the_variant() {
 	setup
 	printf 'void run(float *x, int n);\nint main() { run(0, 0); return 0; }\n' >src/main.cpp

@@ -15,20 +15,28 @@ void ks_suite_subst(void);
 TEST(kernel_names)
 {
 	struct ks_buf b = KS_BUF_INIT;
+	int inst = -1;
 
-	CHECK_INT_EQ(0, ks_subst_kernel_name("_Z5scalePffi", &b));
+	CHECK_INT_EQ(0, ks_subst_kernel_name("_Z5scalePffi", &b, &inst));
 	CHECK_STR_EQ("scale", b.buf);
-	CHECK_INT_EQ(0, ks_subst_kernel_name("_ZN2ns4stepEPf", &b));
+	CHECK_INT_EQ(0, inst);
+	CHECK_INT_EQ(0, ks_subst_kernel_name("_ZN2ns4stepEPf", &b, &inst));
 	CHECK_STR_EQ("step", b.buf);
-	CHECK_INT_EQ(0, ks_subst_kernel_name("_ZN1a1b10long_name_Ev", &b));
+	CHECK_INT_EQ(0, ks_subst_kernel_name("_ZN1a1b10long_name_Ev", &b, &inst));
 	CHECK_STR_EQ("long_name_", b.buf);
-	CHECK_INT_EQ(0, ks_subst_kernel_name("plain_c_kernel", &b));
+	CHECK_INT_EQ(0, ks_subst_kernel_name("plain_c_kernel", &b, &inst));
 	CHECK_STR_EQ("plain_c_kernel", b.buf);
-	/* Templates and what the scan cannot name. */
-	CHECK_INT_EQ(-1, ks_subst_kernel_name("_Z4fillIfEvPT_i", &b));
-	CHECK_INT_EQ(-1, ks_subst_kernel_name("_ZN2ns4fillIiEEvPT_", &b));
-	CHECK_INT_EQ(-1, ks_subst_kernel_name("_Z99x", &b));
-	CHECK_INT_EQ(-1, ks_subst_kernel_name("", &b));
+	CHECK_INT_EQ(0, inst);
+	/* Instances of templates: the template's name. */
+	CHECK_INT_EQ(0, ks_subst_kernel_name("_Z4fillIfEvPT_i", &b, &inst));
+	CHECK_STR_EQ("fill", b.buf);
+	CHECK_INT_EQ(1, inst);
+	CHECK_INT_EQ(0, ks_subst_kernel_name("_ZN2ns4fillIiEEvPT_", &b, &inst));
+	CHECK_STR_EQ("fill", b.buf);
+	CHECK_INT_EQ(1, inst);
+	/* What the scan cannot name. */
+	CHECK_INT_EQ(-1, ks_subst_kernel_name("_Z99x", &b, &inst));
+	CHECK_INT_EQ(-1, ks_subst_kernel_name("", &b, &inst));
 	ks_buf_release(&b);
 }
 

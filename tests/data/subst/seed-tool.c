@@ -3,7 +3,9 @@
  * optimize loop would once the Reviewer verified it (here the variants
  * are verified by construction: the original's code plus a marker).
  *
- *   seed-tool CACHE_DIR KEY MANGLED ARCH VARIANT_FILE [SPEEDUP]
+ *   seed-tool CACHE_DIR KEY MANGLED ARCH VARIANT_FILE [SPEEDUP [INSTANCE]]
+ *
+ * INSTANCE: a template kernel's instance, its template arguments ("float").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +23,7 @@ main(int argc, char **argv)
 	int rc;
 
 	if (argc < 6) {
-		fputs("usage: seed-tool CACHE KEY MANGLED ARCH VARIANT [SPEEDUP]\n",
+		fputs("usage: seed-tool CACHE KEY MANGLED ARCH VARIANT [SPEEDUP [INSTANCE]]\n",
 		      stderr);
 		return 2;
 	}
@@ -36,6 +38,7 @@ main(int argc, char **argv)
 	m.source = argv[5];
 	m.orig_ms = 2, m.var_ms = 1;
 	m.speedup = argc > 6 ? strtod(argv[6], NULL) : 2;
+	m.instance = argc > 7 ? argv[7] : NULL;
 	m.captures = caps;
 	m.ncaptures = 1;
 	m.evidence = "{\"by\": \"construction\"}";
