@@ -469,7 +469,30 @@ t_reach() {
 	detail "a transpose built without -arch: its variant verified on sm_$cc (x$sp) compiled in with sm_$cc's target added; the program passes its check"
 }
 
-ALL="t_build t_capture_app t_capture_launch_n t_replay_app t_capture_bench t_launches t_rules t_adversarial t_good_candidate_and_sanitize t_gemm t_racecheck_sample t_overhead t_cub_global t_review_cases t_time_bound t_reach"
+# A template kernel, launched for float and double: the float instance is
+# captured, its plain copy transformed (the instance view), the variant
+# cached with its template arguments and compiled in for that instance
+# alone at the rebuild; both instances' results are checked by the program.
+t_template() {
+	local d=$WORK/tmpl cc k=_Z6flip_tIfEvPKT_PS0_ii sp
+	export KS_DIR=$WORK/ksdir-tmpl
+	mkdir -p "$d"
+	cp "$HERE/programs/tmpl.cu" "$d/"
+	cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d .)
+	(cd "$d" && "$KSNVCC" -O3 -arch=sm_$cc -o tmpl tmpl.cu)
+	(cd "$d" && "$KS" capture --kernel "$k" -- ./tmpl)
+	"$KS" optimize --llm none --rounds 2 --no-metrics "$k" >"$WORK/logs/tmpl-optimize.txt" 2>&1
+	"$KS" cache list --json >"$WORK/logs/tmpl-cache.json"
+	sp=$(jget "$WORK/logs/tmpl-cache.json" "'%.2f' % [r['speedup'] for r in j if r['symbol'] == '$k' and r['arch'] == ${cc}0][0]")
+	rm -f "$d/tmpl"
+	(cd "$d" && KS_LOG=$WORK/logs/tmpl-subst.log "$KSNVCC" -O3 -arch=sm_$cc -o tmpl tmpl.cu)
+	grep "substitution:" "$WORK/logs/tmpl-subst.log"
+	grep -q "substitution: $k for sm_$cc from" "$WORK/logs/tmpl-subst.log"
+	(cd "$d" && ./tmpl) | grep -x PASS
+	detail "flip_t<float> of a template launched for float and double: its variant (x$sp) compiled in for that instance; both instances pass the program's check"
+}
+
+ALL="t_build t_capture_app t_capture_launch_n t_replay_app t_capture_bench t_launches t_rules t_adversarial t_good_candidate_and_sanitize t_gemm t_racecheck_sample t_overhead t_cub_global t_review_cases t_time_bound t_reach t_template"
 TESTS=${*:-$ALL}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/gpu: /'
 "$NVCC" --version | tail -n 1 | sed 's/^/nvcc: /'

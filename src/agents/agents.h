@@ -165,6 +165,16 @@ struct ks_task {
 	const char *source;	/* the original TU's path */
 	const char *text;	/* and its text */
 	size_t len;
+	/* An instance of a template kernel (`k` is the template): its
+	 * template arguments ("float", for the rewriter), the plain copy
+	 * the transforms read in the instance view's text (cache/mono.h),
+	 * and the aliases every variant of the copy needs among its
+	 * helpers. All NULL for a plain kernel. */
+	const char *inst_args;
+	const struct ks_kernel *inst_k;
+	const char *inst_text;
+	size_t inst_len;
+	const char *inst_aliases;
 	int arch;		/* the variant's __CUDA_ARCH__: 900 */
 	int fast_math;
 	unsigned rounds;	/* candidates reviewed at most (default 15) */

@@ -365,9 +365,10 @@ read_task_file(const struct ks_task *t, const char *name, struct ks_buf *out,
 static void
 source_original(const struct ks_task *t, struct source *s, const char *why)
 {
-	s->k = t->k;
-	s->text = t->text;
-	s->len = t->len;
+	/* an instance: the plain copy in the instance view */
+	s->k = t->inst_args ? t->inst_k : t->k;
+	s->text = t->inst_args ? t->inst_text : t->text;
+	s->len = t->inst_args ? t->inst_len : t->len;
 	s->what = "original";
 	if (why && t->state.base)
 		s->why = ks_xstrdup(why);
@@ -390,6 +391,11 @@ source_of_base(const struct ks_task *t, int at, struct source *s)
 	}
 	if (!t->ops.base_kernel || !t->k) {
 		source_original(t, s, "no analysis of a base's source");
+		return;
+	}
+	if (t->inst_args) {
+		source_original(t, s, "a template's instance: its bases are not "
+				      "read again");
 		return;
 	}
 	memset(&v, 0, sizeof(v));
@@ -429,15 +435,21 @@ out:
 	ks_buf_release(&err);
 }
 
-/* A transform's variant of the base, with the base's helpers kept first. */
+/*
+ * A transform's variant of the base, with the base's helpers kept first;
+ * of an instance's plain copy, with the aliases of its template
+ * parameters first of all (its signature names them).
+ */
 static int
-merge_helpers(const struct source *s, struct ks_buf *variant, struct ks_buf *err)
+merge_helpers(const struct ks_task *t, const struct source *s,
+	      struct ks_buf *variant, struct ks_buf *err)
 {
 	struct ks_rewrite_variant v;
 	struct ks_buf out = KS_BUF_INIT;
+	const char *aliases = t->inst_args ? t->inst_aliases : NULL;
 	char *copy;
 
-	if (!s->helpers || !*s->helpers)
+	if ((!s->helpers || !*s->helpers) && (!aliases || !*aliases))
 		return 0;
 	copy = ks_xstrdup(variant->buf);
 	memset(&v, 0, sizeof(v));
@@ -445,8 +457,14 @@ merge_helpers(const struct source *s, struct ks_buf *variant, struct ks_buf *err
 		free(copy);
 		return -1;
 	}
-	ks_buf_adds(&out, "// ks-nvcc variant: on the base's helpers\n// ks-nvcc: helpers\n");
-	ks_buf_adds(&out, s->helpers);
+	ks_buf_adds(&out, s->helpers && *s->helpers
+				  ? "// ks-nvcc variant: on the base's helpers\n"
+				  : "// ks-nvcc variant: of a template's instance\n");
+	ks_buf_adds(&out, "// ks-nvcc: helpers\n");
+	if (aliases)
+		ks_buf_adds(&out, aliases);
+	if (s->helpers)
+		ks_buf_adds(&out, s->helpers);
 	if (v.helpers.text)
 		ks_buf_adds(&out, v.helpers.text);
 	ks_buf_adds(&out, "// ks-nvcc: definition\n");
@@ -618,6 +636,7 @@ splice(const struct ks_task *t, const char *variant, const char *vname,
 		goto out;
 	job.kernel = &rk;
 	job.variant = &v;
+	job.args = t->inst_args;
 	rc = ks_rewrite(t->text, t->len, t->source, &job, 1, tu, err);
 out:
 	ks_rewrite_kernel_release(&rk);
@@ -820,7 +839,7 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repair
 		r.source = ks_xstrdup(src.what);
 		if (src.why)
 			ks_log("optimize: %s reads the original: %s", sk->id, src.why);
-		if (merge_helpers(&src, &variant, err)) {
+		if (merge_helpers(t, &src, &variant, err)) {
 			ks_traj_round_release(&r);
 			rc = -1;
 			goto next;

@@ -12,6 +12,10 @@
 
 struct param {
 	int type;		/* typename/class; else a non-type parameter */
+	/* a type argument that is one name (`float`, `ns::Vec<int, 2>`):
+	 * written in place of the parameter as it is, so that the analysis
+	 * sees the type the facts name (no alias) */
+	int direct;
 	size_t name;		/* the token of its name */
 	size_t dflt, dflt_end;	/* its default's tokens; dflt == 0: none */
 	char *arg;		/* the argument, given or defaulted (owned) */
@@ -138,7 +142,9 @@ substitute(struct ks_buf *b, const struct view *v, size_t from, size_t to,
 			continue;
 		n = &v->t[p->name];
 		ks_buf_add(b, v->s + pos, v->t[ti].begin - pos);
-		if (p->type)
+		if (p->type && p->direct)
+			ks_buf_adds(b, p->arg);
+		else if (p->type)
 			ks_buf_addf(b, "ks_tp_%s_%.*s", v->kernel,
 				    (int)(n->end - n->begin), v->s + n->begin);
 		else
@@ -371,6 +377,50 @@ typedef_names(const char *arg)
 	return 1;
 }
 
+/*
+ * Is the type `arg` one name, which may stand wherever the parameter
+ * does (`T(0)`, `sizeof(T)`, `T::x`): identifiers joined by `::`, then
+ * at most one template argument list that ends it? `unsigned int`,
+ * `float *` and `const X` are not.
+ */
+static int
+one_name(const char *arg)
+{
+	struct ks_lexer lx;
+	struct ks_token t;
+	int want_ident = 1;
+
+	ks_lex_init(&lx, arg, strlen(arg));
+	while (ks_lex(&lx, &t) != KS_T_EOF) {
+		if (want_ident) {
+			if (t.kind != KS_T_IDENT || ks_lex_ident(arg, &t, "const") ||
+			    ks_lex_ident(arg, &t, "volatile") ||
+			    ks_lex_ident(arg, &t, "struct") ||
+			    ks_lex_ident(arg, &t, "class") ||
+			    ks_lex_ident(arg, &t, "unsigned") ||
+			    ks_lex_ident(arg, &t, "signed") ||
+			    ks_lex_ident(arg, &t, "long") ||
+			    ks_lex_ident(arg, &t, "short"))
+				return 0;
+			want_ident = 0;
+		} else if (ks_lex_punct(arg, &t, ':')) {
+			if (ks_lex(&lx, &t) != KS_T_PUNCT || !ks_lex_punct(arg, &t, ':'))
+				return 0;
+			want_ident = 1;
+		} else if (ks_lex_punct(arg, &t, '<')) {
+			/* the list must close at the very end */
+			const char *end = arg + strlen(arg);
+
+			while (end > arg && isspace((unsigned char)end[-1]))
+				end--;
+			return end > arg && end[-1] == '>';
+		} else {
+			return 0;
+		}
+	}
+	return !want_ident;
+}
+
 /* Each parameter's argument: given, or its default with the earlier
  * parameters replaced. */
 static int
@@ -405,7 +455,8 @@ bind_args(struct view *v, char **given, size_t ngiven, struct ks_buf *err)
 				      ngiven, ngiven == 1 ? "" : "s", v->np,
 				      v->np == 1 ? "" : "s", nl, ns);
 		}
-		if (p->type && !typedef_names(p->arg))
+		p->direct = p->type && one_name(p->arg);
+		if (p->type && !p->direct && !typedef_names(p->arg))
 			return refuse(err, v, "the type argument '%s' of %.*s "
 				      "cannot be named by a typedef (an array "
 				      "or function type)", p->arg, nl, ns);
@@ -425,7 +476,7 @@ is_identifier(const char *s)
 }
 
 void
-ks_mono_release(struct ks_mono *m)
+ks_mono_view_release(struct ks_mono_view *m)
 {
 	free(m->text);
 	free(m->aliases);
@@ -435,7 +486,7 @@ ks_mono_release(struct ks_mono *m)
 int
 ks_mono_instance(const char *src, size_t len, size_t def_begin,
 		 size_t def_end, const char *name, const char *args,
-		 struct ks_mono *out, struct ks_buf *err)
+		 struct ks_mono_view *out, struct ks_buf *err)
 {
 	struct view v = { name ? name : "", args ? args : "", NULL, 0,
 			  NULL, 0, NULL, 0 };
@@ -467,7 +518,7 @@ ks_mono_instance(const char *src, size_t len, size_t def_begin,
 	for (k = 0; k < v.np; k++) {
 		const struct ks_token *n = &v.t[v.p[k].name];
 
-		if (v.p[k].type)
+		if (v.p[k].type && !v.p[k].direct)
 			ks_buf_addf(&aliases, "typedef %s ks_tp_%s_%.*s;\n",
 				    v.p[k].arg, v.kernel,
 				    (int)(n->end - n->begin), v.s + n->begin);

@@ -9,18 +9,22 @@
  * non-template copy of the kernel for the instance added right after the
  * template's definition. The copy keeps the kernel's name (it overloads
  * the template, which stays as written) and its text byte for byte, but
- * for its template parameters: a type parameter N becomes the alias
- * `ks_tp_<kernel>_<N>`, declared by a typedef just before the copy
- * (`typedef float ks_tp_axpy_T;`), a non-type parameter its argument in
- * parentheses (`(64)`). The analysis parses the view and the transforms
- * read the copy; the typedef lines are also given apart, since they must
- * travel with the variant the transforms make of the copy. The lexer
+ * for its template parameters: a type parameter N whose argument is one
+ * name (`float`, `ns::Vec3`, `Pair<int, float>`) becomes that argument, so
+ * that the analysis sees the type the facts name; one whose argument is
+ * not (`unsigned int`, `float *`) becomes the alias `ks_tp_<kernel>_<N>`,
+ * declared by a typedef just before the copy (`typedef unsigned int
+ * ks_tp_axpy_T;`), since `T(0)` must stay valid; a non-type parameter
+ * becomes its argument in parentheses (`(64)`). The analysis parses the
+ * view and the transforms read the copy; the typedef lines are also given
+ * apart, since they must travel with the variant the transforms make of
+ * the copy. The lexer
  * (lex.h) finds the parameters' uses, so names in comments, strings and
  * preprocessor lines, and members and qualified names spelled like a
  * parameter (`p.T`, `s->T`, `Foo::T`), stay as written.
  *
  * Ownership: ks_mono_instance() borrows its arguments; a filled struct
- * ks_mono owns its strings and ks_mono_release() frees them.
+ * ks_mono_view owns its strings and ks_mono_view_release() frees them.
  * libc only, as the rest of cache/.
  * May include: libc, core/.
  */
@@ -31,7 +35,7 @@
 
 struct ks_buf;
 
-struct ks_mono {
+struct ks_mono_view {
 	/* the TU with the plain copy added (owned, NUL-terminated) */
 	char *text;
 	size_t len;
@@ -44,7 +48,7 @@ struct ks_mono {
 };
 
 /* Free what `m` holds and zero it; safe on a zeroed struct. */
-void ks_mono_release(struct ks_mono *m);
+void ks_mono_view_release(struct ks_mono_view *m);
 
 /*
  * Pure: the instance view of instance `args` ("float", "float, 64", as the
@@ -64,6 +68,6 @@ void ks_mono_release(struct ks_mono *m);
  */
 int ks_mono_instance(const char *src, size_t len, size_t def_begin,
 		     size_t def_end, const char *name, const char *args,
-		     struct ks_mono *out, struct ks_buf *err);
+		     struct ks_mono_view *out, struct ks_buf *err);
 
 #endif

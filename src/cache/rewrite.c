@@ -1195,9 +1195,9 @@ emit_instance(struct ks_buf *out, const struct ks_rewrite_job *j)
 }
 
 /*
- * Job `ji`'s launcher as a function of its own, `ks_launch_<k>_<ji>`; its
- * launches of the kernel by its plain name (`k<<<`), which deduce the
- * instance from the arguments' types, name it (`k<args><<<`).
+ * Job `ji`'s launcher as a function of its own, `ks_launch_<k>_<ji>`; the
+ * kernel's plain name in it (`k<<<`, `cudaOccupancy...(&n, k, ...)`),
+ * which names the template now, names the instance (`k<args>`).
  */
 static char *
 inst_launcher_text(const struct ks_rewrite_job *j, size_t ji)
@@ -1218,8 +1218,9 @@ inst_launcher_text(const struct ks_rewrite_job *j, size_t ji)
 			ks_buf_add(&out, s + pos, t.end - pos);
 			ks_buf_addf(&out, "_%zu", ji);
 			pos = t.end;
-		} else if (ks_lex_ident(s, &t, k) && ks_lex(&peek, &n) == KS_T_PUNCT &&
-			   ks_lex_triple(&peek, &n, '<')) {
+		} else if (ks_lex_ident(s, &t, k) &&
+			   !(ks_lex(&peek, &n) == KS_T_PUNCT &&
+			     ks_lex_punct(s, &n, '<') && !ks_lex_triple(&peek, &n, '<'))) {
 			ks_buf_add(&out, s + pos, t.end - pos);
 			ks_buf_addf(&out, "<%s>", j->args);
 			pos = t.end;

@@ -561,6 +561,16 @@ ks_analyze_inventory(const char *record, const char *file, char **nvcc_argv,
 		     int nvcc_argc, const char *arch, struct ks_conf *conf,
 		     struct ks_inventory *inv, char **arch_used, struct ks_buf *err)
 {
+	return ks_analyze_inventory_as(record, file, nvcc_argv, nvcc_argc, arch,
+				       NULL, conf, inv, arch_used, err);
+}
+
+int
+ks_analyze_inventory_as(const char *record, const char *file, char **nvcc_argv,
+			int nvcc_argc, const char *arch, const char *as,
+			struct ks_conf *conf, struct ks_inventory *inv,
+			char **arch_used, struct ks_buf *err)
+{
 	struct build b;
 	struct ks_tu_opts o;
 	int rc = -1;
@@ -569,6 +579,25 @@ ks_analyze_inventory(const char *record, const char *file, char **nvcc_argv,
 	if (record ? from_record(&b, record, err)
 		   : from_args(&b, file, nvcc_argv, nvcc_argc, conf, err))
 		goto out;
+	if (as) {
+		/* Another file in the source's place: its quoted includes
+		 * are looked for where the source's are. */
+		char *src = b.source[0] == '/' || !b.cwd ? ks_xstrdup(b.source)
+							 : ks_fs_join(b.cwd, b.source);
+		char *slash = strrchr(src, '/');
+
+		if (slash && slash != src) {
+			char *inc;
+
+			*slash = '\0';
+			inc = ks_xasprintf("-I%s", src);
+			ks_strv_insert(&b.includes, 0, inc);
+			free(inc);
+		}
+		free(src);
+		free(b.source);
+		b.source = ks_xstrdup(as);
+	}
 	tu_opts_of(&b, arch, conf, &o);
 	if (ks_inventory_build(&o, inv, err))
 		goto out;

@@ -285,6 +285,7 @@ verify_gpu(const struct ks_conf *conf, const struct ks_store_entry *e,
 	v.arch = e->arch;
 	job.kernel = &k;
 	job.variant = &v;
+	job.args = ks_json_str(j, "instance");
 	if (ks_rewrite(tu.buf, tu.len, source, &job, 1, &out, &err)) {
 		ks_error(why, "%s", err.buf);
 		goto out;

@@ -10,6 +10,9 @@
 
 #include <stddef.h>
 
+#include "../analysis/inventory.h"
+#include "../cache/mono.h"
+
 struct cJSON;
 struct ks_buf;
 struct ks_conf;
@@ -40,6 +43,50 @@ int ks_analyze_inventory(const char *record, const char *file, char **nvcc_argv,
 			 int nvcc_argc, const char *arch, struct ks_conf *conf,
 			 struct ks_inventory *inv, char **arch_used,
 			 struct ks_buf *err);
+/*
+ * instance.c: the instance view of one instance of template kernel `k`
+ * (cache/mono.h), analyzed as the build (`record`, or `file` with its
+ * nvcc arguments) analyzes `source`, whose text is `text`: the plain copy
+ * `k` the transforms read, in `mono.text`; `args`, the instance's
+ * template arguments for the rewriter; `mono.aliases`, what every variant
+ * of the copy needs first among its helpers. `name` picks the instance
+ * (mangled or displayed); NULL or no match picks the only one, and a
+ * template with several is an error that names one.
+ */
+struct ks_inst_view_in {
+	const char *record, *file;
+	char **nvcc_argv;
+	int nvcc_argc;
+	const char *arch;
+	struct ks_conf *conf;
+	const char *source;
+	const char *text;
+	size_t len;
+	const struct ks_kernel *k;	/* the template */
+	const char *name;
+};
+struct ks_inst_view {
+	struct ks_inventory inv;	/* of the view's text */
+	const struct ks_kernel *k;	/* the plain copy in it */
+	struct ks_mono_view mono;
+	char *args;			/* "float, 64" */
+	const char *mangled;		/* the instance's, borrowed from `k` */
+};
+int ks_inst_view_make(const struct ks_inst_view_in *in, struct ks_inst_view *v,
+		      struct ks_buf *err);
+void ks_inst_view_release(struct ks_inst_view *v);
+/* A variant of the copy as one of the instance: the aliases first among
+ * its helpers. */
+int ks_inst_view_variant(const struct ks_inst_view *v, struct ks_buf *variant,
+			 struct ks_buf *err);
+
+/* The same with the file `as` parsed in the source's place (the
+ * source's directory searched first for its quoted includes): another
+ * text of the same TU, such as a template instance's view. */
+int ks_analyze_inventory_as(const char *record, const char *file, char **nvcc_argv,
+			    int nvcc_argc, const char *arch, const char *as,
+			    struct ks_conf *conf, struct ks_inventory *inv,
+			    char **arch_used, struct ks_buf *err);
 
 /*
  * captures.c: check the captures of `dirs` (their originals replayed, the

@@ -277,6 +277,7 @@ struct ctx {
 	const struct ks_policy *pol;	/* NULL: the fixed order */
 	const struct ks_knowledge *know;
 	cJSON *an, *ev, *launch;
+	cJSON *an_view;		/* the instance view's analysis, or NULL */
 	const cJSON *kobj, *evk;
 	int fast;
 	size_t nsim;
@@ -284,6 +285,8 @@ struct ctx {
 	double *sim_values;
 	char sig[33];		/* the task's signature */
 	struct ks_buf checks;	/* what final checks cost (checks.jsonl) */
+	int inst;		/* `k` a template: its instance's view */
+	struct ks_inst_view view;
 };
 
 static void
@@ -292,10 +295,13 @@ ctx_release(struct ctx *c)
 	ks_build_rec_release(&c->rec);
 	ks_inventory_release(&c->inv);
 	ks_inventory_release(&c->base_inv);
+	if (c->inst)
+		ks_inst_view_release(&c->view);
 	ks_buf_release(&c->text);
 	ks_buf_release(&c->checks);
 	free(c->arch);
 	cJSON_Delete(c->an);
+	cJSON_Delete(c->an_view);
 	cJSON_Delete(c->ev);
 	cJSON_Delete(c->launch);
 	for (size_t i = 0; i < c->nsim; i++)
@@ -669,6 +675,27 @@ prepare(struct ctx *c, const struct job *j, const struct opts *o, struct ks_buf 
 	c->text.max = 64 << 20;
 	if (ks_fs_read(c->inv.source, &c->text, err))
 		goto out;
+	if (c->k->is_template) {
+		/* The transforms read the instance's plain copy; without it
+		 * they decline the template, and the task goes on. */
+		struct ks_inst_view_in in;
+		struct ks_buf ve = KS_BUF_INIT;
+
+		memset(&in, 0, sizeof(in));
+		in.record = c->rec.path;
+		in.arch = c->arch;
+		in.conf = c->conf;
+		in.source = c->inv.source;
+		in.text = c->text.buf;
+		in.len = c->text.len;
+		in.k = c->k;
+		in.name = cap.kernel;
+		if (ks_inst_view_make(&in, &c->view, &ve))
+			ks_log("optimize: %s: no instance view: %s", cap.kernel, ve.buf);
+		else
+			c->inst = 1;
+		ks_buf_release(&ve);
+	}
 	c->fast = has_fast_math(&c->rec.argv);
 	signature(c, j);
 	lp = ks_fs_join(j->caps.v[0], "launch.json");
@@ -690,6 +717,17 @@ prepare(struct ctx *c, const struct job *j, const struct opts *o, struct ks_buf 
 		if (!(c->an = ks_cli_self_json(&aargs, err)))
 			goto out;
 		c->kobj = kernel_object(c->an, cap.kernel);
+		if (c->inst) {
+			/* A template's facts are of its dependent types: the
+			 * plan reads its instance's, the plain copy's. */
+			struct ks_buf vj = KS_BUF_INIT;
+
+			ks_inventory_format_json(&c->view.inv, &vj);
+			c->an_view = cJSON_Parse(vj.buf);
+			ks_buf_release(&vj);
+			if (c->an_view && c->view.k->mangled)
+				c->kobj = kernel_object(c->an_view, c->view.k->mangled);
+		}
 		ks_strv_push(&eargs, "evidence");
 		ks_strv_push(&eargs, "--json");
 		ks_strv_push(&eargs, c->rec.source);
@@ -747,6 +785,7 @@ save_best(const struct ctx *c, const struct job *j, const struct ks_task *t,
 	ks_task_trail_json(t, best, &trail);
 	m.kernel = t->kernel;
 	m.demangled = j->demangled;
+	m.instance = t->inst_args;
 	m.arch = (unsigned)t->arch;
 	m.source = c->inv.source;
 	m.orig_ms = b->orig.median;
@@ -1072,6 +1111,13 @@ run_task(const struct env *env, const struct job *j, struct row *row)
 	t.source = c.inv.source;
 	t.text = c.text.buf;
 	t.len = c.text.len;
+	if (c.inst) {
+		t.inst_args = c.view.args;
+		t.inst_k = c.view.k;
+		t.inst_text = c.view.mono.text;
+		t.inst_len = c.view.mono.len;
+		t.inst_aliases = c.view.mono.aliases;
+	}
 	t.arch = arch_number(c.arch);
 	t.fast_math = c.fast;
 	t.rounds = o->rounds;

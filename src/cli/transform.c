@@ -71,6 +71,10 @@ struct target {
 	const struct ks_kernel *k;
 	struct ks_buf text;	/* the TU's text */
 	int arch_num;		/* 900 */
+	/* `k` a template: its instance's view, whose plain copy the
+	 * transforms read (instance.c) */
+	int inst;
+	struct ks_inst_view view;
 };
 
 static void
@@ -83,6 +87,8 @@ target_release(struct target *t)
 	free(t->arch);
 	ks_inventory_release(&t->inv);
 	ks_buf_release(&t->text);
+	if (t->inst)
+		ks_inst_view_release(&t->view);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -214,7 +220,28 @@ target_load(struct target *t, const char *arg, struct ks_conf *conf,
 		return ks_error(err, "kernel %s is defined in a header, not in %s",
 				t->k->name, t->inv.source);
 	t->text.max = 64 << 20;
-	return ks_fs_read(t->inv.source, &t->text, err);
+	if (ks_fs_read(t->inv.source, &t->text, err))
+		return -1;
+	if (t->k->is_template) {
+		struct ks_inst_view_in in;
+
+		memset(&in, 0, sizeof(in));
+		in.record = t->record;
+		in.file = t->file;
+		in.nvcc_argv = t->nvcc_argv;
+		in.nvcc_argc = t->nvcc_argc;
+		in.arch = t->arch;
+		in.conf = conf;
+		in.source = t->inv.source;
+		in.text = t->text.buf;
+		in.len = t->text.len;
+		in.k = t->k;
+		in.name = t->kernel;
+		if (ks_inst_view_make(&in, &t->view, err))
+			return -1;
+		t->inst = 1;
+	}
+	return 0;
 }
 
 /* Options both commands take. */
@@ -276,14 +303,21 @@ apply_at(const struct target *t, const struct xf_args *a,
 	 const struct ks_xf_point *p, struct ks_buf *variant, struct ks_buf *reason)
 {
 	struct ks_xf_input in;
+	enum ks_xf_result r;
 
 	memset(&in, 0, sizeof(in));
-	in.kernel = t->k;
-	in.text = t->text.buf;
-	in.len = t->text.len;
+	in.kernel = t->inst ? t->view.k : t->k;
+	in.text = t->inst ? t->view.mono.text : t->text.buf;
+	in.len = t->inst ? t->view.mono.len : t->text.len;
 	in.opts.fast_math = a->fast_math;
 	in.opts.arch = t->arch_num;
-	return ks_xf_apply(a->xf, &in, p, variant, reason);
+	r = ks_xf_apply(a->xf, &in, p, variant, reason);
+	if (r == KS_XF_APPLIED && t->inst &&
+	    ks_inst_view_variant(&t->view, variant, reason)) {
+		ks_buf_reset(variant);
+		return KS_XF_DECLINED;
+	}
+	return r;
 }
 
 /* The TU with `variant` (named `vname` in #line) in place of the kernel. */
@@ -307,6 +341,7 @@ candidate_tu(const struct target *t, const char *variant, const char *vname,
 		goto out;
 	job.kernel = &rk;
 	job.variant = &v;
+	job.args = t->inst ? t->view.args : NULL;
 	rc = ks_rewrite(t->text.buf, t->text.len, t->inv.source, &job, 1, out, err);
 out:
 	ks_rewrite_kernel_release(&rk);

@@ -77,6 +77,24 @@ gamma_(const struct ks_xf_input *in, const struct ks_xf_point *p, struct ks_buf 
 	return KS_XF_DECLINED;
 }
 
+/* Declines unless it reads an instance view's plain copy. */
+static enum ks_xf_result
+viewer(const struct ks_xf_input *in, const struct ks_xf_point *p, struct ks_buf *v,
+       struct ks_buf *r)
+{
+	(void)p;
+	if (!in->text || !strstr(in->text, "the instance view"))
+		return ks_buf_adds(r, "not the instance view"), KS_XF_DECLINED;
+	ks_buf_adds(v, "// ks-nvcc: helpers\n__device__ int ks_k_h;\n"
+		       "// ks-nvcc: definition\n__global__ void k() { /* viewer */ }\n");
+	return KS_XF_APPLIED;
+}
+
+static const struct ks_transform xf_viewer = {
+	.id = "viewer", .summary = "", .precondition = "", .nparams = 0,
+	.apply = viewer,
+};
+
 static const struct ks_transform xf_alpha = {
 	.id = "alpha", .summary = "", .precondition = "", .nparams = 1,
 	.params = { { "p", "", 1, 4, { 1, 2, 3, 4 } } }, .apply = alpha,
@@ -111,7 +129,8 @@ static const struct ks_transform *
 fake_transform(void *ctx, const char *id)
 {
 	static const struct ks_transform *const all[] = { &xf_alpha, &xf_beta,
-							  &xf_wrong, &xf_gamma };
+							  &xf_wrong, &xf_gamma,
+							  &xf_viewer };
 	size_t i;
 
 	(void)ctx;
@@ -542,6 +561,43 @@ TEST(loop_ends_when_no_skill_is_left)
 	task_done(&t);
 }
 
+/* A template's instance: the transforms read the plain copy in the
+ * instance view, and every variant holds the aliases first among its
+ * helpers. */
+TEST(an_instance_is_transformed_through_its_view)
+{
+	static char view[] = "template <class T> __global__ void k() {}\n"
+			     "/* the instance view */ __global__ void k() {}\n";
+	static struct ks_kernel copy;
+	const char *dir = test_tmpdir();
+	struct ks_task t;
+	struct fake f;
+	struct ks_buf err = KS_BUF_INIT, v = KS_BUF_INIT;
+	char *path;
+
+	fake_init(&f);
+	f.order[0] = "viewer";
+	f.order[1] = NULL;
+	task_setup(&t, &f, dir);
+	t.rounds = 2;
+	t.inst_args = "float";
+	t.inst_k = &copy;
+	t.inst_text = view;
+	t.inst_len = strlen(view);
+	t.inst_aliases = "typedef float ks_tp_k_T;\n";
+	CHECK(ks_agents_run(&t, &err) == 0);
+	CHECK_INT_EQ(1, (int)t.state.reviews);
+	path = ks_xasprintf("%s/r1.variant.cu", t.dir);
+	CHECK_INT_EQ(0, ks_fs_read(path, &v, &err));
+	CHECK(v.buf && strstr(v.buf, "// ks-nvcc: helpers\ntypedef float ks_tp_k_T;\n"
+				     "__device__ int ks_k_h;\n// ks-nvcc: definition\n"));
+	free(path);
+	ks_buf_release(&v);
+	ks_buf_release(&f.reviewed);
+	ks_buf_release(&err);
+	task_done(&t);
+}
+
 TEST(without_short_term_memory_the_same_candidate_returns)
 {
 	const char *dir = test_tmpdir();
@@ -839,6 +895,7 @@ ks_suite_agents(void)
 	RUN(loop_stays_within_the_gpu_budget);
 	RUN(loop_reserves_what_checks_of_its_skills_cost);
 	RUN(loop_ends_when_no_skill_is_left);
+	RUN(an_instance_is_transformed_through_its_view);
 	RUN(without_short_term_memory_the_same_candidate_returns);
 	RUN(ineligible_kernel_is_reported_with_the_reason);
 	RUN(diagnoser_classes);

@@ -1,0 +1,148 @@
+/*
+ * instance.c: one instance of a template kernel as the builtin transforms
+ * read it. The transforms know plain kernels only; the instance view
+ * (cache/mono.h) adds a plain copy of the kernel for the instance to the
+ * TU's text. That text is written to a file of its own (the source's
+ * name, in a fresh folder under KS_DIR/tmp) and analyzed as the build
+ * analyzes its source, the source's folder searched first for quoted
+ * includes; the copy's facts are then the instance's. Its variants are
+ * put into the original TU as the instance's specialization
+ * (cache/rewrite.h, a job with `args`), with the aliases of the
+ * template's type parameters first among their helpers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analysis/inventory.h"
+#include "../cache/mono.h"
+#include "../cache/rewrite.h"
+#include "../core/buf.h"
+#include "../core/conf.h"
+#include "../core/fs.h"
+#include "../core/log.h"
+#include "../core/util.h"
+#include "ks.h"
+
+void
+ks_inst_view_release(struct ks_inst_view *v)
+{
+	ks_inventory_release(&v->inv);
+	ks_mono_view_release(&v->mono);
+	free(v->args);
+	memset(v, 0, sizeof(*v));
+}
+
+/* The instance of template `k` that `name` (mangled or displayed) names;
+ * NULL when it names none and `k` has several. */
+static const struct ks_instance *
+instance_of(const struct ks_kernel *k, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < k->ninst; i++)
+		if (!strcmp(k->inst[i].mangled, name) ||
+		    !strcmp(k->inst[i].display, name))
+			return &k->inst[i];
+	return k->ninst == 1 ? &k->inst[0] : NULL;
+}
+
+int
+ks_inst_view_make(const struct ks_inst_view_in *in, struct ks_inst_view *v,
+		  struct ks_buf *err)
+{
+	const struct ks_kernel *k = in->k;
+	const struct ks_instance *inst = instance_of(k, in->name);
+	char *tmp = NULL, *dir = NULL, *path = NULL, *used = NULL;
+	const char *base;
+	size_t i;
+	int rc = -1;
+
+	memset(v, 0, sizeof(*v));
+	if (!inst) {
+		ks_error(err, "%s is a template with %zu instances here: name one "
+			      "(by its mangled name, or as %s)", k->name, k->ninst,
+			 k->ninst ? k->inst[0].display : "name<args>");
+		return -1;
+	}
+	v->args = ks_inventory_instance_args(inst);
+	v->mangled = inst->mangled;
+	if (ks_mono_instance(in->text, in->len, k->extent.begin, k->extent.end,
+			     k->name, v->args, &v->mono, err))
+		goto out;
+	tmp = ks_fs_join(in->conf->dir, "tmp");
+	if (ks_fs_mkdirs(tmp, err))
+		goto out;
+	dir = ks_fs_join(tmp, "inst.XXXXXX");
+	if (!mkdtemp(dir)) {
+		ks_error_errno(err, "cannot create a folder under %s", tmp);
+		goto out;
+	}
+	base = strrchr(in->source, '/');
+	path = ks_fs_join(dir, base ? base + 1 : in->source);
+	if (ks_fs_write_atomic(path, v->mono.text, v->mono.len, err) ||
+	    ks_analyze_inventory_as(in->record, in->file, in->nvcc_argv,
+				    in->nvcc_argc, in->arch, path, in->conf,
+				    &v->inv, &used, err))
+		goto out;
+	/* the copy: the plain kernel of that name where the view put it */
+	for (i = 0; i < v->inv.nkernels && !v->k; i++) {
+		const struct ks_kernel *c = &v->inv.kernels[i];
+
+		if (!c->is_template && !strcmp(c->name, k->name) &&
+		    c->extent.begin >= v->mono.def_begin &&
+		    c->extent.end <= v->mono.def_end)
+			v->k = c;
+	}
+	if (!v->k) {
+		ks_error(err, "the analysis of %s's instance view has no plain "
+			      "copy of it", inst->display);
+		goto out;
+	}
+	ks_log("instance view: %s (%s), its copy at %lu-%lu", inst->display,
+	       v->args, v->k->extent.begin, v->k->extent.end);
+	rc = 0;
+out:
+	if (dir)
+		ks_fs_remove_tree(dir, NULL);
+	if (rc)
+		ks_inst_view_release(v);
+	free(tmp);
+	free(dir);
+	free(path);
+	free(used);
+	return rc;
+}
+
+int
+ks_inst_view_variant(const struct ks_inst_view *v, struct ks_buf *variant,
+		     struct ks_buf *err)
+{
+	struct ks_rewrite_variant parts;
+	struct ks_buf out = KS_BUF_INIT;
+	char *copy;
+
+	if (!v->mono.aliases || !*v->mono.aliases)
+		return 0;
+	copy = ks_xstrdup(variant->buf ? variant->buf : "");
+	memset(&parts, 0, sizeof(parts));
+	if (ks_rewrite_variant_split(copy, &parts, err)) {
+		free(copy);
+		return -1;
+	}
+	ks_buf_adds(&out, "// ks-nvcc variant: of a template's instance\n"
+			  "// ks-nvcc: helpers\n");
+	ks_buf_adds(&out, v->mono.aliases);
+	if (parts.helpers.text)
+		ks_buf_adds(&out, parts.helpers.text);
+	ks_buf_adds(&out, "// ks-nvcc: definition\n");
+	ks_buf_adds(&out, parts.definition.text);
+	if (parts.launcher.text && *parts.launcher.text) {
+		ks_buf_adds(&out, "// ks-nvcc: launcher\n");
+		ks_buf_adds(&out, parts.launcher.text);
+	}
+	free(copy);
+	ks_buf_release(variant);
+	*variant = out;
+	return 0;
+}
