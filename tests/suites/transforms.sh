@@ -239,3 +239,37 @@ test_variants_survive_short_macros_of_the_program() {
 		compile_tu "$k.$s.cu" . || fail "$k ($s) does not compile after the macros"
 	done
 }
+
+# A template kernel's instance, through its instance view: named when the
+# TU has several, its plain copy transformed (a type argument of one name
+# in place, `unsigned int` by an alias, a non-type argument by its value),
+# the rewritten TU compiling for both archs with the launcher template
+# specialized for that instance alone.
+test_template_instances_through_their_view() {
+	local f=$ROOT/tests/data/transforms/instances.cu rc=0
+	"$KS_BIN" transform "$f:scale_t" --skill vectorize_memory --arch sm_90 \
+		>out.txt 2>err.txt || rc=$?
+	expect_eq 105 "$rc" "a template of two instances, unnamed"
+	expect_contains "$(cat err.txt)" "scale_t is a template with 2 instances here: name one"
+	transform "$f" 'scale_t<float>' vectorize_memory
+	out=$(cat 'scale_t<float>.vectorize_memory.cu')
+	expect_contains "$out" "template <> __global__ void"
+	expect_contains "$out" "ks_launch_scale_t<float>(dim3 ks_grid"
+	expect_contains "$out" "ks_launch_scale_t((n + 255) / 256, 256, 0, cudaStream_t(), x, y, (T)2, n)"
+	expect_not_contains "$out" "typedef"
+	compile_tu 'scale_t<float>.vectorize_memory.cu' "$ROOT/tests/data/transforms"
+	transform "$f" add_b launch_geometry
+	out=$(cat add_b.launch_geometry.cu)
+	expect_contains "$out" "typedef unsigned int ks_tp_add_b_T;"
+	expect_contains "$out" "__launch_bounds__((128))"
+	compile_tu add_b.launch_geometry.cu "$ROOT/tests/data/transforms"
+	transform "$f" flip_t smem_tiled_transpose
+	expect_contains "$(cat flip_t.smem_tiled_transpose.cu)" "ks_launch_flip_t<double>"
+	compile_tu flip_t.smem_tiled_transpose.cu "$ROOT/tests/data/transforms"
+	# a plain copy's decline is the transform's own
+	rc=0
+	"$KS_BIN" transform "$f:add_b" --skill vectorize_memory --arch sm_90 \
+		>out.txt 2>err.txt || rc=$?
+	expect_eq 1 "$rc" "vectorize_memory on add_b"
+	expect_contains "$(cat err.txt)" "declines add_b"
+}
