@@ -106,15 +106,30 @@ ks_agent_llm_pick(const struct ks_agent_plan *plan, const char *reply, char **wh
 	return at;
 }
 
+/* The TU the LLM reads: an instance's view (its plain copy after the
+ * template) or the source. */
+static const char *
+tu_text(const struct ks_task *t, size_t *len)
+{
+	if (t->inst_args && t->inst_text) {
+		*len = t->inst_len;
+		return t->inst_text;
+	}
+	*len = t->text ? t->len : 0;
+	return t->text;
+}
+
 static void
 kernel_text(const struct ks_task *t, struct ks_buf *out)
 {
-	size_t n = t->len < 16000 ? t->len : 16000;
+	size_t len;
+	const char *text = tu_text(t, &len);
+	size_t n = len < 16000 ? len : 16000;
 
 	ks_buf_adds(out, "Kernel ");
 	ks_buf_adds(out, t->kernel);
 	ks_buf_adds(out, " in this source:\n```cuda\n");
-	ks_buf_add(out, t->text ? t->text : "", t->text ? n : 0);
+	ks_buf_add(out, text ? text : "", text ? n : 0);
 	ks_buf_adds(out, "\n```\n");
 }
 
@@ -324,17 +339,23 @@ kernel_name(const struct ks_task *t)
 static void
 kernel_field(const struct ks_task *t, struct ks_buf *out)
 {
-	size_t n = t->len < LLM_TU_MAX ? t->len : LLM_TU_MAX;
+	size_t len;
+	const char *text = tu_text(t, &len);
+	size_t n = len < LLM_TU_MAX ? len : LLM_TU_MAX;
 
 	ks_buf_addf(out, "`%s` (%s), compiled for sm_%d%s.",
 		    t->k && t->k->display ? t->k->display : kernel_name(t),
 		    t->kernel ? t->kernel : "?", t->arch / 10,
 		    t->fast_math ? " with -use_fast_math" : "");
-	if (t->text && n) {
+	if (t->inst_args)
+		ks_buf_addf(out, " It is the instance <%s> of a template: the "
+			    "kernel to rewrite is its plain copy, the second "
+			    "definition of that name below.", t->inst_args);
+	if (text && n) {
 		ks_buf_addf(out, " Its translation unit%s, for reference (the variant "
 			    "replaces the kernel's definition only):\n\n```cuda\n",
-			    n < t->len ? " (the beginning)" : "");
-		ks_buf_add(out, t->text, n);
+			    n < len ? " (the beginning)" : "");
+		ks_buf_add(out, text, n);
 		ks_buf_adds(out, "\n```\n");
 	}
 	ks_buf_adds(out, "\nThe current version of the kernel:");

@@ -479,6 +479,24 @@ merge_helpers(const struct ks_task *t, const struct source *s,
 	return 0;
 }
 
+/*
+ * An LLM's variant of an instance's copy names the template's type
+ * arguments by their aliases, as the copy it read does: the aliases go
+ * first among its helpers, unless the reply kept them.
+ */
+static int
+llm_aliases_first(const struct ks_task *t, struct ks_buf *variant,
+		  struct ks_buf *err)
+{
+	struct source none;
+
+	if (!t->inst_args || !t->inst_aliases || !*t->inst_aliases ||
+	    (variant->buf && strstr(variant->buf, t->inst_aliases)))
+		return 0;
+	memset(&none, 0, sizeof(none));
+	return merge_helpers(t, &none, variant, err);
+}
+
 /* Was the round's candidate an LLM's (an edit or a repair)? Its record
  * has a plan and no parameter point. */
 static int
@@ -915,6 +933,19 @@ current_version(const struct ks_task *t, const char **what)
 		ks_buf_reset(&out);
 	}
 	*what = "original";
+	if (t->inst_args && t->inst_k && t->inst_text &&
+	    t->inst_k->extent.end > t->inst_k->extent.begin &&
+	    t->inst_k->extent.end <= t->inst_len) {
+		/* an instance: its plain copy, with the aliases it names */
+		if (t->inst_aliases && *t->inst_aliases)
+			ks_buf_addf(&out, "// ks-nvcc: helpers\n%s", t->inst_aliases);
+		ks_buf_adds(&out, "// ks-nvcc: definition\n");
+		ks_buf_add(&out, t->inst_text + t->inst_k->extent.begin,
+			   t->inst_k->extent.end - t->inst_k->extent.begin);
+		ks_buf_addch(&out, '\n');
+		ks_buf_release(&err);
+		return ks_buf_detach(&out, NULL);
+	}
 	ks_buf_adds(&out, "// ks-nvcc: definition\n");
 	if (t->k && t->k->extent.end > t->k->extent.begin && t->k->extent.end <= t->len)
 		ks_buf_add(&out, t->text + t->k->extent.begin,
@@ -952,6 +983,8 @@ try_llm(struct ks_task *t, const struct ks_agent_skill *sk, struct ks_buf *err)
 	r.why = sk->why ? ks_xstrdup(sk->why) : NULL;
 	r.plan = plan ? plan : ks_xstrdup("an LLM edit");
 	r.source = ks_xstrdup(what);
+	if (!got && llm_aliases_first(t, &variant, &why))
+		got = 1;
 	rc = got ? llm_declined(t, &r, got, why.buf, err) :
 		candidate(t, &r, &variant, sk, err);
 	free(cur);
@@ -1010,6 +1043,8 @@ try_llm_repair(struct ks_task *t, int open, struct ks_buf *err)
 			      f->diag.cls ? f->diag.cls : "?",
 			      f->diag.what ? f->diag.what : "it failed");
 	r.source = f->source ? ks_xstrdup(f->source) : NULL;
+	if (!got && llm_aliases_first(t, &variant, &why))
+		got = 1;
 	rc = got ? llm_declined(t, &r, got, why.buf, err) :
 		candidate(t, &r, &variant, sk, err);
 out:
