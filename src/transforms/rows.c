@@ -620,7 +620,8 @@ check_kernel(struct cx *c)
 	const struct ks_kernel *k = c->k;
 
 	if (k->is_template)
-		return fail(c, 0, "template kernels are not rewritten");
+		return fail(c, 0, "a template kernel: the transforms read one "
+			       "instance's plain copy (its instance view)");
 	if (f->incomplete)
 		return fail(c, 0, "the analysis did not understand every "
 			    "construct of the kernel");

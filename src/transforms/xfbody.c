@@ -592,8 +592,8 @@ ks_xfbody_plain_kernel(const struct ks_kernel *k, int allow_coop,
 	const struct ks_facts *f = &k->facts;
 
 	if (k->is_template) {
-		ks_buf_addf(reason, "%s is a template kernel (not rewritten)",
-			    k->name);
+		ks_buf_addf(reason, "%s is a template kernel: the transforms read "
+			    "one instance's plain copy (its instance view)", k->name);
 		return -1;
 	}
 	if (k->qualified && strcmp(k->qualified, k->name)) {

@@ -35,8 +35,8 @@ ks_xfk_init(struct ks_xfk *x, const struct ks_xf_input *in, struct ks_buf *reaso
 	x->k = k;
 	x->f = &k->facts;
 	if (k->is_template)
-		return ks_xfk_decline(reason, "the kernel is a template (its instantiations "
-					      "differ per use)");
+		return ks_xfk_decline(reason, "the kernel is a template: the transforms "
+					      "read one instance's plain copy (its instance view)");
 	if (strcmp(k->name, k->qualified) != 0)
 		return ks_xfk_decline(reason, "the kernel is inside a namespace or class, "
 					      "where helper kernels cannot be declared");
