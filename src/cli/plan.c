@@ -321,21 +321,107 @@ has_fast_math(const struct ks_strv *args)
 	return 0;
 }
 
+/*
+ * Does kernel object `k` match `want` (its name, qualified or mangled
+ * name, or one of a template's instances, mangled or displayed)? *inst
+ * gets the instance's mangled name where `want` names one (or the
+ * template has one alone), else NULL.
+ */
 static int
-kernel_matches(const cJSON *k, const char *want)
+kernel_matches(const cJSON *k, const char *want, const char **inst)
 {
 	static const char *const keys[] = { "name", "qualified", "mangled", NULL };
+	const cJSON *insts = cJSON_GetObjectItemCaseSensitive(k, "instances"), *i1;
 	size_t i;
+	int match = !want;
 
+	*inst = NULL;
 	if (!want)
-		return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "in_main_file"));
-	for (i = 0; keys[i]; i++) {
+		match = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "in_main_file"));
+	for (i = 0; want && keys[i] && !match; i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(k, keys[i]);
 
-		if (cJSON_IsString(v) && !strcmp(v->valuestring, want))
-			return 1;
+		match = cJSON_IsString(v) && !strcmp(v->valuestring, want);
 	}
-	return 0;
+	cJSON_ArrayForEach(i1, insts) {
+		const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(i1, "mangled"));
+		const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(i1, "display"));
+
+		if (want && ((m && !strcmp(m, want)) || (d && !strcmp(d, want)))) {
+			*inst = m;
+			return 1;
+		}
+	}
+	if (match && cJSON_GetArraySize(insts) == 1)
+		*inst = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetArrayItem(insts, 0), "mangled"));
+	return match;
+}
+
+/*
+ * A template's instance: its facts are those of its plain copy in the
+ * instance view (the template's own are of its dependent types), as ks
+ * optimize plans. The view's analysis as JSON (owned, NULL when no view
+ * can be made: the reason in `why`); *kobj its copy's object.
+ */
+static cJSON *
+instance_facts(struct ks_conf *conf, const struct ks_build_rec *rec,
+	       const char *file, const struct ks_strv *nvargs, const char *arch,
+	       const char *mangled, const cJSON **kobj, struct ks_buf *why)
+{
+	struct ks_inventory inv;
+	struct ks_inst_view v;
+	struct ks_inst_view_in in;
+	struct ks_buf text = KS_BUF_INIT, j = KS_BUF_INIT;
+	char *used = NULL;
+	cJSON *an = NULL;
+
+	*kobj = NULL;
+	memset(&inv, 0, sizeof(inv));
+	memset(&in, 0, sizeof(in));
+	in.record = rec->path;
+	in.file = rec->path ? NULL : file;
+	in.nvcc_argv = rec->path ? NULL : nvargs->v;
+	in.nvcc_argc = rec->path ? 0 : (int)nvargs->n;
+	if (ks_analyze_inventory(in.record, in.file, in.nvcc_argv, in.nvcc_argc, arch,
+				 conf, &inv, &used, why))
+		goto out;
+	in.arch = used;
+	in.conf = conf;
+	in.k = ks_inventory_find(&inv, mangled);
+	in.source = inv.source;
+	in.name = mangled;
+	text.max = 64 << 20;
+	if (!in.k || ks_fs_read(inv.source, &text, why))
+		goto out;
+	in.text = text.buf;
+	in.len = text.len;
+	if (ks_inst_view_make(&in, &v, why))
+		goto out;
+	ks_inventory_format_json(&v.inv, &j);
+	an = cJSON_Parse(j.buf);
+	if (an && v.k->mangled) {
+		const cJSON *k;
+
+		cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(an, "kernels")) {
+			const char *m = cJSON_GetStringValue(
+				cJSON_GetObjectItemCaseSensitive(k, "mangled"));
+
+			if (m && !strcmp(m, v.k->mangled))
+				*kobj = k;
+		}
+	}
+	ks_inst_view_release(&v);
+out:
+	if (an && !*kobj) {
+		cJSON_Delete(an);
+		an = NULL;
+	}
+	ks_inventory_release(&inv);
+	ks_buf_release(&text);
+	ks_buf_release(&j);
+	free(used);
+	return an;
 }
 
 /* The evidence features of `mangled` on `arch` (NULL: the newest real arch). */
@@ -502,11 +588,27 @@ ks_cmd_plan(int argc, char **argv, struct ks_conf *conf)
 		const cJSON *mg = cJSON_GetObjectItemCaseSensitive(k, "mangled");
 		const cJSON *nm = cJSON_GetObjectItemCaseSensitive(k, "qualified");
 		const char *mname = cJSON_IsString(mg) ? mg->valuestring : "";
+		const char *inst = NULL;
+		const cJSON *facts = k;
+		cJSON *view = NULL;
 
-		if (!kernel_matches(k, kernel))
+		if (!kernel_matches(k, kernel, &inst))
 			continue;
+		if (inst) {
+			struct ks_buf why = KS_BUF_INIT;
+
+			mname = inst;
+			view = instance_facts(conf, &rec, file, &nvargs, arch, inst,
+					      &facts, &why);
+			if (!view) {
+				fprintf(stderr, "ks: warning: %s: the template's own "
+					"facts (no instance view: %s)\n", inst, why.buf);
+				facts = k;
+			}
+			ks_buf_release(&why);
+		}
 		ks_policy_values_init(&vals, &pol);
-		ks_cli_plan_values(&pol, &vals, k, evidence_of(ev, mname, arch), metrics,
+		ks_cli_plan_values(&pol, &vals, facts, evidence_of(ev, mname, arch), metrics,
 				   cJSON_GetObjectItemCaseSensitive(launch, "block"),
 				   cJSON_GetObjectItemCaseSensitive(launch, "grid"), fast);
 		ks_policy_plan(&pol, &vals, &plan);
@@ -528,6 +630,7 @@ ks_cmd_plan(int argc, char **argv, struct ks_conf *conf)
 		nplanned++;
 		ks_plan_release(&plan);
 		ks_policy_values_release(&vals);
+		cJSON_Delete(view);
 	}
 	if (json)
 		ks_buf_adds(&out, "]\n");

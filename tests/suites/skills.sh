@@ -144,6 +144,22 @@ EOF2
 	expect_contains "$(cat err.txt)" "no kernel named nope"
 }
 
+# A template's instance is planned on its plain copy's facts (its instance
+# view), as ks optimize plans it: the double transpose's access is known
+# uncoalesced there, and the plan puts the transpose first.
+test_plan_a_template_instance() {
+	have_libclang || return 0
+	have_real_nvcc || return 0
+	local f=$ROOT/tests/data/transforms/instances.cu
+	out=$("$KS_BIN" plan "$f:flip_t<double>" -- -arch=sm_90 2>&1)
+	expect_contains "$out" "kernel flip_t (_Z6flip_tIdEvPKT_PS0_ii)"
+	expect_contains "$out" "1. smem_tiled_transpose"
+	expect_contains "$out" "f.uncoalesced_accesses = 1"
+	out=$("$KS_BIN" plan "$f:scale_t<float>" -- -arch=sm_90 2>&1)
+	expect_contains "$out" "kernel scale_t (_Z7scale_tIfEvPKT_PS0_S0_i)"
+	expect_not_contains "$out" "warning"
+}
+
 # ks plan CAPTURE: the kernel's build record, the captured device's arch
 # and launch, and the counters of the newest ks replay of that capture. The
 # capture and the review are written here as ks capture and ks replay
