@@ -565,6 +565,16 @@ find_variants(struct run *r, struct tu *t, const struct ks_manifest_entry *me)
 	}
 }
 
+/* Does the entry's variant have a helpers part? */
+static int
+has_helpers(const struct job *j)
+{
+	const char *v = j->e.variant;
+
+	return v && (ks_starts_with(v, "// ks-nvcc: helpers\n") ||
+		     strstr(v, "\n// ks-nvcc: helpers\n"));
+}
+
 /* The rewritten TU into `out`; -1 with r->fail set. */
 static int
 rewrite(struct run *r, struct tu *t, const char *tu, size_t len,
@@ -572,12 +582,30 @@ rewrite(struct run *r, struct tu *t, const char *tu, size_t len,
 {
 	struct ks_rewrite_job *jobs = ks_xcalloc(t->njobs, sizeof(*jobs));
 	struct ks_buf err = KS_BUF_INIT;
-	size_t i;
+	size_t i, x, n = 0;
 	int rc = -1;
 
 	for (i = 0; i < t->njobs; i++) {
 		struct job *j = &t->jobs[i];
+		int dropped = 0;
 
+		/* Two instances of one template whose variants both have
+		 * helpers: their names would collide, the rewriter refuses
+		 * both; the faster one is used. */
+		for (x = 0; x < t->njobs && j->args && has_helpers(j); x++) {
+			const struct job *o = &t->jobs[x];
+
+			if (x != i && o->args && !strcmp(o->name, j->name) &&
+			    has_helpers(o) &&
+			    (o->speedup > j->speedup || (o->speedup == j->speedup && x < i)))
+				dropped = 1;
+		}
+		if (dropped) {
+			ks_log("substitution: %s: not used, the variant of another "
+			       "instance of %s is faster and both have helpers",
+			       j->mangled, j->name);
+			continue;
+		}
 		if (ks_rewrite_scan(tu, len, j->name, &j->k, &err)) {
 			ks_log("substitution: %s: %s", j->mangled, err.buf);
 			r->fail = "scan";
@@ -592,11 +620,12 @@ rewrite(struct run *r, struct tu *t, const char *tu, size_t len,
 		j->vfile = ks_fs_join(j->e.dir, "variant.cu");
 		j->v.file = j->vfile;
 		j->v.arch = j->e.arch;
-		jobs[i].kernel = &j->k;
-		jobs[i].variant = &j->v;
-		jobs[i].args = j->args;
+		jobs[n].kernel = &j->k;
+		jobs[n].variant = &j->v;
+		jobs[n].args = j->args;
+		n++;
 	}
-	if (ks_rewrite(tu, len, t->path, jobs, t->njobs, out, &err)) {
+	if (ks_rewrite(tu, len, t->path, jobs, n, out, &err)) {
 		ks_log("substitution: %s", err.buf);
 		r->fail = "rewrite";
 		goto out;

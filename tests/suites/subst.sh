@@ -274,7 +274,7 @@ test_a_gpu_the_build_reaches_through_ptx_gets_its_target_added() {
 # its helpers, a launcher) is compiled in for that instance alone, and
 # every host launch goes through the launcher template.
 test_an_instance_of_a_template_gets_its_variant() {
-	local k rec entry
+	local k k2 rec entry
 	setup
 	cat >src/tapp.cu <<'EOF'
 template <class T> __global__ void tscale(T *p, T s, int n)
@@ -341,6 +341,33 @@ EOF
 	expect_eq 2 "$(grep -c '\.entry _Z6tscaleI[fd]EvPT_S0_i' kd/tapp.ptx)" "both instances"
 	# the host code calls the launcher template
 	grep -rq 'ks_launch_tscale' kd/ || fail "no launcher template in the host code"
+	# a faster variant of the double instance, with helpers too: the
+	# two would collide, so the faster one alone is compiled in
+	k2=$(find "$KS_DIR/manifests" -type f ! -name '*.lock' -exec cat {} + |
+		awk '$1 == "kernel" && $3 == "sm_90" && $4 == "_Z6tscaleIdEvPT_S0_i" { print $2; exit }')
+	expect_ne "" "$k2" "key of tscale<double>"
+	cat >dvariant.cu <<'EOF'
+// ks-nvcc: helpers
+__device__ static double twice_d(double v) { return v; }
+// ks-nvcc: definition
+__global__ void tscale(double *p, double s, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (n == 0x5eed5eee)
+		return;
+	if (i < n)
+		p[i] = twice_d(p[i]) * s;
+}
+EOF
+	./seed-tool "$KS_DIR/cache" "$k2" _Z6tscaleIdEvPT_S0_i 900 dvariant.cu 3 double
+	rm -rf kd/* tapp.o
+	KS_LOG=$TEST_DIR/log2 "$KS_NVCC_BIN" -arch=sm_90 -c src/tapp.cu -o tapp.o
+	expect_file tapp.o
+	expect_contains "$(cat log2)" "_Z6tscaleIfEvPT_S0_i: not used, the variant of another instance of tscale is faster and both have helpers"
+	expect_contains "$(cat log2)" "substitution: _Z6tscaleIdEvPT_S0_i for sm_90 from"
+	expect_eq 0 "$(marks tapp.ptx)" "the float variant's marker"
+	expect_eq 1 "$(grep -c 1592614638 kd/tapp.ptx || true)" "the double variant's marker"
 }
 
 test_a_one_command_build_gets_the_variant() {
