@@ -298,7 +298,7 @@ gpu-test: all
 # tests/suites/fuzz.sh runs each for a second inside `make test`.
 FUZZ_CC ?= $(firstword $(foreach c,clang-19 clang-18 clang-17 clang,$(shell command -v $(c) 2>/dev/null)))
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= argv conf stats manifest capture record optfile nvccver walk sample
+FUZZ_TARGETS ?= argv conf stats manifest capture record optfile nvccver walk sample rewrite
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS = -std=c11 $(filter-out -Werror,$(WARNINGS)) -g -O1 -D_GNU_SOURCE \
 	-Wno-format-nonliteral -fno-omit-frame-pointer $(FUZZ_SAN) -MMD -MP

@@ -1483,6 +1483,11 @@ read_list(struct ks_lexer *lx, int triple_close, char close, char ***items,
 			}
 		}
 	}
+	/* unterminated: nothing is the caller's to free */
+	while (*n)
+		free((*items)[--*n]);
+	free(*items);
+	*items = NULL;
 	return -1;
 }
 

@@ -38,6 +38,7 @@ test_fuzz_record() { fuzz_run record; }
 test_fuzz_optfile() { fuzz_run optfile; }
 test_fuzz_nvccver() { fuzz_run nvccver; }
 test_fuzz_sample() { fuzz_run sample; }
+test_fuzz_rewrite() { fuzz_run rewrite; }
 # The analysis walk over generated kernels: a few seconds (a parse each).
 test_fuzz_walk() {
 	"$KS_BIN" doctor 2>/dev/null | grep -q '^libclang  *ok' ||
