@@ -444,39 +444,19 @@ static int
 merge_helpers(const struct ks_task *t, const struct source *s,
 	      struct ks_buf *variant, struct ks_buf *err)
 {
-	struct ks_rewrite_variant v;
-	struct ks_buf out = KS_BUF_INIT;
 	const char *aliases = t->inst_args ? t->inst_aliases : NULL;
-	char *copy;
+	int base = s->helpers && *s->helpers;
+	char *first;
+	int rc;
 
-	if ((!s->helpers || !*s->helpers) && (!aliases || !*aliases))
+	if (!base && (!aliases || !*aliases))
 		return 0;
-	copy = ks_xstrdup(variant->buf);
-	memset(&v, 0, sizeof(v));
-	if (ks_rewrite_variant_split(copy, &v, err)) {
-		free(copy);
-		return -1;
-	}
-	ks_buf_adds(&out, s->helpers && *s->helpers
-				  ? "// ks-nvcc variant: on the base's helpers\n"
-				  : "// ks-nvcc variant: of a template's instance\n");
-	ks_buf_adds(&out, "// ks-nvcc: helpers\n");
-	if (aliases)
-		ks_buf_adds(&out, aliases);
-	if (s->helpers)
-		ks_buf_adds(&out, s->helpers);
-	if (v.helpers.text)
-		ks_buf_adds(&out, v.helpers.text);
-	ks_buf_adds(&out, "// ks-nvcc: definition\n");
-	ks_buf_adds(&out, v.definition.text);
-	if (v.launcher.text && *v.launcher.text) {
-		ks_buf_adds(&out, "// ks-nvcc: launcher\n");
-		ks_buf_adds(&out, v.launcher.text);
-	}
-	free(copy);
-	ks_buf_release(variant);
-	*variant = out;
-	return 0;
+	first = ks_xasprintf("%s%s", aliases ? aliases : "", base ? s->helpers : "");
+	rc = ks_rewrite_variant_helpers_first(base ? "on the base's helpers"
+						   : "of a template's instance",
+					      first, variant, err);
+	free(first);
+	return rc;
 }
 
 /*

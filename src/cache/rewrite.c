@@ -581,6 +581,20 @@ emit_definition(struct ks_buf *out, const char *src, const struct lines *l,
 		emit_glue(out, j);
 }
 
+/* A host launch's rewrite up to the host pass's text: device passes keep
+ * the launch as written, the host pass's text starts at its column. */
+static void
+launch_open(struct ks_buf *out, const char *src, const struct lines *l,
+	    const char *path, const struct ks_rewrite_launch *lc)
+{
+	ensure_newline(out);
+	ks_buf_adds(out, "#ifdef __CUDA_ARCH__\n");
+	add_user(out, src, l, path, lc->begin, lc->end);
+	ks_buf_adds(out, "\n#else\n");
+	add_line_directive(out, line_of(l, lc->begin), path);
+	add_pad(out, src, l, lc->begin);
+}
+
 static void
 emit_launch(struct ks_buf *out, const char *src, const struct lines *l,
 	    const char *path, const struct ks_rewrite_job *j,
@@ -590,12 +604,7 @@ emit_launch(struct ks_buf *out, const char *src, const struct lines *l,
 	const char *k = j->kernel->name;
 	size_t qual = e->callee_end - strlen(k) - lc->begin, i;
 
-	ensure_newline(out);
-	ks_buf_adds(out, "#ifdef __CUDA_ARCH__\n");
-	add_user(out, src, l, path, lc->begin, lc->end);
-	ks_buf_adds(out, "\n#else\n");
-	add_line_directive(out, line_of(l, lc->begin), path);
-	add_pad(out, src, l, lc->begin);
+	launch_open(out, src, l, path, lc);
 	ks_buf_addf(out,
 		    "(%.*sks_variant_active_%s() ? "
 		    "%.*sks_launch_%s(%s, %s, %s, %s",
@@ -1320,12 +1329,7 @@ emit_inst_launch(struct ks_buf *out, const char *src, const struct lines *l,
 	const char *k = j->kernel->name;
 	size_t qual = e->callee_end - strlen(k) - lc->begin, i;
 
-	ensure_newline(out);
-	ks_buf_adds(out, "#ifdef __CUDA_ARCH__\n");
-	add_user(out, src, l, path, lc->begin, lc->end);
-	ks_buf_adds(out, "\n#else\n");
-	add_line_directive(out, line_of(l, lc->begin), path);
-	add_pad(out, src, l, lc->begin);
+	launch_open(out, src, l, path, lc);
 	ks_buf_addf(out, "%.*sks_launch_%s%.*s(%s, %s, %s, %s", (int)qual,
 		    src + lc->begin, k, (int)(e->config - e->callee_end),
 		    src + e->callee_end, lc->grid, lc->block,
@@ -1399,6 +1403,35 @@ ks_rewrite_variant_split(char *text, struct ks_rewrite_variant *v,
 	}
 	if (!v->definition.text || !*v->definition.text)
 		return ks_error(err, "variant: no definition part");
+	return 0;
+}
+
+int
+ks_rewrite_variant_helpers_first(const char *header, const char *first,
+				 struct ks_buf *variant, struct ks_buf *err)
+{
+	struct ks_rewrite_variant v;
+	struct ks_buf out = KS_BUF_INIT;
+	char *copy = ks_xstrdup(variant->buf ? variant->buf : "");
+
+	memset(&v, 0, sizeof(v));
+	if (ks_rewrite_variant_split(copy, &v, err)) {
+		free(copy);
+		return -1;
+	}
+	ks_buf_addf(&out, "// ks-nvcc variant: %s\n// ks-nvcc: helpers\n", header);
+	ks_buf_adds(&out, first);
+	if (v.helpers.text)
+		ks_buf_adds(&out, v.helpers.text);
+	ks_buf_adds(&out, "// ks-nvcc: definition\n");
+	ks_buf_adds(&out, v.definition.text);
+	if (v.launcher.text && *v.launcher.text) {
+		ks_buf_adds(&out, "// ks-nvcc: launcher\n");
+		ks_buf_adds(&out, v.launcher.text);
+	}
+	free(copy);
+	ks_buf_release(variant);
+	*variant = out;
 	return 0;
 }
 

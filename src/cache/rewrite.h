@@ -171,6 +171,15 @@ int ks_rewrite_variant_split(char *text, struct ks_rewrite_variant *v,
 			     struct ks_buf *err);
 
 /*
+ * Pure: `variant` (a variant file's text) rewritten with `first` at the
+ * start of its helpers part (a part made where it has none) and the
+ * header line "// ks-nvcc variant: <header>"; its other parts as they
+ * were. Fails as ks_rewrite_variant_split() does, leaving it unchanged.
+ */
+int ks_rewrite_variant_helpers_first(const char *header, const char *first,
+				     struct ks_buf *variant, struct ks_buf *err);
+
+/*
  * Pure: find kernel `name`'s definition and launch sites in `src`
  * lexically. Fails when there is no definition or more than one (then `k`
  * holds nothing to release).

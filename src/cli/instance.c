@@ -118,31 +118,8 @@ int
 ks_inst_view_variant(const struct ks_inst_view *v, struct ks_buf *variant,
 		     struct ks_buf *err)
 {
-	struct ks_rewrite_variant parts;
-	struct ks_buf out = KS_BUF_INIT;
-	char *copy;
-
 	if (!v->mono.aliases || !*v->mono.aliases)
 		return 0;
-	copy = ks_xstrdup(variant->buf ? variant->buf : "");
-	memset(&parts, 0, sizeof(parts));
-	if (ks_rewrite_variant_split(copy, &parts, err)) {
-		free(copy);
-		return -1;
-	}
-	ks_buf_adds(&out, "// ks-nvcc variant: of a template's instance\n"
-			  "// ks-nvcc: helpers\n");
-	ks_buf_adds(&out, v->mono.aliases);
-	if (parts.helpers.text)
-		ks_buf_adds(&out, parts.helpers.text);
-	ks_buf_adds(&out, "// ks-nvcc: definition\n");
-	ks_buf_adds(&out, parts.definition.text);
-	if (parts.launcher.text && *parts.launcher.text) {
-		ks_buf_adds(&out, "// ks-nvcc: launcher\n");
-		ks_buf_adds(&out, parts.launcher.text);
-	}
-	free(copy);
-	ks_buf_release(variant);
-	*variant = out;
-	return 0;
+	return ks_rewrite_variant_helpers_first("of a template's instance",
+						v->mono.aliases, variant, err);
 }
