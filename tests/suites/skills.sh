@@ -31,7 +31,7 @@ test_lint_is_clean() {
 }
 
 test_lint_reports_a_broken_example() {
-	have_real_nvcc || return 0
+	have_real_nvcc || skip_test "no nvcc"
 	copy_skills
 	sed -i 's/y\[i\] = fmaxf(x\[i\], 0.0f);/y[i] = fmaxf(x[i], 0.0f) +;/' "$KS_SKILLS/vectorize_memory.md"
 	set +e
@@ -111,8 +111,8 @@ EOF2
 }
 
 test_plan_file() {
-	have_libclang || return 0
-	have_real_nvcc || return 0
+	have_libclang || skip_test "no libclang 16-19 (see ks doctor)"
+	have_real_nvcc || skip_test "no nvcc"
 	args="-O3 -arch=sm_90 -I $ROOT/bench/common"
 	# shellcheck disable=SC2086
 	out=$("$KS_BIN" plan "$ROOT/bench/relu/main.cu" -- $args 2>&1)
@@ -148,8 +148,8 @@ EOF2
 # view), as ks optimize plans it: the double transpose's access is known
 # uncoalesced there, and the plan puts the transpose first.
 test_plan_a_template_instance() {
-	have_libclang || return 0
-	have_real_nvcc || return 0
+	have_libclang || skip_test "no libclang 16-19 (see ks doctor)"
+	have_real_nvcc || skip_test "no nvcc"
 	local f=$ROOT/tests/data/transforms/instances.cu
 	out=$("$KS_BIN" plan "$f:flip_t<double>" -- -arch=sm_90 2>&1)
 	expect_contains "$out" "kernel flip_t (_Z6flip_tIdEvPKT_PS0_ii)"
@@ -165,8 +165,8 @@ test_plan_a_template_instance() {
 # capture and the review are written here as ks capture and ks replay
 # would (no GPU needed).
 test_plan_capture() {
-	have_libclang || return 0
-	have_real_nvcc || return 0
+	have_libclang || skip_test "no libclang 16-19 (see ks doctor)"
+	have_real_nvcc || skip_test "no nvcc"
 	KS_NVCC=$(real_nvcc) "$KS_NVCC_BIN" -O3 -arch=sm_90 -I "$ROOT/bench/common" \
 		-c "$ROOT/bench/relu/main.cu" -o relu.o
 	rec=$(ls "$KS_DIR"/builds/*.json | head -n 1)
