@@ -389,13 +389,8 @@ source_of_base(const struct ks_task *t, int at, struct source *s)
 		source_original(t, s, NULL);
 		return;
 	}
-	if (!t->ops.base_kernel || !t->k) {
+	if (!t->ops.base_kernel || !t->k || (t->inst_args && !t->inst_k)) {
 		source_original(t, s, "no analysis of a base's source");
-		return;
-	}
-	if (t->inst_args) {
-		source_original(t, s, "a template's instance: its bases are not "
-				      "read again");
 		return;
 	}
 	memset(&v, 0, sizeof(v));
@@ -411,8 +406,12 @@ source_of_base(const struct ks_task *t, int at, struct source *s)
 		goto out;
 	}
 	ks_buf_reset(&vtext);
+	/* An instance's base takes the place of its plain copy in the view. */
 	if (read_task_file(t, b->variant, &vtext, &err) ||
-	    ks_agent_base_source(t->text, t->len, t->k->extent.begin, t->k->extent.end,
+	    ks_agent_base_source(t->inst_args ? t->inst_text : t->text,
+				 t->inst_args ? t->inst_len : t->len,
+				 t->inst_args ? t->inst_k->extent.begin : t->k->extent.begin,
+				 t->inst_args ? t->inst_k->extent.end : t->k->extent.end,
 				 vtext.buf, &s->buf, &err)) {
 		source_original(t, s, err.buf);
 		goto out;
@@ -446,6 +445,10 @@ merge_helpers(const struct ks_task *t, const struct source *s,
 {
 	const char *aliases = t->inst_args ? t->inst_aliases : NULL;
 	int base = s->helpers && *s->helpers;
+
+	/* An instance's base holds the aliases already: once is enough. */
+	if (base && aliases && strstr(s->helpers, aliases))
+		aliases = NULL;
 	char *first;
 	int rc;
 

@@ -495,7 +495,25 @@ push_abs_flag(struct ks_strv *out, const char *flag, const char *cwd)
 	ks_strv_push(out, flag);
 }
 
-/* ops.base_kernel: the kernel as the analysis reads it in a base's source. */
+/* An instance's base in its view: the plain kernel of the copy's name
+ * where the copy began (the text before it is the view's own). */
+static const struct ks_kernel *
+base_copy(const struct ks_inventory *inv, const struct ks_kernel *copy)
+{
+	size_t i;
+
+	for (i = 0; i < inv->nkernels; i++) {
+		const struct ks_kernel *k = &inv->kernels[i];
+
+		if (!k->is_template && !strcmp(k->name, copy->name) &&
+		    k->extent.begin >= copy->extent.begin)
+			return k;
+	}
+	return NULL;
+}
+
+/* ops.base_kernel: the kernel as the analysis reads it in a base's source
+ * (of an instance: its base in the instance view). */
 static int
 base_kernel_op(void *vctx, const struct ks_task *t, const char *path,
 	       const struct ks_kernel **k, struct ks_buf *err)
@@ -522,7 +540,8 @@ base_kernel_op(void *vctx, const struct ks_task *t, const char *path,
 	if (ks_analyze_inventory(NULL, path, args.v, (int)args.n, c->arch, c->conf,
 				 &c->base_inv, &used, err))
 		goto out;
-	*k = ks_inventory_find(&c->base_inv, t->kernel);
+	*k = t->inst_args ? base_copy(&c->base_inv, t->inst_k)
+			  : ks_inventory_find(&c->base_inv, t->kernel);
 	if (!*k) {
 		ks_error(err, "no kernel %s in the base's source", t->kernel);
 		goto out;

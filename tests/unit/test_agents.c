@@ -90,6 +90,26 @@ viewer(const struct ks_xf_input *in, const struct ks_xf_point *p, struct ks_buf 
 	return KS_XF_APPLIED;
 }
 
+/* Declines unless it reads the base of an instance: the view with the
+ * viewer's variant in place of the copy. */
+static enum ks_xf_result
+on_base(const struct ks_xf_input *in, const struct ks_xf_point *p, struct ks_buf *v,
+	struct ks_buf *r)
+{
+	(void)p;
+	if (!in->text || !strstr(in->text, "the instance view") ||
+	    !strstr(in->text, "/* viewer */"))
+		return ks_buf_adds(r, "not the instance's base"), KS_XF_DECLINED;
+	ks_buf_adds(v, "// ks-nvcc: helpers\n__device__ int ks_k_h2;\n"
+		       "// ks-nvcc: definition\n__global__ void k() { /* on base */ }\n");
+	return KS_XF_APPLIED;
+}
+
+static const struct ks_transform xf_on_base = {
+	.id = "on_base", .summary = "", .precondition = "", .nparams = 0,
+	.apply = on_base,
+};
+
 static const struct ks_transform xf_viewer = {
 	.id = "viewer", .summary = "", .precondition = "", .nparams = 0,
 	.apply = viewer,
@@ -130,7 +150,7 @@ fake_transform(void *ctx, const char *id)
 {
 	static const struct ks_transform *const all[] = { &xf_alpha, &xf_beta,
 							  &xf_wrong, &xf_gamma,
-							  &xf_viewer };
+							  &xf_viewer, &xf_on_base };
 	size_t i;
 
 	(void)ctx;
@@ -229,6 +249,9 @@ fake_review(void *ctx, const struct ks_task *t, const char *candidate,
 		o->why = ks_xstrdup("it does not compile: nvcc failed");
 		o->log = ks_xstrdup("r2.variant.cu(2): error: identifier \"x\" is undefined\n"
 				    "1 error detected\n");
+	} else if (strstr(text.buf, "on base")) {
+		o->verdict = ks_xstrdup("correct");
+		timed(o, 10, 5);
 	} else if (strstr(text.buf, "alpha p=2")) {
 		o->verdict = ks_xstrdup("correct");
 		timed(o, 10, 8);
@@ -598,6 +621,73 @@ TEST(an_instance_is_transformed_through_its_view)
 	task_done(&t);
 }
 
+/* ops.base_kernel: the base's source must be the view with the base's
+ * variant in place of the copy. */
+static int
+fake_base_kernel(void *ctx, const struct ks_task *t, const char *path,
+		 const struct ks_kernel **k, struct ks_buf *err)
+{
+	static struct ks_kernel base;
+	struct ks_buf text = KS_BUF_INIT;
+	int ok;
+
+	(void)ctx, (void)t;
+	if (ks_fs_read(path, &text, err))
+		return -1;
+	ok = strstr(text.buf, "template <class T> __global__ void k() {}\n"
+			      "/* the instance view */ typedef float ks_tp_k_T;\n"
+			      "__device__ int ks_k_h;\n__global__ void k() { /* viewer */ }\n") &&
+	     !strstr(text.buf, "__global__ void k() {}\n\n");
+	ks_buf_release(&text);
+	if (!ok)
+		return ks_error(err, "the base's source is not the view with the base");
+	*k = &base;
+	return 0;
+}
+
+/* A round on an instance's base: the transform reads the view with the
+ * base in place of the copy, and the aliases stay first, once. */
+TEST(an_instance_round_reads_its_base_in_the_view)
+{
+	static char view[] = "template <class T> __global__ void k() {}\n"
+			     "/* the instance view */ __global__ void k() {}\n";
+	static struct ks_kernel copy;
+	const char *dir = test_tmpdir();
+	struct ks_task t;
+	struct fake f;
+	struct ks_buf err = KS_BUF_INIT, v = KS_BUF_INIT;
+	char *path;
+
+	fake_init(&f);
+	f.order[0] = "viewer";
+	f.order[1] = "on_base";
+	f.order[2] = NULL;
+	task_setup(&t, &f, dir);
+	t.rounds = 3;
+	t.ops.base_kernel = fake_base_kernel;
+	copy.extent.begin = (size_t)(strstr(view, "*/ ") + 3 - view);
+	copy.extent.end = strlen(view) - 1;
+	t.inst_args = "float";
+	t.inst_k = &copy;
+	t.inst_text = view;
+	t.inst_len = strlen(view);
+	t.inst_aliases = "typedef float ks_tp_k_T;\n";
+	CHECK(ks_agents_run(&t, &err) == 0);
+	CHECK_INT_EQ(2, (int)t.state.reviews);
+	path = ks_xasprintf("%s/r2.variant.cu", t.dir);
+	CHECK_INT_EQ(0, ks_fs_read(path, &v, &err));
+	CHECK(v.buf && strstr(v.buf, "// ks-nvcc: helpers\ntypedef float ks_tp_k_T;\n"
+				     "__device__ int ks_k_h;\n__device__ int ks_k_h2;\n"
+				     "// ks-nvcc: definition\n__global__ void k() { /* on base */ }"));
+	CHECK(v.buf && !strstr(strstr(v.buf, "typedef float") + 1, "typedef float"));
+	CHECK_INT_EQ(2, ks_task_best(&t));
+	free(path);
+	ks_buf_release(&v);
+	ks_buf_release(&f.reviewed);
+	ks_buf_release(&err);
+	task_done(&t);
+}
+
 TEST(without_short_term_memory_the_same_candidate_returns)
 {
 	const char *dir = test_tmpdir();
@@ -896,6 +986,7 @@ ks_suite_agents(void)
 	RUN(loop_reserves_what_checks_of_its_skills_cost);
 	RUN(loop_ends_when_no_skill_is_left);
 	RUN(an_instance_is_transformed_through_its_view);
+	RUN(an_instance_round_reads_its_base_in_the_view);
 	RUN(without_short_term_memory_the_same_candidate_returns);
 	RUN(ineligible_kernel_is_reported_with_the_reason);
 	RUN(diagnoser_classes);
