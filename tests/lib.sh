@@ -82,6 +82,10 @@ use_masquerade() {
 	export PATH=$TEST_DIR/masq:$PATH
 }
 
+have_libclang() {
+	"$KS_BIN" doctor 2>/dev/null | grep -q '^libclang  *ok'
+}
+
 have_real_nvcc() {
 	command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]
 }

@@ -565,16 +565,6 @@ find_variants(struct run *r, struct tu *t, const struct ks_manifest_entry *me)
 	}
 }
 
-/* Does the entry's variant have a helpers part? */
-static int
-has_helpers(const struct job *j)
-{
-	const char *v = j->e.variant;
-
-	return v && (ks_starts_with(v, "// ks-nvcc: helpers\n") ||
-		     strstr(v, "\n// ks-nvcc: helpers\n"));
-}
-
 /* The rewritten TU into `out`; -1 with r->fail set. */
 static int
 rewrite(struct run *r, struct tu *t, const char *tu, size_t len,
@@ -587,25 +577,7 @@ rewrite(struct run *r, struct tu *t, const char *tu, size_t len,
 
 	for (i = 0; i < t->njobs; i++) {
 		struct job *j = &t->jobs[i];
-		int dropped = 0;
 
-		/* Two instances of one template whose variants both have
-		 * helpers: their names would collide, the rewriter refuses
-		 * both; the faster one is used. */
-		for (x = 0; x < t->njobs && j->args && has_helpers(j); x++) {
-			const struct job *o = &t->jobs[x];
-
-			if (x != i && o->args && !strcmp(o->name, j->name) &&
-			    has_helpers(o) &&
-			    (o->speedup > j->speedup || (o->speedup == j->speedup && x < i)))
-				dropped = 1;
-		}
-		if (dropped) {
-			ks_log("substitution: %s: not used, the variant of another "
-			       "instance of %s is faster and both have helpers",
-			       j->mangled, j->name);
-			continue;
-		}
 		if (ks_rewrite_scan(tu, len, j->name, &j->k, &err)) {
 			ks_log("substitution: %s: %s", j->mangled, err.buf);
 			r->fail = "scan";
@@ -620,6 +592,28 @@ rewrite(struct run *r, struct tu *t, const char *tu, size_t len,
 		j->vfile = ks_fs_join(j->e.dir, "variant.cu");
 		j->v.file = j->vfile;
 		j->v.arch = j->e.arch;
+	}
+	for (i = 0; i < t->njobs; i++) {
+		struct job *j = &t->jobs[i];
+		int dropped = 0;
+
+		/* Two instances of one template whose helpers the rewriter
+		 * cannot tell apart would be refused both: the faster one is
+		 * used. */
+		for (x = 0; x < t->njobs && j->args; x++) {
+			const struct job *o = &t->jobs[x];
+
+			if (x != i && o->args && !strcmp(o->name, j->name) &&
+			    !ks_rewrite_variants_coexist(&o->v, &j->v) &&
+			    (o->speedup > j->speedup || (o->speedup == j->speedup && x < i)))
+				dropped = 1;
+		}
+		if (dropped) {
+			ks_log("substitution: %s: not used, the variant of another "
+			       "instance of %s is faster and their helpers cannot "
+			       "be told apart", j->mangled, j->name);
+			continue;
+		}
 		jobs[n].kernel = &j->k;
 		jobs[n].variant = &j->v;
 		jobs[n].args = j->args;

@@ -2,12 +2,14 @@
 
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lex.h"
 #include "../core/buf.h"
 #include "../core/grow.h"
+#include "../core/strv.h"
 #include "../core/util.h"
 
 /* "cannot rewrite kernel 'k': <why>" appended to `err`; returns -1. */
@@ -629,6 +631,347 @@ names_launcher(const char *text, const char *kernel)
 	return found;
 }
 
+/* ------------------------------------------------------------------ */
+/* The names of helpers: two instances of one template                 */
+
+static int
+tok_is(const char *s, const struct ks_token *t, const char *const *set)
+{
+	for (; *set; set++)
+		if (ks_lex_ident(s, t, *set))
+			return 1;
+	return 0;
+}
+
+static void
+push_name(struct ks_strv *out, const char *s, const struct ks_token *t)
+{
+	char *n = ks_xstrndup(s + t->begin, t->end - t->begin);
+
+	if (ks_strv_find(out, n) < 0)
+		ks_strv_push(out, n);
+	free(n);
+}
+
+/* The name a #define directive defines, into `out`. */
+static void
+define_name(const char *s, const struct ks_token *t, struct ks_strv *out)
+{
+	size_t i = t->begin + 1, b;
+
+	while (i < t->end && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (t->end - i < 6 || strncmp(s + i, "define", 6))
+		return;
+	for (i += 6; i < t->end && (s[i] == ' ' || s[i] == '\t'); i++)
+		;
+	for (b = i; i < t->end && ks_lex_ident_char((unsigned char)s[i]); i++)
+		;
+	if (i > b && ks_lex_ident_start((unsigned char)s[b])) {
+		char *n = ks_xstrndup(s + b, i - b);
+
+		if (ks_strv_find(out, n) < 0)
+			ks_strv_push(out, n);
+		free(n);
+	}
+}
+
+/*
+ * The names a variant's helpers declare at file scope, read lexically: a
+ * function's (the name before its first '(' that is not an attribute's
+ * like __launch_bounds__), a struct's, class's, union's or enum's, a
+ * `using` alias's, a macro's, and otherwise each declarator's last name
+ * before '=', '[', ',' or ';' (variables, typedefs). -1 for what it
+ * cannot read: a namespace or a linkage block.
+ */
+static int
+helper_names(const char *h, struct ks_strv *out)
+{
+	static const char *const tags[] = { "struct", "class", "union", "enum", NULL };
+	static const char *const notnames[] = { "alignas", "decltype", "sizeof",
+						"operator", NULL };
+	/* words of a declaration that are never its name */
+	static const char *const words[] = {
+		"void", "bool", "char", "short", "int", "long", "float", "double",
+		"signed", "unsigned", "const", "volatile", "static", "inline",
+		"extern", "typedef", "constexpr", "auto", "register", "mutable",
+		"thread_local", "typename", "friend", "virtual", "explicit", NULL
+	};
+	struct ks_lexer lx;
+	struct ks_token t, last = { KS_T_EOF, 0, 0 };
+	int depth = 0, paren = 0, angle = 0, named = 0, fn = 0, tag = 0,
+	    alias = 0, tmpl = 0;
+
+	ks_lex_init(&lx, h, strlen(h));
+	while (ks_lex(&lx, &t) != KS_T_EOF) {
+		if (depth > 0) {
+			depth += ks_lex_punct(h, &t, '{') - ks_lex_punct(h, &t, '}');
+			if (!depth && fn)	/* a function's body: its end */
+				named = fn = tag = alias = 0, last.kind = KS_T_EOF;
+			continue;
+		}
+		if (t.kind == KS_T_DIRECTIVE) {
+			define_name(h, &t, out);
+			continue;
+		}
+		if (tmpl) {	/* a template header's parameters */
+			angle += ks_lex_punct(h, &t, '<') - ks_lex_punct(h, &t, '>');
+			if (!angle)
+				tmpl = 0;
+			continue;
+		}
+		if (t.kind == KS_T_IDENT) {
+			if (ks_lex_ident(h, &t, "namespace"))
+				return -1;
+			if (ks_lex_ident(h, &t, "template")) {
+				tmpl = 1;
+				continue;
+			}
+			if (named || paren)
+				continue;
+			if ((tag || alias) && (!strncmp(h + t.begin, "__", 2) ||
+					       tok_is(h, &t, notnames))) {
+				continue;	/* struct __align__(16) name */
+			} else if (tag || alias) {
+				push_name(out, h, &t);
+				named = 1;
+				tag = alias = 0;
+			} else if (tok_is(h, &t, tags)) {
+				tag = 1;
+			} else if (ks_lex_ident(h, &t, "using")) {
+				alias = 1;
+			} else if (!tok_is(h, &t, words)) {
+				last = t;
+			}
+			continue;
+		}
+		if (t.kind == KS_T_STRING && !paren && !named)
+			return -1;	/* extern "C" and the like */
+		if (ks_lex_punct(h, &t, '(')) {
+			struct ks_lexer peek = lx;
+			struct ks_token p;
+
+			/* a declarator in parentheses: (*name)(...), (&name)[4] */
+			if (!paren && !named && !tag && !alias &&
+			    ks_lex(&peek, &p) == KS_T_PUNCT && ks_lex_punct_in(h, &p, "*&") &&
+			    ks_lex(&peek, &p) == KS_T_IDENT) {
+				push_name(out, h, &p);
+				named = 1;
+			}
+			if (!paren++ && !named && !tag && !alias &&
+			    last.kind == KS_T_IDENT &&
+			    strncmp(h + last.begin, "__", 2) &&
+			    !tok_is(h, &last, notnames)) {
+				push_name(out, h, &last);
+				named = fn = 1;
+			}
+		} else if (ks_lex_punct(h, &t, ')')) {
+			if (paren)
+				paren--;
+		} else if (paren) {
+			continue;
+		} else if (ks_lex_punct(h, &t, '{')) {
+			depth = 1;
+			if (!fn)	/* a struct's or an initializer's */
+				last.kind = KS_T_EOF;
+		} else if (ks_lex_punct_in(h, &t, "=[,;")) {
+			if (!named && last.kind == KS_T_IDENT)
+				push_name(out, h, &last);
+			named = !ks_lex_punct_in(h, &t, ",;");
+			if (ks_lex_punct_in(h, &t, ",;"))
+				last.kind = KS_T_EOF;
+			if (ks_lex_punct(h, &t, ';'))
+				fn = tag = alias = 0;
+		}
+	}
+	return 0;
+}
+
+/* The names a variant declares at file scope: its helpers', and its
+ * launcher part's but the launcher itself (the rewriter names that one
+ * per job). -1 when they cannot be read. */
+static int
+variant_names(const struct ks_rewrite_variant *v, struct ks_strv *out)
+{
+	struct ks_strv l = KS_STRV_INIT;
+	size_t i;
+
+	if ((present(&v->helpers) && helper_names(v->helpers.text, out)) ||
+	    (present(&v->launcher) && helper_names(v->launcher.text, &l))) {
+		ks_strv_release(&l);
+		return -1;
+	}
+	for (i = 0; i < l.n; i++)
+		if (!ks_starts_with(l.v[i], "ks_launch_") && ks_strv_find(out, l.v[i]) < 0)
+			ks_strv_push(out, l.v[i]);
+	ks_strv_release(&l);
+	return 0;
+}
+
+/* Do two variants declare a name in common (or one that cannot be
+ * read)? 1, -1 or 0; the common names into `common` when not NULL. */
+static int
+variants_collide(const struct ks_rewrite_variant *a, const struct ks_rewrite_variant *b,
+		 struct ks_strv *common)
+{
+	struct ks_strv na = KS_STRV_INIT, nb = KS_STRV_INIT;
+	int rc = 0;
+	size_t i;
+	int ra = variant_names(a, &na), rb = variant_names(b, &nb);
+
+	/* one that declares nothing collides with none */
+	if ((!ra && !na.n) || (!rb && !nb.n))
+		goto out;
+	if (ra || rb) {
+		rc = -1;
+		goto out;
+	}
+	for (i = 0; i < nb.n; i++)
+		if (ks_strv_find(&na, nb.v[i]) >= 0) {
+			rc = 1;
+			if (common)
+				ks_strv_push(common, nb.v[i]);
+		}
+out:
+	ks_strv_release(&na);
+	ks_strv_release(&nb);
+	return rc;
+}
+
+/* Append to `out` the words of s[b..e) (a directive's text), each of
+ * `names` suffixed. */
+static void
+rename_words(const char *s, size_t b, size_t e, const struct ks_strv *names,
+	     const char *suffix, struct ks_buf *out)
+{
+	size_t i = b, w;
+
+	while (i < e) {
+		if (!ks_lex_ident_start((unsigned char)s[i]) ||
+		    (i > b && ks_lex_ident_char((unsigned char)s[i - 1]))) {
+			ks_buf_add(out, s + i, 1);
+			i++;
+			continue;
+		}
+		for (w = i; i < e && ks_lex_ident_char((unsigned char)s[i]); i++)
+			;
+		ks_buf_add(out, s + w, i - w);
+		for (size_t k = 0; k < names->n; k++)
+			if (strlen(names->v[k]) == i - w && !strncmp(s + w, names->v[k], i - w))
+				ks_buf_adds(out, suffix);
+	}
+}
+
+/* `s` with every use of `names` suffixed: members and qualified uses too,
+ * so a struct of the helpers keeps its members' names consistent. */
+static char *
+rename_text(const char *s, const struct ks_strv *names, const char *suffix)
+{
+	struct ks_buf out = KS_BUF_INIT;
+	struct ks_lexer lx;
+	struct ks_token t;
+	size_t pos = 0;
+
+	ks_lex_init(&lx, s, strlen(s));
+	while (ks_lex(&lx, &t) != KS_T_EOF) {
+		char *n;
+
+		if (t.kind == KS_T_DIRECTIVE) {
+			ks_buf_add(&out, s + pos, t.begin - pos);
+			rename_words(s, t.begin, t.end, names, suffix, &out);
+			pos = t.end;
+			continue;
+		}
+		if (t.kind != KS_T_IDENT)
+			continue;
+		n = ks_xstrndup(s + t.begin, t.end - t.begin);
+		if (ks_strv_find(names, n) >= 0) {
+			ks_buf_add(&out, s + pos, t.end - pos);
+			ks_buf_adds(&out, suffix);
+			pos = t.end;
+		}
+		free(n);
+	}
+	ks_buf_adds(&out, s + pos);
+	return ks_buf_detach(&out, NULL);
+}
+
+/* A job's variant with the names its helpers share with an earlier
+ * instance of its template renamed. */
+struct renamed {
+	char *text[3];
+	struct ks_rewrite_variant v;
+};
+
+static void
+renamed_release(struct renamed *r, size_t n)
+{
+	for (size_t i = 0; r && i < n; i++)
+		for (size_t p = 0; p < 3; p++)
+			free(r[i].text[p]);
+	free(r);
+}
+
+static int same_template(const struct ks_rewrite_job *x, const struct ks_rewrite_job *y);
+
+/*
+ * Two instances of one template whose variants both have helpers: each
+ * helper name the later shares with an earlier is renamed in all of the
+ * later's parts ("ks_sb_k" -> "ks_sb_k_i1"), so the two specializations
+ * sit in one TU. *own (with *rn) is NULL where no job needs it. A
+ * helper that cannot be read is left to plan_job's refusal.
+ */
+static void
+rename_instances(const struct ks_rewrite_job *jobs, size_t njobs,
+		 struct ks_rewrite_job **own, struct renamed **rn)
+{
+	size_t ji, x;
+
+	*own = NULL;
+	*rn = NULL;
+	for (ji = 1; ji < njobs; ji++) {
+		const struct ks_rewrite_variant *v = jobs[ji].variant;
+		struct ks_strv common = KS_STRV_INIT;
+		char suffix[32];
+
+		if (!jobs[ji].args)
+			continue;
+		for (x = 0; x < ji; x++) {
+			const struct ks_rewrite_job *e = *own ? &(*own)[x] : &jobs[x];
+
+			if (same_template(e, &jobs[ji]))
+				variants_collide(e->variant, v, &common);
+		}
+		if (!common.n) {
+			ks_strv_release(&common);
+			continue;
+		}
+		if (!*own) {
+			*own = ks_xcalloc(njobs, sizeof(**own));
+			memcpy(*own, jobs, njobs * sizeof(**own));
+			*rn = ks_xcalloc(njobs, sizeof(**rn));
+		}
+		snprintf(suffix, sizeof(suffix), "_i%zu", ji);
+		(*rn)[ji].v = *v;
+		(*rn)[ji].v.helpers.text = (*rn)[ji].text[0] =
+			rename_text(v->helpers.text, &common, suffix);
+		(*rn)[ji].v.definition.text = (*rn)[ji].text[1] =
+			rename_text(v->definition.text, &common, suffix);
+		if (present(&v->launcher))
+			(*rn)[ji].v.launcher.text = (*rn)[ji].text[2] =
+				rename_text(v->launcher.text, &common, suffix);
+		(*own)[ji].variant = &(*rn)[ji].v;
+		ks_strv_release(&common);
+	}
+}
+
+int
+ks_rewrite_variants_coexist(const struct ks_rewrite_variant *a,
+			    const struct ks_rewrite_variant *b)
+{
+	return variants_collide(a, b, NULL) >= 0;
+}
+
 /* Is job `x` an instance of the same template as job `y`? */
 static int
 same_template(const struct ks_rewrite_job *x, const struct ks_rewrite_job *y)
@@ -691,7 +1034,7 @@ plan_instance(const char *src, size_t len, const struct lines *l,
 		if (!strcmp(jobs[i].args, j->args))
 			return refuse(err, k->name, "two variants for %s<%s>",
 				      k->name, j->args);
-		if (present(&jobs[i].variant->helpers) && present(&v->helpers))
+		if (variants_collide(jobs[i].variant, v, NULL))
 			return refuse(err, k->name, "two variants with helpers "
 				      "for instances of one template (%s<%s> and "
 				      "%s<%s>): their names would collide",
@@ -805,11 +1148,16 @@ ks_rewrite(const char *src, size_t len, const char *path,
 {
 	struct ks_buf text = KS_BUF_INIT;
 	struct edit *edits = NULL;
+	struct ks_rewrite_job *own;
+	struct renamed *rn;
 	size_t nedits = 0, alloc = 0, i, pos = 0;
 	struct lines l;
 	int rc = -1;
 
 	lines_init(&l, src, len);
+	rename_instances(jobs, njobs, &own, &rn);
+	if (own)
+		jobs = own;
 	for (i = 0; i < njobs; i++)
 		if (plan_job(src, len, &l, jobs, njobs, i, &edits, &nedits,
 			     &alloc, err))
@@ -867,6 +1215,8 @@ out:
 	ks_buf_release(&text);
 	free(edits);
 	free(l.start);
+	renamed_release(rn, njobs);
+	free(own);
 	return rc;
 }
 

@@ -115,6 +115,16 @@ int ks_rewrite(const char *src, size_t len, const char *path,
 	       struct ks_buf *out, struct ks_buf *err);
 
 /*
+ * Pure: can variants of two instances of one template sit in one TU? Yes
+ * unless one declares names at file scope (in its helpers or launcher
+ * part) and the other declares names that cannot be read (a namespace or
+ * a linkage block among them). Names the two share are renamed in the
+ * later one by ks_rewrite (`ks_sb_k` -> `ks_sb_k_i1`).
+ */
+int ks_rewrite_variants_coexist(const struct ks_rewrite_variant *a,
+				const struct ks_rewrite_variant *b);
+
+/*
  * One instance of a template kernel replaced by an explicit
  * specialization: `kernel` holds the template's extents (its definition,
  * from `template`, and its launches), `args` the instance's template
@@ -147,7 +157,8 @@ struct ks_rewrite_instance_job {
  * that are not its definition, a launch of it before the definition (the
  * instance would be instantiated before its specialization), a variant
  * that specializes another kernel, two jobs for the same instance, two
- * jobs with helpers for one template (their names would collide); with a
+ * jobs with helpers for one template whose names cannot be read (see
+ * ks_rewrite_variants_coexist; names they share are renamed); with a
  * launcher, what ks_rewrite refuses, a template parameter pack, and a
  * launcher whose parameters are not the kernel's after the four of the
  * configuration. Nothing is appended on failure. The same as ks_rewrite()

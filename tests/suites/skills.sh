@@ -4,10 +4,6 @@
 
 SKILLS=$ROOT/skills
 
-have_libclang() {
-	"$KS_BIN" doctor 2>/dev/null | grep -q '^libclang  *ok'
-}
-
 # A copy of the skills folder to break.
 copy_skills() {
 	cp -R "$SKILLS" "$TEST_DIR/skills"

@@ -341,16 +341,18 @@ EOF
 	expect_eq 2 "$(grep -c '\.entry _Z6tscaleI[fd]EvPT_S0_i' kd/tapp.ptx)" "both instances"
 	# the host code calls the launcher template
 	grep -rq 'ks_launch_tscale' kd/ || fail "no launcher template in the host code"
-	# a faster variant of the double instance, with helpers too: the
-	# two would collide, so the faster one alone is compiled in
+	# a variant of the double instance with helpers too, one of the same
+	# name as the float variant's (its alias): renamed in the later, both
+	# compiled in
 	k2=$(find "$KS_DIR/manifests" -type f ! -name '*.lock' -exec cat {} + |
 		awk '$1 == "kernel" && $3 == "sm_90" && $4 == "_Z6tscaleIdEvPT_S0_i" { print $2; exit }')
 	expect_ne "" "$k2" "key of tscale<double>"
 	cat >dvariant.cu <<'EOF'
 // ks-nvcc: helpers
+typedef double ks_tp_tscale_T;
 __device__ static double twice_d(double v) { return v; }
 // ks-nvcc: definition
-__global__ void tscale(double *p, double s, int n)
+__global__ void tscale(ks_tp_tscale_T *p, ks_tp_tscale_T s, int n)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
 
@@ -364,8 +366,32 @@ EOF
 	rm -rf kd/* tapp.o
 	KS_LOG=$TEST_DIR/log2 "$KS_NVCC_BIN" -arch=sm_90 -c src/tapp.cu -o tapp.o
 	expect_file tapp.o
-	expect_contains "$(cat log2)" "_Z6tscaleIfEvPT_S0_i: not used, the variant of another instance of tscale is faster and both have helpers"
+	expect_contains "$(cat log2)" "substitution: _Z6tscaleIfEvPT_S0_i for sm_90 from"
 	expect_contains "$(cat log2)" "substitution: _Z6tscaleIdEvPT_S0_i for sm_90 from"
+	expect_eq 1 "$(marks tapp.ptx)" "the float variant's marker"
+	expect_eq 1 "$(grep -c 1592614638 kd/tapp.ptx || true)" "the double variant's marker"
+	grep -rq 'typedef double ks_tp_tscale_T_i1;' kd/ || fail "the double variant's alias not renamed"
+	# helpers the rewriter cannot read (a namespace) beside the float
+	# variant's: the faster of the two alone
+	cat >dvariant.cu <<'EOF'
+// ks-nvcc: helpers
+namespace { __device__ double twice_d(double v) { return v; } }
+// ks-nvcc: definition
+__global__ void tscale(double *p, double s, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (n == 0x5eed5eee)
+		return;
+	if (i < n)
+		p[i] = twice_d(p[i]) * s;
+}
+EOF
+	./seed-tool "$KS_DIR/cache" "$k2" _Z6tscaleIdEvPT_S0_i 900 dvariant.cu 3 double
+	rm -rf kd/* tapp.o
+	KS_LOG=$TEST_DIR/log3 "$KS_NVCC_BIN" -arch=sm_90 -c src/tapp.cu -o tapp.o
+	expect_file tapp.o
+	expect_contains "$(cat log3)" "_Z6tscaleIfEvPT_S0_i: not used, the variant of another instance of tscale is faster and their helpers cannot be told apart"
 	expect_eq 0 "$(marks tapp.ptx)" "the float variant's marker"
 	expect_eq 1 "$(grep -c 1592614638 kd/tapp.ptx || true)" "the double variant's marker"
 }
@@ -504,4 +530,56 @@ test_concurrent_builds_and_cache_commands() {
 	"$KS_BIN" cache verify
 	expect_stat cache-corrupt 0
 	expect_eq 0 "$(find "$KS_DIR/cache" -name '*.tmp.*' | wc -l)" "temporaries left"
+}
+
+# Two instances of one template, each with a builtin transform's variant:
+# the transforms name their helpers after the kernel (`ks_sb_tscale`), so
+# the two variants declare the same names; the later one's are renamed,
+# both are compiled in and the object builds.
+test_two_instances_with_a_transforms_helpers() {
+	local k k2 rec
+	have_libclang || skip_test "no libclang 16-19 (see ks doctor)"
+	setup
+	cat >src/tapp.cu <<'EOF'
+template <class T> __global__ void tscale(const T *x, T *y, T s, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+		y[i] = x[i] * s;
+}
+
+void go(const float *xf, float *yf, const double *xd, double *yd, int n)
+{
+	tscale<<<(n + 255) / 256, 256>>>(xf, yf, 2.0f, n);
+	tscale<<<(n + 255) / 256, 256>>>(xd, yd, 2.0, n);
+}
+EOF
+	"$KS_BIN" transform 'src/tapp.cu:tscale<float>' --skill vectorize_memory \
+		--arch sm_90 -o fv.cu
+	"$KS_BIN" transform 'src/tapp.cu:tscale<double>' --skill vectorize_memory \
+		--arch sm_90 -o dv.cu
+	grep -q '^ks_sb_tscale(' fv.cu || fail "no helper ks_sb_tscale in the float variant"
+	grep -q '^ks_sb_tscale(' dv.cu || fail "no helper ks_sb_tscale in the double variant"
+	"$KS_NVCC_BIN" -arch=sm_90 -c src/tapp.cu -o tapp.o >/dev/null
+	rec=$(ls -t "$KS_DIR"/builds/*.json | head -n 1)
+	"$KS_BIN" analyze --record "$rec" --manifest >/dev/null
+	k=$(find "$KS_DIR/manifests" -type f ! -name '*.lock' -exec cat {} + |
+		awk '$1 == "kernel" && $3 == "sm_90" && $4 ~ /^_Z6tscaleIfE/ { print $2; exit }')
+	k2=$(find "$KS_DIR/manifests" -type f ! -name '*.lock' -exec cat {} + |
+		awk '$1 == "kernel" && $3 == "sm_90" && $4 ~ /^_Z6tscaleIdE/ { print $2; exit }')
+	expect_ne "" "$k" "key of tscale<float>"
+	expect_ne "" "$k2" "key of tscale<double>"
+	./seed-tool "$KS_DIR/cache" "$k" _Z6tscaleIfEvPKT_PS0_S0_i 900 fv.cu 2 float
+	./seed-tool "$KS_DIR/cache" "$k2" _Z6tscaleIdEvPKT_PS0_S0_i 900 dv.cu 3 double
+	rm -rf kd/* tapp.o
+	KS_LOG=$TEST_DIR/log "$KS_NVCC_BIN" -arch=sm_90 -c src/tapp.cu -o tapp.o
+	expect_file tapp.o
+	expect_contains "$(cat log)" "substitution: _Z6tscaleIfEvPKT_PS0_S0_i for sm_90 from"
+	expect_contains "$(cat log)" "substitution: _Z6tscaleIdEvPKT_PS0_S0_i for sm_90 from"
+	expect_not_contains "$(cat log)" "cannot rewrite"
+	grep -rq 'ks_sb_tscale_i1' kd/ || fail "the later variant's helpers not renamed"
+	# both instances' variant kernels are in the sm_90 image
+	expect_eq 2 "$(grep -c '\.entry _Z1[0-9]ks_xf_tscale' kd/tapp.ptx || true)" \
+		"the two variants' helper kernels"
 }

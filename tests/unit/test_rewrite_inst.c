@@ -149,6 +149,101 @@ TEST(two_instances_and_a_written_specialization)
 	ks_buf_release(&err);
 }
 
+/* Two instances whose variants' helpers declare the same names: the
+ * later one's are renamed throughout its variant, the earlier one's stay;
+ * helpers that cannot be read are refused. */
+TEST(instances_with_helpers_of_the_same_names)
+{
+	static const char fv[] =
+		"// ks-nvcc: helpers\n"
+		"#define KS_W_k 2\n"
+		"typedef float ks_tp_k_T;\n"
+		"typedef int (*ks_fn_k)(unsigned long long *, size_t *);\n"
+		"struct __align__(8) ks_pk_k { float a, b; };\n"
+		"__device__ static ks_tp_k_T ks_h_k(ks_tp_k_T v) { return KS_W_k * v; }\n"
+		"struct ks_pair_k { ks_tp_k_T ks_h_k; };\n"
+		"__device__ int ks_a_k[4], ks_b_k = 1;\n"
+		"// ks-nvcc: definition\n"
+		"__global__ void k(ks_tp_k_T *p, ks_tp_k_T s)\n"
+		"{ struct ks_pair_k q; q.ks_h_k = s; p[threadIdx.x] = ks_h_k(p[0]) * q.ks_h_k; }\n";
+	static const char dv[] =
+		"// ks-nvcc: helpers\n"
+		"#define KS_W_k 2\n"
+		"typedef double ks_tp_k_T;\n"
+		"typedef int (*ks_fn_k)(unsigned long long *, size_t *);\n"
+		"struct __align__(8) ks_pk_k { float a, b; };\n"
+		"__device__ static ks_tp_k_T ks_h_k(ks_tp_k_T v) { return KS_W_k * v; }\n"
+		"struct ks_pair_k { ks_tp_k_T ks_h_k; };\n"
+		"__device__ int ks_a_k[4], ks_b_k = 1, ks_only_d;\n"
+		"// ks-nvcc: definition\n"
+		"__global__ void k(ks_tp_k_T *p, ks_tp_k_T s)\n"
+		"{ struct ks_pair_k q; q.ks_h_k = s; p[threadIdx.x] = ks_h_k(p[0]) * q.ks_h_k; }\n";
+	static const char ns[] =
+		"// ks-nvcc: helpers\n"
+		"namespace { __device__ float twice(float v) { return 2 * v; } }\n"
+		"// ks-nvcc: definition\n"
+		"__global__ void k(float *p, float s) { p[0] = twice(s); }\n";
+	struct ks_buf out = KS_BUF_INIT, err = KS_BUF_INIT;
+	struct ks_rewrite_instance_job ij[2];
+	struct job a, b, c;
+	const char *d;
+
+	CHECK_INT_EQ(0, job_of(&a, tmpl_tu, "k", fv, &err));
+	CHECK_INT_EQ(0, job_of(&b, tmpl_tu, "k", dv, &err));
+	CHECK(ks_rewrite_variants_coexist(&a.v, &b.v));
+	ij[0] = (struct ks_rewrite_instance_job){ &a.k, "float", &a.v };
+	ij[1] = (struct ks_rewrite_instance_job){ &b.k, "double", &b.v };
+	CHECK_INT_EQ(0, ks_rewrite_instances(tmpl_tu, strlen(tmpl_tu),
+					     "src/t.cu", ij, 2, &out, &err));
+	CHECK_STR_EQ("", err.buf);
+	d = strstr(out.buf, "typedef double");
+	CHECK(d != NULL);
+	/* the first as written */
+	CHECK(strstr(out.buf, "typedef float ks_tp_k_T;\n") &&
+	      strstr(out.buf, "ks_h_k(p[0]) * q.ks_h_k; }") &&
+	      strstr(out.buf, "#define KS_W_k 2\n"));
+	/* the second renamed throughout, its own names left */
+	CHECK(strstr(out.buf, "#define KS_W_k_i1 2\n") &&
+	      strstr(out.buf, "#define KS_W_k_i1 2\n") < d);
+	CHECK(d && strstr(d, "typedef double ks_tp_k_T_i1;\n") &&
+	      strstr(d, "__device__ static ks_tp_k_T_i1 ks_h_k_i1(ks_tp_k_T_i1 v) "
+		     "{ return KS_W_k_i1 * v; }") &&
+	      strstr(d, "struct ks_pair_k_i1 { ks_tp_k_T_i1 ks_h_k_i1; };") &&
+	      strstr(d, "struct __align__(8) ks_pk_k_i1 { float a, b; };") &&
+	      strstr(d, "typedef int (*ks_fn_k_i1)(unsigned long long *, size_t *);") &&
+	      strstr(d, "__device__ int ks_a_k_i1[4], ks_b_k_i1 = 1, ks_only_d;") &&
+	      strstr(d, "void k<double>(ks_tp_k_T_i1 *p, ks_tp_k_T_i1 s)") &&
+	      strstr(d, "{ struct ks_pair_k_i1 q; q.ks_h_k_i1 = s; p[threadIdx.x] = "
+			"ks_h_k_i1(p[0]) * q.ks_h_k_i1; }"));
+	/* helpers in a namespace cannot be read: refused with the reason */
+	ks_buf_reset(&out);
+	ks_buf_reset(&err);
+	CHECK_INT_EQ(0, job_of(&c, tmpl_tu, "k", ns, &err));
+	CHECK(!ks_rewrite_variants_coexist(&c.v, &b.v));
+	CHECK(ks_rewrite_variants_coexist(&c.v, &c.v) == 0);
+	/* with a variant that declares nothing, it has nothing to collide with */
+	{
+		struct job p;
+
+		CHECK_INT_EQ(0, job_of(&p, tmpl_tu, "k", plain_variant, &err));
+		CHECK(ks_rewrite_variants_coexist(&c.v, &p.v));
+		job_release(&p);
+	}
+	ij[0] = (struct ks_rewrite_instance_job){ &b.k, "double", &b.v };
+	ij[1] = (struct ks_rewrite_instance_job){ &c.k, "float", &c.v };
+	CHECK_INT_EQ(-1, ks_rewrite_instances(tmpl_tu, strlen(tmpl_tu),
+					      "src/t.cu", ij, 2, &out, &err));
+	CHECK_STR_EQ("cannot rewrite kernel 'k': two variants with helpers for "
+		     "instances of one template (k<double> and k<float>): their "
+		     "names would collide", err.buf);
+	CHECK_STR_EQ("", out.buf);
+	job_release(&a);
+	job_release(&b);
+	job_release(&c);
+	ks_buf_release(&out);
+	ks_buf_release(&err);
+}
+
 TEST(instance_refusals)
 {
 	static const char plain_tu[] =
@@ -383,6 +478,7 @@ ks_suite_rewrite_instances(void)
 {
 	RUN(a_plain_definition_becomes_the_instances_specialization);
 	RUN(two_instances_and_a_written_specialization);
+	RUN(instances_with_helpers_of_the_same_names);
 	RUN(instance_refusals);
 	RUN(the_scan_finds_instance_launches);
 	RUN(an_instance_with_a_launcher);
