@@ -474,22 +474,24 @@ t_reach() {
 # cached with its template arguments and compiled in for that instance
 # alone at the rebuild; both instances' results are checked by the program.
 t_template() {
-	local d=$WORK/tmpl cc k=_Z6flip_tIfEvPKT_PS0_ii sp
+	local d=$WORK/tmpl cc k=_Z6flip_tIfEvPKT_PS0_ii k2=_Z6flip_tIdEvPKT_PS0_ii sp sp2
 	export KS_DIR=$WORK/ksdir-tmpl
 	mkdir -p "$d"
 	cp "$HERE/programs/tmpl.cu" "$d/"
 	cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d .)
 	(cd "$d" && "$KSNVCC" -O3 -arch=sm_$cc -o tmpl tmpl.cu)
-	(cd "$d" && "$KS" capture --kernel "$k" -- ./tmpl)
-	"$KS" optimize --llm none --rounds 2 --no-metrics "$k" >"$WORK/logs/tmpl-optimize.txt" 2>&1
+	(cd "$d" && "$KS" capture --kernel '^_Z6flip_t' -- ./tmpl)
+	"$KS" optimize --llm none --rounds 2 --no-metrics '^_Z6flip_t' >"$WORK/logs/tmpl-optimize.txt" 2>&1
 	"$KS" cache list --json >"$WORK/logs/tmpl-cache.json"
 	sp=$(jget "$WORK/logs/tmpl-cache.json" "'%.2f' % [r['speedup'] for r in j if r['symbol'] == '$k' and r['arch'] == ${cc}0][0]")
+	sp2=$(jget "$WORK/logs/tmpl-cache.json" "'%.2f' % [r['speedup'] for r in j if r['symbol'] == '$k2' and r['arch'] == ${cc}0][0]")
 	rm -f "$d/tmpl"
 	(cd "$d" && KS_LOG=$WORK/logs/tmpl-subst.log "$KSNVCC" -O3 -arch=sm_$cc -o tmpl tmpl.cu)
 	grep "substitution:" "$WORK/logs/tmpl-subst.log"
 	grep -q "substitution: $k for sm_$cc from" "$WORK/logs/tmpl-subst.log"
+	grep -q "substitution: $k2 for sm_$cc from" "$WORK/logs/tmpl-subst.log"
 	(cd "$d" && ./tmpl) | grep -x PASS
-	detail "flip_t<float> of a template launched for float and double: its variant (x$sp) compiled in for that instance; both instances pass the program's check"
+	detail "flip_t of a template launched for float and double: the variants of both instances (float x$sp, double x$sp2) compiled into one TU; both pass the program's check"
 }
 
 ALL="t_build t_capture_app t_capture_launch_n t_replay_app t_capture_bench t_launches t_rules t_adversarial t_good_candidate_and_sanitize t_gemm t_racecheck_sample t_overhead t_cub_global t_review_cases t_time_bound t_reach t_template"
