@@ -502,7 +502,7 @@ emit_helpers(struct ks_buf *out, const struct ks_rewrite_variant *v,
 					      "inside a namespace or class");
 			if (!depth) {
 				stmt = (size_t)-1;
-				alias = 0;
+				global = paren = alias = 0;
 			}
 			continue;
 		}

@@ -1,8 +1,10 @@
 /* The user's source as ks-nvcc reads it to substitute: the lexical scan
  * of kernel `k` (ks_rewrite_scan), the rewrite of what it found with a
  * variant that has helpers and a launcher (plain, or one instance of a
- * template), and the instance view (ks_mono_instance). Whatever the
- * text: no crash; a refusal says why; a rewrite holds the user's text. */
+ * template), the instance view (ks_mono_instance), and the same text as
+ * the helpers of a second instance's variant (the names the rewriter
+ * reads and renames). Whatever the text: no crash; a refusal says why; a
+ * rewrite holds the user's text. */
 #include "fuzz.h"
 
 #include "../../src/cache/mono.h"
@@ -49,7 +51,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		job.args = "float";
 		rc = ks_rewrite(text, len, "t.cu", &job, 1, &out, &err);
 		fuzz_check(rc == 0 ? out.len >= len : err.len > 0 && out.len == 0);
+		ks_buf_reset(&out);
 		ks_buf_reset(&err);
+		{
+			/* the text as a second instance's helpers */
+			struct ks_rewrite_variant v2 = v;
+			struct ks_rewrite_job two[2] = { { &k, &v, "float" },
+							 { &k, &v2, "double" } };
+
+			v2.helpers.text = text;
+			(void)ks_rewrite_variants_coexist(&v, &v2);
+			rc = ks_rewrite(text, len, "t.cu", two, 2, &out, &err);
+			fuzz_check(rc == 0 ? out.len >= len : err.len > 0 && out.len == 0);
+			ks_buf_reset(&out);
+			ks_buf_reset(&err);
+		}
 		if (ks_mono_instance(text, len, k.def_begin, k.def_end, "k",
 				     "float, 4", &m, &err) == 0) {
 			fuzz_check(m.def_begin < m.def_end && m.def_end <= m.len &&
