@@ -36,13 +36,54 @@ refuse(struct ks_buf *err, const char *kernel, const char *fmt, ...)
 struct lines {
 	size_t *start;	/* offset of each line's first byte */
 	size_t n;
+	/* Where a `#line N "file"` of the text moved the count (a header
+	 * brought into the text, ks_expand_text): from line index `at` on,
+	 * line `num[i]` of `file[i]` (NULL: the text's own path). */
+	size_t *at, *num;
+	char **file;
+	size_t nmoves;
 };
+
+/* A `#line N "file"` directive (or `# N "file"`) at s[b..e): N and the
+ * file into *num and *file (NULL when it names none). */
+static int
+line_directive(const char *s, size_t b, size_t e, size_t *num, char **file)
+{
+	size_t i = b, q;
+
+	while (i < e && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i >= e || s[i++] != '#')
+		return 0;
+	while (i < e && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (e - i > 4 && !strncmp(s + i, "line", 4) && (s[i + 4] == ' ' || s[i + 4] == '\t'))
+		i += 4;
+	while (i < e && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i >= e || !isdigit((unsigned char)s[i]))
+		return 0;
+	*num = strtoul(s + i, NULL, 10);
+	while (i < e && isdigit((unsigned char)s[i]))
+		i++;
+	while (i < e && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	*file = NULL;
+	if (i < e && s[i] == '"' && (q = i + 1) < e) {
+		while (q < e && s[q] != '"')
+			q++;
+		if (q < e)
+			*file = ks_xstrndup(s + i + 1, q - i - 1);
+	}
+	return *num > 0;
+}
 
 static void
 lines_init(struct lines *l, const char *s, size_t len)
 {
 	size_t i, alloc = 64;
 
+	memset(l, 0, sizeof(*l));
 	l->start = ks_xmalloc(alloc * sizeof(*l->start));
 	l->start[0] = 0;
 	l->n = 1;
@@ -56,6 +97,35 @@ lines_init(struct lines *l, const char *s, size_t len)
 		}
 		l->start[l->n++] = i + 1;
 	}
+	for (i = 0; i + 1 < l->n; i++) {
+		size_t num;
+		char *file;
+
+		if (s[l->start[i]] != '#' && s[l->start[i]] != ' ' && s[l->start[i]] != '\t')
+			continue;
+		if (!line_directive(s, l->start[i], l->start[i + 1] - 1, &num, &file))
+			continue;
+		l->at = ks_xrealloc(l->at, (l->nmoves + 1) * sizeof(*l->at));
+		l->num = ks_xrealloc(l->num, (l->nmoves + 1) * sizeof(*l->num));
+		l->file = ks_xrealloc(l->file, (l->nmoves + 1) * sizeof(*l->file));
+		/* a directive without a file keeps the file before it */
+		if (!file && l->nmoves && l->file[l->nmoves - 1])
+			file = ks_xstrdup(l->file[l->nmoves - 1]);
+		l->at[l->nmoves] = i + 1;
+		l->num[l->nmoves] = num;
+		l->file[l->nmoves++] = file;
+	}
+}
+
+static void
+lines_release(struct lines *l)
+{
+	for (size_t i = 0; i < l->nmoves; i++)
+		free(l->file[i]);
+	free(l->file);
+	free(l->at);
+	free(l->num);
+	free(l->start);
 }
 
 /* The index (0-based) of the line holding offset `off`. */
@@ -75,10 +145,35 @@ line_index(const struct lines *l, size_t off)
 	return lo;
 }
 
+/* The last move at or before line index `i`, or -1. */
+static long
+move_of(const struct lines *l, size_t i)
+{
+	long m = -1;
+
+	for (size_t x = 0; x < l->nmoves && l->at[x] <= i; x++)
+		m = (long)x;
+	return m;
+}
+
+/* The line of offset `off` as the compiler counts it (after any #line). */
 static size_t
 line_of(const struct lines *l, size_t off)
 {
-	return line_index(l, off) + 1;
+	size_t i = line_index(l, off);
+	long m = move_of(l, i);
+
+	return m < 0 ? i + 1 : l->num[m] + (i - l->at[m]);
+}
+
+/* The file of offset `off` as the compiler names it: `path`, or the one
+ * a #line before it names. */
+static const char *
+file_of(const struct lines *l, size_t off, const char *path)
+{
+	long m = move_of(l, line_index(l, off));
+
+	return m < 0 || !l->file[m] ? path : l->file[m];
 }
 
 /* ------------------------------------------------------------------ */
@@ -121,7 +216,7 @@ static void
 add_user(struct ks_buf *out, const char *src, const struct lines *l,
 	 const char *path, size_t from, size_t to)
 {
-	add_line_directive(out, line_of(l, from), path);
+	add_line_directive(out, line_of(l, from), file_of(l, from, path));
 	add_pad(out, src, l, from);
 	ks_buf_add(out, src + from, to - from);
 }
@@ -593,7 +688,7 @@ launch_open(struct ks_buf *out, const char *src, const struct lines *l,
 	ks_buf_adds(out, "#ifdef __CUDA_ARCH__\n");
 	add_user(out, src, l, path, lc->begin, lc->end);
 	ks_buf_adds(out, "\n#else\n");
-	add_line_directive(out, line_of(l, lc->begin), path);
+	add_line_directive(out, line_of(l, lc->begin), file_of(l, lc->begin, path));
 	add_pad(out, src, l, lc->begin);
 }
 
@@ -1214,7 +1309,7 @@ ks_rewrite(const char *src, size_t len, const char *path,
 out:
 	ks_buf_release(&text);
 	free(edits);
-	free(l.start);
+	lines_release(&l);
 	renamed_release(rn, njobs);
 	free(own);
 	return rc;
@@ -2071,6 +2166,6 @@ out:
 	if (rc)
 		ks_rewrite_kernel_release(k);
 	free(stack);
-	free(l.start);
+	lines_release(&l);
 	return rc;
 }

@@ -1,0 +1,209 @@
+#include "expand.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rewrite.h"
+#include "../core/buf.h"
+#include "../core/util.h"
+
+void
+ks_expand_release(struct ks_expand *x)
+{
+	free(x->header);
+	free(x->name);
+	memset(x, 0, sizeof(*x));
+}
+
+/* The quoted name of an `#include "name"` line at s[b..e), or NULL. */
+static char *
+quoted_include(const char *s, size_t b, size_t e)
+{
+	size_t i = b, q;
+
+	while (i < e && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i >= e || s[i++] != '#')
+		return NULL;
+	while (i < e && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (e - i < 7 || strncmp(s + i, "include", 7))
+		return NULL;
+	i += 7;
+	while (i < e && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i >= e || s[i] != '"')
+		return NULL;
+	for (q = i + 1; q < e && s[q] != '"'; q++)
+		;
+	if (q >= e || q == i + 1)
+		return NULL;
+	return ks_xstrndup(s + i + 1, q - i - 1);
+}
+
+/* Is s[b..e) inside a block comment that starts before it? A lexical
+ * guess good enough for #include lines: a line is skipped when an open
+ * comment precedes it. */
+static int
+in_comment(const char *s, size_t b)
+{
+	const char *open = NULL, *p = s;
+
+	while ((p = strstr(p, "/*")) && (size_t)(p - s) < b) {
+		const char *close = strstr(p + 2, "*/");
+
+		if (!close || (size_t)(close - s) >= b)
+			open = p;
+		p = close ? close + 2 : s + b;
+	}
+	return open != NULL;
+}
+
+int
+ks_expand_find(const char *tu, size_t len, const char *srcdir, const char *name,
+	       ks_expand_read_fn read, void *ctx, struct ks_expand *x,
+	       struct ks_buf *htext, struct ks_buf *err)
+{
+	struct ks_buf text = KS_BUF_INIT, serr = KS_BUF_INIT;
+	size_t b = 0, line = 1, found = 0;
+	char *first = NULL;
+	int rc = -1;
+
+	memset(x, 0, sizeof(*x));
+	while (b < len) {
+		const char *nl = memchr(tu + b, '\n', len - b);
+		size_t e = nl ? (size_t)(nl - tu) + 1 : len;
+		char *inc = quoted_include(tu, b, nl ? e - 1 : e);
+
+		if (inc && !in_comment(tu, b)) {
+			char *path = inc[0] == '/' ? ks_xstrdup(inc)
+						   : ks_xasprintf("%s/%s", srcdir, inc);
+			struct ks_rewrite_kernel k;
+
+			ks_buf_reset(&text);
+			text.max = 64 << 20;
+			memset(&k, 0, sizeof(k));
+			if (x->header && !strcmp(path, x->header)) {
+				found++;	/* the same header again */
+			} else if (!read(path, &text, ctx) &&
+				   !ks_rewrite_scan(text.buf ? text.buf : "", text.len, name,
+						    &k, &serr)) {
+				ks_rewrite_kernel_release(&k);
+				if (!found++) {
+					x->begin = b;
+					x->end = e;
+					x->line = line;
+					x->header = path;
+					x->name = inc;
+					first = ks_xstrdup(inc);
+					if (htext) {
+						ks_buf_reset(htext);
+						ks_buf_add(htext, text.buf, text.len);
+					}
+					path = inc = NULL;
+				} else if (strcmp(first, inc)) {
+					ks_error(err, "kernel %s is defined in two headers "
+						      "the file includes, \"%s\" and \"%s\"",
+						 name, first, inc);
+					free(path);
+					free(inc);
+					goto out;
+				}
+			}
+			ks_buf_reset(&serr);
+			free(path);
+		}
+		free(inc);
+		b = e;
+		line++;
+	}
+	if (!found) {
+		ks_error(err, "kernel %s is defined in a header that the file does "
+			      "not include itself with quotes (it comes through "
+			      "another header, or an angle-bracket include)", name);
+		goto out;
+	}
+	if (found > 1) {
+		ks_error(err, "kernel %s's header \"%s\" is included %zu times", name,
+			 x->name, found);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc)
+		ks_expand_release(x);
+	free(first);
+	ks_buf_release(&text);
+	ks_buf_release(&serr);
+	return rc;
+}
+
+/* Is the line s[b..e) a `#pragma once`? */
+static int
+pragma_once(const char *s, size_t b, size_t e)
+{
+	size_t i = b;
+
+	while (i < e && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i >= e || s[i++] != '#')
+		return 0;
+	while (i < e && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (e - i < 6 || strncmp(s + i, "pragma", 6))
+		return 0;
+	i += 6;
+	while (i < e && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (e - i < 4 || strncmp(s + i, "once", 4))
+		return 0;
+	for (i += 4; i < e && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'); i++)
+		;
+	return i == e;
+}
+
+void
+ks_expand_text(const char *tu, size_t len, const char *tu_path,
+	       const struct ks_expand *x, const char *htext, size_t hlen,
+	       ks_expand_exists_fn exists, void *ctx, struct ks_buf *out)
+{
+	char *hdir = ks_xstrdup(x->header), *slash = strrchr(hdir, '/');
+	size_t b = 0;
+
+	if (slash)
+		*slash = '\0';
+	ks_buf_add(out, tu, x->begin);
+	ks_buf_addf(out, "#line 1 \"%s\"\n", x->header);
+	while (b < hlen) {
+		const char *nl = memchr(htext + b, '\n', hlen - b);
+		size_t e = nl ? (size_t)(nl - htext) + 1 : hlen;
+		size_t le = nl ? e - 1 : e;
+		char *inc = quoted_include(htext, b, le);
+		char *abs = inc && inc[0] != '/' && slash ?
+			ks_xasprintf("%s/%s", hdir, inc) : NULL;
+
+		if (pragma_once(htext, b, le)) {
+			/* the text is in the main file now, where it would warn */
+			for (size_t i = b; i < le; i++)
+				ks_buf_addch(out, ' ');
+			if (nl)
+				ks_buf_addch(out, '\n');
+		} else if (abs && exists(abs, ctx)) {
+			const char *q = memchr(htext + b, '"', le - b);
+
+			ks_buf_add(out, htext + b, (size_t)(q - (htext + b)) + 1);
+			ks_buf_adds(out, abs);
+			ks_buf_add(out, q + 1 + strlen(inc), e - (size_t)(q + 1 + strlen(inc) - htext));
+		} else {
+			ks_buf_add(out, htext + b, e - b);
+		}
+		free(inc);
+		free(abs);
+		b = e;
+	}
+	if (out->len && out->buf[out->len - 1] != '\n')
+		ks_buf_addch(out, '\n');
+	ks_buf_addf(out, "#line %zu \"%s\"\n", x->line + 1, tu_path);
+	ks_buf_add(out, tu + x->end, len - x->end);
+	free(hdir);
+}
