@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../src/cache/expand.h"
 #include "../src/cache/rewrite.h"
 #include "../src/cache/store.h"
 #include "../src/core/buf.h"
@@ -235,6 +236,47 @@ ks_subst_fix_includes(const char *text, const char *srcdir,
 	return 0;
 }
 
+/* Does the depfile name `path` as a word already? */
+static int
+depfile_names(const struct ks_buf *dep, const char *path)
+{
+	size_t n = strlen(path);
+
+	for (const char *p = dep->buf; p && (p = strstr(p, path)); p++)
+		if ((p == dep->buf || p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n') &&
+		    (p[n] == ' ' || p[n] == '\n' || p[n] == '\\' || !p[n]))
+			return 1;
+	return 0;
+}
+
+void
+ks_subst_depfile_add(struct ks_buf *dep, const struct ks_strv *paths)
+{
+	struct ks_buf out = KS_BUF_INIT;
+	size_t i, end;
+
+	/* the end of the first rule: its first newline not escaped */
+	for (end = 0; end < dep->len; end++)
+		if (dep->buf[end] == '\n' && !(end && dep->buf[end - 1] == '\\'))
+			break;
+	if (end == dep->len && (!dep->len || !strchr(dep->buf, ':')))
+		return;
+	ks_buf_add(&out, dep->buf, end);
+	for (i = 0; i < paths->n; i++) {
+		if (depfile_names(dep, paths->v[i]))
+			continue;
+		ks_buf_adds(&out, " \\\n ");
+		for (const char *c = paths->v[i]; *c; c++) {
+			if (*c == ' ')
+				ks_buf_addch(&out, '\\');
+			ks_buf_addch(&out, *c);
+		}
+	}
+	ks_buf_add(&out, dep->buf + end, dep->len - end);
+	ks_buf_release(dep);
+	*dep = out;
+}
+
 /* A depfile word: up to unescaped blank or newline; "\ " is a space. */
 static const char *
 dep_word(const char *p, struct ks_buf *word)
@@ -318,6 +360,20 @@ struct job {
 	char *vfile;
 };
 
+static void
+job_release(struct job *j)
+{
+	free(j->name);
+	free(j->mangled);
+	free(j->args);
+	free(j->arch);
+	free(j->text);
+	free(j->vfile);
+	ks_store_entry_release(&j->e);
+	ks_rewrite_kernel_release(&j->k);
+	memset(j, 0, sizeof(*j));
+}
+
 /*
  * One translation unit whose kernels are looked up: the source of a -c
  * compile, or one CUDA source of a one-command build.
@@ -331,6 +387,8 @@ struct tu {
 	struct job *jobs;
 	size_t njobs;
 	char *tmpdir, *tmpsrc;		/* its rewritten TU */
+	struct ks_strv headers;		/* headers brought into it, as the
+					 * depfile names them */
 };
 
 struct run {
@@ -854,6 +912,9 @@ fix_depfile(struct run *r)
 	}
 	ks_subst_fix_depfile(text.buf, &r->from, &r->to, &out);
 	for (i = 0; i < r->ntus; i++)
+		if (r->tus[i].njobs && r->tus[i].headers.n)
+			ks_subst_depfile_add(&out, &r->tus[i].headers);
+	for (i = 0; i < r->ntus; i++)
 		if (r->tus[i].njobs && strstr(out.buf, r->tus[i].tmpdir)) {
 			ks_log("substitution: the depfile still names %s",
 			       r->tus[i].tmpdir);
@@ -893,21 +954,12 @@ run_release(struct run *r)
 	for (k = 0; k < r->ntus; k++) {
 		struct tu *t = &r->tus[k];
 
-		for (i = 0; i < t->njobs; i++) {
-			struct job *j = &t->jobs[i];
-
-			free(j->name);
-			free(j->mangled);
-			free(j->args);
-			free(j->arch);
-			free(j->text);
-			free(j->vfile);
-			ks_store_entry_release(&j->e);
-			ks_rewrite_kernel_release(&j->k);
-		}
+		for (i = 0; i < t->njobs; i++)
+			job_release(&t->jobs[i]);
 		free(t->jobs);
 		free(t->tmpdir);
 		free(t->tmpsrc);
+		ks_strv_release(&t->headers);
 	}
 	free(r->tus);
 	ks_strv_release(&r->dirs);
@@ -962,6 +1014,70 @@ fall_back(struct run *r)
 	ks_log("substitution: compiling the original (%s)", r->fail);
 }
 
+static int
+read_file(const char *path, struct ks_buf *out, void *ctx)
+{
+	(void)ctx;
+	return is_file(path, NULL) ? ks_fs_read(path, out, NULL) : -1;
+}
+
+/*
+ * Kernels defined in headers the TU includes (cache/expand.h): the TU's
+ * text with each such #include replaced by the header's text, the
+ * header kept for the depfile. A kernel whose header cannot be brought in
+ * is not substituted, with the reason; the others are.
+ */
+static int
+expand_headers(struct run *r, struct tu *t, struct ks_buf *tu, const char *srcdir,
+	       const char *given_dir)
+{
+	struct ks_buf err = KS_BUF_INIT, h = KS_BUF_INIT, out = KS_BUF_INIT;
+	size_t i, n = 0;
+
+	for (i = 0; i < t->njobs; i++) {
+		struct job *j = &t->jobs[i];
+		struct ks_rewrite_kernel k;
+		struct ks_expand x;
+		char *named;
+
+		memset(&k, 0, sizeof(k));
+		if (!ks_rewrite_scan(tu->buf, tu->len, j->name, &k, &err)) {
+			ks_rewrite_kernel_release(&k);
+			t->jobs[n++] = *j;
+			continue;
+		}
+		ks_buf_reset(&err);
+		h.max = KS_MANIFEST_TU_MAX_BYTES;
+		if (ks_expand_find(tu->buf, tu->len, srcdir, j->name, read_file, NULL,
+				   &x, &h, &err)) {
+			ks_log("substitution: %s: not used: %s", j->mangled, err.buf);
+			count(r, "subst-skip-header");
+			ks_buf_reset(&err);
+			job_release(j);
+			continue;
+		}
+		ks_buf_reset(&out);
+		named = *given_dir ? ks_xasprintf("%s/%s", given_dir, x.name)
+				   : ks_xstrdup(x.name);
+		/* named as the compile of the TU names it: diagnostics and
+		 * __FILE__ read the same */
+		ks_expand_text(tu->buf, tu->len, t->path, &x, named, h.buf, h.len, is_file,
+			       NULL, &r->from, &r->to, &out);
+		ks_log("substitution: %s is defined in %s: that header brought into %s",
+		       j->mangled, x.header, t->path);
+		ks_strv_push_owned(&t->headers, named);
+		ks_buf_reset(tu);
+		ks_buf_add(tu, out.buf, out.len);
+		ks_expand_release(&x);
+		t->jobs[n++] = *j;
+	}
+	t->njobs = n;
+	ks_buf_release(&err);
+	ks_buf_release(&h);
+	ks_buf_release(&out);
+	return 0;
+}
+
 /*
  * Look the TU's kernels up and, when variants apply, write its rewritten
  * TU (t->tmpsrc). 0 with t->njobs 0 when none applies; -1 with r->fail.
@@ -1010,8 +1126,6 @@ prepare(struct run *r, struct tu *t)
 		rc = 0;
 		goto out;
 	}
-	if (rewrite(r, t, tu.buf, tu.len, &text))
-		goto out;
 	srcabs = ks_fs_realpath(t->path);
 	if (!srcabs) {
 		r->fail = "read";
@@ -1023,6 +1137,14 @@ prepare(struct run *r, struct tu *t)
 	*(char *)ks_basename(given_dir) = '\0';
 	if (*given_dir && given_dir[strlen(given_dir) - 1] == '/')
 		given_dir[strlen(given_dir) - 1] = '\0';
+	if (expand_headers(r, t, &tu, *srcdir ? srcdir : "/", given_dir))
+		goto out;
+	if (!t->njobs) {
+		rc = 0;
+		goto out;
+	}
+	if (rewrite(r, t, tu.buf, tu.len, &text))
+		goto out;
 	ks_buf_reset(&err);
 	if (ks_subst_fix_includes(text.buf, *srcdir ? srcdir : "/", given_dir,
 				  is_file, NULL, &fixed, &r->from, &r->to, &err)) {

@@ -118,4 +118,13 @@ int ks_subst_fix_includes(const char *text, const char *srcdir,
 void ks_subst_fix_depfile(const char *text, const struct ks_strv *from,
 			  const struct ks_strv *to, struct ks_buf *out);
 
+/*
+ * Pure: `paths` (headers brought into the TU's text, which the compile
+ * of the rewritten TU no longer reads as files) added to the
+ * prerequisites of the depfile's first rule, one per continued line; one
+ * rule still, as make and ninja both read it. A depfile without a rule
+ * is left as it is.
+ */
+void ks_subst_depfile_add(struct ks_buf *dep, const struct ks_strv *paths);
+
 #endif

@@ -5,6 +5,7 @@
 
 #include "rewrite.h"
 #include "../core/buf.h"
+#include "../core/strv.h"
 #include "../core/util.h"
 
 void
@@ -164,16 +165,22 @@ pragma_once(const char *s, size_t b, size_t e)
 
 void
 ks_expand_text(const char *tu, size_t len, const char *tu_path,
-	       const struct ks_expand *x, const char *htext, size_t hlen,
-	       ks_expand_exists_fn exists, void *ctx, struct ks_buf *out)
+	       const struct ks_expand *x, const char *named, const char *htext,
+	       size_t hlen, ks_expand_exists_fn exists, void *ctx,
+	       struct ks_strv *from, struct ks_strv *to, struct ks_buf *out)
 {
 	char *hdir = ks_xstrdup(x->header), *slash = strrchr(hdir, '/');
+	char *ndir = ks_xstrdup(named ? named : x->header), *nslash = strrchr(ndir, '/');
 	size_t b = 0;
 
 	if (slash)
 		*slash = '\0';
+	if (nslash)
+		nslash[1] = '\0';
+	else
+		*ndir = '\0';
 	ks_buf_add(out, tu, x->begin);
-	ks_buf_addf(out, "#line 1 \"%s\"\n", x->header);
+	ks_buf_addf(out, "#line 1 \"%s\"\n", named ? named : x->header);
 	while (b < hlen) {
 		const char *nl = memchr(htext + b, '\n', hlen - b);
 		size_t e = nl ? (size_t)(nl - htext) + 1 : hlen;
@@ -194,6 +201,10 @@ ks_expand_text(const char *tu, size_t len, const char *tu_path,
 			ks_buf_add(out, htext + b, (size_t)(q - (htext + b)) + 1);
 			ks_buf_adds(out, abs);
 			ks_buf_add(out, q + 1 + strlen(inc), e - (size_t)(q + 1 + strlen(inc) - htext));
+			if (from && to) {
+				ks_strv_push(from, abs);
+				ks_strv_push_owned(to, ks_xasprintf("%s%s", ndir, inc));
+			}
 		} else {
 			ks_buf_add(out, htext + b, e - b);
 		}
@@ -206,4 +217,5 @@ ks_expand_text(const char *tu, size_t len, const char *tu_path,
 	ks_buf_addf(out, "#line %zu \"%s\"\n", x->line + 1, tu_path);
 	ks_buf_add(out, tu + x->end, len - x->end);
 	free(hdir);
+	free(ndir);
 }

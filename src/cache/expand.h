@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 struct ks_buf;
+struct ks_strv;
 
 struct ks_expand {
 	size_t begin, end;	/* the #include line in the TU, its newline included */
@@ -52,13 +53,18 @@ typedef int (*ks_expand_exists_fn)(const char *path, void *ctx);
 
 /*
  * Append to `out` the TU `tu` (named `tu_path` in #line directives) with
- * x's #include replaced by the header text `htext` (see above). The
- * header's quoted includes whose file exists in the header's folder
- * (`exists`) are made absolute; the rest stay as written.
+ * x's #include replaced by the header text `htext` (see above), named
+ * `named` in its #line (as the compile of the TU names the header:
+ * "src/k.cuh"; NULL: x->header). The header's quoted includes whose file
+ * exists in the header's folder (`exists`) are made absolute; each such
+ * path is pushed to `from` and the name the compile would give it
+ * (`named`'s folder and the include's name) to `to`, for its depfile
+ * (both may be NULL). The rest stay as written.
  */
 void ks_expand_text(const char *tu, size_t len, const char *tu_path,
-		    const struct ks_expand *x, const char *htext, size_t hlen,
-		    ks_expand_exists_fn exists, void *ctx, struct ks_buf *out);
+		    const struct ks_expand *x, const char *named, const char *htext,
+		    size_t hlen, ks_expand_exists_fn exists, void *ctx,
+		    struct ks_strv *from, struct ks_strv *to, struct ks_buf *out);
 
 void ks_expand_release(struct ks_expand *x);
 

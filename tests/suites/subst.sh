@@ -583,3 +583,60 @@ EOF
 	expect_eq 2 "$(grep -c '\.entry _Z1[0-9]ks_xf_tscale' kd/tapp.ptx || true)" \
 		"the two variants' helper kernels"
 }
+
+# A kernel defined in a header the TU includes (its quoted include
+# replaced by the header's text): its variant is compiled in, the
+# header's own quoted include still found beside it, the depfile still
+# names the header, and a diagnostic in the header's text names the
+# header's file and line as plain nvcc does.
+test_a_kernel_defined_in_a_header_gets_its_variant() {
+	local k
+	setup
+	mkdir -p src/kern
+	cat >src/kern/scale.cuh <<'EOF'
+#pragma once
+#include "block.h"
+#warning "line 3 of the header"
+__global__ void scale(float *x, float a, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+		x[i] *= a;
+}
+EOF
+	printf '#define HDR_BLOCK 256\n' >src/kern/block.h
+	cat >src/happ.cu <<'EOF'
+#include "util.h"
+#include "kern/scale.cuh"
+
+void
+run(float *x, int n)
+{
+	scale<<<(n + HDR_BLOCK - 1) / HDR_BLOCK, HDR_BLOCK>>>(x, 2.0f, n);
+}
+EOF
+	k=$(key_for sm_90 -arch=sm_90 -c src/happ.cu -o happ.o)
+	expect_ne "" "$k" "key of scale"
+	seed "$k" 900
+	rm -rf kd/* happ.o
+	KS_LOG=$TEST_DIR/log "$KS_NVCC_BIN" -arch=sm_90 -MD -c src/happ.cu -o happ.o 2>err.txt
+	expect_file happ.o
+	expect_contains "$(cat log)" "substitution: _Z5scalePffi for sm_90 from"
+	expect_contains "$(cat log)" "is defined in $TEST_DIR/src/kern/scale.cuh: that header brought into src/happ.cu"
+	expect_eq 1 "$(marks happ.ptx)" "marker in the PTX"
+	# named as plain nvcc names them
+	expect_contains "$(cat err.txt)" "src/kern/scale.cuh:3:"
+	expect_contains "$(cat happ.d)" " src/kern/scale.cuh "
+	expect_contains "$(cat happ.d)" " src/kern/block.h"
+	expect_contains "$(cat happ.d)" " src/util.h "
+	expect_not_contains "$(cat happ.d)" "ks-nvcc."
+	expect_not_contains "$(cat happ.d)" "$TEST_DIR/src"
+	# the header included through another header: not substituted, said why
+	printf '#include "kern/scale.cuh"\n' >src/indirect.h
+	sed -i 's|#include "kern/scale.cuh"|#include "indirect.h"|' src/happ.cu
+	rm -rf kd/* happ.o
+	KS_LOG=$TEST_DIR/log2 "$KS_NVCC_BIN" -arch=sm_90 -c src/happ.cu -o happ.o
+	expect_file happ.o
+	expect_eq 0 "$(marks happ.ptx)" "no marker through an indirect header"
+}

@@ -8,6 +8,7 @@
 #include "../../src/cache/expand.h"
 #include "../../src/cache/rewrite.h"
 #include "../../src/core/buf.h"
+#include "../../src/core/strv.h"
 #include "../../src/core/util.h"
 #include "test.h"
 
@@ -60,6 +61,7 @@ static const char tu[] =
 TEST(the_include_that_defines_the_kernel_is_found_and_expanded)
 {
 	struct ks_buf err = KS_BUF_INIT, h = KS_BUF_INIT, out = KS_BUF_INIT;
+	struct ks_strv from = KS_STRV_INIT, to = KS_STRV_INIT;
 	struct ks_expand x;
 
 	CHECK_INT_EQ(0, ks_expand_find(tu, strlen(tu), "/p/src", "hk", fake_read, NULL,
@@ -70,11 +72,14 @@ TEST(the_include_that_defines_the_kernel_is_found_and_expanded)
 	CHECK_INT_EQ(3, (int)x.line);
 	CHECK_INT_EQ((int)(strstr(tu, "#include \"k.cuh\"") - tu), (int)x.begin);
 	CHECK(h.buf && strstr(h.buf, "__global__ void hk"));
-	ks_expand_text(tu, strlen(tu), "src/app.cu", &x, h.buf, h.len, fake_exists,
-		       NULL, &out);
+	ks_expand_text(tu, strlen(tu), "src/app.cu", &x, "src/k.cuh", h.buf, h.len,
+		       fake_exists, NULL, &from, &to, &out);
+	CHECK_INT_EQ(1, (int)from.n);
+	CHECK_STR_EQ("/p/src/common.h", from.v[0]);
+	CHECK_STR_EQ("src/common.h", to.v[0]);
 	CHECK_STR_EQ("#include <cstdio>\n"
 		     "#include \"other.h\"\n"
-		     "#line 1 \"/p/src/k.cuh\"\n"
+		     "#line 1 \"src/k.cuh\"\n"
 		     "            \n"
 		     "#include \"/p/src/common.h\"\n"
 		     "#include \"missing.h\"\n"
@@ -88,6 +93,8 @@ TEST(the_include_that_defines_the_kernel_is_found_and_expanded)
 		     "\thk<<<1, 32>>>(p, n);\n"
 		     "}\n", out.buf);
 	ks_expand_release(&x);
+	ks_strv_release(&from);
+	ks_strv_release(&to);
 	ks_buf_release(&h);
 	ks_buf_release(&out);
 	ks_buf_release(&err);
@@ -138,8 +145,8 @@ TEST(a_rewrite_of_the_expanded_text_keeps_each_files_lines)
 
 	CHECK_INT_EQ(0, ks_expand_find(tu, strlen(tu), "/p/src", "hk", fake_read, NULL,
 				       &x, &h, &err));
-	ks_expand_text(tu, strlen(tu), "src/app.cu", &x, h.buf, h.len, fake_exists,
-		       NULL, &text);
+	ks_expand_text(tu, strlen(tu), "src/app.cu", &x, NULL, h.buf, h.len, fake_exists,
+		       NULL, NULL, NULL, &text);
 	CHECK_INT_EQ(0, ks_rewrite_scan(text.buf, text.len, "hk", &k, &err));
 	CHECK_INT_EQ(4, (int)k.line);	/* line 4 of the header */
 	memset(&v, 0, sizeof(v));
