@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../analysis/inventory.h"
+#include "../cache/expand.h"
 #include "../cache/mono.h"
 #include "../cache/rewrite.h"
 #include "../core/buf.h"
@@ -122,4 +123,106 @@ ks_inst_view_variant(const struct ks_inst_view *v, struct ks_buf *variant,
 		return 0;
 	return ks_rewrite_variant_helpers_first("of a template's instance",
 						v->mono.aliases, variant, err);
+}
+
+static int
+read_file(const char *path, struct ks_buf *out, void *ctx)
+{
+	(void)ctx;
+	return ks_fs_exists(path) ? ks_fs_read(path, out, NULL) : -1;
+}
+
+static int
+exists(const char *path, void *ctx)
+{
+	(void)ctx;
+	return ks_fs_exists(path);
+}
+
+static void
+rename_extent(struct ks_extent *e, const char *from, const char *to)
+{
+	if (e->file && !strcmp(e->file, from)) {
+		free(e->file);
+		e->file = ks_xstrdup(to);
+	}
+}
+
+/* The parsed file's path, wherever the inventory names it, as `to`. */
+static void
+rename_file(struct ks_inventory *inv, const char *to)
+{
+	char *from = inv->source;
+	size_t i;
+
+	for (i = 0; i < inv->nkernels; i++) {
+		rename_extent(&inv->kernels[i].extent, from, to);
+		rename_extent(&inv->kernels[i].body, from, to);
+		rename_extent(&inv->kernels[i].name_ext, from, to);
+	}
+	for (i = 0; i < inv->nlaunches; i++) {
+		rename_extent(&inv->launches[i].extent, from, to);
+		rename_extent(&inv->launches[i].callee_ext, from, to);
+		rename_extent(&inv->launches[i].config, from, to);
+		rename_extent(&inv->launches[i].args, from, to);
+	}
+	inv->source = ks_xstrdup(to);
+	free(from);
+}
+
+int
+ks_header_view_make(const struct ks_inst_view_in *in, struct ks_buf *text,
+		    struct ks_inventory *inv, struct ks_buf *err)
+{
+	struct ks_buf h = KS_BUF_INIT;
+	struct ks_expand x;
+	char *srcdir = ks_xstrdup(in->source), *slash = strrchr(srcdir, '/');
+	char *tmp = NULL, *dir = NULL, *path = NULL, *used = NULL;
+	const char *base;
+	int rc = -1;
+
+	memset(inv, 0, sizeof(*inv));
+	if (slash)
+		*slash = '\0';
+	h.max = 64 << 20;
+	if (ks_expand_find(in->text, in->len, slash ? srcdir : ".", in->k->name, read_file,
+			   NULL, &x, &h, err))
+		goto out;
+	ks_buf_reset(text);
+	ks_expand_text(in->text, in->len, in->source, &x, NULL, h.buf, h.len, exists, NULL,
+		       NULL, NULL, text);
+	tmp = ks_fs_join(in->conf->dir, "tmp");
+	if (ks_fs_mkdirs(tmp, err))
+		goto out;
+	dir = ks_fs_join(tmp, "hdr.XXXXXX");
+	if (!mkdtemp(dir)) {
+		ks_error_errno(err, "cannot create a folder under %s", tmp);
+		goto out;
+	}
+	base = strrchr(in->source, '/');
+	path = ks_fs_join(dir, base ? base + 1 : in->source);
+	if (ks_fs_write_atomic(path, text->buf, text->len, err) ||
+	    ks_analyze_inventory_as(in->record, in->file, in->nvcc_argv, in->nvcc_argc,
+				    in->arch, path, in->conf, inv, &used, err))
+		goto out;
+	/* the source's path, as every other text of this TU names it */
+	rename_file(inv, in->source);
+	ks_log("header view: %s from %s brought into %s", in->k->name, x.header,
+	       in->source);
+	rc = 0;
+out:
+	if (dir)
+		ks_fs_remove_tree(dir, NULL);
+	if (rc) {
+		ks_inventory_release(inv);
+		memset(inv, 0, sizeof(*inv));
+	}
+	ks_expand_release(&x);
+	ks_buf_release(&h);
+	free(srcdir);
+	free(tmp);
+	free(dir);
+	free(path);
+	free(used);
+	return rc;
 }

@@ -650,6 +650,45 @@ signature(struct ctx *c, const struct job *j)
 
 static const char *key_of(const struct ctx *c, const char *mangled);
 
+/*
+ * A kernel defined in a header the TU includes: the transforms, the
+ * splice and the Reviewer read the TU's text with that header brought in
+ * (ks_header_view_make), where the kernel is in the main file.
+ */
+static int
+header_view(struct ctx *c, const char *kernel, struct ks_buf *err)
+{
+	struct ks_inst_view_in in;
+	struct ks_inventory inv;
+	struct ks_buf text = KS_BUF_INIT, e = KS_BUF_INIT;
+
+	memset(&in, 0, sizeof(in));
+	in.record = c->rec.path;
+	in.arch = c->arch;
+	in.conf = c->conf;
+	in.source = c->inv.source;
+	in.text = c->text.buf;
+	in.len = c->text.len;
+	in.k = c->k;
+	text.max = c->text.max;
+	if (ks_header_view_make(&in, &text, &inv, &e)) {
+		ks_error(err, "%s is defined in a header (%s): %s", c->k->name,
+			 c->k->extent.file ? c->k->extent.file : "?", e.buf);
+		ks_buf_release(&e);
+		ks_buf_release(&text);
+		return -1;
+	}
+	ks_inventory_release(&c->inv);
+	c->inv = inv;
+	ks_buf_release(&c->text);
+	c->text = text;
+	c->k = ks_inventory_find(&c->inv, kernel);
+	if (!c->k || !c->k->in_main_file)
+		return ks_error(err, "no kernel %s in the text of %s with its header "
+				     "brought in", kernel, c->inv.source);
+	return 0;
+}
+
 /* Everything a task needs before its loop starts. */
 static int
 prepare(struct ctx *c, const struct job *j, const struct opts *o, struct ks_buf *err)
@@ -679,11 +718,7 @@ prepare(struct ctx *c, const struct job *j, const struct opts *o, struct ks_buf 
 		ks_error(err, "no kernel %s in %s", cap.kernel, c->inv.source);
 		goto out;
 	}
-	if (!c->k->in_main_file) {
-		ks_error(err, "kernel %s is defined in a header, not in %s", c->k->name,
-			 c->inv.source);
-		goto out;
-	}
+
 	/* Before any GPU time: a variant verified here could not be cached. */
 	if (!key_of(c, cap.kernel)) {
 		ks_error(err, "the build of %s names no target this GPU (%s) runs, nor "
@@ -693,6 +728,8 @@ prepare(struct ctx *c, const struct job *j, const struct opts *o, struct ks_buf 
 	}
 	c->text.max = 64 << 20;
 	if (ks_fs_read(c->inv.source, &c->text, err))
+		goto out;
+	if (!c->k->in_main_file && header_view(c, cap.kernel, err))
 		goto out;
 	if (c->k->is_template) {
 		/* The transforms read the instance's plain copy; without it

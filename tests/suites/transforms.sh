@@ -273,3 +273,61 @@ test_template_instances_through_their_view() {
 	expect_eq 1 "$rc" "vectorize_memory on add_b"
 	expect_contains "$(cat err.txt)" "declines add_b"
 }
+
+# A kernel defined in a header the TU includes (a template too): the
+# transform reads the TU's text with the header brought in, and the
+# rewritten TU compiles without the header's folder on the include path
+# (its own quoted includes found beside it); a kernel reached through
+# another header is declined with the reason.
+test_kernels_defined_in_a_header() {
+	local rc=0
+	mkdir -p src/kern
+	cat >src/kern/k.cuh <<'EOF'
+#pragma once
+#include "width.h"
+__global__ void hscale(const float *x, float *y, float a, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+		y[i] = a * x[i] * WIDTH;
+}
+
+template <class T>
+__global__ void hflip(const T *x, T *y, int rows, int cols)
+{
+	int c = blockIdx.x * blockDim.x + threadIdx.x;
+	int r = blockIdx.y * blockDim.y + threadIdx.y;
+
+	if (r < rows && c < cols)
+		y[(size_t)c * rows + r] = x[(size_t)r * cols + c];
+}
+EOF
+	printf '#define WIDTH 1\n' >src/kern/width.h
+	cat >src/app.cu <<'EOF'
+#include "kern/k.cuh"
+
+void
+go(const float *x, float *y, int n)
+{
+	hscale<<<(n + 255) / 256, 256>>>(x, y, 2.0f, n);
+	hflip<<<dim3(64, 64), dim3(16, 16)>>>(x, y, 1024, 1024);
+}
+EOF
+	transform src/app.cu hscale vectorize_memory
+	out=$(cat hscale.vectorize_memory.cu)
+	expect_contains "$out" "#line 1 \"$TEST_DIR/src/kern/k.cuh\""
+	expect_contains "$out" "#include \"$TEST_DIR/src/kern/width.h\""
+	expect_contains "$out" "ks_launch_hscale((n + 255) / 256, 256"
+	compile_tu hscale.vectorize_memory.cu src
+	transform src/app.cu hflip smem_tiled_transpose
+	expect_contains "$(cat hflip.smem_tiled_transpose.cu)" "template <> __global__ void"
+	compile_tu hflip.smem_tiled_transpose.cu src
+	# through another header: declined, said why
+	printf '#include "kern/k.cuh"\n' >src/all.h
+	sed -i 's|#include "kern/k.cuh"|#include "all.h"|' src/app.cu
+	"$KS_BIN" transform src/app.cu:hscale --skill vectorize_memory --arch sm_90 \
+		>out.txt 2>err.txt || rc=$?
+	expect_eq 105 "$rc" "a kernel through another header"
+	expect_contains "$(cat err.txt)" "hscale is defined in a header ($TEST_DIR/src/kern/k.cuh): kernel hscale is defined in a header that the file does not include itself"
+}
