@@ -1033,6 +1033,7 @@ expand_headers(struct run *r, struct tu *t, struct ks_buf *tu, const char *srcdi
 {
 	struct ks_buf err = KS_BUF_INIT, h = KS_BUF_INIT, out = KS_BUF_INIT;
 	size_t i, n = 0;
+	int rc;
 
 	for (i = 0; i < t->njobs; i++) {
 		struct job *j = &t->jobs[i];
@@ -1041,8 +1042,11 @@ expand_headers(struct run *r, struct tu *t, struct ks_buf *tu, const char *srcdi
 		char *named;
 
 		memset(&k, 0, sizeof(k));
-		if (!ks_rewrite_scan(tu->buf, tu->len, j->name, &k, &err)) {
+		rc = ks_rewrite_scan(tu->buf, tu->len, j->name, &k, &err);
+		if (rc != -2) {
+			/* defined here, or unreadable: rewrite() says so */
 			ks_rewrite_kernel_release(&k);
+			ks_buf_reset(&err);
 			t->jobs[n++] = *j;
 			continue;
 		}

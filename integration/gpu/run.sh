@@ -494,7 +494,27 @@ t_template() {
 	detail "flip_t of a template launched for float and double: the variants of both instances (float x$sp, double x$sp2) compiled into one TU; both pass the program's check"
 }
 
-ALL="t_build t_capture_app t_capture_launch_n t_replay_app t_capture_bench t_launches t_rules t_adversarial t_good_candidate_and_sanitize t_gemm t_racecheck_sample t_overhead t_cub_global t_review_cases t_time_bound t_reach t_template"
+t_header() {
+	local d=$WORK/hdr cc k=_Z6flip_hPKfPfii sp
+	export KS_DIR=$WORK/ksdir-hdr
+	rm -rf "$d"
+	cp -r "$HERE/programs/hdr" "$d"
+	cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d .)
+	(cd "$d" && "$KSNVCC" -O3 -arch=sm_$cc -MD -c main.cu -o main.o && "$KSNVCC" -arch=sm_$cc -o hdr main.o)
+	(cd "$d" && "$KS" capture --kernel "$k" -- ./hdr)
+	"$KS" optimize --llm none --rounds 2 --no-metrics "$k" >"$WORK/logs/hdr-optimize.txt" 2>&1
+	"$KS" cache list --json >"$WORK/logs/hdr-cache.json"
+	sp=$(jget "$WORK/logs/hdr-cache.json" "'%.2f' % [r['speedup'] for r in j if r['symbol'] == '$k' and r['arch'] == ${cc}0][0]")
+	rm -f "$d/hdr" "$d/main.o"
+	(cd "$d" && KS_LOG=$WORK/logs/hdr-subst.log "$KSNVCC" -O3 -arch=sm_$cc -MD -c main.cu -o main.o && "$KSNVCC" -arch=sm_$cc -o hdr main.o)
+	grep "substitution:" "$WORK/logs/hdr-subst.log"
+	grep -q "substitution: $k for sm_$cc from" "$WORK/logs/hdr-subst.log"
+	grep -q " kernels/flip.cuh" "$d/main.d"
+	(cd "$d" && ./hdr) | grep -x PASS
+	detail "flip_h, defined in a header the program includes: its variant (x$sp) compiled in with the header brought into the TU; the depfile still names the header; the program's check passes"
+}
+
+ALL="t_build t_capture_app t_capture_launch_n t_replay_app t_capture_bench t_launches t_rules t_adversarial t_good_candidate_and_sanitize t_gemm t_racecheck_sample t_overhead t_cub_global t_review_cases t_time_bound t_reach t_template t_header"
 TESTS=${*:-$ALL}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/gpu: /'
 "$NVCC" --version | tail -n 1 | sed 's/^/nvcc: /'

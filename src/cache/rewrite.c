@@ -2150,6 +2150,7 @@ ks_rewrite_scan(const char *src, size_t len, const char *name,
 	}
 	if (!defs) {
 		ks_error(err, "no definition of kernel '%s'", name);
+		rc = -2;
 		goto out;
 	}
 	if (defs > 1) {

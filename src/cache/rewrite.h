@@ -192,8 +192,9 @@ int ks_rewrite_variant_helpers_first(const char *header, const char *first,
 
 /*
  * Pure: find kernel `name`'s definition and launch sites in `src`
- * lexically. Fails when there is no definition or more than one (then `k`
- * holds nothing to release).
+ * lexically. Fails when there is no definition (-2: it may be in a
+ * header, cache/expand.h) or more than one, or the text cannot be read
+ * (-1); then `k` holds nothing to release.
  */
 int ks_rewrite_scan(const char *src, size_t len, const char *name,
 		    struct ks_rewrite_kernel *k, struct ks_buf *err);

@@ -209,7 +209,7 @@ TEST(scan_errors)
 	struct ks_rewrite_kernel k;
 	struct ks_buf err = KS_BUF_INIT;
 
-	CHECK_INT_EQ(-1, ks_rewrite_scan(none, strlen(none), "k", &k, &err));
+	CHECK_INT_EQ(-2, ks_rewrite_scan(none, strlen(none), "k", &k, &err));
 	CHECK_STR_EQ("no definition of kernel 'k'", err.buf);
 	CHECK_NULL(k.name);
 	ks_buf_reset(&err);
