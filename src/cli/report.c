@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../cache/expand.h"
 #include "../cache/rewrite.h"
 #include "../capture/capture.h"
 #include "../core/buf.h"
@@ -55,21 +56,47 @@ def_name(const char *demangled, const char *fallback)
 	return ks_xstrndup(s, (size_t)(e - s));
 }
 
-/* The original definition of `name` in file `path`, or NULL. */
+static int
+read_file(const char *path, struct ks_buf *out, void *ctx)
+{
+	(void)ctx;
+	return ks_fs_exists(path) ? ks_fs_read(path, out, NULL) : -1;
+}
+
+/* The original definition of `name` in file `path` (or in the header it
+ * includes that defines it, cache/expand.h), or NULL. */
 static char *
 original_def(const char *path, const char *name)
 {
-	struct ks_buf src = KS_BUF_INIT;
+	struct ks_buf src = KS_BUF_INIT, h = KS_BUF_INIT;
 	struct ks_rewrite_kernel rk;
-	char *out = NULL;
+	struct ks_expand x;
+	char *out = NULL, *dir;
+	int rc;
 
 	memset(&rk, 0, sizeof(rk));
-	if (path && name && !ks_fs_read(path, &src, NULL) &&
-	    !ks_rewrite_scan(src.buf, src.len, name, &rk, NULL)) {
+	if (!path || !name || ks_fs_read(path, &src, NULL))
+		goto out;
+	rc = ks_rewrite_scan(src.buf, src.len, name, &rk, NULL);
+	if (rc == -2) {
+		dir = ks_xstrdup(path);
+		*(char *)ks_basename(dir) = '\0';
+		if (!ks_expand_find(src.buf, src.len, *dir ? dir : ".", name, read_file,
+				    NULL, &x, &h, NULL)) {
+			ks_expand_release(&x);
+			ks_buf_reset(&src);
+			ks_buf_add(&src, h.buf, h.len);
+			rc = ks_rewrite_scan(src.buf, src.len, name, &rk, NULL);
+		}
+		free(dir);
+	}
+	if (!rc) {
 		out = ks_xstrndup(src.buf + rk.def_begin, rk.def_end - rk.def_begin);
 		ks_rewrite_kernel_release(&rk);
 	}
+out:
 	ks_buf_release(&src);
+	ks_buf_release(&h);
 	return out;
 }
 
