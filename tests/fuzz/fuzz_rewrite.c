@@ -3,10 +3,12 @@
  * variant that has helpers and a launcher (plain, or one instance of a
  * template), the instance view (ks_mono_instance), and the same text as
  * the helpers of a second instance's variant (the names the rewriter
- * reads and renames). Whatever the text: no crash; a refusal says why; a
- * rewrite holds the user's text. */
+ * reads and renames), and as a header brought into a TU (cache/expand.h)
+ * and that TU rewritten. Whatever the text: no crash; a refusal says why;
+ * a rewrite holds the user's text. */
 #include "fuzz.h"
 
+#include "../../src/cache/expand.h"
 #include "../../src/cache/mono.h"
 #include "../../src/cache/rewrite.h"
 #include "../../src/core/buf.h"
@@ -20,6 +22,38 @@ static const char variant_text[] =
 	"// ks-nvcc: launcher\n"
 	"static void ks_launch_k(dim3 g, dim3 b, size_t m, cudaStream_t s,\n"
 	"\t\tfloat *p, int n) { k<<<g, b, m, s>>>(p, n); }\n";
+
+static int
+fuzz_exists(const char *path, void *ctx)
+{
+	(void)ctx;
+	return path[strlen(path) - 1] == 'h';	/* "x.h" exists, others not */
+}
+
+/* The text as a header that a TU includes: brought in, then rewritten. */
+static void
+as_header(const char *text, size_t len, const struct ks_rewrite_variant *v)
+{
+	static const char tu[] = "#include <cstdio>\n#include \"k.cuh\"\n"
+				 "void go(float *p) { k<<<1, 1>>>(p, 1); }\n";
+	struct ks_buf out = KS_BUF_INIT, rw = KS_BUF_INIT, err = KS_BUF_INIT;
+	struct ks_expand x = { 18, 35, 2, (char *)"/src/k.cuh", (char *)"k.cuh" };
+	struct ks_rewrite_kernel k;
+
+	ks_expand_text(tu, sizeof(tu) - 1, "app.cu", &x, "src/k.cuh", text, len,
+		       fuzz_exists, NULL, NULL, NULL, &out);
+	fuzz_check(out.len >= sizeof(tu) - 1 - (x.end - x.begin));
+	if (ks_rewrite_scan(out.buf, out.len, "k", &k, &err) == 0) {
+		struct ks_rewrite_job job = { &k, v, NULL };
+
+		if (ks_rewrite(out.buf, out.len, "app.cu", &job, 1, &rw, &err))
+			fuzz_check(err.len > 0 && rw.len == 0);
+		ks_rewrite_kernel_release(&k);
+	}
+	ks_buf_release(&out);
+	ks_buf_release(&rw);
+	ks_buf_release(&err);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -37,6 +71,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_check(ks_rewrite_variant_split(vtext, &v, &err) == 0);
 	v.file = "variant.cu";
 	v.arch = 900;
+	as_header(text, len, &v);
 	if (ks_rewrite_scan(text, len, "k", &k, &err) == 0) {
 		struct ks_rewrite_job job = { &k, &v, NULL };
 		int rc;
