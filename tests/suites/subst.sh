@@ -640,3 +640,55 @@ EOF
 	expect_file happ.o
 	expect_eq 0 "$(marks happ.ptx)" "no marker through an indirect header"
 }
+
+# A template kernel defined in a header the TU includes: its instance's
+# variant is compiled in through the header brought into the TU.
+test_an_instance_of_a_template_in_a_header() {
+	local k rec
+	setup
+	cat >src/tk.cuh <<'EOF'
+#pragma once
+template <class T> __global__ void tscale(T *p, T s, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+		p[i] *= s;
+}
+EOF
+	cat >src/tapp.cu <<'EOF'
+#include "tk.cuh"
+
+void go(float *f, double *d, int n)
+{
+	tscale<<<(n + 255) / 256, 256>>>(f, 2.0f, n);
+	tscale<<<(n + 255) / 256, 256>>>(d, 2.0, n);
+}
+EOF
+	cat >tvariant.cu <<'EOF'
+// ks-nvcc: definition
+__global__ void tscale(float *p, float s, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (n == 0x5eed5eed)
+		return;
+	if (i < n)
+		p[i] *= s;
+}
+EOF
+	"$KS_NVCC_BIN" -arch=sm_90 -c src/tapp.cu -o tapp.o >/dev/null
+	rec=$(ls -t "$KS_DIR"/builds/*.json | head -n 1)
+	"$KS_BIN" analyze --record "$rec" --manifest >/dev/null
+	k=$(find "$KS_DIR/manifests" -type f ! -name '*.lock' -exec cat {} + |
+		awk '$1 == "kernel" && $3 == "sm_90" && $4 == "_Z6tscaleIfEvPT_S0_i" { print $2; exit }')
+	expect_ne "" "$k" "key of tscale<float>"
+	./seed-tool "$KS_DIR/cache" "$k" _Z6tscaleIfEvPT_S0_i 900 tvariant.cu 2 float
+	rm -rf kd/* tapp.o
+	KS_LOG=$TEST_DIR/log "$KS_NVCC_BIN" -arch=sm_90 -c src/tapp.cu -o tapp.o
+	expect_file tapp.o
+	expect_contains "$(cat log)" "that header brought into src/tapp.cu"
+	expect_contains "$(cat log)" "substitution: _Z6tscaleIfEvPT_S0_i for sm_90 from"
+	expect_eq 1 "$(marks tapp.ptx)" "marker in the PTX"
+	expect_eq 2 "$(grep -c '\.entry _Z6tscaleI[fd]EvPT_S0_i' kd/tapp.ptx)" "both instances"
+}
