@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lex.h"
 #include "rewrite.h"
 #include "../core/buf.h"
 #include "../core/strv.h"
@@ -42,41 +43,33 @@ quoted_include(const char *s, size_t b, size_t e)
 	return ks_xstrndup(s + i + 1, q - i - 1);
 }
 
-/* Is s[b..e) inside a block comment that starts before it? A lexical
- * guess good enough for #include lines: a line is skipped when an open
- * comment precedes it. */
-static int
-in_comment(const char *s, size_t b)
-{
-	const char *open = NULL, *p = s;
-
-	while ((p = strstr(p, "/*")) && (size_t)(p - s) < b) {
-		const char *close = strstr(p + 2, "*/");
-
-		if (!close || (size_t)(close - s) >= b)
-			open = p;
-		p = close ? close + 2 : s + b;
-	}
-	return open != NULL;
-}
-
 int
 ks_expand_find(const char *tu, size_t len, const char *srcdir, const char *name,
 	       ks_expand_read_fn read, void *ctx, struct ks_expand *x,
 	       struct ks_buf *htext, struct ks_buf *err)
 {
 	struct ks_buf text = KS_BUF_INIT, serr = KS_BUF_INIT;
-	size_t b = 0, line = 1, found = 0;
+	struct ks_lexer lx;
+	struct ks_token t;
+	size_t line = 1, at = 0, found = 0;
 	char *first = NULL;
 	int rc = -1;
 
 	memset(x, 0, sizeof(*x));
-	while (b < len) {
-		const char *nl = memchr(tu + b, '\n', len - b);
-		size_t e = nl ? (size_t)(nl - tu) + 1 : len;
-		char *inc = quoted_include(tu, b, nl ? e - 1 : e);
+	/* directives as the lexer reads them: none inside a comment */
+	ks_lex_init(&lx, tu, len);
+	while (ks_lex(&lx, &t) != KS_T_EOF) {
+		size_t b = t.begin, e = t.end;
+		char *inc;
 
-		if (inc && !in_comment(tu, b)) {
+		if (t.kind != KS_T_DIRECTIVE)
+			continue;
+		for (; at < b; at++)
+			line += tu[at] == '\n';
+		inc = quoted_include(tu, b, e);
+		if (e < len && tu[e] == '\n')
+			e++;
+		if (inc) {
 			char *path = inc[0] == '/' ? ks_xstrdup(inc)
 						   : ks_xasprintf("%s/%s", srcdir, inc);
 			struct ks_rewrite_kernel k;
@@ -115,8 +108,6 @@ ks_expand_find(const char *tu, size_t len, const char *srcdir, const char *name,
 			free(path);
 		}
 		free(inc);
-		b = e;
-		line++;
 	}
 	if (!found) {
 		ks_error(err, "kernel %s is defined in a header that the file does "

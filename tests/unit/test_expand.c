@@ -51,7 +51,7 @@ fake_exists(const char *path, void *ctx)
 
 static const char tu[] =
 	"#include <cstdio>\n"
-	"#include \"other.h\"\n"
+	"#include \"other.h\" // a comment /* that opens nothing\n"
 	"#include \"k.cuh\"\n"
 	"void go(float *p, int n)\n"
 	"{\n"
@@ -78,7 +78,7 @@ TEST(the_include_that_defines_the_kernel_is_found_and_expanded)
 	CHECK_STR_EQ("/p/src/common.h", from.v[0]);
 	CHECK_STR_EQ("src/common.h", to.v[0]);
 	CHECK_STR_EQ("#include <cstdio>\n"
-		     "#include \"other.h\"\n"
+		     "#include \"other.h\" // a comment /* that opens nothing\n"
 		     "#line 1 \"src/k.cuh\"\n"
 		     "            \n"
 		     "#include \"/p/src/common.h\"\n"
