@@ -48,14 +48,51 @@ instance_of(const struct ks_kernel *k, const char *name)
 	return k->ninst == 1 ? &k->inst[0] : NULL;
 }
 
+/*
+ * `text`, another text of the TU, written under the source's name in a
+ * fresh folder KS_DIR/tmp/PREFIX.XXXXXX (removed after) and analyzed as
+ * the build analyzes its source.
+ */
+static int
+analyze_text(const struct ks_inst_view_in *in, const char *prefix, const char *text,
+	     size_t len, struct ks_inventory *inv, struct ks_buf *err)
+{
+	char *tmp = ks_fs_join(in->conf->dir, "tmp"), *dir = NULL, *path = NULL;
+	char *used = NULL, *pat = NULL;
+	const char *base = strrchr(in->source, '/');
+	int rc = -1;
+
+	if (ks_fs_mkdirs(tmp, err))
+		goto out;
+	pat = ks_xasprintf("%s.XXXXXX", prefix);
+	dir = ks_fs_join(tmp, pat);
+	if (!mkdtemp(dir)) {
+		ks_error_errno(err, "cannot create a folder under %s", tmp);
+		free(dir);
+		dir = NULL;
+		goto out;
+	}
+	path = ks_fs_join(dir, base ? base + 1 : in->source);
+	rc = ks_fs_write_atomic(path, text, len, err) ||
+	     ks_analyze_inventory_as(in->record, in->file, in->nvcc_argv, in->nvcc_argc,
+				     in->arch, path, in->conf, inv, &used, err) ? -1 : 0;
+out:
+	if (dir)
+		ks_fs_remove_tree(dir, NULL);
+	free(tmp);
+	free(pat);
+	free(dir);
+	free(path);
+	free(used);
+	return rc;
+}
+
 int
 ks_inst_view_make(const struct ks_inst_view_in *in, struct ks_inst_view *v,
 		  struct ks_buf *err)
 {
 	const struct ks_kernel *k = in->k;
 	const struct ks_instance *inst = instance_of(k, in->name);
-	char *tmp = NULL, *dir = NULL, *path = NULL, *used = NULL;
-	const char *base;
 	size_t i;
 	int rc = -1;
 
@@ -71,20 +108,7 @@ ks_inst_view_make(const struct ks_inst_view_in *in, struct ks_inst_view *v,
 	if (ks_mono_instance(in->text, in->len, k->extent.begin, k->extent.end,
 			     k->name, v->args, &v->mono, err))
 		goto out;
-	tmp = ks_fs_join(in->conf->dir, "tmp");
-	if (ks_fs_mkdirs(tmp, err))
-		goto out;
-	dir = ks_fs_join(tmp, "inst.XXXXXX");
-	if (!mkdtemp(dir)) {
-		ks_error_errno(err, "cannot create a folder under %s", tmp);
-		goto out;
-	}
-	base = strrchr(in->source, '/');
-	path = ks_fs_join(dir, base ? base + 1 : in->source);
-	if (ks_fs_write_atomic(path, v->mono.text, v->mono.len, err) ||
-	    ks_analyze_inventory_as(in->record, in->file, in->nvcc_argv,
-				    in->nvcc_argc, in->arch, path, in->conf,
-				    &v->inv, &used, err))
+	if (analyze_text(in, "inst", v->mono.text, v->mono.len, &v->inv, err))
 		goto out;
 	/* the copy: the plain kernel of that name where the view put it */
 	for (i = 0; i < v->inv.nkernels && !v->k; i++) {
@@ -104,14 +128,8 @@ ks_inst_view_make(const struct ks_inst_view_in *in, struct ks_inst_view *v,
 	       v->args, v->k->extent.begin, v->k->extent.end);
 	rc = 0;
 out:
-	if (dir)
-		ks_fs_remove_tree(dir, NULL);
 	if (rc)
 		ks_inst_view_release(v);
-	free(tmp);
-	free(dir);
-	free(path);
-	free(used);
 	return rc;
 }
 
@@ -171,58 +189,54 @@ rename_file(struct ks_inventory *inv, const char *to)
 }
 
 int
-ks_header_view_make(const struct ks_inst_view_in *in, struct ks_buf *text,
-		    struct ks_inventory *inv, struct ks_buf *err)
+ks_header_view_apply(const struct ks_inst_view_in *in, const char *kernel,
+		     struct ks_inventory *inv, struct ks_buf *text,
+		     const struct ks_kernel **k, struct ks_buf *err)
 {
-	struct ks_buf h = KS_BUF_INIT;
+	struct ks_buf h = KS_BUF_INIT, view = KS_BUF_INIT, e = KS_BUF_INIT;
+	struct ks_inventory vinv;
 	struct ks_expand x;
 	char *srcdir = ks_xstrdup(in->source), *slash = strrchr(srcdir, '/');
-	char *tmp = NULL, *dir = NULL, *path = NULL, *used = NULL;
-	const char *base;
 	int rc = -1;
 
-	memset(inv, 0, sizeof(*inv));
+	memset(&vinv, 0, sizeof(vinv));
 	if (slash)
 		*slash = '\0';
 	h.max = 64 << 20;
+	view.max = text->max;
 	if (ks_expand_find(in->text, in->len, slash ? srcdir : ".", in->k->name, read_file,
-			   NULL, &x, &h, err))
-		goto out;
-	ks_buf_reset(text);
-	ks_expand_text(in->text, in->len, in->source, &x, NULL, h.buf, h.len, exists, NULL,
-		       NULL, NULL, text);
-	tmp = ks_fs_join(in->conf->dir, "tmp");
-	if (ks_fs_mkdirs(tmp, err))
-		goto out;
-	dir = ks_fs_join(tmp, "hdr.XXXXXX");
-	if (!mkdtemp(dir)) {
-		ks_error_errno(err, "cannot create a folder under %s", tmp);
+			   NULL, &x, &h, &e)) {
+		ks_error(err, "%s is defined in a header (%s): %s", in->k->name,
+			 in->k->extent.file ? in->k->extent.file : "?", e.buf);
 		goto out;
 	}
-	base = strrchr(in->source, '/');
-	path = ks_fs_join(dir, base ? base + 1 : in->source);
-	if (ks_fs_write_atomic(path, text->buf, text->len, err) ||
-	    ks_analyze_inventory_as(in->record, in->file, in->nvcc_argv, in->nvcc_argc,
-				    in->arch, path, in->conf, inv, &used, err))
+	ks_expand_text(in->text, in->len, in->source, &x, NULL, h.buf, h.len, exists, NULL,
+		       NULL, NULL, &view);
+	if (analyze_text(in, "hdr", view.buf, view.len, &vinv, err))
 		goto out;
 	/* the source's path, as every other text of this TU names it */
-	rename_file(inv, in->source);
+	rename_file(&vinv, in->source);
 	ks_log("header view: %s from %s brought into %s", in->k->name, x.header,
 	       in->source);
+	ks_inventory_release(inv);
+	*inv = vinv;
+	memset(&vinv, 0, sizeof(vinv));
+	ks_buf_release(text);
+	*text = view;
+	view = (struct ks_buf)KS_BUF_INIT;
+	*k = ks_inventory_find(inv, kernel);
+	if (!*k || !(*k)->in_main_file) {
+		ks_error(err, "no kernel %s in the text of %s with its header brought in",
+			 kernel, inv->source);
+		goto out;
+	}
 	rc = 0;
 out:
-	if (dir)
-		ks_fs_remove_tree(dir, NULL);
-	if (rc) {
-		ks_inventory_release(inv);
-		memset(inv, 0, sizeof(*inv));
-	}
+	ks_inventory_release(&vinv);
 	ks_expand_release(&x);
 	ks_buf_release(&h);
+	ks_buf_release(&view);
+	ks_buf_release(&e);
 	free(srcdir);
-	free(tmp);
-	free(dir);
-	free(path);
-	free(used);
 	return rc;
 }

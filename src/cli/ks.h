@@ -81,15 +81,18 @@ int ks_inst_view_variant(const struct ks_inst_view *v, struct ks_buf *variant,
 			 struct ks_buf *err);
 
 /*
- * instance.c: a kernel defined in a header the TU includes (`k`, not in
- * the main file), seen by the transforms in the TU's text with that
- * header brought in (cache/expand.h): `text` gets that text and `inv`
- * its analysis (the source's path kept), where the kernel is in the main
- * file. -1 with the reason (the header comes through another header, is
- * included twice, ...).
+ * instance.c: a kernel defined in a header the TU includes (`in->k`, not
+ * in the main file), seen by the transforms in the TU's text with that
+ * header brought in (cache/expand.h): `text` and `inv` (the source's text
+ * and analysis, which `in` reads) are replaced by that text and its
+ * analysis (the source's path kept), and *k by `kernel` there, in the
+ * main file. -1 with the reason (the header comes through another
+ * header, is included twice, ...), `inv` and `text` then as they were
+ * unless the kernel was not found in the new text.
  */
-int ks_header_view_make(const struct ks_inst_view_in *in, struct ks_buf *text,
-			struct ks_inventory *inv, struct ks_buf *err);
+int ks_header_view_apply(const struct ks_inst_view_in *in, const char *kernel,
+			 struct ks_inventory *inv, struct ks_buf *text,
+			 const struct ks_kernel **k, struct ks_buf *err);
 
 /* The same with the file `as` parsed in the source's place (the
  * source's directory searched first for its quoted includes): another

@@ -653,14 +653,12 @@ static const char *key_of(const struct ctx *c, const char *mangled);
 /*
  * A kernel defined in a header the TU includes: the transforms, the
  * splice and the Reviewer read the TU's text with that header brought in
- * (ks_header_view_make), where the kernel is in the main file.
+ * (ks_header_view_apply), where the kernel is in the main file.
  */
 static int
 header_view(struct ctx *c, const char *kernel, struct ks_buf *err)
 {
 	struct ks_inst_view_in in;
-	struct ks_inventory inv;
-	struct ks_buf text = KS_BUF_INIT, e = KS_BUF_INIT;
 
 	memset(&in, 0, sizeof(in));
 	in.record = c->rec.path;
@@ -670,23 +668,7 @@ header_view(struct ctx *c, const char *kernel, struct ks_buf *err)
 	in.text = c->text.buf;
 	in.len = c->text.len;
 	in.k = c->k;
-	text.max = c->text.max;
-	if (ks_header_view_make(&in, &text, &inv, &e)) {
-		ks_error(err, "%s is defined in a header (%s): %s", c->k->name,
-			 c->k->extent.file ? c->k->extent.file : "?", e.buf);
-		ks_buf_release(&e);
-		ks_buf_release(&text);
-		return -1;
-	}
-	ks_inventory_release(&c->inv);
-	c->inv = inv;
-	ks_buf_release(&c->text);
-	c->text = text;
-	c->k = ks_inventory_find(&c->inv, kernel);
-	if (!c->k || !c->k->in_main_file)
-		return ks_error(err, "no kernel %s in the text of %s with its header "
-				     "brought in", kernel, c->inv.source);
-	return 0;
+	return ks_header_view_apply(&in, kernel, &c->inv, &c->text, &c->k, err);
 }
 
 /* Everything a task needs before its loop starts. */

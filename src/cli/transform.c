@@ -171,6 +171,7 @@ static int
 target_load(struct target *t, const char *arg, struct ks_conf *conf,
 	    struct ks_buf *err)
 {
+	struct ks_inst_view_in in;
 	char *used = NULL;
 
 	if (split_file_kernel(arg, &t->file, &t->kernel)) {
@@ -219,50 +220,23 @@ target_load(struct target *t, const char *arg, struct ks_conf *conf,
 	t->text.max = 64 << 20;
 	if (ks_fs_read(t->inv.source, &t->text, err))
 		return -1;
-	if (!t->k->in_main_file) {
-		/* defined in a header: the TU's text with it brought in */
-		struct ks_inst_view_in in;
-		struct ks_inventory inv;
-		struct ks_buf text = KS_BUF_INIT, e = KS_BUF_INIT;
-
-		memset(&in, 0, sizeof(in));
-		in.record = t->record;
-		in.file = t->file;
-		in.nvcc_argv = t->nvcc_argv;
-		in.nvcc_argc = t->nvcc_argc;
-		in.arch = t->arch;
-		in.conf = conf;
-		in.source = t->inv.source;
-		in.text = t->text.buf;
-		in.len = t->text.len;
-		in.k = t->k;
-		text.max = t->text.max;
-		if (ks_header_view_make(&in, &text, &inv, &e)) {
-			ks_error(err, "%s is defined in a header (%s): %s", t->k->name,
-				 t->k->extent.file ? t->k->extent.file : "?", e.buf);
-			ks_buf_release(&e);
-			ks_buf_release(&text);
-			return -1;
-		}
-		ks_inventory_release(&t->inv);
-		t->inv = inv;
-		ks_buf_release(&t->text);
-		t->text = text;
-		t->k = ks_inventory_find(&t->inv, t->kernel);
-		if (!t->k || !t->k->in_main_file)
-			return ks_error(err, "no kernel '%s' in the text of %s with its "
-					     "header brought in", t->kernel, t->inv.source);
-	}
+	memset(&in, 0, sizeof(in));
+	in.record = t->record;
+	in.file = t->file;
+	in.nvcc_argv = t->nvcc_argv;
+	in.nvcc_argc = t->nvcc_argc;
+	in.arch = t->arch;
+	in.conf = conf;
+	in.source = t->inv.source;
+	in.text = t->text.buf;
+	in.len = t->text.len;
+	in.k = t->k;
+	/* defined in a header: the TU's text with it brought in */
+	if (!t->k->in_main_file &&
+	    ks_header_view_apply(&in, t->kernel, &t->inv, &t->text, &t->k, err))
+		return -1;
 	if (t->k->is_template) {
-		struct ks_inst_view_in in;
-
-		memset(&in, 0, sizeof(in));
-		in.record = t->record;
-		in.file = t->file;
-		in.nvcc_argv = t->nvcc_argv;
-		in.nvcc_argc = t->nvcc_argc;
-		in.arch = t->arch;
-		in.conf = conf;
+		/* the text and the kernel as they are now */
 		in.source = t->inv.source;
 		in.text = t->text.buf;
 		in.len = t->text.len;
