@@ -4,10 +4,11 @@
 # with end pointers and 64-bit index arrays, buffers over 2 and 4 GiB,
 # pointers stored inside buffers, a merge path (data-dependent loops),
 # memory from a pool, managed memory, mapped and registered host memory,
-# and one kernel at several shapes. Each program is built through ks-nvcc
-# (compile recorded, then linked), captured with `ks capture`, and every
-# capture replayed: the original must reproduce it, or the capture must
-# have been skipped or found ineligible with a specific reason.
+# one kernel at several shapes, and a wavefront whose launches grow. Each
+# program is built through ks-nvcc (compile recorded, then linked),
+# captured with `ks capture`, and every capture replayed: the original
+# must reproduce it, or the capture must have been skipped or found
+# ineligible with a specific reason.
 #
 #   integration/gpu/patterns.sh [TEST...]     all tests, or those named
 #
@@ -102,14 +103,14 @@ replay_all() { # pattern kernel-dir-glob
 
 p_build() {
 	local p
-	for p in packed big ptrarray mergepath memkinds shapes; do
+	for p in packed big ptrarray mergepath memkinds shapes wave; do
 		build "$p" &
 	done
 	wait
-	for p in packed big ptrarray mergepath memkinds shapes; do
+	for p in packed big ptrarray mergepath memkinds shapes wave; do
 		[ -x "$WORK/$p/$p" ]
 	done
-	detail "6 pattern programs built through ks-nvcc ($(ls "$KS_DIR"/builds/*.json | wc -l) build records)"
+	detail "7 pattern programs built through ks-nvcc ($(ls "$KS_DIR"/builds/*.json | wc -l) build records)"
 }
 
 p_packed() {
@@ -226,7 +227,26 @@ json.dump(res[0], open(sys.argv[3], "w"))' "$WORK/shapes.replay.json" "${d#"$KS_
 	[ "$n2" = 2 ]
 }
 
-ALL="p_build p_packed p_ptrarray p_mergepath p_memkinds p_shapes p_big"
+# A wavefront's diagonals of 1..64 blocks: by default its captures grow
+# with it (1, 2, 3, then 6, 12, 24 and 48 each replacing the smallest), and
+# end on launches 12, 24 and 48.
+p_wave() {
+	local d launches replaced
+	capture wave
+	launches=$(for d in "$KS_DIR"/captures/_Z5relaxPfii/*/; do
+		python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["launch"])' "$d/launch.json"; done | sort -n | tr '\n' ' ')
+	replaced=$(grep -c '^ks: replaced ' "$WORK/wave.err" || true)
+	for d in "$KS_DIR"/captures/_Z5relaxPfii/*/; do
+		d=${d%/}
+		"$KS" replay "$d" --json >"$d.replay.json" 2>"$d.replay.err" || true
+		row wave "$d"
+	done
+	detail "64 launches of 1..64 blocks: captures end on launches $launches($replaced replaced); $(grep -c '^wave .* eligible' "$TABLE") of 3 reproduce"
+	[ "$launches" = "12 24 48 " ] && [ "$replaced" = 4 ] &&
+		[ "$(grep -c '^wave .* eligible' "$TABLE")" = 3 ]
+}
+
+ALL="p_build p_packed p_ptrarray p_mergepath p_memkinds p_shapes p_wave p_big"
 TESTS=${*:-$ALL}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/gpu: /'
 # shellcheck disable=SC2086

@@ -476,6 +476,27 @@ ks_capture_policy_wants_key(const struct ks_capture_policy *p,
 	return 1;
 }
 
+long
+ks_capture_policy_replace(const struct ks_capture_policy *p, unsigned long captured,
+			  const unsigned long long *threads, size_t n,
+			  unsigned long long t)
+{
+	size_t i, small = 0;
+	unsigned long long big = 0;
+
+	if (!p->distinct || n < p->distinct || !n || captured >= p->max_launches)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (threads[i] > big)
+			big = threads[i];
+		if (threads[i] < threads[small])
+			small = i;
+	}
+	if (t / KS_CAPTURE_GROW < big)
+		return -1;
+	return (long)small;
+}
+
 size_t
 ks_capture_layout(const struct ks_capture *c, unsigned long long gap, size_t *group,
 		  unsigned long long *offset, unsigned long long *gsize)

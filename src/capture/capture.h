@@ -217,6 +217,21 @@ int ks_capture_policy_wants_key(const struct ks_capture_policy *p,
 				const unsigned long long *seen, size_t nseen,
 				unsigned long long key);
 
+/*
+ * Pure, distinct mode, once a kernel has its N shapes (threads[] of the n
+ * kept, n >= p->distinct): should a launch of `t` threads replace one? A
+ * launch of at least KS_CAPTURE_GROW times the threads of the largest kept
+ * replaces the smallest: its index, or -1. Wavefront and multi-level
+ * kernels start on their smallest launches; this way their captures end on
+ * the large ones that hold their time, at the cost of at most log2 of the
+ * size range in extra captures.
+ */
+#define KS_CAPTURE_GROW 2
+long ks_capture_policy_replace(const struct ks_capture_policy *p,
+			       unsigned long captured,
+			       const unsigned long long *threads, size_t n,
+			       unsigned long long t);
+
 /* Allocations closer than this keep their layout on replay. */
 #define KS_CAPTURE_LAYOUT_GAP (64ull << 10)
 

@@ -69,6 +69,13 @@ struct pending {
 	CUstream stream;	/* the launch's */
 	CUevent ev[2];		/* around the launch: its duration */
 	unsigned long long limit, total;	/* bytes: allowed, held */
+	/* distinct mode: the kernel's slot this launch fills (k < 0: none),
+	 * that slot's generation then, and the capture it replaces (its
+	 * directory, removed once this one is published). */
+	long k;
+	size_t slot;
+	unsigned long gen;
+	char *victim;
 };
 
 static struct {
@@ -84,7 +91,14 @@ static struct {
 	unsigned long captured;
 	char *names[MAX_KERNELS];	/* launch counts per kernel name */
 	unsigned long counts[MAX_KERNELS];
-	unsigned long long *keys[MAX_KERNELS];	/* distinct: shapes seen */
+	/* distinct: per kernel, the shapes kept (nkeys of them), with their
+	 * threads, their capture's directory (NULL until published, or when
+	 * the capture failed) and a generation that a replacement bumps. */
+	struct kept {
+		unsigned long long key, threads;
+		char *path;
+		unsigned long gen;
+	} *kept[MAX_KERNELS];
 	size_t nkeys[MAX_KERNELS];
 	size_t nnames;
 	int auto_limit;		/* KS_CAPTURE_MAX_BYTES=auto (or unset) */
@@ -600,6 +614,7 @@ pending_free(struct pending *pd)
 		cuEventDestroy(pd->ev[0]);
 	if (pd->ev[1])
 		cuEventDestroy(pd->ev[1]);
+	free(pd->victim);
 	ks_capture_release(&pd->cap);
 	free(pd);
 }
@@ -1119,6 +1134,96 @@ unreserve(void)
 	pthread_mutex_unlock(&g.lock);
 }
 
+/* distinct mode, g.lock held: the slot a launch of `threads` threads of
+ * kernel k would replace, or -1. */
+static long
+grows(long k, unsigned long long threads)
+{
+	unsigned long long *t = ks_xcalloc(g.nkeys[k] + 1, sizeof(*t));
+	size_t i;
+	long v;
+
+	for (i = 0; i < g.nkeys[k]; i++)
+		t[i] = g.kept[k][i].threads;
+	v = ks_capture_policy_replace(&g.policy, g.captured, t, g.nkeys[k], threads);
+	free(t);
+	return v;
+}
+
+/*
+ * distinct mode, g.lock held: does this launch of kernel k (shape `key`,
+ * prepared as pd, or NULL where it cannot be captured) get a slot? A new
+ * shape while fewer than N are kept adds one; a launch that grows the
+ * kernel's captures takes the smallest one's slot, and pd then owns that
+ * capture's directory, removed once pd's is published. A launch that
+ * cannot be captured keeps its slot too (with no directory), so that it is
+ * reported once, not at every launch.
+ */
+static int
+take_slot(long k, unsigned long long key, unsigned long long threads,
+	  struct pending *pd)
+{
+	struct kept *s;
+	unsigned long long *seen = ks_xcalloc(g.nkeys[k] + 1, sizeof(*seen));
+	size_t i;
+	long v;
+	int add;
+
+	for (i = 0; i < g.nkeys[k]; i++)
+		seen[i] = g.kept[k][i].key;
+	/* (A launch that grows the captures has a shape not seen: its grid or
+	 * block differs.) */
+	add = ks_capture_policy_wants_key(&g.policy, g.captured, seen, g.nkeys[k], key);
+	free(seen);
+	if (add) {
+		g.kept[k] = KS_GROW(g.kept[k], g.nkeys[k], NULL);
+		s = &g.kept[k][g.nkeys[k]++];
+		memset(s, 0, sizeof(*s));
+	} else if ((v = grows(k, threads)) >= 0) {
+		s = &g.kept[k][v];
+		if (pd) {
+			pd->victim = s->path;
+			s->path = NULL;
+		}
+	} else {
+		return 0;
+	}
+	s->key = key;
+	s->threads = threads;
+	s->gen++;
+	if (pd) {
+		pd->k = k;
+		pd->slot = (size_t)(s - g.kept[k]);
+		pd->gen = s->gen;
+	}
+	g.captured++;
+	return 1;
+}
+
+/*
+ * A capture published: its slot names its directory now (unless a later
+ * launch took the slot meanwhile), and the capture it replaces goes.
+ */
+static void
+keep_published(struct pending *pd, const char *where)
+{
+	struct kept *s;
+
+	if (pd->k < 0)
+		return;
+	pthread_mutex_lock(&g.lock);
+	s = &g.kept[pd->k][pd->slot];
+	if (s->gen == pd->gen && !s->path)
+		s->path = ks_xstrdup(where);
+	if (pd->victim)
+		g.captured--;	/* the run's limit counts captures kept */
+	pthread_mutex_unlock(&g.lock);
+	if (pd->victim) {
+		ks_fs_remove_tree(pd->victim, NULL);
+		report("replaced %s by %s", pd->victim, where);
+	}
+}
+
 static void
 on_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
@@ -1127,7 +1232,7 @@ on_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 	const char *name;
 	char *dem = NULL;
 	unsigned long ordinal;
-	unsigned long long key;
+	unsigned long long key, threads;
 	int is_kernel, want;
 	long k;
 	struct pending *pd = NULL;
@@ -1145,11 +1250,13 @@ on_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 		if (!want)
 			return;
 	}
+	threads = (unsigned long long)l.grid[0] * l.grid[1] * l.grid[2] *
+		  l.block[0] * l.block[1] * l.block[2];
 	pthread_mutex_lock(&g.lock);
 	ordinal = count_launch(name, &k);
 	if (g.policy.distinct)
 		want = ordinal && !g.disabled && g.captured < g.policy.max_launches &&
-		       g.nkeys[k] < g.policy.distinct;
+		       (g.nkeys[k] < g.policy.distinct || grows(k, threads) >= 0);
 	else
 		want = ordinal && !g.disabled &&
 		       ks_capture_policy_wants(&g.policy, ordinal, g.captured);
@@ -1159,18 +1266,14 @@ on_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 	if (!want)
 		return;
 	pd = prepare(&l, name, is_kernel, ordinal, &why);
+	if (pd)
+		pd->k = -1;
 	if (g.policy.distinct) {
 		/* A launch that cannot be captured counts as one shape seen, so
 		 * that it is reported once, not at every launch. */
 		key = pd ? ks_capture_launch_key(&pd->cap) : 0;
 		pthread_mutex_lock(&g.lock);
-		want = ks_capture_policy_wants_key(&g.policy, g.captured, g.keys[k],
-						   g.nkeys[k], key);
-		if (want) {
-			g.keys[k] = KS_GROW(g.keys[k], g.nkeys[k], NULL);
-			g.keys[k][g.nkeys[k]++] = key;
-			g.captured++;
-		}
+		want = take_slot(k, key, threads, pd);
 		pthread_mutex_unlock(&g.lock);
 		if (!want) {
 			pending_free(pd);
@@ -1233,6 +1336,7 @@ on_exit_(const CUpti_CallbackData *cb)
 		goto out;
 	}
 	report("captured %s", where);
+	keep_published(pd, where);
 out:
 	if (!where)
 		unreserve();	/* not captured after all */

@@ -317,6 +317,7 @@ ks_cmd_capture(int argc, char **argv, struct ks_conf *conf)
 	unsigned long long bytes;
 	const char *line;
 	int rc = KS_EXIT_USAGE, started = 0, ncaptured = 0;
+	size_t i;
 	regex_t re;
 
 	if (parse_capture_args(argc, argv, &o, conf)) {
@@ -394,15 +395,31 @@ ks_cmd_capture(int argc, char **argv, struct ks_conf *conf)
 		if (ks_starts_with(l, "started ")) {
 			started = 1;
 		} else if (ks_starts_with(l, "captured ")) {
-			finish(conf, l + 9, !o.no_types);
-			fprintf(stderr, "ks: captured %s\n", l + 9);
 			ks_strv_push(&captured, l + 9);
-			ncaptured++;
+		} else if (ks_starts_with(l, "replaced ")) {
+			/* "replaced OLD by NEW": a launch of at least twice the
+			 * threads took the place of OLD, which is gone. */
+			char *by = strstr(l + 9, " by ");
+			long at;
+
+			if (by) {
+				*by = '\0';
+				if ((at = ks_strv_find(&captured, l + 9)) >= 0)
+					ks_strv_remove(&captured, (size_t)at);
+				*by = ' ';
+			}
+			fprintf(stderr, "ks: %s (a launch of at least %d times "
+					"its threads)\n", l, KS_CAPTURE_GROW);
 		} else if (ks_starts_with(l, "skipped ")) {
 			fprintf(stderr, "ks: %s\n", l);
 		}
 		free(l);
 		line += len + (nl ? 1 : 0);
+	}
+	for (i = 0; i < captured.n; i++) {
+		finish(conf, captured.v[i], !o.no_types);
+		fprintf(stderr, "ks: captured %s\n", captured.v[i]);
+		ncaptured++;
 	}
 	if (!started)
 		fprintf(stderr, "ks: warning: the capture library was not loaded (the "

@@ -95,6 +95,28 @@ test_default_launch_and_limit() {
 	expect_contains "$out" "capture_max_bytes = 8G  (environment: KS_CAPTURE_MAX_BYTES)"
 }
 
+# A larger launch replaced capture 1 by 2: only 2 is reported captured
+# and checked, and the replacement is said.
+test_replaced_capture_is_not_reported() {
+	write_program
+	cat >prog.sh <<'SH'
+#!/bin/sh
+echo "started pid $$" >>"$KS_CAPTURE_REPORT"
+mkdir -p "$KS_CAPTURE_DIR/_Z5scalePffi"
+cp -R captured "$KS_CAPTURE_DIR/_Z5scalePffi/1"
+echo "captured $KS_CAPTURE_DIR/_Z5scalePffi/1" >>"$KS_CAPTURE_REPORT"
+cp -R captured "$KS_CAPTURE_DIR/_Z5scalePffi/2"
+echo "captured $KS_CAPTURE_DIR/_Z5scalePffi/2" >>"$KS_CAPTURE_REPORT"
+rm -rf "$KS_CAPTURE_DIR/_Z5scalePffi/1"
+echo "replaced $KS_CAPTURE_DIR/_Z5scalePffi/1 by $KS_CAPTURE_DIR/_Z5scalePffi/2" >>"$KS_CAPTURE_REPORT"
+SH
+	"$KS_BIN" capture --no-check -- ./prog.sh >/dev/null 2>err.txt
+	expect_contains "$(cat err.txt)" "ks: replaced $KS_DIR/captures/_Z5scalePffi/1 by $KS_DIR/captures/_Z5scalePffi/2 (a launch of at least 2 times its threads)"
+	expect_contains "$(cat err.txt)" "ks: captured $KS_DIR/captures/_Z5scalePffi/2"
+	expect_not_contains "$(cat err.txt)" "ks: captured $KS_DIR/captures/_Z5scalePffi/1"
+	expect_eq 1 "$("$KS_BIN" captures --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')"
+}
+
 test_capture_finds_the_build_record() {
 	write_program
 	write_record

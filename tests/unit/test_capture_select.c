@@ -128,6 +128,30 @@ TEST(capture_distinct_policy)
 	CHECK_INT_EQ(0, ks_capture_policy_wants_key(&p, 0, seen, 1, 44));
 }
 
+TEST(capture_replace_policy)
+{
+	struct ks_capture_policy p = { 0, 16, 1 << 30, 3 };
+	/* A wavefront's first three diagonals: 1, 2 and 3 blocks of 16. */
+	unsigned long long kept[3] = { 16, 32, 48 };
+
+	/* Fewer than N kept: wants_key decides, nothing is replaced. */
+	CHECK_INT_EQ(-1, ks_capture_policy_replace(&p, 0, kept, 2, 1 << 20));
+	/* Not twice the largest kept. */
+	CHECK_INT_EQ(-1, ks_capture_policy_replace(&p, 3, kept, 3, 64));
+	CHECK_INT_EQ(-1, ks_capture_policy_replace(&p, 3, kept, 3, 95));
+	/* Twice or more: the smallest gives way. */
+	CHECK_INT_EQ(0, ks_capture_policy_replace(&p, 3, kept, 3, 96));
+	kept[0] = 96;
+	CHECK_INT_EQ(1, ks_capture_policy_replace(&p, 4, kept, 3, 192));
+	/* Smaller launches never replace larger ones. */
+	CHECK_INT_EQ(-1, ks_capture_policy_replace(&p, 4, kept, 3, 8));
+	/* The run's limit of captures still holds. */
+	CHECK_INT_EQ(-1, ks_capture_policy_replace(&p, 16, kept, 3, 1 << 20));
+	/* Not in the other modes. */
+	p.distinct = 0;
+	CHECK_INT_EQ(-1, ks_capture_policy_replace(&p, 4, kept, 3, 1 << 20));
+}
+
 /* Buffers at `bases` (sizes `sizes`), parameter i pointing at buffer i with
  * offset offs[i]. */
 static void
@@ -378,6 +402,7 @@ ks_suite_capture_select(void)
 	RUN(capture_launch_mode);
 	RUN(capture_launch_key);
 	RUN(capture_distinct_policy);
+	RUN(capture_replace_policy);
 	RUN(capture_layout);
 	RUN(capture_buffer_at_and_relocate);
 	RUN(capture_auto_limit);
