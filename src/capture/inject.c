@@ -1224,6 +1224,24 @@ keep_published(struct pending *pd, const char *where)
 	}
 }
 
+/* A capture that failed: the one it was to replace stays, and its slot
+ * names it again (unless a later launch took the slot meanwhile). */
+static void
+keep_victim(struct pending *pd)
+{
+	struct kept *s;
+
+	if (pd->k < 0 || !pd->victim)
+		return;
+	pthread_mutex_lock(&g.lock);
+	s = &g.kept[pd->k][pd->slot];
+	if (s->gen == pd->gen && !s->path) {
+		s->path = pd->victim;
+		pd->victim = NULL;
+	}
+	pthread_mutex_unlock(&g.lock);
+}
+
 static void
 on_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
@@ -1282,6 +1300,7 @@ on_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 		}
 	}
 	if (pd && begin(pd, &l, is_kernel, &why)) {
+		keep_victim(pd);
 		pending_free(pd);
 		pd = NULL;
 	}
@@ -1338,8 +1357,10 @@ on_exit_(const CUpti_CallbackData *cb)
 	report("captured %s", where);
 	keep_published(pd, where);
 out:
-	if (!where)
+	if (!where) {
 		unreserve();	/* not captured after all */
+		keep_victim(pd);
+	}
 	free(where);
 	pending_free(pd);
 	ks_buf_release(&why);
