@@ -231,8 +231,11 @@ json.dump(res[0], open(sys.argv[3], "w"))' "$WORK/shapes.replay.json" "${d#"$KS_
 # with it (1, 2, 3, then 6, 12, 24 and 48 each replacing the smallest), and
 # end on launches 12, 24 and 48.
 p_wave() {
-	local d launches replaced
+	local d launches replaced numbers
 	capture wave
+	# 7 captures; a replacement never takes the number of the one it
+	# replaces, so the 3 kept are the last 3.
+	numbers=$(cd "$KS_DIR"/captures/_Z5relaxPfii && ls | sort -n | tr '\n' ' ')
 	launches=$(for d in "$KS_DIR"/captures/_Z5relaxPfii/*/; do
 		python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["launch"])' "$d/launch.json"; done | sort -n | tr '\n' ' ')
 	replaced=$(grep -c '^ks: replaced ' "$WORK/wave.err" || true)
@@ -241,8 +244,8 @@ p_wave() {
 		"$KS" replay "$d" --json >"$d.replay.json" 2>"$d.replay.err" || true
 		row wave "$d"
 	done
-	detail "64 launches of 1..64 blocks: captures end on launches $launches($replaced replaced); $(grep -c '^wave .* eligible' "$TABLE") of 3 reproduce"
-	[ "$launches" = "12 24 48 " ] && [ "$replaced" = 4 ] &&
+	detail "64 launches of 1..64 blocks: captures end on launches $launches($replaced replaced; kept as $numbers); $(grep -c '^wave .* eligible' "$TABLE") of 3 reproduce"
+	[ "$launches" = "12 24 48 " ] && [ "$replaced" = 4 ] && [ "$numbers" = "5 6 7 " ] &&
 		[ "$(grep -c '^wave .* eligible' "$TABLE")" = 3 ]
 }
 

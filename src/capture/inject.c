@@ -100,6 +100,9 @@ static struct {
 		unsigned long gen;
 	} *kept[MAX_KERNELS];
 	size_t nkeys[MAX_KERNELS];
+	/* distinct: the number after the kernel's last capture, so that a
+	 * replacement does not take the number of the one it replaced. */
+	unsigned long next[MAX_KERNELS];
 	size_t nnames;
 	int auto_limit;		/* KS_CAPTURE_MAX_BYTES=auto (or unset) */
 	unsigned long seq;
@@ -1105,12 +1108,24 @@ publish(struct pending *pd, char **where, struct ks_buf *err)
 	/* launch.json last: a directory without it is unfinished. */
 	if (ks_capture_save(pd->tmp, c, err))
 		goto out;
-	for (n = 1; n < 100000; n++) {
+	n = 1;
+	if (pd->k >= 0) {
+		pthread_mutex_lock(&g.lock);
+		n = g.next[pd->k] ? g.next[pd->k] : 1;
+		pthread_mutex_unlock(&g.lock);
+	}
+	for (; n < 100000; n++) {
 		path = ks_xasprintf("%s/%lu", parent, n);
 		if (!rename(pd->tmp, path)) {
 			*where = path;
 			pd->kept = 1;
 			rc = 0;
+			if (pd->k >= 0) {
+				pthread_mutex_lock(&g.lock);
+				if (g.next[pd->k] <= n)
+					g.next[pd->k] = n + 1;
+				pthread_mutex_unlock(&g.lock);
+			}
 			break;
 		}
 		free(path);
