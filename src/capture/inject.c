@@ -1235,7 +1235,7 @@ keep_published(struct pending *pd, const char *where)
 	pthread_mutex_unlock(&g.lock);
 	if (pd->victim) {
 		ks_fs_remove_tree(pd->victim, NULL);
-		report("replaced %s by %s", pd->victim, where);
+		report("replaced %s\t%s", pd->victim, where);
 	}
 }
 

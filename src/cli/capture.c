@@ -397,19 +397,19 @@ ks_cmd_capture(int argc, char **argv, struct ks_conf *conf)
 		} else if (ks_starts_with(l, "captured ")) {
 			ks_strv_push(&captured, l + 9);
 		} else if (ks_starts_with(l, "replaced ")) {
-			/* "replaced OLD by NEW": a launch of at least twice the
-			 * threads took the place of OLD, which is gone. */
-			char *by = strstr(l + 9, " by ");
+			/* "replaced OLD<tab>NEW": a launch of at least twice
+			 * the threads took the place of OLD, which is gone. */
+			char *by = strchr(l + 9, '\t');
 			long at;
 
 			if (by) {
-				*by = '\0';
+				*by++ = '\0';
 				if ((at = ks_strv_find(&captured, l + 9)) >= 0)
 					ks_strv_remove(&captured, (size_t)at);
-				*by = ' ';
+				fprintf(stderr, "ks: replaced %s by %s (a launch of at "
+						"least %d times its threads)\n", l + 9, by,
+					KS_CAPTURE_GROW);
 			}
-			fprintf(stderr, "ks: %s (a launch of at least %d times "
-					"its threads)\n", l, KS_CAPTURE_GROW);
 		} else if (ks_starts_with(l, "skipped ")) {
 			fprintf(stderr, "ks: %s\n", l);
 		}

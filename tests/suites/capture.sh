@@ -108,7 +108,7 @@ echo "captured $KS_CAPTURE_DIR/_Z5scalePffi/1" >>"$KS_CAPTURE_REPORT"
 cp -R captured "$KS_CAPTURE_DIR/_Z5scalePffi/2"
 echo "captured $KS_CAPTURE_DIR/_Z5scalePffi/2" >>"$KS_CAPTURE_REPORT"
 rm -rf "$KS_CAPTURE_DIR/_Z5scalePffi/1"
-echo "replaced $KS_CAPTURE_DIR/_Z5scalePffi/1 by $KS_CAPTURE_DIR/_Z5scalePffi/2" >>"$KS_CAPTURE_REPORT"
+printf "replaced %s\t%s\n" "$KS_CAPTURE_DIR/_Z5scalePffi/1" "$KS_CAPTURE_DIR/_Z5scalePffi/2" >>"$KS_CAPTURE_REPORT"
 SH
 	"$KS_BIN" capture --no-check -- ./prog.sh >/dev/null 2>err.txt
 	expect_contains "$(cat err.txt)" "ks: replaced $KS_DIR/captures/_Z5scalePffi/1 by $KS_DIR/captures/_Z5scalePffi/2 (a launch of at least 2 times its threads)"
