@@ -1149,18 +1149,27 @@ unreserve(void)
 	pthread_mutex_unlock(&g.lock);
 }
 
+/* g.lock held: the keys (or the threads) of kernel k's kept shapes, as
+ * the pure policy functions take them; the caller frees. */
+static unsigned long long *
+kept_column(long k, int threads)
+{
+	unsigned long long *v = ks_xcalloc(g.nkeys[k] + 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < g.nkeys[k]; i++)
+		v[i] = threads ? g.kept[k][i].threads : g.kept[k][i].key;
+	return v;
+}
+
 /* distinct mode, g.lock held: the slot a launch of `threads` threads of
  * kernel k would replace, or -1. */
 static long
 grows(long k, unsigned long long threads)
 {
-	unsigned long long *t = ks_xcalloc(g.nkeys[k] + 1, sizeof(*t));
-	size_t i;
-	long v;
+	unsigned long long *t = kept_column(k, 1);
+	long v = ks_capture_policy_replace(&g.policy, g.captured, t, g.nkeys[k], threads);
 
-	for (i = 0; i < g.nkeys[k]; i++)
-		t[i] = g.kept[k][i].threads;
-	v = ks_capture_policy_replace(&g.policy, g.captured, t, g.nkeys[k], threads);
 	free(t);
 	return v;
 }
@@ -1179,13 +1188,10 @@ take_slot(long k, unsigned long long key, unsigned long long threads,
 	  struct pending *pd)
 {
 	struct kept *s;
-	unsigned long long *seen = ks_xcalloc(g.nkeys[k] + 1, sizeof(*seen));
-	size_t i;
+	unsigned long long *seen = kept_column(k, 0);
 	long v;
 	int add;
 
-	for (i = 0; i < g.nkeys[k]; i++)
-		seen[i] = g.kept[k][i].key;
 	/* (A launch that grows the captures has a shape not seen: its grid or
 	 * block differs.) */
 	add = ks_capture_policy_wants_key(&g.policy, g.captured, seen, g.nkeys[k], key);
