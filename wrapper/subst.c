@@ -1068,11 +1068,13 @@ expand_headers(struct run *r, struct tu *t, struct ks_buf *tu, const char *srcdi
 			ks_buf_reset(&out);
 			ks_expand_text(cur.buf, cur.len, t->path, &x, named.v[named.n - 1],
 				       h.buf, h.len, is_file, NULL, &r->from, &r->to, &out);
-			if (!level && x.depth > 1)
-				ks_log("substitution: %s is defined in %s, reached through %s",
-				       j->mangled, x.def, x.header);
-			ks_log("substitution: %s is defined in %s: that header brought into %s",
-			       j->mangled, x.header, t->path);
+			if (x.depth > 1)
+				ks_log("substitution: %s is defined in %s, reached through %s: "
+				       "that header brought into %s", j->mangled, x.def,
+				       x.header, t->path);
+			else
+				ks_log("substitution: %s is defined in %s: that header "
+				       "brought into %s", j->mangled, x.header, t->path);
 			ks_buf_reset(&cur);
 			ks_buf_add(&cur, out.buf, out.len);
 			ks_expand_release(&x);
