@@ -1023,23 +1023,25 @@ read_file(const char *path, struct ks_buf *out, void *ctx)
 
 /*
  * Kernels defined in headers the TU includes (cache/expand.h): the TU's
- * text with each such #include replaced by the header's text, the
- * header kept for the depfile. A kernel whose header cannot be brought in
- * is not substituted, with the reason; the others are.
+ * text with each such #include replaced by the header's text, a level
+ * at a time for a header reached through others, each header kept for
+ * the depfile. A kernel whose header cannot be brought in is not
+ * substituted, with the reason; the others are.
  */
 static int
 expand_headers(struct run *r, struct tu *t, struct ks_buf *tu, const char *srcdir,
 	       const char *given_dir)
 {
-	struct ks_buf err = KS_BUF_INIT, h = KS_BUF_INIT, out = KS_BUF_INIT;
-	size_t i, n = 0;
+	struct ks_buf err = KS_BUF_INIT, h = KS_BUF_INIT, out = KS_BUF_INIT,
+		      cur = KS_BUF_INIT;
+	struct ks_strv named = KS_STRV_INIT;
+	size_t i, n = 0, level;
 	int rc;
 
 	for (i = 0; i < t->njobs; i++) {
 		struct job *j = &t->jobs[i];
 		struct ks_rewrite_kernel k;
 		struct ks_expand x;
-		char *named;
 
 		memset(&k, 0, sizeof(k));
 		rc = ks_rewrite_scan(tu->buf, tu->len, j->name, &k, &err);
@@ -1051,34 +1053,58 @@ expand_headers(struct run *r, struct tu *t, struct ks_buf *tu, const char *srcdi
 			continue;
 		}
 		ks_buf_reset(&err);
-		h.max = KS_MANIFEST_TU_MAX_BYTES;
-		if (ks_expand_find(tu->buf, tu->len, srcdir, j->name, read_file, NULL,
-				   &x, &h, &err)) {
-			ks_log("substitution: %s: not used: %s", j->mangled, err.buf);
+		/* the TU's text changes only once the definition is in it */
+		ks_buf_reset(&cur);
+		ks_buf_add(&cur, tu->buf, tu->len);
+		for (level = 0; rc == -2 && level < KS_EXPAND_DEPTH; level++) {
+			h.max = KS_MANIFEST_TU_MAX_BYTES;
+			if (ks_expand_find(cur.buf, cur.len, t->path, srcdir, j->name,
+					   read_file, NULL, &x, &h, &err))
+				break;
+			/* named as the compile of the TU names it: diagnostics
+			 * and __FILE__ read the same */
+			ks_strv_push_owned(&named, ks_expand_named(&x, given_dir, &r->from,
+								   &r->to));
+			ks_buf_reset(&out);
+			ks_expand_text(cur.buf, cur.len, t->path, &x, named.v[named.n - 1],
+				       h.buf, h.len, is_file, NULL, &r->from, &r->to, &out);
+			if (x.depth > 1)
+				ks_log("substitution: %s is defined in %s, reached through %s: "
+				       "that header brought into %s", j->mangled, x.def,
+				       x.header, t->path);
+			else
+				ks_log("substitution: %s is defined in %s: that header "
+				       "brought into %s", j->mangled, x.header, t->path);
+			ks_buf_reset(&cur);
+			ks_buf_add(&cur, out.buf, out.len);
+			ks_expand_release(&x);
+			rc = ks_rewrite_scan(cur.buf, cur.len, j->name, &k, &err);
+			if (!rc)
+				ks_rewrite_kernel_release(&k);
+			ks_buf_reset(&err);
+		}
+		if (rc == -2) {
+			ks_log("substitution: %s: not used: %s", j->mangled,
+			       err.len ? err.buf : "its definition is not in the text with "
+						   "its headers brought in");
 			count(r, "subst-skip-header");
 			ks_buf_reset(&err);
+			ks_strv_release(&named);
 			job_release(j);
 			continue;
 		}
-		ks_buf_reset(&out);
-		named = *given_dir ? ks_xasprintf("%s/%s", given_dir, x.name)
-				   : ks_xstrdup(x.name);
-		/* named as the compile of the TU names it: diagnostics and
-		 * __FILE__ read the same */
-		ks_expand_text(tu->buf, tu->len, t->path, &x, named, h.buf, h.len, is_file,
-			       NULL, &r->from, &r->to, &out);
-		ks_log("substitution: %s is defined in %s: that header brought into %s",
-		       j->mangled, x.header, t->path);
-		ks_strv_push_owned(&t->headers, named);
+		for (size_t m = 0; m < named.n; m++)
+			ks_strv_push(&t->headers, named.v[m]);
+		ks_strv_release(&named);
 		ks_buf_reset(tu);
-		ks_buf_add(tu, out.buf, out.len);
-		ks_expand_release(&x);
+		ks_buf_add(tu, cur.buf, cur.len);
 		t->jobs[n++] = *j;
 	}
 	t->njobs = n;
 	ks_buf_release(&err);
 	ks_buf_release(&h);
 	ks_buf_release(&out);
+	ks_buf_release(&cur);
 	return 0;
 }
 

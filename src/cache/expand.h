@@ -6,11 +6,15 @@
  * the TU's text with that #include replaced by the header's own text:
  * `#line 1 "HEADER"`, the header's lines (`#pragma once` blanked, its
  * quoted includes that exist beside it made absolute), then
- * `#line N+1 "TU"`, so every line still maps back to its file and line.
- * The header must be included by the main file itself, once, with
- * quotes; a header included through another header, or twice, is
- * declined with the reason (a second inclusion of the original file
- * would define the kernel twice).
+ * `#line N+1 "FILE"` for the file the include lay in, so every line still
+ * maps back to its file and line. A header reached through other headers
+ * (the TU includes "a.h", which includes "k.cuh") is brought in one level
+ * at a time: "a.h" first, then "k.cuh" at its include, now in the TU's
+ * text, until the definition is in it. Each header on the way must be
+ * included with quotes, found beside the file that includes it, once,
+ * at most KS_EXPAND_DEPTH headers deep; anything else is declined with
+ * the reason (a second inclusion of an original file would define the
+ * kernel twice).
  *
  * Ownership: pure functions over borrowed text; file reads through the
  * caller's callbacks. struct ks_expand owns its strings
@@ -25,35 +29,59 @@
 struct ks_buf;
 struct ks_strv;
 
+/* The most headers from the TU to the kernel's definition, the TU's own
+ * include counted: deeper chains are rare and each level is a search. */
+#define KS_EXPAND_DEPTH 4
+
 struct ks_expand {
-	size_t begin, end;	/* the #include line in the TU, its newline included */
-	size_t line;		/* that line's number, 1-based */
-	char *header;		/* the header's path: srcdir/NAME */
+	size_t begin, end;	/* the #include line in the text, its newline included */
+	size_t line;		/* its line in the file it lies in (the text's #line followed) */
+	char *in;		/* that file as the text's #line names it; NULL: the TU */
+	char *header;		/* the header's path: srcdir/NAME, or as written when absolute */
 	char *name;		/* as the directive names it: "k.cuh" */
+	char *def;		/* the header that defines the kernel: `header`, or one it reaches */
+	size_t depth;		/* headers from `header` to `def`, both counted */
 };
 
 /* Reads `path` into `out` (its max set by the caller); 0 or -1. */
 typedef int (*ks_expand_read_fn)(const char *path, struct ks_buf *out, void *ctx);
 
 /*
- * Which quoted #include of `tu` (a file in folder `srcdir`) brings in
- * kernel `name`'s definition: each quoted include whose file exists under
- * `srcdir` is read and scanned lexically for a definition of `name`
- * (ks_rewrite_scan). 0 with `x` filled (and the header's text in `htext`
- * when not NULL); -1 with the reason: none defines it (a header reached
- * through another header, or by an angle include), or two directives
- * name headers that define it, or the defining header is included twice.
+ * Which quoted #include of the text `tu` brings in kernel `name`'s
+ * definition. `tu` is the TU (named `tu_path` in #line directives, in
+ * folder `srcdir`) with any headers brought in before: its own quoted
+ * includes are found under `srcdir`, those in a header's text brought in
+ * are absolute. Each include whose file exists is read and scanned
+ * lexically for a definition of `name` (ks_rewrite_scan); one that does
+ * not define it is searched through its own quoted includes that exist
+ * beside it, to KS_EXPAND_DEPTH headers. 0 with `x` filled (and that
+ * include's header text in `htext` when not NULL); -1 with the reason:
+ * none defines it (an angle include, a header found on the include path,
+ * too deep), two headers define it, or the defining header or one on the
+ * way to it is included twice (headers that include each other too).
  */
-int ks_expand_find(const char *tu, size_t len, const char *srcdir, const char *name,
-		   ks_expand_read_fn read, void *ctx, struct ks_expand *x,
-		   struct ks_buf *htext, struct ks_buf *err);
+int ks_expand_find(const char *tu, size_t len, const char *tu_path, const char *srcdir,
+		   const char *name, ks_expand_read_fn read, void *ctx,
+		   struct ks_expand *x, struct ks_buf *htext, struct ks_buf *err);
+
+/*
+ * How the compile names x's header, for ks_expand_text's `named`: an
+ * include of the TU's own by the TU's folder as the compile names it
+ * (`given_dir`, "" or NULL for none) and its name; one in a header
+ * brought in before by the name recorded for its absolute path in
+ * `from`/`to` (ks_expand_text), else that path. Allocated.
+ */
+char *ks_expand_named(const struct ks_expand *x, const char *given_dir,
+		      const struct ks_strv *from, const struct ks_strv *to);
 
 /* Does `path` exist (a file)? For ks_expand_text. */
 typedef int (*ks_expand_exists_fn)(const char *path, void *ctx);
 
 /*
- * Append to `out` the TU `tu` (named `tu_path` in #line directives) with
- * x's #include replaced by the header text `htext` (see above), named
+ * Append to `out` the text `tu` (the TU named `tu_path` in #line
+ * directives, as for ks_expand_find) with x's #include replaced by the
+ * header text `htext` (see above), then a #line back to the TU or to the
+ * header brought in before that the include lay in; the header named
  * `named` in its #line (as the compile of the TU names the header:
  * "src/k.cuh"; NULL: x->header). The header's quoted includes whose file
  * exists in the header's folder (`exists`) are made absolute; each such

@@ -1,6 +1,7 @@
 #include "lex.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/util.h"
@@ -195,3 +196,38 @@ ks_lex_triple(const struct ks_lexer *lx, const struct ks_token *t, char c)
 	       lx->s[t->begin + 2] == c;
 }
 
+int
+ks_lex_line_directive(const char *s, size_t b, size_t e, size_t *num, char **file)
+{
+	size_t i = b, q;
+
+	while (i < e && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i >= e || s[i++] != '#')
+		return 0;
+	while (i < e && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (e - i > 4 && !strncmp(s + i, "line", 4) && (s[i + 4] == ' ' || s[i + 4] == '\t'))
+		i += 4;
+	while (i < e && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i >= e || !isdigit((unsigned char)s[i]))
+		return 0;
+	*num = strtoul(s + i, NULL, 10);
+	while (i < e && isdigit((unsigned char)s[i]))
+		i++;
+	while (i < e && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	*file = NULL;
+	if (i < e && s[i] == '"' && (q = i + 1) < e) {
+		while (q < e && s[q] != '"')
+			q++;
+		if (q < e)
+			*file = ks_xstrndup(s + i + 1, q - i - 1);
+	}
+	if (*num)
+		return 1;
+	free(*file);
+	*file = NULL;
+	return 0;
+}

@@ -3,7 +3,8 @@
  * in a translation unit's text: comments are skipped as blanks; strings,
  * raw strings, character literals, pp-numbers and whole preprocessor lines
  * are single tokens, so no name inside them is ever seen.
- * The rewriter (rewrite.c) and the instance view (mono.c) read with it.
+ * The rewriter (rewrite.c), the instance view (mono.c) and the header
+ * expansion (expand.c) read with it.
  *
  * Ownership: a lexer borrows its text; tokens are offsets into it.
  * May include: libc, core/.
@@ -48,5 +49,9 @@ int ks_lex_directive_names(const char *s, const struct ks_token *t,
 			   const char *name);
 /* Three adjacent `c` punctuators starting at token t (<<< or >>>). */
 int ks_lex_triple(const struct ks_lexer *lx, const struct ks_token *t, char c);
+/* A `#line N "file"` directive (or `# N "file"`) at s[b..e): N into *num
+ * and the file, allocated, into *file (NULL when it names none); 0 when
+ * the line is none. */
+int ks_lex_line_directive(const char *s, size_t b, size_t e, size_t *num, char **file);
 
 #endif

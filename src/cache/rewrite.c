@@ -44,40 +44,6 @@ struct lines {
 	size_t nmoves;
 };
 
-/* A `#line N "file"` directive (or `# N "file"`) at s[b..e): N and the
- * file into *num and *file (NULL when it names none). */
-static int
-line_directive(const char *s, size_t b, size_t e, size_t *num, char **file)
-{
-	size_t i = b, q;
-
-	while (i < e && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	if (i >= e || s[i++] != '#')
-		return 0;
-	while (i < e && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	if (e - i > 4 && !strncmp(s + i, "line", 4) && (s[i + 4] == ' ' || s[i + 4] == '\t'))
-		i += 4;
-	while (i < e && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	if (i >= e || !isdigit((unsigned char)s[i]))
-		return 0;
-	*num = strtoul(s + i, NULL, 10);
-	while (i < e && isdigit((unsigned char)s[i]))
-		i++;
-	while (i < e && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	*file = NULL;
-	if (i < e && s[i] == '"' && (q = i + 1) < e) {
-		while (q < e && s[q] != '"')
-			q++;
-		if (q < e)
-			*file = ks_xstrndup(s + i + 1, q - i - 1);
-	}
-	return *num > 0;
-}
-
 static void
 lines_init(struct lines *l, const char *s, size_t len)
 {
@@ -103,7 +69,7 @@ lines_init(struct lines *l, const char *s, size_t len)
 
 		if (s[l->start[i]] != '#' && s[l->start[i]] != ' ' && s[l->start[i]] != '\t')
 			continue;
-		if (!line_directive(s, l->start[i], l->start[i + 1] - 1, &num, &file))
+		if (!ks_lex_line_directive(s, l->start[i], l->start[i + 1] - 1, &num, &file))
 			continue;
 		l->at = ks_xrealloc(l->at, (l->nmoves + 1) * sizeof(*l->at));
 		l->num = ks_xrealloc(l->num, (l->nmoves + 1) * sizeof(*l->num));

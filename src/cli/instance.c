@@ -193,31 +193,50 @@ ks_header_view_apply(const struct ks_inst_view_in *in, const char *kernel,
 		     struct ks_inventory *inv, struct ks_buf *text,
 		     const struct ks_kernel **k, struct ks_buf *err)
 {
-	struct ks_buf h = KS_BUF_INIT, view = KS_BUF_INIT, e = KS_BUF_INIT;
+	struct ks_buf h = KS_BUF_INIT, view = KS_BUF_INIT, e = KS_BUF_INIT,
+		      next = KS_BUF_INIT;
 	struct ks_inventory vinv;
+	struct ks_rewrite_kernel rk;
 	struct ks_expand x;
 	char *srcdir = ks_xstrdup(in->source), *slash = strrchr(srcdir, '/');
-	int rc = -1;
+	size_t level;
+	int rc = -1, found = -2;
 
 	memset(&vinv, 0, sizeof(vinv));
+	memset(&x, 0, sizeof(x));
 	if (slash)
 		*slash = '\0';
-	h.max = 64 << 20;
 	view.max = text->max;
-	if (ks_expand_find(in->text, in->len, slash ? srcdir : ".", in->k->name, read_file,
-			   NULL, &x, &h, &e)) {
-		ks_error(err, "%s is defined in a header (%s): %s", in->k->name,
-			 in->k->extent.file ? in->k->extent.file : "?", e.buf);
-		goto out;
+	ks_buf_add(&view, in->text, in->len);
+	/* a level at a time: a header reached through others is brought
+	 * in where its includer's text now is */
+	for (level = 0; found == -2 && level < KS_EXPAND_DEPTH; level++) {
+		h.max = 64 << 20;
+		next.max = text->max;
+		ks_expand_release(&x);
+		if (ks_expand_find(view.buf, view.len, in->source, slash ? srcdir : ".",
+				   in->k->name, read_file, NULL, &x, &h, &e)) {
+			ks_error(err, "%s is defined in a header (%s): %s", in->k->name,
+				 in->k->extent.file ? in->k->extent.file : "?", e.buf);
+			goto out;
+		}
+		ks_buf_reset(&next);
+		ks_expand_text(view.buf, view.len, in->source, &x, NULL, h.buf, h.len, exists,
+			       NULL, NULL, NULL, &next);
+		ks_log("header view: %s from %s brought into %s", in->k->name, x.header,
+		       in->source);
+		ks_buf_release(&view);
+		view = next;
+		next = (struct ks_buf)KS_BUF_INIT;
+		memset(&rk, 0, sizeof(rk));
+		found = ks_rewrite_scan(view.buf, view.len, in->k->name, &rk, NULL);
+		if (!found)
+			ks_rewrite_kernel_release(&rk);
 	}
-	ks_expand_text(in->text, in->len, in->source, &x, NULL, h.buf, h.len, exists, NULL,
-		       NULL, NULL, &view);
 	if (analyze_text(in, "hdr", view.buf, view.len, &vinv, err))
 		goto out;
 	/* the source's path, as every other text of this TU names it */
 	rename_file(&vinv, in->source);
-	ks_log("header view: %s from %s brought into %s", in->k->name, x.header,
-	       in->source);
 	ks_inventory_release(inv);
 	*inv = vinv;
 	memset(&vinv, 0, sizeof(vinv));
@@ -236,6 +255,7 @@ out:
 	ks_expand_release(&x);
 	ks_buf_release(&h);
 	ks_buf_release(&view);
+	ks_buf_release(&next);
 	ks_buf_release(&e);
 	free(srcdir);
 	return rc;

@@ -68,7 +68,7 @@ read_file(const char *path, struct ks_buf *out, void *ctx)
 static char *
 original_def(const char *path, const char *name)
 {
-	struct ks_buf src = KS_BUF_INIT, h = KS_BUF_INIT;
+	struct ks_buf src = KS_BUF_INIT;
 	struct ks_rewrite_kernel rk;
 	struct ks_expand x;
 	char *out = NULL, *dir;
@@ -81,12 +81,14 @@ original_def(const char *path, const char *name)
 	if (rc == -2) {
 		dir = ks_xstrdup(path);
 		*(char *)ks_basename(dir) = '\0';
-		if (!ks_expand_find(src.buf, src.len, *dir ? dir : ".", name, read_file,
-				    NULL, &x, &h, NULL)) {
-			ks_expand_release(&x);
+		/* the header that defines it, however deep among the file's
+		 * headers (cache/expand.h) */
+		if (!ks_expand_find(src.buf, src.len, path, *dir ? dir : ".", name, read_file,
+				    NULL, &x, NULL, NULL)) {
 			ks_buf_reset(&src);
-			ks_buf_add(&src, h.buf, h.len);
-			rc = ks_rewrite_scan(src.buf, src.len, name, &rk, NULL);
+			if (!read_file(x.def, &src, NULL))
+				rc = ks_rewrite_scan(src.buf, src.len, name, &rk, NULL);
+			ks_expand_release(&x);
 		}
 		free(dir);
 	}
@@ -96,7 +98,6 @@ original_def(const char *path, const char *name)
 	}
 out:
 	ks_buf_release(&src);
-	ks_buf_release(&h);
 	return out;
 }
 

@@ -632,13 +632,73 @@ EOF
 	expect_contains "$(cat happ.d)" " src/util.h "
 	expect_not_contains "$(cat happ.d)" "ks-nvcc."
 	expect_not_contains "$(cat happ.d)" "$TEST_DIR/src"
-	# the header included through another header: not substituted, said why
-	printf '#include "kern/scale.cuh"\n' >src/indirect.h
-	sed -i 's|#include "kern/scale.cuh"|#include "indirect.h"|' src/happ.cu
+}
+
+# The same kernel's header reached through another header (happ.cu
+# includes kern/all.h, which includes scale.cuh beside it): both headers
+# brought into the TU a level at a time; diagnostics after each include
+# name the file and line they are in, and the depfile names every header
+# as plain nvcc does. Included a second time as well, it is left alone.
+test_a_kernel_defined_in_a_header_through_another_header_gets_its_variant() {
+	local k
+	setup
+	mkdir -p src/kern
+	cat >src/kern/scale.cuh <<'EOF'
+#pragma once
+#include "block.h"
+#warning "line 3 of the header"
+__global__ void scale(float *x, float a, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+		x[i] *= a;
+}
+EOF
+	printf '#define HDR_BLOCK 256\n' >src/kern/block.h
+	cat >src/kern/all.h <<'EOF'
+#pragma once
+#include "scale.cuh"
+#warning "line 3 of all.h"
+EOF
+	cat >src/happ.cu <<'EOF'
+#include "util.h"
+#include "kern/all.h"
+#warning "line 3 of happ.cu"
+
+void
+run(float *x, int n)
+{
+	scale<<<(n + HDR_BLOCK - 1) / HDR_BLOCK, HDR_BLOCK>>>(x, 2.0f, n);
+}
+EOF
+	k=$(key_for sm_90 -arch=sm_90 -c src/happ.cu -o happ.o)
+	expect_ne "" "$k" "key of scale"
+	seed "$k" 900
 	rm -rf kd/* happ.o
-	KS_LOG=$TEST_DIR/log2 "$KS_NVCC_BIN" -arch=sm_90 -c src/happ.cu -o happ.o
+	KS_LOG=$TEST_DIR/log "$KS_NVCC_BIN" -arch=sm_90 -MD -c src/happ.cu -o happ.o 2>err.txt
 	expect_file happ.o
-	expect_eq 0 "$(marks happ.ptx)" "no marker through an indirect header"
+	expect_contains "$(cat log)" "substitution: _Z5scalePffi for sm_90 from"
+	expect_contains "$(cat log)" "is defined in $TEST_DIR/src/kern/scale.cuh, reached through $TEST_DIR/src/kern/all.h: that header brought into src/happ.cu"
+	expect_contains "$(cat log)" "is defined in $TEST_DIR/src/kern/scale.cuh: that header brought into src/happ.cu"
+	expect_eq 1 "$(marks happ.ptx)" "marker in the PTX"
+	# named as plain nvcc names them, each line in its own file
+	expect_contains "$(cat err.txt)" "src/kern/scale.cuh:3:"
+	expect_contains "$(cat err.txt)" "src/kern/all.h:3:"
+	expect_contains "$(cat err.txt)" "src/happ.cu:3:"
+	expect_contains "$(cat happ.d)" " src/kern/all.h "
+	expect_contains "$(cat happ.d)" " src/kern/scale.cuh "
+	expect_contains "$(cat happ.d)" " src/kern/block.h"
+	expect_contains "$(cat happ.d)" " src/util.h "
+	expect_not_contains "$(cat happ.d)" "ks-nvcc."
+	expect_not_contains "$(cat happ.d)" "$TEST_DIR/src"
+	# the header also included by the TU itself: not substituted, said why
+	sed -i 's|#include "util.h"|#include "util.h"\n#include "kern/scale.cuh"|' src/happ.cu
+	rm -rf kd/* happ.o
+	KS_LOG=$TEST_DIR/log2 "$KS_NVCC_BIN" -arch=sm_90 -c src/happ.cu -o happ.o 2>/dev/null
+	expect_file happ.o
+	expect_eq 0 "$(marks happ.ptx)" "no marker for a header included twice"
+	expect_contains "$(cat log2)" "is included 2 times"
 }
 
 # A template kernel defined in a header the TU includes: its instance's

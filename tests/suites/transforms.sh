@@ -277,8 +277,9 @@ test_template_instances_through_their_view() {
 # A kernel defined in a header the TU includes (a template too): the
 # transform reads the TU's text with the header brought in, and the
 # rewritten TU compiles without the header's folder on the include path
-# (its own quoted includes found beside it); a kernel reached through
-# another header is declined with the reason.
+# (its own quoted includes found beside it). Reached through another
+# header, both headers are brought in; included twice, the kernel is
+# declined with the reason.
 test_kernels_defined_in_a_header() {
 	local rc=0
 	mkdir -p src/kern
@@ -323,11 +324,21 @@ EOF
 	transform src/app.cu hflip smem_tiled_transpose
 	expect_contains "$(cat hflip.smem_tiled_transpose.cu)" "template <> __global__ void"
 	compile_tu hflip.smem_tiled_transpose.cu src
-	# through another header: declined, said why
-	printf '#include "kern/k.cuh"\n' >src/all.h
+	# through another header: both brought in, the text after the inner
+	# include at its own line of all.h
+	printf '#pragma once\n#include "kern/k.cuh"\n#define ALL_H 1\n' >src/all.h
 	sed -i 's|#include "kern/k.cuh"|#include "all.h"|' src/app.cu
+	transform src/app.cu hscale vectorize_memory
+	out=$(cat hscale.vectorize_memory.cu)
+	expect_contains "$out" "#line 1 \"$TEST_DIR/src/all.h\""
+	expect_contains "$out" "#line 1 \"$TEST_DIR/src/kern/k.cuh\""
+	expect_contains "$out" "#line 3 \"$TEST_DIR/src/all.h\""
+	expect_contains "$out" "ks_launch_hscale((n + 255) / 256, 256"
+	compile_tu hscale.vectorize_memory.cu src
+	# included a second time by the TU itself: declined, said why
+	sed -i 's|#include "all.h"|#include "all.h"\n#include "kern/k.cuh"|' src/app.cu
 	"$KS_BIN" transform src/app.cu:hscale --skill vectorize_memory --arch sm_90 \
 		>out.txt 2>err.txt || rc=$?
-	expect_eq 105 "$rc" "a kernel through another header"
-	expect_contains "$(cat err.txt)" "hscale is defined in a header ($TEST_DIR/src/kern/k.cuh): kernel hscale is defined in a header that the file does not include itself"
+	expect_eq 105 "$rc" "a kernel whose header is included twice"
+	expect_contains "$(cat err.txt)" "hscale is defined in a header ($TEST_DIR/src/kern/k.cuh): kernel hscale's header \"kern/k.cuh\" (through \"all.h\") is included 2 times"
 }
