@@ -277,6 +277,60 @@ ks_subst_depfile_add(struct ks_buf *dep, const struct ks_strv *paths)
 	*dep = out;
 }
 
+void
+ks_subst_depfile_dedupe(struct ks_buf *dep)
+{
+	struct ks_buf out = KS_BUF_INIT;
+	struct ks_strv seen = KS_STRV_INIT;
+	const char *p = dep->buf ? dep->buf : "", *end = p + dep->len;
+	int first = 1;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *b = p, *w;
+		int cont = e > p && e[-1] == '\\';
+		const char *we = cont ? e - 1 : e;
+		char *word;
+
+		while (we > b && (we[-1] == ' ' || we[-1] == '\t'))
+			we--;
+		if (first) {	/* the target: "app.o : src/app.cu \\" */
+			w = memchr(b, ':', (size_t)(we - b));
+			b = w ? w + 1 : we;
+		}
+		while (b < we && (*b == ' ' || *b == '\t'))
+			b++;
+		word = ks_xstrndup(b, (size_t)(we - b));
+		/* one word only ("\ " escapes a space in it) */
+		for (w = word; *w && !((*w == ' ' || *w == '\t') && (w == word || w[-1] != '\\'));
+		     w++)
+			;
+		if (!first && !*w && *word && ks_strv_find(&seen, word) >= 0) {
+			/* the rule's last line repeated: the line before ends it */
+			if (!cont && out.len >= 2 && out.buf[out.len - 2] == '\\') {
+				ks_buf_truncate(&out, out.len - 2);
+				while (out.len && out.buf[out.len - 1] == ' ')
+					ks_buf_truncate(&out, out.len - 1);
+				ks_buf_addch(&out, '\n');
+			}
+		} else {
+			if (*word && !*w)
+				ks_strv_push(&seen, word);
+			ks_buf_add(&out, p, (size_t)(e - p) + (nl ? 1 : 0));
+		}
+		free(word);
+		p = nl ? nl + 1 : end;
+		first = 0;
+		if (!cont) {	/* the first rule ends: the rest as it is */
+			ks_buf_add(&out, p, (size_t)(end - p));
+			break;
+		}
+	}
+	ks_strv_release(&seen);
+	ks_buf_release(dep);
+	*dep = out;
+}
+
 /* A depfile word: up to unescaped blank or newline; "\ " is a space. */
 static const char *
 dep_word(const char *p, struct ks_buf *word)
@@ -914,6 +968,7 @@ fix_depfile(struct run *r)
 	for (i = 0; i < r->ntus; i++)
 		if (r->tus[i].njobs && r->tus[i].headers.n)
 			ks_subst_depfile_add(&out, &r->tus[i].headers);
+	ks_subst_depfile_dedupe(&out);
 	for (i = 0; i < r->ntus; i++)
 		if (r->tus[i].njobs && strstr(out.buf, r->tus[i].tmpdir)) {
 			ks_log("substitution: the depfile still names %s",

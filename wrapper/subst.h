@@ -127,4 +127,12 @@ void ks_subst_fix_depfile(const char *text, const struct ks_strv *from,
  */
 void ks_subst_depfile_add(struct ks_buf *dep, const struct ks_strv *paths);
 
+/*
+ * Pure: the depfile's first rule without a prerequisite line that repeats
+ * an earlier prerequisite (a line of one word, as nvcc writes them). The
+ * rewritten TU's #line directives name the TU, which the compile then
+ * lists a second time; plain nvcc lists it once.
+ */
+void ks_subst_depfile_dedupe(struct ks_buf *dep);
+
 #endif

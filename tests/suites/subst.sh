@@ -687,6 +687,7 @@ EOF
 	expect_contains "$(cat err.txt)" "src/kern/all.h:3:"
 	expect_contains "$(cat err.txt)" "src/happ.cu:3:"
 	expect_contains "$(cat happ.d)" " src/kern/all.h "
+	expect_eq 1 "$(grep -c 'src/happ.cu' happ.d)" "the TU named once, as plain nvcc does"
 	expect_contains "$(cat happ.d)" " src/kern/scale.cuh "
 	expect_contains "$(cat happ.d)" " src/kern/block.h"
 	expect_contains "$(cat happ.d)" " src/util.h "

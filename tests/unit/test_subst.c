@@ -138,6 +138,39 @@ TEST(depfile_mapped_back)
 	ks_strv_release(&to);
 }
 
+TEST(depfile_dedupe)
+{
+	struct ks_buf dep = KS_BUF_INIT;
+
+	/* the TU again in the middle, and as the rule's last line */
+	ks_buf_adds(&dep, "happ.o : src/happ.cu \\\n"
+			  "    src/happ.cu \\\n"
+			  "    src/util.h \\\n"
+			  "    src/my\\ h.h \\\n"
+			  "    src/happ.cu\n"
+			  "src/util.h:\n"
+			  "src/util.h:\n");
+	ks_subst_depfile_dedupe(&dep);
+	CHECK_STR_EQ("happ.o : src/happ.cu \\\n"
+		     "    src/util.h \\\n"
+		     "    src/my\\ h.h\n"
+		     "src/util.h:\n"
+		     "src/util.h:\n", dep.buf);
+	ks_buf_release(&dep);
+	/* nothing repeated, or a one-line rule: unchanged */
+	ks_buf_adds(&dep, "a.o : a.cu b.h b.h\nb.h:\n");
+	ks_subst_depfile_dedupe(&dep);
+	CHECK_STR_EQ("a.o : a.cu b.h b.h\nb.h:\n", dep.buf);
+	ks_buf_release(&dep);
+	ks_buf_adds(&dep, "a.o : a.cu \\\n    b.h\n");
+	ks_subst_depfile_dedupe(&dep);
+	CHECK_STR_EQ("a.o : a.cu \\\n    b.h\n", dep.buf);
+	ks_buf_release(&dep);
+	ks_subst_depfile_dedupe(&dep);
+	CHECK_INT_EQ(0, (long)dep.len);
+	ks_buf_release(&dep);
+}
+
 TEST(empty_cache)
 {
 	const char *d = test_tmpdir();
@@ -157,6 +190,7 @@ void
 ks_suite_subst(void)
 {
 	RUN(kernel_names);
+	RUN(depfile_dedupe);
 	RUN(arch_numbers);
 	RUN(includes_made_absolute);
 	RUN(depfile_mapped_back);
