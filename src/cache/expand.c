@@ -24,20 +24,9 @@ ks_expand_release(struct ks_expand *x)
 static char *
 quoted_include(const char *s, size_t b, size_t e)
 {
-	size_t i = b, q;
+	size_t i = ks_lex_directive_word(s, b, e, "include"), q;
 
-	while (i < e && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	if (i >= e || s[i++] != '#')
-		return NULL;
-	while (i < e && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	if (e - i < 7 || strncmp(s + i, "include", 7))
-		return NULL;
-	i += 7;
-	while (i < e && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	if (i >= e || s[i] != '"')
+	if (!i || i >= e || s[i] != '"')
 		return NULL;
 	for (q = i + 1; q < e && s[q] != '"'; q++)
 		;
@@ -425,20 +414,9 @@ ks_expand_named(const struct ks_expand *x, const char *given_dir,
 static int
 pragma_once(const char *s, size_t b, size_t e)
 {
-	size_t i = b;
+	size_t i = ks_lex_directive_word(s, b, e, "pragma");
 
-	while (i < e && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	if (i >= e || s[i++] != '#')
-		return 0;
-	while (i < e && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	if (e - i < 6 || strncmp(s + i, "pragma", 6))
-		return 0;
-	i += 6;
-	while (i < e && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	if (e - i < 4 || strncmp(s + i, "once", 4))
+	if (!i || e - i < 4 || strncmp(s + i, "once", 4))
 		return 0;
 	for (i += 4; i < e && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'); i++)
 		;

@@ -196,10 +196,10 @@ ks_lex_triple(const struct ks_lexer *lx, const struct ks_token *t, char c)
 	       lx->s[t->begin + 2] == c;
 }
 
-int
-ks_lex_line_directive(const char *s, size_t b, size_t e, size_t *num, char **file)
+size_t
+ks_lex_directive_word(const char *s, size_t b, size_t e, const char *word)
 {
-	size_t i = b, q;
+	size_t i = b, n = strlen(word);
 
 	while (i < e && (s[i] == ' ' || s[i] == '\t'))
 		i++;
@@ -207,10 +207,25 @@ ks_lex_line_directive(const char *s, size_t b, size_t e, size_t *num, char **fil
 		return 0;
 	while (i < e && (s[i] == ' ' || s[i] == '\t'))
 		i++;
-	if (e - i > 4 && !strncmp(s + i, "line", 4) && (s[i + 4] == ' ' || s[i + 4] == '\t'))
-		i += 4;
-	while (i < e && (s[i] == ' ' || s[i] == '\t'))
-		i++;
+	if (n) {
+		if (e - i < n || strncmp(s + i, word, n) ||
+		    (i + n < e && ks_lex_ident_char((unsigned char)s[i + n])))
+			return 0;
+		for (i += n; i < e && (s[i] == ' ' || s[i] == '\t'); i++)
+			;
+	}
+	return i;
+}
+
+int
+ks_lex_line_directive(const char *s, size_t b, size_t e, size_t *num, char **file)
+{
+	size_t i, q;
+
+	/* `#line N` or `# N` */
+	if (!(i = ks_lex_directive_word(s, b, e, "line")) &&
+	    !(i = ks_lex_directive_word(s, b, e, "")))
+		return 0;
 	if (i >= e || !isdigit((unsigned char)s[i]))
 		return 0;
 	*num = strtoul(s + i, NULL, 10);

@@ -49,6 +49,11 @@ int ks_lex_directive_names(const char *s, const struct ks_token *t,
 			   const char *name);
 /* Three adjacent `c` punctuators starting at token t (<<< or >>>). */
 int ks_lex_triple(const struct ks_lexer *lx, const struct ks_token *t, char c);
+/* Is the line s[b..e) a directive `#` WORD (blanks before and after the
+ * `#`)? The index after WORD and the blanks that follow it, or 0 when it
+ * is not. A WORD ends where no letter, digit or _ follows; "" matches
+ * any directive, giving the index after the `#` and its blanks. */
+size_t ks_lex_directive_word(const char *s, size_t b, size_t e, const char *word);
 /* A `#line N "file"` directive (or `# N "file"`) at s[b..e): N into *num
  * and the file, allocated, into *file (NULL when it names none); 0 when
  * the line is none. */
