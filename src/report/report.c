@@ -391,11 +391,78 @@ verdict_of(const struct ks_report_kernel *k)
 	return isnan(k->speedup) && !k->program ? "ineligible" : "no";
 }
 
+/* Does `v` name one of these verdicts? */
+static int
+verdict_is(const char *v, const char *a, const char *b)
+{
+	return v && (!strcmp(v, a) || (b && !strcmp(v, b)));
+}
+
+void
+ks_report_why_none(const struct ks_report_kernel *k, struct ks_buf *out)
+{
+	long rej = 0, err = 0, cfail = 0, decl = 0, slow = 0;
+	double best = 0;
+	const struct ks_traj_round *first = NULL;
+	int any = 0;
+
+	if (k->verified || k->traj.n < 2)
+		return;
+	for (size_t i = 1; i < k->traj.n; i++) {
+		const struct ks_traj_round *t = &k->traj.v[i];
+
+		if (t->compile && !strcmp(t->compile, "failed")) {
+			cfail++;
+		} else if (verdict_is(t->verdict, "rejected", "ineligible")) {
+			rej++;
+			if (!first)
+				first = t;
+		} else if (verdict_is(t->verdict, "error", NULL)) {
+			err++;
+			if (!first)
+				first = t;
+		} else if (verdict_is(t->verdict, "declined", NULL)) {
+			decl++;
+		} else if (verdict_is(t->verdict, "correct", "eligible")) {
+			slow++;
+			if (t->speedup > best)
+				best = t->speedup;
+		}
+	}
+	ks_buf_addf(out, "%s: no variant:", k->kernel ? k->kernel : "?");
+#define WHY_PART(n, what) \
+	if (n) { ks_buf_addf(out, "%s %ld %s", any ? "," : "", n, what); any = 1; }
+	WHY_PART(rej, "rejected");
+	WHY_PART(err, "failed to run");
+	WHY_PART(cfail, "failed to compile");
+	WHY_PART(decl, "declined");
+	WHY_PART(slow, "correct, not faster");
+#undef WHY_PART
+	if (!any)
+		ks_buf_adds(out, " no candidate reviewed");
+	if (slow && best > 0)
+		ks_buf_addf(out, " (best %.3fx)", best);
+	if (first) {
+		const char *why = first->reason ? first->reason : "no reason recorded";
+		size_t n = strcspn(why, "\n");
+
+		ks_buf_addf(out, "; first %s (%s%s%s): %.*s%s",
+			    verdict_is(first->verdict, "error", NULL) ? "failure" : "rejection",
+			    first->skill ? first->skill : "?", first->stage ? ", " : "",
+			    first->stage ? first->stage : "", (int)(n > 160 ? 160 : n), why,
+			    n > 160 ? "..." : "");
+	}
+	if (k->end)
+		ks_buf_addf(out, "; ended: %s", k->end);
+	ks_buf_addch(out, '\n');
+}
+
 void
 ks_report_text(const struct ks_report *r, struct ks_buf *out)
 {
 	char b[8][48];
 	const struct ks_report_summary *s = &r->s;
+	struct ks_buf why = KS_BUF_INIT;
 
 	if (r->gpu || r->date)
 		ks_buf_addf(out, "%s, %s%s%s, %s\n", r->gpu ? r->gpu : "unknown GPU",
@@ -480,6 +547,11 @@ ks_report_text(const struct ks_report *r, struct ks_buf *out)
 			    fmt(b[2], sizeof(b[2]), 'x', a->geomean_speedup),
 			    fmt(b[3], sizeof(b[3]), '1', a->review_gpu_minutes));
 	}
+	for (size_t i = 0; i < r->n; i++)
+		ks_report_why_none(&r->k[i], &why);
+	if (why.len)
+		ks_buf_addf(out, "\nwhy no variant:\n%s", why.buf);
+	ks_buf_release(&why);
 }
 
 /* ---- JSON ------------------------------------------------------------------- */

@@ -129,7 +129,17 @@ void ks_report_best_per_round(const struct ks_traj *t, double min_gain,
  * agree to the digit. */
 void ks_report_num(char *b, size_t size, char kind, double v);
 
-/* Pure: the terminal table (per kernel, then the totals). */
+/*
+ * Pure: why kernel `k` has no verified variant, from its trajectory: its
+ * candidates by outcome (rejected, failed to compile, declined, correct
+ * but not faster by the base rule, with the best ratio), the first
+ * rejection's stage and reason, and how the task ended where known.
+ * Nothing for a kernel with a variant or without reviewed steps.
+ */
+void ks_report_why_none(const struct ks_report_kernel *k, struct ks_buf *out);
+
+/* Pure: the terminal table (per kernel, then the totals, then why each
+ * kernel without a variant has none). */
 void ks_report_text(const struct ks_report *r, struct ks_buf *out);
 
 /* Pure: the report as one JSON object. */

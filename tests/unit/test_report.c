@@ -83,6 +83,56 @@ TEST(diff)
 	ks_buf_release(&b);
 }
 
+/* A kernel without a variant says why: its candidates by outcome, the
+ * first rejection's stage and reason, how the task ended; one with a
+ * variant, or never reviewed, says nothing, and the table then has no
+ * heading for it. */
+TEST(why_none)
+{
+	struct ks_report r;
+	struct ks_report_kernel *k;
+	struct ks_traj_timing none = { 0, 0, 0, 0 };
+	struct ks_buf out = KS_BUF_INIT;
+
+	ks_report_init(&r);
+	k = ks_report_add(&r);
+	k->kernel = ks_xstrdup("atax_kernel1");
+	add(&k->traj, -1, NULL, "eligible", tm(10, 9.9, 10.1), none);
+	add(&k->traj, 0, "gemv_warp_per_row", "rejected", tm(10, 9.9, 10.1), none);
+	k->traj.v[1].stage = ks_xstrdup("random");
+	k->traj.v[1].reason = ks_xstrdup("buffer 2: 3 of 4096 f32 elements differ\nmore");
+	add(&k->traj, 0, "gemv_warp_per_row", "rejected", tm(10, 9.9, 10.1), none);
+	add(&k->traj, 0, "restrict_readonly", "correct", tm(10, 9.9, 10.1), tm(9.9, 9.8, 10));
+	add(&k->traj, 0, "improve_coalescing", "declined", none, none);
+	add(&k->traj, 0, "increase_ilp", "error", none, none);
+	k->traj.v[5].compile = ks_xstrdup("failed");
+	k->end = ks_xstrdup("no allowed skill left");
+	ks_report_why_none(k, &out);
+	CHECK_STR_EQ("atax_kernel1: no variant: 2 rejected, 1 failed to compile, 1 declined, "
+		     "1 correct, not faster (best 1.010x); first rejection (gemv_warp_per_row, "
+		     "random): buffer 2: 3 of 4096 f32 elements differ; ended: no allowed skill "
+		     "left\n", out.buf);
+	ks_buf_reset(&out);
+	ks_report_text(&r, &out);
+	CHECK(strstr(out.buf, "\nwhy no variant:\natax_kernel1: no variant: 2 rejected") != NULL);
+	/* verified: nothing to explain */
+	ks_buf_reset(&out);
+	k->verified = 1;
+	ks_report_why_none(k, &out);
+	CHECK_INT_EQ(0, (long)out.len);
+	ks_report_text(&r, &out);
+	CHECK(strstr(out.buf, "why no variant") == NULL);
+	/* the seed alone: no step to explain */
+	k->verified = 0;
+	while (k->traj.n > 1)
+		ks_traj_round_release(&k->traj.v[--k->traj.n]);
+	ks_buf_reset(&out);
+	ks_report_why_none(k, &out);
+	CHECK_INT_EQ(0, (long)out.len);
+	ks_report_release(&r);
+	ks_buf_release(&out);
+}
+
 TEST(best_per_round)
 {
 	struct ks_traj t = { 0 };
@@ -227,6 +277,7 @@ ks_suite_report(void)
 {
 	RUN(escape);
 	RUN(diff);
+	RUN(why_none);
 	RUN(best_per_round);
 	RUN(from_traj);
 	RUN(parse_text);
