@@ -22,6 +22,8 @@
 # With ONLY_REVIEW=1, steps 2 and 3 are skipped and the point `d` (the
 # default) is reviewed.
 #   bash tests/data/transforms/gpu-gemm.sh OUT CANDS [SECONDS]
+# (KS_GPU_COPY_GBPS and KS_GPU_SGEMM_TFLOPS: the ceilings of the floor's
+# percentages where the GPU is not the H200 they default to)
 set -u
 only_review=${ONLY_REVIEW:-0}
 out=${1:?usage: gpu-gemm.sh OUT CANDS [SECONDS]}
@@ -131,6 +133,12 @@ done
 # table
 python3 - "$out" $progs <<'PY' >"$out/table.txt"
 import glob, json, os, sys
+# the floor's ceilings: the H200's measured copy rate and SGEMM rate,
+# unless KS_GPU_COPY_GBPS and KS_GPU_SGEMM_TFLOPS name this GPU's
+COPY = float(os.environ.get("KS_GPU_COPY_GBPS") or 4270)
+SGEMM = float(os.environ.get("KS_GPU_SGEMM_TFLOPS") or 51.1)
+CEIL = (f"{COPY:g} GB/s, {SGEMM:g} TFLOP/s" +
+        ("" if os.environ.get("KS_GPU_COPY_GBPS") else ": the H200's"))
 out, progs = sys.argv[1], sys.argv[2:]
 def ksb(path):
     rows = {}
@@ -142,7 +150,7 @@ def ksb(path):
     except OSError:
         pass
     return rows
-print("# program point: variant ms [min,max], cuBLAS ms, % of cuBLAS, % of floor (51.1 TFLOP/s, 4270 GB/s)")
+print(f"# program point: variant ms [min,max], cuBLAS ms, % of cuBLAS, % of floor ({CEIL})")
 for p in progs:
     for f in sorted(glob.glob(f"{out}/{p}-*-full.txt")):
         t = os.path.basename(f)[len(p) + 1:-len("-full.txt")]
@@ -153,7 +161,7 @@ for p in progs:
         nv = [r for r in rows.values() if r["role"] == "naive"]
         vd = [r for r in rows.values() if r["role"] == "vendor"]
         for r in nv:
-            floor = max(r["bytes"] / 4.27e12, r["flops"] / 5.11e13) * 1e3
+            floor = max(r["bytes"] / (COPY * 1e9), r["flops"] / (SGEMM * 1e12)) * 1e3
             v = vd[0]["median_ms"] if vd else float("nan")
             print(f"{p} {t} {r['kernel']}: {r['median_ms']:.4f} [{r['min_ms']:.4f},{r['max_ms']:.4f}] "
                   f"vendor {v:.4f} -> {100 * v / r['median_ms']:.1f}% of vendor, "

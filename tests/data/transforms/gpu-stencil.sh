@@ -26,6 +26,8 @@
 #      slots busy, cycles between a warp's instructions, thread
 #      instructions an output, shared wavefronts per 32 outputs (where
 #      the sections report them), the largest stall reasons.
+# (KS_GPU_COPY_GBPS and KS_GPU_SGEMM_TFLOPS: the ceilings of the floor's
+# percentages where the GPU is not the H200 they default to)
 set -u
 out=${1:?usage: gpu-stencil.sh OUT CANDS [SECONDS]}
 cands=$(cd "${2:?usage: gpu-stencil.sh OUT CANDS [SECONDS]}" && pwd)
@@ -137,6 +139,12 @@ done
 # shellcheck disable=SC2086 # the programs are words
 python3 - "$logs" $progs <<'PY' >"$out/summary.txt"
 import glob, json, os, sys
+# the floor's ceilings: the H200's measured copy rate and SGEMM rate,
+# unless KS_GPU_COPY_GBPS and KS_GPU_SGEMM_TFLOPS name this GPU's
+COPY = float(os.environ.get("KS_GPU_COPY_GBPS") or 4270)
+SGEMM = float(os.environ.get("KS_GPU_SGEMM_TFLOPS") or 51.1)
+CEIL = (f"{COPY:g} GB/s, {SGEMM:g} TFLOP/s" +
+        ("" if os.environ.get("KS_GPU_COPY_GBPS") else ": the H200's"))
 out, progs = sys.argv[1], sys.argv[2:]
 def ksb(path):
     rows = []
@@ -148,7 +156,7 @@ def ksb(path):
         pass
     return rows
 def floor(r):
-    return max(r["bytes"] / 4.27e12, r["flops"] / 5.11e13) * 1e3
+    return max(r["bytes"] / (COPY * 1e9), r["flops"] / (SGEMM * 1e12)) * 1e3
 def ncu_line(path, base):
     import csv
     try:
@@ -194,7 +202,7 @@ def ncu_line(path, base):
             f"shared wavefronts per 32 outputs {per('l1tex__data_pipe_lsu_wavefronts_mem_shared.sum', 32.0)}; "
             f"stalls: {st or '?'}")
 print(open(f"{out}/gpu.txt").read().strip())
-print("# program point: median ms [min,max] reps, % of floor (4270 GB/s, 51.1 TFLOP/s); small/full checks")
+print(f"# program point: median ms [min,max] reps, % of floor ({CEIL}); small/full checks")
 for p in progs:
     for r in ksb(f"{out}/{p}-base.txt"):
         print(f"{p} baseline: {r['median_ms']:.4f} [{r['min_ms']:.4f},{r['max_ms']:.4f}] n={r['reps']} "
