@@ -435,7 +435,19 @@ struct ks_facts {
 	 * m = fmaxf(m, x[i]) (a serial reduction or scan). */
 	int loop_accumulations;
 	int incomplete;		/* some construct was not understood */
+	/* The built-in coordinates the kernel reads (inlined device
+	 * functions included): KS_COORD_BIT(builtin, dimension), a
+	 * dimension that cannot be told counting as all three. A launch
+	 * dimension the kernel never reads makes its threads along it
+	 * repeat each other's work. */
+	unsigned coords;
 };
+
+enum ks_coord { KS_COORD_TID, KS_COORD_BID, KS_COORD_BDIM, KS_COORD_GDIM };
+#define KS_COORD_BIT(b, d) (1u << ((unsigned)(b) * 3u + (unsigned)(d)))
+/* Every coordinate along y: threadIdx.y, blockIdx.y, blockDim.y, gridDim.y. */
+#define KS_COORD_Y_MASK (KS_COORD_BIT(KS_COORD_TID, 1) | KS_COORD_BIT(KS_COORD_BID, 1) | \
+			 KS_COORD_BIT(KS_COORD_BDIM, 1) | KS_COORD_BIT(KS_COORD_GDIM, 1))
 
 void ks_facts_release(struct ks_facts *f);
 

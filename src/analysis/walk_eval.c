@@ -233,6 +233,21 @@ is_builtin_index(const char *name)
 	       !strcmp(name, "blockDim") || !strcmp(name, "gridDim");
 }
 
+/* Builtin `name` read along dimension d (-1: all three), into the facts. */
+static void
+note_coord(struct walk *w, const char *name, int d)
+{
+	enum ks_coord b = !strcmp(name, "threadIdx") ? KS_COORD_TID
+		: !strcmp(name, "blockIdx") ? KS_COORD_BID
+		: !strcmp(name, "blockDim") ? KS_COORD_BDIM : KS_COORD_GDIM;
+
+	if (!w->f || !is_builtin_index(name))
+		return;
+	for (int k = 0; k < 3; k++)
+		if (d < 0 || d == k)
+			w->f->coords |= KS_COORD_BIT(b, k);
+}
+
 int
 ks_walk_builtin_index(CXCursor member, struct walk *w, struct ks_form *out)
 {
@@ -267,6 +282,7 @@ ks_walk_builtin_index(CXCursor member, struct walk *w, struct ks_form *out)
 	}
 	d = !strcmp(field, "x") ? 0 : !strcmp(field, "y") ? 1
 		: !strcmp(field, "z") ? 2 : -1;
+	note_coord(w, bname, d);
 	if (d < 0 && is_builtin_index(bname)) {
 		/* A builtin whose field cannot be read: any of its
 		 * dimensions, never a memory access (its pseudo-object type
@@ -358,6 +374,9 @@ ks_walk_eval_declref(struct walk *w, CXCursor c, struct val *out)
 		return;
 	}
 	name = ks_walk_spelling(d);
+	/* the whole of threadIdx, blockIdx, ... (a member read comes
+	 * through ks_walk_builtin_index): each of its dimensions */
+	note_coord(w, name, -1);
 	if (!strcmp(name, "warpSize")) {
 		ks_walk_val_const(out, 32);
 	} else if (dk == CXCursor_EnumConstantDecl || ks_walk_int_value(c, &k)) {

@@ -26,7 +26,10 @@
  *
  * Then the kernel's own body runs once per output with the k-loop
  * replaced by the sum, so the epilogue and the store are the kernel's.
- * The launcher launches the original where the launch is not 1-D in x.
+ * The launcher launches the original where the launch is not 1-D in x,
+ * y aside when the kernel reads no y coordinate (facts.coords): its
+ * threads along y then repeat the work of those at y = 0 (naive code
+ * launching a 1-D kernel with a 2-D block), which is done once.
  *
  * Ownership: everything is local to one apply() call.
  * May include: libc, core/, analysis/ (structs only), transform.h,
@@ -392,15 +395,29 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
 		goto out;
 	ks_xfbody_launcher_open(variant, k->name, params.buf, 1);
-	ks_buf_addf(variant,
-		    "\n"
-		    "\t/* launches that are not 1-D in x: the original */\n"
-		    "\tif (block.y != 1 || block.z != 1 || grid.y != 1 || !grid.z || !ks_nx ||\n"
-		    "\t    ks_nx > 0xffffffffull) {\n"
-		    "\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
-		    "\t\treturn;\n"
-		    "\t}\n",
-		    k->name, args.buf);
+	if (k->facts.coords & KS_COORD_Y_MASK)
+		ks_buf_addf(variant,
+			    "\n"
+			    "\t/* launches that are not 1-D in x: the original */\n"
+			    "\tif (block.y != 1 || block.z != 1 || grid.y != 1 || !grid.z || "
+			    "!ks_nx ||\n"
+			    "\t    ks_nx > 0xffffffffull) {\n"
+			    "\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+			    "\t\treturn;\n"
+			    "\t}\n",
+			    k->name, args.buf);
+	else
+		ks_buf_addf(variant,
+			    "\n"
+			    "\t/* The kernel reads no y coordinate: its threads along y\n"
+			    "\t   (block.y, grid.y) repeat the work of the thread at y = 0,\n"
+			    "\t   done here once per output. Blocks not flat in z: the\n"
+			    "\t   original. */\n"
+			    "\tif (block.z != 1 || !grid.z || !ks_nx || ks_nx > 0xffffffffull) {\n"
+			    "\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
+			    "\t\treturn;\n"
+			    "\t}\n",
+			    k->name, args.buf);
 	if (rows == 2)
 		ks_buf_addf(variant,
 			    "\tks_gemv_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), 1, "

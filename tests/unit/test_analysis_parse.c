@@ -977,6 +977,28 @@ TEST(builtin_indices_from_macros)
 	ks_form_src(&one, KS_SRC_TID_X);
 	CHECK(!ks_form_equal(&one, &k->facts.acc[0].offset));
 	CHECK(k->facts.acc[0].offset.data);
+	/* the whole threadIdx in a macro's argument: every dimension read */
+	CHECK_INT_EQ((long)(KS_COORD_BIT(KS_COORD_TID, 0) | KS_COORD_BIT(KS_COORD_TID, 1) |
+			    KS_COORD_BIT(KS_COORD_TID, 2)), (long)k->facts.coords);
+
+	/* the coordinates each kernel reads, and only those */
+	CHECK((k = kernel_named(&inv, "k_tid")));
+	CHECK_INT_EQ((long)KS_COORD_BIT(KS_COORD_TID, 0), (long)k->facts.coords);
+	CHECK((k = kernel_named(&inv, "k_bid")));
+	CHECK_INT_EQ((long)KS_COORD_BIT(KS_COORD_BID, 1), (long)k->facts.coords);
+	CHECK(k->facts.coords & KS_COORD_Y_MASK);
+	CHECK((k = kernel_named(&inv, "k_bdim")));
+	CHECK_INT_EQ((long)KS_COORD_BIT(KS_COORD_BDIM, 2), (long)k->facts.coords);
+	CHECK((k = kernel_named(&inv, "k_gdim")));
+	CHECK_INT_EQ((long)KS_COORD_BIT(KS_COORD_GDIM, 0), (long)k->facts.coords);
+	CHECK((k = kernel_named(&inv, "k_nested")));
+	CHECK_INT_EQ((long)(KS_COORD_BIT(KS_COORD_TID, 0) | KS_COORD_BIT(KS_COORD_BID, 0) |
+			    KS_COORD_BIT(KS_COORD_BDIM, 0)), (long)k->facts.coords);
+	CHECK(!(k->facts.coords & KS_COORD_Y_MASK));
+	CHECK((k = kernel_named(&inv, "k_index")));
+	CHECK_INT_EQ((long)(KS_COORD_BIT(KS_COORD_TID, 0) | KS_COORD_BIT(KS_COORD_TID, 1) |
+			    KS_COORD_BIT(KS_COORD_BID, 1) | KS_COORD_BIT(KS_COORD_BDIM, 1)),
+		     (long)k->facts.coords);
 	ks_inventory_release(&inv);
 	ks_buf_release(&err);
 }

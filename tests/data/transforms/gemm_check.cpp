@@ -4,7 +4,7 @@
 // or the first mismatch. Built by tests/suites/xf_gemm.sh with
 // -DKS_K=<kernel> and the variant file, its launches rewritten, as
 // variant.inc (-DKS_ROW=n where the kernel's matrices are arrays of rows
-// of n). Usage: gemm_check M N K 2d|1d
+// of n). Usage: gemm_check M N K 2d|1d|1dy
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -35,11 +35,14 @@ int
 main(int argc, char **argv)
 {
 	if (argc != 5) {
-		fprintf(stderr, "usage: gemm_check M N K 2d|1d\n");
+		fprintf(stderr, "usage: gemm_check M N K 2d|1d|1dy\n");
 		return 2;
 	}
 	const int M = atoi(argv[1]), N = atoi(argv[2]), K = atoi(argv[3]);
 	const bool two = !strcmp(argv[4], "2d");
+	// 1dy: a 1-D kernel launched with blocks of 32 x 4 threads, as naive
+	// code launching a 1-D kernel with a 2-D block does
+	const bool y4 = !strcmp(argv[4], "1dy");
 	// room for every operand's largest index (B is K x N, or K + M long)
 	const size_t na = (size_t)M * K, nb = (size_t)K * N + M, nc = (size_t)M * N;
 	std::vector<float> a(na), b(nb), c0(nc), c1(nc);
@@ -51,8 +54,9 @@ main(int argc, char **argv)
 		v = rnd(&s);
 	for (size_t i = 0; i < nc; i++)
 		c0[i] = c1[i] = rnd(&s);
-	const dim3 grid = two ? dim3((N + 15) / 16, (M + 15) / 16) : dim3((M + 127) / 128);
-	const dim3 block = two ? dim3(16, 16) : dim3(128);
+	const dim3 grid = two ? dim3((N + 15) / 16, (M + 15) / 16)
+			      : y4 ? dim3((M + 31) / 32) : dim3((M + 127) / 128);
+	const dim3 block = two ? dim3(16, 16) : y4 ? dim3(32, 4) : dim3(128);
 	const float alpha = 1.5f, beta = -0.75f;
 	ks_emu_cfg(KS_K, grid, block)(M, N, K, alpha, beta, KS_PTR(a.data()),
 				      KS_PTR(b.data()), KS_PTR(c0.data()));
