@@ -398,6 +398,16 @@ verdict_is(const char *v, const char *a, const char *b)
 	return v && (!strcmp(v, a) || (b && !strcmp(v, b)));
 }
 
+/* ", N what" (the first without its comma), where N is not 0. */
+static void
+why_part(struct ks_buf *out, int *any, long n, const char *what)
+{
+	if (!n)
+		return;
+	ks_buf_addf(out, "%s %ld %s", *any ? "," : "", n, what);
+	*any = 1;
+}
+
 void
 ks_report_why_none(const struct ks_report_kernel *k, struct ks_buf *out)
 {
@@ -430,14 +440,11 @@ ks_report_why_none(const struct ks_report_kernel *k, struct ks_buf *out)
 		}
 	}
 	ks_buf_addf(out, "%s: no variant:", k->kernel ? k->kernel : "?");
-#define WHY_PART(n, what) \
-	if (n) { ks_buf_addf(out, "%s %ld %s", any ? "," : "", n, what); any = 1; }
-	WHY_PART(rej, "rejected");
-	WHY_PART(err, "failed to run");
-	WHY_PART(cfail, "failed to compile");
-	WHY_PART(decl, "declined");
-	WHY_PART(slow, "correct, not faster");
-#undef WHY_PART
+	why_part(out, &any, rej, "rejected");
+	why_part(out, &any, err, "failed to run");
+	why_part(out, &any, cfail, "failed to compile");
+	why_part(out, &any, decl, "declined");
+	why_part(out, &any, slow, "correct, not faster");
 	if (!any)
 		ks_buf_adds(out, " no candidate reviewed");
 	if (slow && best > 0)

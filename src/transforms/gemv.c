@@ -27,9 +27,10 @@
  * Then the kernel's own body runs once per output with the k-loop
  * replaced by the sum, so the epilogue and the store are the kernel's.
  * The launcher launches the original where the launch is not 1-D in x,
- * y aside when the kernel reads no y coordinate (facts.coords): its
- * threads along y then repeat the work of those at y = 0 (naive code
- * launching a 1-D kernel with a 2-D block), which is done once.
+ * y aside when the kernel reads no y coordinate (facts.coords, from a
+ * complete walk): its threads along y then repeat the work of those at
+ * y = 0 (naive code launching a 1-D kernel with a 2-D block), which is
+ * done once.
  *
  * Ownership: everything is local to one apply() call.
  * May include: libc, core/, analysis/ (structs only), transform.h,
@@ -395,7 +396,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
 		goto out;
 	ks_xfbody_launcher_open(variant, k->name, params.buf, 1);
-	if (k->facts.coords & KS_COORD_Y_MASK)
+	/* facts the walk did not complete may miss a read of y */
+	if ((k->facts.coords & KS_COORD_Y_MASK) || k->facts.incomplete)
 		ks_buf_addf(variant,
 			    "\n"
 			    "\t/* launches that are not 1-D in x: the original */\n"
