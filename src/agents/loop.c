@@ -12,6 +12,7 @@
 
 #include "../analysis/inventory.h"
 #include "../cache/rewrite.h"
+#include "../capture/capture.h"
 #include "../core/buf.h"
 #include "../core/fs.h"
 #include "../core/hash.h"
@@ -763,6 +764,30 @@ out:
 
 /* Try skill `sk` on round `at` (the base, or the tuner's base's parent): 1
  * when a record was added, 0 when the skill has nothing left there. */
+/* The shapes of the task's captured launches (those whose launch.json
+ * reads), for the transforms' launchers; *n of them, freed by the caller. */
+static struct ks_xf_launch *
+launches_of(const struct ks_task *t, size_t *n)
+{
+	struct ks_xf_launch *v = ks_xcalloc(t->ncaptures ? t->ncaptures : 1, sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; i < t->ncaptures; i++) {
+		struct ks_capture c;
+		struct ks_buf e = KS_BUF_INIT;
+
+		memset(&c, 0, sizeof(c));
+		if (!ks_capture_load(t->captures[i], &c, &e)) {
+			memcpy(v[*n].grid, c.grid, sizeof(v[*n].grid));
+			memcpy(v[*n].block, c.block, sizeof(v[*n].block));
+			(*n)++;
+		}
+		ks_capture_release(&c);
+		ks_buf_release(&e);
+	}
+	return v;
+}
+
 static int
 try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repairs,
 	  struct ks_buf *err)
@@ -773,7 +798,8 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repair
 	struct ks_xf_point def;
 	struct ks_buf reason0 = KS_BUF_INIT;
 	struct source src;
-	size_t npts, i, nm, declined = 0, tried = 0;
+	struct ks_xf_launch *launches;
+	size_t npts, i, nm, declined = 0, tried = 0, nlaunches;
 	int rc = 0;
 
 	if (!xf)
@@ -785,6 +811,7 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repair
 	pts = ks_xcalloc(KS_XF_SEARCH_MAX, sizeof(*pts));
 	npts = ks_xf_search_points(xf, &def, NULL, pts, KS_XF_SEARCH_MAX);
 	source_of_base(t, at, &src);
+	launches = launches_of(t, &nlaunches);
 	if (at == t->state.base && t->state.base && !strcmp(src.what, "original") &&
 	    !ks_agent_gain_can_pass(sk->gain, t->traj.v[t->state.base].speedup)) {
 		/* Built from the original, it competes with the base whole. */
@@ -805,6 +832,7 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repair
 		rc = commit(t, &r, err) ? -1 : 1;
 		source_release(&src);
 		free(pts);
+		free(launches);
 		return rc;
 	}
 	for (i = 0; i < npts && !rc; i++) {
@@ -826,6 +854,8 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repair
 		in.len = src.len;
 		in.opts.fast_math = t->fast_math;
 		in.opts.arch = t->arch;
+		in.opts.launches = launches;
+		in.opts.nlaunches = nlaunches;
 		if (!src.k || ks_xf_apply(xf, &in, &pts[i], &variant, &reason) != KS_XF_APPLIED) {
 			if (!declined++)
 				ks_buf_adds(&reason0, src.k ? reason.buf : "no analysis of the kernel");
@@ -867,6 +897,7 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repair
 	source_release(&src);
 	ks_buf_release(&reason0);
 	free(pts);
+	free(launches);
 	return rc;
 }
 

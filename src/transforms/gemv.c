@@ -213,7 +213,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	struct ks_buf params = KS_BUF_INIT, args = KS_BUF_INIT;
 	enum ks_xf_result rc = KS_XF_DECLINED;
 	const struct ks_kl_operand *m, *v;
-	int rows;
+	int rows, y_free;
 
 	if (ks_kloop_init(&kl, in, reason))
 		goto out;
@@ -233,6 +233,9 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	}
 	m = kl.op[0].dep ? &kl.op[0] : &kl.op[1];
 	v = m == &kl.op[0] ? &kl.op[1] : &kl.op[0];
+	y_free = !(k->facts.coords & KS_COORD_Y_MASK) && !k->facts.incomplete;
+	if (!ks_xf_launches_flat(&in->opts, y_free, 1, reason))
+		goto out;
 	if (m->dep != KS_KL_DEP_X) {
 		ks_buf_addf(reason, "the row of %s (line %u) follows gy: only "
 				    "outputs along gx are handled",
@@ -396,8 +399,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
 		goto out;
 	ks_xfbody_launcher_open(variant, k->name, params.buf, 1);
-	/* facts the walk did not complete may miss a read of y */
-	if ((k->facts.coords & KS_COORD_Y_MASK) || k->facts.incomplete)
+	/* (facts the walk did not complete may miss a read of y) */
+	if (!y_free)
 		ks_buf_addf(variant,
 			    "\n"
 			    "\t/* launches that are not 1-D in x: the original */\n"

@@ -78,6 +78,30 @@ ks_xf_point_format(const struct ks_transform *t, const struct ks_xf_point *p,
 			    p->v[i]);
 }
 
+int
+ks_xf_launches_flat(const struct ks_xf_opts *o, int y_free, int z_batch,
+		    struct ks_buf *reason)
+{
+	const struct ks_xf_launch *l;
+
+	for (size_t i = 0; i < o->nlaunches; i++) {
+		l = &o->launches[i];
+		if (l->block[2] == 1 && (z_batch || l->grid[2] == 1) &&
+		    (y_free || (l->block[1] == 1 && l->grid[1] == 1)))
+			return 1;
+	}
+	if (!o->nlaunches)
+		return 1;
+	l = &o->launches[0];
+	ks_buf_addf(reason, "no captured launch fits the variant (%s%s): the first has "
+			    "grid %ux%ux%u, block %ux%ux%u, for which it would launch the "
+			    "original",
+		    y_free ? "blocks flat in z" : "1-D in x",
+		    z_batch ? (y_free ? "" : ", any grid.z") : (y_free ? ", grid.z 1" : ""),
+		    l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
+	return 0;
+}
+
 enum ks_xf_result
 ks_xf_apply(const struct ks_transform *t, const struct ks_xf_input *in,
 	    const struct ks_xf_point *p, struct ks_buf *variant,

@@ -49,10 +49,20 @@ struct ks_xf_point {
 	long long v[KS_XF_MAX_PARAMS];
 };
 
+/* One captured launch's shape. */
+struct ks_xf_launch {
+	unsigned grid[3], block[3];
+};
+
 /* Settings that change what a transform may emit (never its pattern). */
 struct ks_xf_opts {
 	int fast_math;		/* precision setting allows fast intrinsics */
 	int arch;		/* the variant's arch as __CUDA_ARCH__: 900 */
+	/* The kernel's captured launches (none where only its source is
+	 * known): a transform whose launcher would run the original for
+	 * every one of them declines, instead of a review that cannot gain. */
+	const struct ks_xf_launch *launches;
+	size_t nlaunches;
 };
 
 /* What a transform sees. */
@@ -106,6 +116,17 @@ int ks_xf_point_set(const struct ks_transform *t, struct ks_xf_point *p,
 /* "block=256 vec=4" */
 void ks_xf_point_format(const struct ks_transform *t,
 			const struct ks_xf_point *p, struct ks_buf *out);
+
+/*
+ * Pure: does a launcher that runs its variant only for launches flat in y
+ * and z (block.y, block.z, grid.y 1; grid.z too unless `z_batch`: a
+ * batch) cover one of the captured launches? `y_free`: the kernel reads
+ * no y coordinate, so block.y and grid.y only repeat its threads and any
+ * is covered. 1 when no launch is known; else 0 with the reason, naming
+ * the first launch's shape.
+ */
+int ks_xf_launches_flat(const struct ks_xf_opts *o, int y_free, int z_batch,
+			struct ks_buf *reason);
 
 /*
  * Check the point and run the transform. A point outside the space is

@@ -4,7 +4,9 @@
  */
 #include <string.h>
 
+#include "../../src/core/buf.h"
 #include "../../src/transforms/search.h"
+#include "../../src/transforms/transform.h"
 #include "test.h"
 
 void ks_suite_xf_search(void);
@@ -130,10 +132,45 @@ TEST(stop_after_points_without_a_clear_win)
 	CHECK(ks_xf_search_best(m, 0) == -1);
 }
 
+/* A launcher that runs its variant only for launches flat in y and z
+ * covers a kernel's captures where one of them is such a launch; with
+ * y free (the kernel reads no y), any block.y and grid.y; with z a
+ * batch, any grid.z. No launch known: covered. */
+TEST(launches_flat)
+{
+	struct ks_xf_launch l[2] = {
+		{ { 16, 1, 1 }, { 32, 8, 1 } },		/* PolyBench's 32 x 8 blocks */
+		{ { 16, 1, 4 }, { 128, 1, 1 } },	/* a batch in grid.z */
+	};
+	struct ks_xf_opts o;
+	struct ks_buf why = KS_BUF_INIT;
+
+	memset(&o, 0, sizeof(o));
+	CHECK_INT_EQ(1, ks_xf_launches_flat(&o, 0, 0, &why));
+	o.launches = l;
+	o.nlaunches = 1;
+	CHECK_INT_EQ(0, ks_xf_launches_flat(&o, 0, 1, &why));
+	CHECK_STR_EQ("no captured launch fits the variant (1-D in x, any grid.z): the first "
+		     "has grid 16x1x1, block 32x8x1, for which it would launch the original",
+		     why.buf);
+	CHECK_INT_EQ(1, ks_xf_launches_flat(&o, 1, 1, &why));
+	o.launches = l + 1;
+	ks_buf_reset(&why);
+	CHECK_INT_EQ(0, ks_xf_launches_flat(&o, 1, 0, &why));
+	CHECK(strstr(why.buf, "(blocks flat in z, grid.z 1)") != NULL);
+	CHECK_INT_EQ(1, ks_xf_launches_flat(&o, 0, 1, &why));
+	/* one covered launch among several is enough */
+	o.launches = l;
+	o.nlaunches = 2;
+	CHECK_INT_EQ(1, ks_xf_launches_flat(&o, 0, 1, &why));
+	ks_buf_release(&why);
+}
+
 void
 ks_suite_xf_search(void)
 {
 	RUN(order_default_first_then_rank);
+	RUN(launches_flat);
 	RUN(fixed_parameter_keeps_its_value);
 	RUN(a_large_space_is_cut_by_rank);
 	RUN(stop_after_points_without_a_clear_win);

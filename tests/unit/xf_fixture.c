@@ -96,6 +96,8 @@ xf_run(struct xf_fixture *x, const char *skill, const char *path,
 	in.text = p->text.buf;
 	in.len = p->text.len;
 	in.opts.arch = 900;
+	in.opts.launches = x->launches;
+	in.opts.nlaunches = x->nlaunches;
 	if (kout)
 		*kout = in.kernel;
 	ks_xf_default_point(t, &def);

@@ -31,6 +31,9 @@ struct xf_fixture {
 	int ready;		/* 0: not set up, 1: ready, -1: skip */
 	char state[256];	/* the analysis' state folder (PCHs) */
 	const char *toolkit;	/* the CUDA toolkit, if installed */
+	/* the captured launches xf_run passes on (none: NULL, 0) */
+	const struct ks_xf_launch *launches;
+	size_t nlaunches;
 };
 
 /* 1 when the suite can run, else 0 (the reason printed once). */

@@ -328,3 +328,23 @@ main(void)
 	return failures != 0;
 }
 #endif
+
+// y = A x with a read of threadIdx.y: its threads along y are not
+// repeats of each other, so 2-D launches stay on the original.
+__global__ void
+gemv_mem_y(int M, int N, int K, float alpha, float beta, float *A, float *B,
+	   float *C)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	const int ty = threadIdx.y;
+
+	if (i < M) {
+		float s = 0.0f;
+		for (int k = 0; k < K; k++)
+			s += A[i * K + k] * B[k];
+		C[i] = s + (float)ty;
+	}
+	(void)N;
+	(void)alpha;
+	(void)beta;
+}
