@@ -473,6 +473,9 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *p,
 	}
 	if (ks_xfbody_plain_kernel(k, 0, reason) || ks_xfk_init(&x, in, reason))
 		goto out;
+	/* both launchers take 1-D launches only */
+	if (!ks_xf_launches_flat(&in->opts, 0, 0, reason))
+		goto out;
 	if (m == 0) {
 		ks_buf_addf(reason,
 			    "%s does not divide its flat thread index by a "

@@ -764,6 +764,9 @@ start(struct plan *p, const struct ks_transform *t, const struct ks_xf_input *in
 		return -1;
 	if (!ks_xfk_independent(&p->x, reason))
 		return -1;
+	/* the launcher takes 1-D launches only */
+	if (!ks_xf_launches_flat(&in->opts, 0, 0, reason))
+		return -1;
 	return 0;
 }
 

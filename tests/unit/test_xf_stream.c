@@ -200,6 +200,34 @@ TEST(loop_index_width_follows_the_launchers_bound)
 	ks_buf_release(&r);
 }
 
+/* The launcher takes 1-D launches only: given captured launches that are
+ * all 2-D, both transforms decline and name the first; one 1-D launch
+ * among them is enough. */
+TEST(two_d_captured_launches_are_declined)
+{
+	const struct ks_xf_launch l[2] = {
+		{ { 8, 4, 1 }, { 32, 8, 1 } },
+		{ { 64, 1, 1 }, { 256, 1, 1 } },
+	};
+	struct ks_buf v = KS_BUF_INIT, r = KS_BUF_INIT;
+
+	if (!xf_setup(&fx))
+		return;
+	fx.launches = l;
+	fx.nlaunches = 1;
+	CHECK_INT_EQ(KS_XF_DECLINED, run_xf("vectorize_memory", ST, "guarded", &v, &r));
+	CHECK_STR_EQ("no captured launch fits the variant (1-D in x): the first has grid "
+		     "8x4x1, block 32x8x1, for which it would launch the original", r.buf);
+	ks_buf_reset(&r);
+	CHECK_INT_EQ(KS_XF_DECLINED, run_xf("launch_geometry", ST, "guarded", &v, &r));
+	fx.nlaunches = 2;
+	CHECK_INT_EQ(KS_XF_APPLIED, run_xf("vectorize_memory", ST, "guarded", &v, &r));
+	fx.launches = NULL;
+	fx.nlaunches = 0;
+	ks_buf_release(&v);
+	ks_buf_release(&r);
+}
+
 /* The analysis gives each written comparison its bytes and its join:
  * both for a whole condition, && or || inside one, none under `!`. */
 TEST(analysis_records_comparison_bytes_and_join)
@@ -318,6 +346,7 @@ ks_suite_xf_stream(void)
 	RUN(packed_body_has_the_decided_bounds_as_constants);
 	RUN(negated_exit_is_declined);
 	RUN(loop_index_width_follows_the_launchers_bound);
+	RUN(two_d_captured_launches_are_declined);
 	RUN(analysis_records_comparison_bytes_and_join);
 	RUN(group_quotients_in_the_packed_body);
 	xf_teardown(&fx);
