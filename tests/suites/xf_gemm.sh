@@ -227,24 +227,10 @@ test_accumulators_in_memory_and_factors_match_on_the_cpu() {
 	done
 	expect_contains "$(cat v-gemv_mem_cols.cu)" "reads no y coordinate"
 	# one that reads threadIdx.y keeps 2-D launches on the original
-	cat >gy.cu <<'EOF'
-__global__ void gemv_y(int M, int K, const float *A, const float *x, float *y)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	const int ty = threadIdx.y;
-
-	if (i < M) {
-		float s = 0.0f;
-		for (int k = 0; k < K; k++)
-			s += A[i * K + k] * x[k];
-		y[i] = s + (float)ty;
-	}
-}
-EOF
-	out=$("$KS_BIN" transform gy.cu:gemv_y --skill gemv_warp_per_row) ||
-		fail "gemv_y was not transformed"
+	out=$("$KS_BIN" transform gemm_mem.cu:gemv_mem_y --skill gemv_warp_per_row) ||
+		fail "gemv_mem_y was not transformed"
 	expect_contains "$out" "if (block.y != 1 || block.z != 1 || grid.y != 1"
-	case $out in *"reads no y coordinate"*) fail "gemv_y's 2-D launches run the variant" ;; esac
+	case $out in *"reads no y coordinate"*) fail "gemv_mem_y's 2-D launches run the variant" ;; esac
 	# matrices as arrays of rows (float A[][67]): K = N = 67
 	KS_ROW=67 emu_build arr2d gemm_register_blocking
 	for sh in "37 67 67" "131 67 67"; do
