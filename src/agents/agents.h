@@ -54,6 +54,7 @@ struct ks_conf;
 struct ks_kernel;
 struct ks_inventory;
 struct ks_transform;
+struct ks_xf_launch;
 struct ks_llm;
 struct ks_skills;
 struct ks_task;
@@ -214,6 +215,9 @@ struct ks_task {
 	int resumed;		/* records were read back */
 	long pending_tokens;	/* LLM tokens not yet in a record */
 	unsigned llm_failures;	/* LLM requests in a row that got no reply */
+	/* the captured launches' shapes the transforms see (read once) */
+	struct ks_xf_launch *launches;
+	size_t nlaunches;
 };
 
 /* Defaults: 15 rounds, gain 1.05, both memories on, 2 LLM repairs,

@@ -99,6 +99,9 @@ ks_task_release(struct ks_task *t)
 	ks_agent_plan_release(&t->plan);
 	free(t->end_why);
 	t->end_why = NULL;
+	free(t->launches);
+	t->launches = NULL;
+	t->nlaunches = 0;
 }
 
 static char *
@@ -762,32 +765,33 @@ out:
 	return rc;
 }
 
-/* Try skill `sk` on round `at` (the base, or the tuner's base's parent): 1
- * when a record was added, 0 when the skill has nothing left there. */
 /* The shapes of the task's captured launches (those whose launch.json
- * reads), for the transforms' launchers; *n of them, freed by the caller. */
-static struct ks_xf_launch *
-launches_of(const struct ks_task *t, size_t *n)
+ * reads), for the transforms' launchers: read once, kept in the task. */
+static void
+read_launches(struct ks_task *t)
 {
-	struct ks_xf_launch *v = ks_xcalloc(t->ncaptures ? t->ncaptures : 1, sizeof(*v));
-
-	*n = 0;
+	if (t->launches)
+		return;
+	t->launches = ks_xcalloc(t->ncaptures ? t->ncaptures : 1, sizeof(*t->launches));
+	t->nlaunches = 0;
 	for (size_t i = 0; i < t->ncaptures; i++) {
+		struct ks_xf_launch *l = &t->launches[t->nlaunches];
 		struct ks_capture c;
 		struct ks_buf e = KS_BUF_INIT;
 
 		memset(&c, 0, sizeof(c));
 		if (!ks_capture_load(t->captures[i], &c, &e)) {
-			memcpy(v[*n].grid, c.grid, sizeof(v[*n].grid));
-			memcpy(v[*n].block, c.block, sizeof(v[*n].block));
-			(*n)++;
+			memcpy(l->grid, c.grid, sizeof(l->grid));
+			memcpy(l->block, c.block, sizeof(l->block));
+			t->nlaunches++;
 		}
 		ks_capture_release(&c);
 		ks_buf_release(&e);
 	}
-	return v;
 }
 
+/* Try skill `sk` on round `at` (the base, or the tuner's base's parent): 1
+ * when a record was added, 0 when the skill has nothing left there. */
 static int
 try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repairs,
 	  struct ks_buf *err)
@@ -798,8 +802,7 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repair
 	struct ks_xf_point def;
 	struct ks_buf reason0 = KS_BUF_INIT;
 	struct source src;
-	struct ks_xf_launch *launches;
-	size_t npts, i, nm, declined = 0, tried = 0, nlaunches;
+	size_t npts, i, nm, declined = 0, tried = 0;
 	int rc = 0;
 
 	if (!xf)
@@ -811,7 +814,7 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repair
 	pts = ks_xcalloc(KS_XF_SEARCH_MAX, sizeof(*pts));
 	npts = ks_xf_search_points(xf, &def, NULL, pts, KS_XF_SEARCH_MAX);
 	source_of_base(t, at, &src);
-	launches = launches_of(t, &nlaunches);
+	read_launches(t);
 	if (at == t->state.base && t->state.base && !strcmp(src.what, "original") &&
 	    !ks_agent_gain_can_pass(sk->gain, t->traj.v[t->state.base].speedup)) {
 		/* Built from the original, it competes with the base whole. */
@@ -832,7 +835,6 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repair
 		rc = commit(t, &r, err) ? -1 : 1;
 		source_release(&src);
 		free(pts);
-		free(launches);
 		return rc;
 	}
 	for (i = 0; i < npts && !rc; i++) {
@@ -854,8 +856,8 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repair
 		in.len = src.len;
 		in.opts.fast_math = t->fast_math;
 		in.opts.arch = t->arch;
-		in.opts.launches = launches;
-		in.opts.nlaunches = nlaunches;
+		in.opts.launches = t->launches;
+		in.opts.nlaunches = t->nlaunches;
 		if (!src.k || ks_xf_apply(xf, &in, &pts[i], &variant, &reason) != KS_XF_APPLIED) {
 			if (!declined++)
 				ks_buf_adds(&reason0, src.k ? reason.buf : "no analysis of the kernel");
@@ -897,7 +899,6 @@ try_skill(struct ks_task *t, const struct ks_agent_skill *sk, int at, int repair
 	source_release(&src);
 	ks_buf_release(&reason0);
 	free(pts);
-	free(launches);
 	return rc;
 }
 

@@ -71,8 +71,8 @@ struct target {
 	const struct ks_kernel *k;
 	struct ks_buf text;	/* the TU's text */
 	int arch_num;		/* 900 */
-	struct ks_xf_launch launch;	/* the capture's shape (have_launch) */
-	int have_launch;
+	struct ks_xf_launch launch;	/* the capture's shape */
+	size_t nlaunches;	/* 1 with a capture, else 0 */
 	/* `k` a template: its instance's view, whose plain copy the
 	 * transforms read (instance.c) */
 	int inst;
@@ -196,7 +196,7 @@ target_load(struct target *t, const char *arg, struct ks_conf *conf,
 		t->kernel = ks_xstrdup(c.kernel);
 		memcpy(t->launch.grid, c.grid, sizeof(t->launch.grid));
 		memcpy(t->launch.block, c.block, sizeof(t->launch.block));
-		t->have_launch = 1;
+		t->nlaunches = 1;
 		if (!t->arch && c.cc_major > 0) {
 			t->arch = ks_xasprintf("sm_%d%d", c.cc_major, c.cc_minor);
 		}
@@ -321,8 +321,8 @@ apply_at(const struct target *t, const struct xf_args *a,
 	in.len = t->inst ? t->view.mono.len : t->text.len;
 	in.opts.fast_math = a->fast_math;
 	in.opts.arch = t->arch_num;
-	in.opts.launches = t->have_launch ? &t->launch : NULL;
-	in.opts.nlaunches = t->have_launch ? 1 : 0;
+	in.opts.launches = &t->launch;
+	in.opts.nlaunches = t->nlaunches;
 	r = ks_xf_apply(a->xf, &in, p, variant, reason);
 	if (r == KS_XF_APPLIED && t->inst &&
 	    ks_inst_view_variant(&t->view, variant, reason)) {

@@ -400,29 +400,16 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		goto out;
 	ks_xfbody_launcher_open(variant, k->name, params.buf, 1);
 	/* (facts the walk did not complete may miss a read of y) */
-	if (!y_free)
-		ks_buf_addf(variant,
-			    "\n"
-			    "\t/* launches that are not 1-D in x: the original */\n"
-			    "\tif (block.y != 1 || block.z != 1 || grid.y != 1 || !grid.z || "
-			    "!ks_nx ||\n"
-			    "\t    ks_nx > 0xffffffffull) {\n"
-			    "\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
-			    "\t\treturn;\n"
-			    "\t}\n",
-			    k->name, args.buf);
-	else
-		ks_buf_addf(variant,
-			    "\n"
-			    "\t/* The kernel reads no y coordinate: its threads along y\n"
-			    "\t   (block.y, grid.y) repeat the work of the thread at y = 0,\n"
-			    "\t   done here once per output. Blocks not flat in z: the\n"
-			    "\t   original. */\n"
-			    "\tif (block.z != 1 || !grid.z || !ks_nx || ks_nx > 0xffffffffull) {\n"
-			    "\t\t%s<<<grid, block, shmem, stream>>>(%s);\n"
-			    "\t\treturn;\n"
-			    "\t}\n",
-			    k->name, args.buf);
+	ks_buf_addf(variant, "\n\t/* %s */\n\tif (%s || !ks_nx || ks_nx > 0xffffffffull) {\n"
+			     "\t\t%s<<<grid, block, shmem, stream>>>(%s);\n\t\treturn;\n\t}\n",
+		    y_free ? "The kernel reads no y coordinate: its threads along y\n"
+			     "\t   (block.y, grid.y) repeat the work of the thread at y = 0,\n"
+			     "\t   done here once per output. Blocks not flat in z: the\n"
+			     "\t   original."
+			   : "launches that are not 1-D in x: the original",
+		    y_free ? "block.z != 1 || !grid.z"
+			   : "block.y != 1 || block.z != 1 || grid.y != 1 || !grid.z",
+		    k->name, args.buf);
 	if (rows == 2)
 		ks_buf_addf(variant,
 			    "\tks_gemv_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), 1, "
