@@ -2,7 +2,7 @@
  * xf_fixture: the files a transform test suite parses once with libclang
  * (tests/unit/test_xf_*.c), and a transform applied to one of their
  * kernels. Without a loadable libclang, or without the suite's data, the
- * suite's tests say why and pass.
+ * suite's tests say why and are counted as skipped.
  *
  * Ownership: the suite owns the fixture and its files (a static array);
  * xf_teardown() releases what parsing made and removes the state folder.
