@@ -203,7 +203,8 @@ test_accumulators_in_memory_and_factors_match_on_the_cpu() {
 		    "locals:gemm_register_blocking:2d:" \
 		    "gemv_mem_rows:gemv_warp_per_row:1d:" \
 		    "gemv_mem_rows:gemv_warp_per_row:1d:order=1" \
-		    "gemv_mem_cols:gemv_warp_per_row:1d:"; do
+		    "gemv_mem_cols:gemv_warp_per_row:1d:" \
+		    "gemv_mem_cols:gemv_warp_per_row:1d:warps=8 unroll=8"; do
 		IFS=: read -r k skill dims pts <<<"$spec"
 		# shellcheck disable=SC2086
 		emu_build "$k" "$skill" $pts
