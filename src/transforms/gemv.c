@@ -14,9 +14,12 @@
  *     rows are few (16,384 rows: 256 blocks of 64 threads, 6 % of the
  *     H200's warps), so this is not the first point.
  *   - Reassociated (`order=0`, the default, and always with fast math):
- *     a warp per output, lane j reading float4 j, j+32, ... of the row
+ *     a group of `lanes` threads per output (a warp; 8 for short rows,
+ *     whose warp would idle lanes; 128 for few long rows, whose warps
+ *     would be too few), lane j reading float4 j, j+lanes, ... of the row
  *     (`unroll` of them in flight) and of the vector where contiguous,
- *     combined by butterfly shuffles; and the matrix read along gx (y =
+ *     combined by butterfly shuffles (and shared memory past a warp);
+ *     and the matrix read along gx (y =
  *     A^T x, already coalesced across threads) as column blocks: 32
  *     outputs x 64/`warps` slices of the loop (32, 16, 8), combined in
  *     shared memory. A column block's parallelism is its slices: a warp
@@ -208,12 +211,100 @@ emit_ordered(struct ks_buf *o, long long warps, const char *kname,
 		    kname, args);
 }
 
+/*
+ * The row-major case, reassociated: a group of G = `lanes` threads per
+ * output (G of 8 for short rows, 32 a warp, 128 four warps for few long
+ * rows), `threads` per block; lane j reads float4 j, j+G, ... of the row
+ * (`unroll` of them in flight) and of the vector where contiguous; the
+ * group's sums are combined by butterfly shuffles within each warp's
+ * aligned G lanes, then, past a warp, in shared memory. No thread leaves
+ * before the shuffles and the barrier: a group past the outputs sums
+ * nothing and skips the body.
+ */
+static void
+emit_rows(struct ks_buf *o, long long threads, long long unroll, long long lanes,
+	  int vec_unit, const char *kname, const char *args)
+{
+	const long long step = lanes * 4 * unroll, sh = lanes < 32 ? lanes : 32;
+
+	ks_buf_addf(o,
+		    "\tconst unsigned ks_lane = threadIdx.x %% %lldu;\n"
+		    "\tconst long long ks_gx = (long long)blockIdx.x * %lld + threadIdx.x / %lldu;\n"
+		    "\tconst bool ks_in = ks_gx < ks_nx;\n"
+		    "\tfloat ks_acc = 0.0f;\n"
+		    "\n"
+		    "\tif (ks_in && ks_gx < ks_limx) {\n"
+		    "\t\tconst float *const ks_mp = ks_mP + ks_mx * ks_gx;\n"
+		    "\t\tlong long ks_L = 0;\n"
+		    "\n"
+		    "\t\tif (((unsigned long long)ks_mp & 15) == 0%s) {\n"
+		    "\t\t\tfor (; ks_L + %lld <= ks_T; ks_L += %lld) {\n"
+		    "\t\t\t\tfloat4 ks_a[%lld], ks_x[%lld];\n"
+		    "\n"
+		    "\t\t\t\t#pragma unroll\n"
+		    "\t\t\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++) {\n"
+		    "\t\t\t\t\tconst long long ks_l = ks_L + ks_u * %lld + ks_lane * 4;\n"
+		    "\n"
+		    "\t\t\t\t\tks_a[ks_u] = *(const float4 *)(ks_mp + ks_l);\n",
+		    lanes, threads / lanes, lanes,
+		    vec_unit ? " &&\n\t\t    ((unsigned long long)ks_vp & 15) == 0" : "",
+		    step, step, unroll, unroll, unroll, lanes * 4);
+	if (vec_unit)
+		ks_buf_adds(o, "\t\t\t\t\tks_x[ks_u] = *(const float4 *)(ks_vp + ks_l);\n");
+	else
+		ks_buf_adds(o,
+			    "\t\t\t\t\tks_x[ks_u] = make_float4(ks_vp[ks_vk * ks_l], "
+			    "ks_vp[ks_vk * (ks_l + 1)],\n"
+			    "\t\t\t\t\t\tks_vp[ks_vk * (ks_l + 2)], ks_vp[ks_vk * (ks_l + 3)]);\n");
+	ks_buf_addf(o,
+		    "\t\t\t\t}\n"
+		    "\t\t\t\t#pragma unroll\n"
+		    "\t\t\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++) {\n"
+		    "\t\t\t\t\tks_acc += ks_a[ks_u].x * ks_x[ks_u].x;\n"
+		    "\t\t\t\t\tks_acc += ks_a[ks_u].y * ks_x[ks_u].y;\n"
+		    "\t\t\t\t\tks_acc += ks_a[ks_u].z * ks_x[ks_u].z;\n"
+		    "\t\t\t\t\tks_acc += ks_a[ks_u].w * ks_x[ks_u].w;\n"
+		    "\t\t\t\t}\n"
+		    "\t\t\t}\n"
+		    "\t\t}\n"
+		    "\t\tfor (long long ks_l = ks_L + ks_lane; ks_l < ks_T; ks_l += %lld)\n"
+		    "\t\t\tks_acc += ks_mp[ks_l] * ks_vp[ks_vk * ks_l];\n"
+		    "\t}\n"
+		    "\tfor (int ks_o = %lld; ks_o > 0; ks_o /= 2)\n"
+		    "\t\tks_acc += __shfl_xor_sync(0xffffffffu, ks_acc, ks_o);\n",
+		    unroll, lanes, sh / 2);
+	if (lanes > 32)
+		ks_buf_addf(o,
+			    "\t{\n"
+			    "\t\t__shared__ float ks_red[%lld];\n"
+			    "\n"
+			    "\t\tif ((threadIdx.x & 31u) == 0)\n"
+			    "\t\t\tks_red[threadIdx.x / 32u] = ks_acc;\n"
+			    "\t\t__syncthreads();\n"
+			    "\t\tif (ks_lane == 0)\n"
+			    "\t\t\tfor (unsigned ks_w = 1; ks_w < %lldu; ks_w++)\n"
+			    "\t\t\t\tks_acc += ks_red[threadIdx.x / 32u + ks_w];\n"
+			    "\t}\n",
+			    threads / 32, lanes / 32);
+	ks_buf_addf(o,
+		    "\tif (ks_in && ks_lane == 0) {\n"
+		    "\t\tconst unsigned ks_ux = (unsigned)ks_gx;\n"
+		    "\n"
+		    "\t\tks_gemv_body_%s(make_uint3(ks_ux %% ks_ob.x, 0u, 0u),\n"
+		    "\t\t\tmake_uint3(ks_ux / ks_ob.x, 0u, blockIdx.z), ks_ob, ks_og,\n"
+		    "\t\t\t%s, ks_acc);\n"
+		    "\t}\n"
+		    "}\n",
+		    kname, args);
+}
+
 static enum ks_xf_result
 apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
       struct ks_buf *variant, struct ks_buf *reason)
 {
 	const struct ks_kernel *k = in->kernel;
-	const long long warps = pt->v[0], unroll = pt->v[1], order = pt->v[2];
+	const long long warps = pt->v[0], unroll = pt->v[1], order = pt->v[2],
+			lanes = pt->v[3];
 	struct ks_kloop kl;
 	struct ks_buf params = KS_BUF_INIT, args = KS_BUF_INIT;
 	enum ks_xf_result rc = KS_XF_DECLINED;
@@ -271,9 +362,16 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 			    m->name, m->line);
 		goto out;
 	}
+	if (rows != 1 && lanes != 32) {
+		ks_buf_addf(reason, "lanes=%lld: groups of lanes per output are "
+				    "for rows read along the loop, reassociated "
+				    "(order=0)", lanes);
+		goto out;
+	}
 	/* column blocks: 64/warps slices of the loop, the most first (see
-	 * the comment above) */
-	threads = rows ? warps * 32 : 64 / warps * 32;
+	 * the comment above); rows: a group of lanes per output, a block
+	 * holding one group at least */
+	threads = !rows ? 64 / warps * 32 : rows == 1 && lanes > warps * 32 ? lanes : warps * 32;
 	if (ks_xfbody_params(k, -1, NULL, -1, NULL, &params, reason))
 		goto out;
 	ks_xfbody_args(k, &args);
@@ -286,9 +384,9 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 			    k->name, 32 * warps, 128 / warps);
 	else if (rows)
 		ks_buf_addf(variant,
-			    "// %s: a warp per output, %lld per block, %lld float4 "
+			    "// %s: %lld lanes per output, %lld per block, %lld float4 "
 			    "of the row in flight per lane (gemv_warp_per_row)\n",
-			    k->name, warps, unroll);
+			    k->name, lanes, threads / lanes, unroll);
 	else
 		ks_buf_addf(variant,
 			    "// %s: column blocks of 32 outputs x %lld slices of the "
@@ -307,62 +405,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	if (rows == 2) {
 		emit_ordered(variant, warps, k->name, args.buf);
 	} else if (rows) {
-		ks_buf_addf(variant,
-			    "\tconst unsigned ks_lane = threadIdx.x & 31u;\n"
-			    "\tconst long long ks_gx = (long long)blockIdx.x * %lld + "
-			    "threadIdx.x / 32u;\n"
-			    "\tfloat ks_acc = 0.0f;\n"
-			    "\n"
-			    "\tif (ks_gx >= ks_nx)\n"
-			    "\t\treturn;\n"
-			    "\tif (ks_gx < ks_limx) {\n"
-			    "\t\tconst float *const ks_mp = ks_mP + ks_mx * ks_gx;\n"
-			    "\t\tlong long ks_L = 0;\n"
-			    "\n"
-			    "\t\tif (((unsigned long long)ks_mp & 15) == 0%s) {\n"
-			    "\t\t\tfor (; ks_L + %lld <= ks_T; ks_L += %lld) {\n"
-			    "\t\t\t\tfloat4 ks_a[%lld], ks_x[%lld];\n"
-			    "\n"
-			    "\t\t\t\t#pragma unroll\n"
-			    "\t\t\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++) {\n"
-			    "\t\t\t\t\tconst long long ks_l = ks_L + ks_u * 128 + ks_lane * 4;\n"
-			    "\n"
-			    "\t\t\t\t\tks_a[ks_u] = *(const float4 *)(ks_mp + ks_l);\n",
-			    warps, v->unit_k ? " &&\n\t\t    ((unsigned long long)ks_vp & 15) == 0" : "",
-			    128 * unroll, 128 * unroll, unroll, unroll, unroll);
-		if (v->unit_k)
-			ks_buf_adds(variant,
-				    "\t\t\t\t\tks_x[ks_u] = *(const float4 *)(ks_vp + ks_l);\n");
-		else
-			ks_buf_adds(variant,
-				    "\t\t\t\t\tks_x[ks_u] = make_float4(ks_vp[ks_vk * ks_l], "
-				    "ks_vp[ks_vk * (ks_l + 1)],\n"
-				    "\t\t\t\t\t\tks_vp[ks_vk * (ks_l + 2)], ks_vp[ks_vk * (ks_l + 3)]);\n");
-		ks_buf_addf(variant,
-			    "\t\t\t\t}\n"
-			    "\t\t\t\t#pragma unroll\n"
-			    "\t\t\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++) {\n"
-			    "\t\t\t\t\tks_acc += ks_a[ks_u].x * ks_x[ks_u].x;\n"
-			    "\t\t\t\t\tks_acc += ks_a[ks_u].y * ks_x[ks_u].y;\n"
-			    "\t\t\t\t\tks_acc += ks_a[ks_u].z * ks_x[ks_u].z;\n"
-			    "\t\t\t\t\tks_acc += ks_a[ks_u].w * ks_x[ks_u].w;\n"
-			    "\t\t\t\t}\n"
-			    "\t\t\t}\n"
-			    "\t\t}\n"
-			    "\t\tfor (long long ks_l = ks_L + ks_lane; ks_l < ks_T; ks_l += 32)\n"
-			    "\t\t\tks_acc += ks_mp[ks_l] * ks_vp[ks_vk * ks_l];\n"
-			    "\t}\n"
-			    "\tfor (int ks_o = 16; ks_o > 0; ks_o /= 2)\n"
-			    "\t\tks_acc += __shfl_xor_sync(0xffffffffu, ks_acc, ks_o);\n"
-			    "\tif (ks_lane == 0) {\n"
-			    "\t\tconst unsigned ks_ux = (unsigned)ks_gx;\n"
-			    "\n"
-			    "\t\tks_gemv_body_%s(make_uint3(ks_ux %% ks_ob.x, 0u, 0u),\n"
-			    "\t\t\tmake_uint3(ks_ux / ks_ob.x, 0u, blockIdx.z), ks_ob, ks_og,\n"
-			    "\t\t\t%s, ks_acc);\n"
-			    "\t}\n"
-			    "}\n",
-			    unroll, k->name, args.buf);
+		emit_rows(variant, threads, unroll, lanes, v->unit_k, k->name, args.buf);
 	} else {
 		ks_buf_addf(variant,
 			    "\t__shared__ float ks_red[%lld][32];\n"
@@ -430,7 +473,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 			    "\tks_gemv_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), 1, "
 			    "grid.z), dim3(%lld), 0, stream>>>(grid, block, %s);\n"
 			    "}\n",
-			    k->name, warps - 1, warps, warps * 32, args.buf);
+			    k->name, threads / lanes - 1, threads / lanes, threads, args.buf);
 	else
 		ks_buf_addf(variant,
 			    "\tks_gemv_%s<<<dim3((unsigned)((ks_nx + 31) / 32), 1, "
@@ -455,7 +498,7 @@ const struct ks_transform ks_xf_gemv_warp_per_row = {
 			"indexed by gx and the loop, contiguous along one of "
 			"them, and a vector indexed by the loop only, under "
 			"bounds checks of gx",
-	.nparams = 3,
+	.nparams = 4,
 	.params = {
 		{ "warps", "warps per block: outputs per block (order=1: "
 			   "32*warps rows of 128/warps-column slices); transposed, "
@@ -467,6 +510,9 @@ const struct ks_transform ks_xf_gemv_warp_per_row = {
 		{ "order", "0: sums reassociated (a warp per row, column "
 			   "blocks); 1: each row summed in the kernel's order",
 		  0, 2, { 0, 1 } },
+		{ "lanes", "threads per output for rows read along the loop "
+			   "(order=0): 32 a warp, 8 for short rows, 128 for few "
+			   "long rows", 32, 3, { 32, 8, 128 } },
 	},
 	.apply = apply,
 };

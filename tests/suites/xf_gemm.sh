@@ -203,12 +203,15 @@ test_accumulators_in_memory_and_factors_match_on_the_cpu() {
 		    "locals:gemm_register_blocking:2d:" \
 		    "gemv_mem_rows:gemv_warp_per_row:1d:" \
 		    "gemv_mem_rows:gemv_warp_per_row:1d:order=1" \
+		    "gemv_mem_rows:gemv_warp_per_row:1d:lanes=8 warps=2 unroll=2" \
+		    "gemv_mem_rows:gemv_warp_per_row:1d:lanes=128 warps=8" \
+		    "gemv_mem_rows:gemv_warp_per_row:1d:lanes=128 warps=2" \
 		    "gemv_mem_cols:gemv_warp_per_row:1d:" \
 		    "gemv_mem_cols:gemv_warp_per_row:1d:warps=8 unroll=8"; do
 		IFS=: read -r k skill dims pts <<<"$spec"
 		# shellcheck disable=SC2086
 		emu_build "$k" "$skill" $pts
-		for sh in "37 29 5" "131 67 45" "260 3 33"; do
+		for sh in "37 29 5" "131 67 45" "260 3 33" "23 7 300" "9 5 2100"; do
 			# shellcheck disable=SC2086
 			set -- $sh
 			[ "$dims" = 1d ] && set -- "$1" 1 "$3"
