@@ -500,9 +500,10 @@ const struct ks_transform ks_xf_gemv_warp_per_row = {
 			"bounds checks of gx",
 	.nparams = 4,
 	.params = {
-		{ "warps", "warps per block: outputs per block (order=1: "
-			   "32*warps rows of 128/warps-column slices); transposed, "
-			   "64/warps slices of the loop per 32 outputs", 2, 3,
+		{ "warps", "warps per block (rows: 32*warps/lanes outputs, "
+			   "one group of lanes at least; order=1: 32*warps rows "
+			   "of 128/warps-column slices); transposed, 64/warps "
+			   "slices of the loop per 32 outputs", 2, 3,
 		  { 2, 4, 8 } },
 		{ "unroll", "float4 per lane in flight (elements per slice step "
 			    "when transposed; unused with order=1)", 4, 3,
