@@ -146,6 +146,23 @@ emit_ordered_store(struct ks_buf *o, const char *b)
 		    b, b, b, b, b);
 }
 
+/* The kernel's own body for output ks_gx with the sum ks_acc, where
+ * `cond` holds, closing the kernel. */
+static void
+emit_output(struct ks_buf *o, const char *cond, const char *kname, const char *args)
+{
+	ks_buf_addf(o,
+		    "\tif (%s) {\n"
+		    "\t\tconst unsigned ks_ux = (unsigned)ks_gx;\n"
+		    "\n"
+		    "\t\tks_gemv_body_%s(make_uint3(ks_ux %% ks_ob.x, 0u, 0u),\n"
+		    "\t\t\tmake_uint3(ks_ux / ks_ob.x, 0u, blockIdx.z), ks_ob, ks_og,\n"
+		    "\t\t\t%s, ks_acc);\n"
+		    "\t}\n"
+		    "}\n",
+		    cond, kname, args);
+}
+
 /*
  * The row-major case with the sum in the kernel's order: a block of R =
  * 32*warps threads owns R rows (one each); slices of TK = 128/warps
@@ -199,16 +216,8 @@ emit_ordered(struct ks_buf *o, long long warps, const char *kname,
 	ks_buf_addf(o,
 		    "\t\t}\n"
 		    "\t\t__syncthreads();\n"
-		    "\t}\n"
-		    "\tif (ks_gx < ks_nx) {\n"
-		    "\t\tconst unsigned ks_ux = (unsigned)ks_gx;\n"
-		    "\n"
-		    "\t\tks_gemv_body_%s(make_uint3(ks_ux %% ks_ob.x, 0u, 0u),\n"
-		    "\t\t\tmake_uint3(ks_ux / ks_ob.x, 0u, blockIdx.z), ks_ob, ks_og,\n"
-		    "\t\t\t%s, ks_acc);\n"
-		    "\t}\n"
-		    "}\n",
-		    kname, args);
+		    "\t}\n");
+	emit_output(o, "ks_gx < ks_nx", kname, args);
 }
 
 /*
@@ -286,16 +295,7 @@ emit_rows(struct ks_buf *o, long long threads, long long unroll, long long lanes
 			    "\t\t\t\tks_acc += ks_red[threadIdx.x / 32u + ks_w];\n"
 			    "\t}\n",
 			    threads / 32, lanes / 32);
-	ks_buf_addf(o,
-		    "\tif (ks_in && ks_lane == 0) {\n"
-		    "\t\tconst unsigned ks_ux = (unsigned)ks_gx;\n"
-		    "\n"
-		    "\t\tks_gemv_body_%s(make_uint3(ks_ux %% ks_ob.x, 0u, 0u),\n"
-		    "\t\t\tmake_uint3(ks_ux / ks_ob.x, 0u, blockIdx.z), ks_ob, ks_og,\n"
-		    "\t\t\t%s, ks_acc);\n"
-		    "\t}\n"
-		    "}\n",
-		    kname, args);
+	emit_output(o, "ks_in && ks_lane == 0", kname, args);
 }
 
 static enum ks_xf_result
