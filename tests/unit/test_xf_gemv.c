@@ -2,7 +2,8 @@
  * Unit tests for gemv_warp_per_row's launcher against the captured
  * launches (tests/data/transforms/gemm_mem.cu, parsed once): a kernel
  * that reads no y coordinate runs its variant for 2-D blocks; one that
- * does, given only 2-D launches, is declined with the launch named.
+ * does, given only 2-D launches, is declined with the launch named; the
+ * groups of lanes per output.
  */
 #include <string.h>
 
@@ -76,10 +77,50 @@ TEST(launches_of_a_kernel_with_y)
 	ks_buf_release(&why);
 }
 
+/* Groups of lanes per output serve rows read along the loop, summed
+ * reassociated; the transposed case and order=1 decline other groups;
+ * 128 lanes take a block of 128 threads at least and combine 4 warps. */
+TEST(lanes_per_output)
+{
+	struct ks_buf v = KS_BUF_INIT, why = KS_BUF_INIT;
+	struct ks_xf_point pt = { 4, { 2, 4, 0, 8 } };
+
+	if (!xf_setup(&fx))
+		SKIP("no libclang, or the suite's data is missing");
+	fx.launches = NULL;
+	fx.nlaunches = 0;
+	CHECK_INT_EQ(KS_XF_DECLINED, xf_run(&fx, "gemv_warp_per_row", GM, "gemv_mem_cols",
+					    &pt, &v, &why, NULL));
+	CHECK_STR_EQ("lanes=8: groups of lanes per output are for rows read along the "
+		     "loop, reassociated (order=0)",
+		     why.buf);
+	ks_buf_reset(&why);
+	pt.v[2] = 1;
+	CHECK_INT_EQ(KS_XF_DECLINED, xf_run(&fx, "gemv_warp_per_row", GM, "gemv_mem_rows",
+					    &pt, &v, &why, NULL));
+	ks_buf_reset(&why);
+	ks_buf_reset(&v);
+	pt.v[2] = 0;
+	CHECK_INT_EQ(KS_XF_APPLIED, xf_run(&fx, "gemv_warp_per_row", GM, "gemv_mem_rows",
+					   &pt, &v, &why, NULL));
+	CHECK(strstr(v.buf, "8 lanes per output, 8 per block") != NULL);
+	CHECK(strstr(v.buf, "dim3(64)") != NULL);
+	ks_buf_reset(&v);
+	pt.v[3] = 128;
+	CHECK_INT_EQ(KS_XF_APPLIED, xf_run(&fx, "gemv_warp_per_row", GM, "gemv_mem_rows",
+					   &pt, &v, &why, NULL));
+	CHECK(strstr(v.buf, "128 lanes per output, 1 per block") != NULL);
+	CHECK(strstr(v.buf, "__launch_bounds__(128)") != NULL);
+	CHECK(strstr(v.buf, "ks_w < 4u") != NULL);
+	ks_buf_release(&v);
+	ks_buf_release(&why);
+}
+
 void
 ks_suite_xf_gemv(void)
 {
 	RUN(launches_of_a_kernel_without_y);
 	RUN(launches_of_a_kernel_with_y);
+	RUN(lanes_per_output);
 	xf_teardown(&fx);
 }
