@@ -655,7 +655,8 @@ report_json(const struct target *t, const struct xf_args *a,
 		ks_buf_adds(j, ", \"why\": ");
 		ks_buf_add_json_str_or_null(j, pts[i].state == PT_REJECTED ?
 						      pts[i].r.why : pts[i].note);
-		ks_buf_adds(j, ", \"candidate\": ");
+		/* ("candidate" is the verified point's timing) */
+		ks_buf_adds(j, ", \"candidate_file\": ");
 		ks_buf_add_json_str_or_null(j, pts[i].candidate);
 		ks_buf_addch(j, '}');
 		ks_buf_release(&ps);

@@ -210,7 +210,8 @@ assert len(j["points"]) == 1, j["points"]
 p = j["points"][0]
 assert p["params"] == "bytes=16 ilp=1 block=256 waves=0", p
 assert p["state"] == "failed" and p["why"], p
-assert p["candidate"].endswith("/p0.cu"), p
+assert p["candidate_file"].endswith("/p0.cu"), p
+assert "candidate" not in p, p
 PY
 	rc=0
 	out=$("$KS_BIN" try scale.cu:scale --skill vectorize_memory 2>&1) || rc=$?
