@@ -50,6 +50,24 @@ entry_count() {
 		END { print n + 0 }' "$1"
 }
 
+# The program of the GPU check of GEMV shapes (gpu-gemv.sh): its kernels
+# are recognized, and the variants of its points compile, warnings as
+# errors, with the program's cuBLAS timing around them.
+test_gemv_shapes_program_variants_compile() {
+	cp "$DATA/gemv_shapes.cu" .
+	tu gemv_shapes.cu gemv_rows gemv_warp_per_row sm_90 lanes=8
+	expect_ne 0 "$(entry_count kd/tu-gemv_rows.compute_90.ptx ks_gemv_gemv_rows 'ld.global.v4.f32')" \
+		"gemv_rows, 8 lanes: float4 row reads"
+	expect_eq 0 "$(entry_count kd/tu-gemv_rows.compute_90.ptx ks_gemv_gemv_rows 'bar.sync')" \
+		"gemv_rows, 8 lanes: no barrier"
+	tu gemv_shapes.cu gemv_rows gemv_warp_per_row sm_90 lanes=128 warps=4
+	expect_ne 0 "$(entry_count kd/tu-gemv_rows.compute_90.ptx ks_gemv_gemv_rows 'bar.sync')" \
+		"gemv_rows, 128 lanes: warps combined in shared memory"
+	tu gemv_shapes.cu gemv_cols gemv_warp_per_row sm_90
+	expect_ne 0 "$(entry_count kd/tu-gemv_cols.compute_90.ptx ks_gemv_gemv_cols 'bar.sync')" \
+		"gemv_cols: slices combined in shared memory"
+}
+
 test_products_in_other_forms_compile_for_both_archs() {
 	cp "$DATA/gemm.cu" .
 	for k in nn_strided tn_fma nt_bias_relu tt_swapped batched_strided any_strides; do
