@@ -9,8 +9,9 @@
 #   2. runs it with --small (odd sides) and at full size: its own checks
 #      of the naive kernels, and cuBLAS's median per shape (KSBENCH);
 #   3. captures every launch (`ks capture --launch all`) and runs `ks try`
-#      on each capture (the Reviewer's interleaved timing of every point
-#      it visits, captured and one fresh input set);
+#      on each capture, the rows once per group of lanes (32, 8, 128) (the
+#      Reviewer's interleaved timing of every point it visits, captured
+#      and one fresh input set);
 # and prints a table: per shape the original, the best point and its
 # time, the speedup, % of the floor (bytes over the copy bandwidth) and
 # the variant's time over cuBLAS's. Everything is logged under OUT.
@@ -18,11 +19,11 @@
 # (or inside a session: bench/tools/gpu-session.sh ... --extra
 # tests/data/transforms/gpu-gemv.sh --extra-s SECONDS)
 # (KS_GPU_COPY_GBPS: the copy bandwidth of the floor, default the H200's
-# 4270 GB/s; POINTS: ks try's --budget per capture, default 6)
+# 4270 GB/s; POINTS: ks try's --budget per search, default 3)
 set -u
 out=${1:?usage: gpu-gemv.sh OUT [SECONDS [POINTS]]}
 budget=${2:-300}
-points=${3:-6}
+points=${3:-3}
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$top" || exit 1
 mkdir -p "$out"
@@ -50,14 +51,24 @@ timeout 200 "$w/gemv_shapes" >"$out/full.txt" 2>&1
 stamp "full rc=$?"
 timeout 300 ./ks capture --launch all -- "$w/gemv_shapes" >"$out/capture.txt" 2>&1
 stamp "capture rc=$?"
+# the rows at each group of lanes (a search from one default point would
+# stop before the last of them), the transposed case in one search
 for c in "$KS_DIR"/captures/*/*/; do
 	c=${c%/}
 	k=$(basename "$(dirname "$c")")
 	n=$(basename "$c")
-	[ "$(left)" -gt 30 ] || { stamp "no time for $k $n"; continue; }
-	timeout "$(left)" ./ks try "$c" --skill gemv_warp_per_row --budget "$points" --json \
-		>"$out/try-$k-$n.json" 2>"$out/try-$k-$n.err"
-	stamp "try $k $n: rc $?"
+	case $k in *gemv_rows*) lanes="32 8 128" ;; *) lanes=- ;; esac
+	for l in $lanes; do
+		[ "$(left)" -gt 30 ] || { stamp "no time for $k $n $l"; continue; }
+		if [ "$l" = - ]; then
+			f=$k-$n fix=()
+		else
+			f=$k-$n-l$l fix=(--param "lanes=$l")
+		fi
+		timeout "$(left)" ./ks try "$c" --skill gemv_warp_per_row "${fix[@]}" \
+			--budget "$points" --json >"$out/try-$f.json" 2>"$out/try-$f.err"
+		stamp "try $f: rc $?"
+	done
 done
 python3 - "$out" <<'PY' | tee "$out/summary.txt"
 import glob, json, os, sys
@@ -76,11 +87,15 @@ print("| shape | M x N | original ms | best point | variant ms [p10, p90] | spee
 print("|---|---|---:|---|---:|---:|---:|---:|---:|")
 for f in sorted(glob.glob(out + "/try-*.json")):
     base = os.path.basename(f)[len("try-"):-len(".json")]
+    lanes = ""
+    if base.rsplit("-", 1)[1].startswith("l"):
+        base, lanes = base.rsplit("-", 1)
+        lanes = " (lanes=%s)" % lanes[1:]
     kdir, n = base.rsplit("-", 1)
     kern = "gemv_cols" if "gemv_cols" in kdir else "gemv_rows"
     shapes = blas.get(kern, [])
     sh = shapes[int(n) - 1] if n.isdigit() and 0 < int(n) <= len(shapes) else None
-    name = sh["shape"] if sh else "%s launch %s" % (kern, n)
+    name = (sh["shape"] if sh else "%s launch %s" % (kern, n)) + lanes
     dims = "%d x %d" % (sh["M"], sh["N"]) if sh else "?"
     try:
         j = json.load(open(f))
