@@ -22,7 +22,8 @@
  *     and the matrix read along gx (y =
  *     A^T x, already coalesced across threads) as column blocks: 32
  *     outputs x 64/`warps` slices of the loop (32, 16, 8), combined in
- *     shared memory. A column block's parallelism is its slices: a warp
+ *     shared memory (`cols=8`: 8 outputs x 4 times the slices, a warp
+ *     reading 4 rows of 32 bytes, for shapes with few outputs). A column block's parallelism is its slices: a warp
  *     reads 128 bytes of a row per load, so 4,096 outputs (128 blocks) at
  *     4 slices keep about 256 KB in flight where the H100's or H200's
  *     bandwidth needs megabytes (0.53 TB/s on an H100, measured; 16
@@ -304,7 +305,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 {
 	const struct ks_kernel *k = in->kernel;
 	const long long warps = pt->v[0], unroll = pt->v[1], order = pt->v[2],
-			lanes = pt->v[3];
+			lanes = pt->v[3], cols = pt->v[4];
 	struct ks_kloop kl;
 	struct ks_buf params = KS_BUF_INIT, args = KS_BUF_INIT;
 	enum ks_xf_result rc = KS_XF_DECLINED;
@@ -362,15 +363,20 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 			    m->name, m->line);
 		goto out;
 	}
+	if (rows && cols != 32) {
+		ks_buf_addf(reason, "cols=%lld: narrower column blocks are for the "
+				    "matrix read along gx", cols);
+		goto out;
+	}
 	if (rows != 1 && lanes != 32) {
 		ks_buf_addf(reason, "lanes=%lld: groups of lanes per output are "
 				    "for rows read along the loop, reassociated "
 				    "(order=0)", lanes);
 		goto out;
 	}
-	/* column blocks: 64/warps slices of the loop, the most first (see
-	 * the comment above); rows: a group of lanes per output, a block
-	 * holding one group at least */
+	/* column blocks: 64/warps warps, the most first, their threads
+	 * slicing the loop (see the comment above); rows: a group of lanes
+	 * per output, a block holding one group at least */
 	threads = !rows ? 64 / warps * 32 : rows == 1 && lanes > warps * 32 ? lanes : warps * 32;
 	if (ks_xfbody_params(k, -1, NULL, -1, NULL, &params, reason))
 		goto out;
@@ -389,9 +395,9 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 			    k->name, lanes, threads / lanes, unroll);
 	else
 		ks_buf_addf(variant,
-			    "// %s: column blocks of 32 outputs x %lld slices of the "
+			    "// %s: column blocks of %lld outputs x %lld slices of the "
 			    "loop, combined in shared memory (gemv_warp_per_row)\n",
-			    k->name, threads / 32);
+			    k->name, cols, threads / cols);
 	ks_buf_adds(variant, "// ks-nvcc: helpers\n");
 	ks_buf_adds(variant, helpers);
 	if (ks_kloop_body(&kl, in, "ks_gemv", variant, reason))
@@ -408,8 +414,8 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		emit_rows(variant, threads, unroll, lanes, v->unit_k, k->name, args.buf);
 	} else {
 		ks_buf_addf(variant,
-			    "\t__shared__ float ks_red[%lld][32];\n"
-			    "\tconst long long ks_gx = (long long)blockIdx.x * 32 + threadIdx.x;\n"
+			    "\t__shared__ float ks_red[%lld][%lld];\n"
+			    "\tconst long long ks_gx = (long long)blockIdx.x * %lld + threadIdx.x;\n"
 			    "\tfloat ks_acc = 0.0f;\n"
 			    "\n"
 			    "\tif (ks_gx < ks_limx) {\n"
@@ -443,9 +449,10 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 			    "\t\t\t%s, ks_acc);\n"
 			    "\t}\n"
 			    "}\n",
-			    threads / 32, threads / 32 * (unroll - 1), threads / 32 * unroll,
-			    unroll, unroll, unroll, threads / 32, threads / 32, unroll,
-			    threads / 32, threads / 32, k->name, args.buf);
+			    threads / cols, cols, cols, threads / cols * (unroll - 1),
+			    threads / cols * unroll, unroll, unroll, unroll, threads / cols,
+			    threads / cols, unroll, threads / cols, threads / cols, k->name,
+			    args.buf);
 	}
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
@@ -476,10 +483,10 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 			    k->name, threads / lanes - 1, threads / lanes, threads, args.buf);
 	else
 		ks_buf_addf(variant,
-			    "\tks_gemv_%s<<<dim3((unsigned)((ks_nx + 31) / 32), 1, "
-			    "grid.z), dim3(32, %lld), 0, stream>>>(grid, block, %s);\n"
+			    "\tks_gemv_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), 1, "
+			    "grid.z), dim3(%lld, %lld), 0, stream>>>(grid, block, %s);\n"
 			    "}\n",
-			    k->name, threads / 32, args.buf);
+			    k->name, cols - 1, cols, cols, threads / cols, args.buf);
 	rc = KS_XF_APPLIED;
 out:
 	ks_kloop_release(&kl);
@@ -498,7 +505,7 @@ const struct ks_transform ks_xf_gemv_warp_per_row = {
 			"indexed by gx and the loop, contiguous along one of "
 			"them, and a vector indexed by the loop only, under "
 			"bounds checks of gx",
-	.nparams = 4,
+	.nparams = 5,
 	.params = {
 		{ "warps", "warps per block (rows: 32*warps/lanes outputs, "
 			   "one group of lanes at least; order=1: 32*warps rows "
@@ -514,6 +521,9 @@ const struct ks_transform ks_xf_gemv_warp_per_row = {
 		{ "lanes", "threads per output for rows read along the loop "
 			   "(order=0): 32 a warp, 8 for short rows, 128 for few "
 			   "long rows", 32, 3, { 32, 8, 128 } },
+		{ "cols", "outputs per column block when transposed: 32 (a "
+			  "warp reads 128 bytes of a row), 8 (4 rows of 32 bytes: "
+			  "4 times the blocks for few outputs)", 32, 2, { 32, 8 } },
 	},
 	.apply = apply,
 };

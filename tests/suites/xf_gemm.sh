@@ -66,6 +66,8 @@ test_gemv_shapes_program_variants_compile() {
 	tu gemv_shapes.cu gemv_cols gemv_warp_per_row sm_90
 	expect_ne 0 "$(entry_count kd/tu-gemv_cols.compute_90.ptx ks_gemv_gemv_cols 'bar.sync')" \
 		"gemv_cols: slices combined in shared memory"
+	tu gemv_shapes.cu gemv_cols gemv_warp_per_row sm_90 cols=8
+	expect_contains "$(cat tu-gemv_cols.cu)" "dim3(8, 128)"
 }
 
 test_products_in_other_forms_compile_for_both_archs() {
@@ -225,7 +227,9 @@ test_accumulators_in_memory_and_factors_match_on_the_cpu() {
 		    "gemv_mem_rows:gemv_warp_per_row:1d:lanes=128 warps=8" \
 		    "gemv_mem_rows:gemv_warp_per_row:1d:lanes=128 warps=2" \
 		    "gemv_mem_cols:gemv_warp_per_row:1d:" \
-		    "gemv_mem_cols:gemv_warp_per_row:1d:warps=8 unroll=8"; do
+		    "gemv_mem_cols:gemv_warp_per_row:1d:warps=8 unroll=8" \
+		    "gemv_mem_cols:gemv_warp_per_row:1d:cols=8" \
+		    "gemv_mem_cols:gemv_warp_per_row:1d:cols=8 warps=8 unroll=2"; do
 		IFS=: read -r k skill dims pts <<<"$spec"
 		# shellcheck disable=SC2086
 		emu_build "$k" "$skill" $pts

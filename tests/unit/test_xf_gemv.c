@@ -83,7 +83,7 @@ TEST(launches_of_a_kernel_with_y)
 TEST(lanes_per_output)
 {
 	struct ks_buf v = KS_BUF_INIT, why = KS_BUF_INIT;
-	struct ks_xf_point pt = { 4, { 2, 4, 0, 8 } };
+	struct ks_xf_point pt = { 5, { 2, 4, 0, 8, 32 } };
 
 	if (!xf_setup(&fx))
 		SKIP("no libclang, or the suite's data is missing");
@@ -112,6 +112,19 @@ TEST(lanes_per_output)
 	CHECK(strstr(v.buf, "128 lanes per output, 1 per block") != NULL);
 	CHECK(strstr(v.buf, "__launch_bounds__(128)") != NULL);
 	CHECK(strstr(v.buf, "ks_w < 4u") != NULL);
+	/* narrower column blocks: the transposed case only */
+	pt.v[3] = 32;
+	pt.v[4] = 8;
+	ks_buf_reset(&why);
+	CHECK_INT_EQ(KS_XF_DECLINED, xf_run(&fx, "gemv_warp_per_row", GM, "gemv_mem_rows",
+					    &pt, &v, &why, NULL));
+	CHECK_STR_EQ("cols=8: narrower column blocks are for the matrix read along gx",
+		     why.buf);
+	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_APPLIED, xf_run(&fx, "gemv_warp_per_row", GM, "gemv_mem_cols",
+					   &pt, &v, &why, NULL));
+	CHECK(strstr(v.buf, "column blocks of 8 outputs x 128 slices") != NULL);
+	CHECK(strstr(v.buf, "dim3(8, 128)") != NULL);
 	ks_buf_release(&v);
 	ks_buf_release(&why);
 }

@@ -9,7 +9,8 @@
 #   2. runs it with --small (odd sides) and at full size: its own checks
 #      of the naive kernels, and cuBLAS's median per shape (KSBENCH);
 #   3. captures every launch (`ks capture --launch all`) and runs `ks try`
-#      on each capture, the rows once per group of lanes (32, 8, 128) (the
+#      on each capture, the rows once per group of lanes (32, 8, 128), the
+#      transposed case once per width of column block (32, 8) (the
 #      Reviewer's interleaved timing of every point it visits, captured
 #      and one fresh input set);
 # and prints a table: per shape the original, the best point and its
@@ -51,21 +52,18 @@ timeout 200 "$w/gemv_shapes" >"$out/full.txt" 2>&1
 stamp "full rc=$?"
 timeout 300 ./ks capture --launch all -- "$w/gemv_shapes" >"$out/capture.txt" 2>&1
 stamp "capture rc=$?"
-# the rows at each group of lanes (a search from one default point would
-# stop before the last of them), the transposed case in one search
+# the rows at each group of lanes, the transposed case at each width of
+# column block (a search from one default point would stop before the
+# last of them)
 for c in "$KS_DIR"/captures/*/*/; do
 	c=${c%/}
 	k=$(basename "$(dirname "$c")")
 	n=$(basename "$c")
-	case $k in *gemv_rows*) lanes="32 8 128" ;; *) lanes=- ;; esac
-	for l in $lanes; do
-		[ "$(left)" -gt 30 ] || { stamp "no time for $k $n $l"; continue; }
-		if [ "$l" = - ]; then
-			f=$k-$n fix=()
-		else
-			f=$k-$n-l$l fix=(--param "lanes=$l")
-		fi
-		timeout "$(left)" ./ks try "$c" --skill gemv_warp_per_row "${fix[@]}" \
+	case $k in *gemv_rows*) fixes="lanes=32 lanes=8 lanes=128" ;; *) fixes="cols=32 cols=8" ;; esac
+	for x in $fixes; do
+		[ "$(left)" -gt 30 ] || { stamp "no time for $k $n $x"; continue; }
+		f=$k-$n-$x
+		timeout "$(left)" ./ks try "$c" --skill gemv_warp_per_row --param "$x" \
 			--budget "$points" --json >"$out/try-$f.json" 2>"$out/try-$f.err"
 		stamp "try $f: rc $?"
 	done
@@ -87,15 +85,12 @@ print("| shape | M x N | original ms | best point | variant ms [p10, p90] | spee
 print("|---|---|---:|---|---:|---:|---:|---:|---:|")
 for f in sorted(glob.glob(out + "/try-*.json")):
     base = os.path.basename(f)[len("try-"):-len(".json")]
-    lanes = ""
-    if base.rsplit("-", 1)[1].startswith("l"):
-        base, lanes = base.rsplit("-", 1)
-        lanes = " (lanes=%s)" % lanes[1:]
+    base, fixed = base.rsplit("-", 1)
     kdir, n = base.rsplit("-", 1)
     kern = "gemv_cols" if "gemv_cols" in kdir else "gemv_rows"
     shapes = blas.get(kern, [])
     sh = shapes[int(n) - 1] if n.isdigit() and 0 < int(n) <= len(shapes) else None
-    name = (sh["shape"] if sh else "%s launch %s" % (kern, n)) + lanes
+    name = "%s (%s)" % (sh["shape"] if sh else "%s launch %s" % (kern, n), fixed)
     dims = "%d x %d" % (sh["M"], sh["N"]) if sh else "?"
     try:
         j = json.load(open(f))
