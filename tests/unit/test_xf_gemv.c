@@ -77,9 +77,22 @@ TEST(launches_of_a_kernel_with_y)
 	ks_buf_release(&why);
 }
 
+/* gemv_warp_per_row at point `pt`, without captured launches. */
+static enum ks_xf_result
+at(const char *kernel, const struct ks_xf_point *pt, struct ks_buf *variant,
+   struct ks_buf *reason)
+{
+	ks_buf_reset(variant);
+	ks_buf_reset(reason);
+	fx.launches = NULL;
+	fx.nlaunches = 0;
+	return xf_run(&fx, "gemv_warp_per_row", GM, kernel, pt, variant, reason, NULL);
+}
+
 /* Groups of lanes per output serve rows read along the loop, summed
  * reassociated; the transposed case and order=1 decline other groups;
- * 128 lanes take a block of 128 threads at least and combine 4 warps. */
+ * 128 lanes take a block of 128 threads at least and combine 4 warps.
+ * Column blocks of 8 outputs serve the transposed case only. */
 TEST(lanes_per_output)
 {
 	struct ks_buf v = KS_BUF_INIT, why = KS_BUF_INIT;
@@ -87,42 +100,28 @@ TEST(lanes_per_output)
 
 	if (!xf_setup(&fx))
 		SKIP("no libclang, or the suite's data is missing");
-	fx.launches = NULL;
-	fx.nlaunches = 0;
-	CHECK_INT_EQ(KS_XF_DECLINED, xf_run(&fx, "gemv_warp_per_row", GM, "gemv_mem_cols",
-					    &pt, &v, &why, NULL));
+	CHECK_INT_EQ(KS_XF_DECLINED, at("gemv_mem_cols", &pt, &v, &why));
 	CHECK_STR_EQ("lanes=8: groups of lanes per output are for rows read along the "
 		     "loop, reassociated (order=0)",
 		     why.buf);
-	ks_buf_reset(&why);
 	pt.v[2] = 1;
-	CHECK_INT_EQ(KS_XF_DECLINED, xf_run(&fx, "gemv_warp_per_row", GM, "gemv_mem_rows",
-					    &pt, &v, &why, NULL));
-	ks_buf_reset(&why);
-	ks_buf_reset(&v);
+	CHECK_INT_EQ(KS_XF_DECLINED, at("gemv_mem_rows", &pt, &v, &why));
 	pt.v[2] = 0;
-	CHECK_INT_EQ(KS_XF_APPLIED, xf_run(&fx, "gemv_warp_per_row", GM, "gemv_mem_rows",
-					   &pt, &v, &why, NULL));
+	CHECK_INT_EQ(KS_XF_APPLIED, at("gemv_mem_rows", &pt, &v, &why));
 	CHECK(strstr(v.buf, "8 lanes per output, 8 per block") != NULL);
 	CHECK(strstr(v.buf, "dim3(64)") != NULL);
-	ks_buf_reset(&v);
 	pt.v[3] = 128;
-	CHECK_INT_EQ(KS_XF_APPLIED, xf_run(&fx, "gemv_warp_per_row", GM, "gemv_mem_rows",
-					   &pt, &v, &why, NULL));
+	CHECK_INT_EQ(KS_XF_APPLIED, at("gemv_mem_rows", &pt, &v, &why));
 	CHECK(strstr(v.buf, "128 lanes per output, 1 per block") != NULL);
 	CHECK(strstr(v.buf, "__launch_bounds__(128)") != NULL);
 	CHECK(strstr(v.buf, "ks_w < 4u") != NULL);
 	/* narrower column blocks: the transposed case only */
 	pt.v[3] = 32;
 	pt.v[4] = 8;
-	ks_buf_reset(&why);
-	CHECK_INT_EQ(KS_XF_DECLINED, xf_run(&fx, "gemv_warp_per_row", GM, "gemv_mem_rows",
-					    &pt, &v, &why, NULL));
+	CHECK_INT_EQ(KS_XF_DECLINED, at("gemv_mem_rows", &pt, &v, &why));
 	CHECK_STR_EQ("cols=8: narrower column blocks are for the matrix read along gx",
 		     why.buf);
-	ks_buf_reset(&v);
-	CHECK_INT_EQ(KS_XF_APPLIED, xf_run(&fx, "gemv_warp_per_row", GM, "gemv_mem_cols",
-					   &pt, &v, &why, NULL));
+	CHECK_INT_EQ(KS_XF_APPLIED, at("gemv_mem_cols", &pt, &v, &why));
 	CHECK(strstr(v.buf, "column blocks of 8 outputs x 128 slices") != NULL);
 	CHECK(strstr(v.buf, "dim3(8, 128)") != NULL);
 	ks_buf_release(&v);
