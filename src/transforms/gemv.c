@@ -299,6 +299,56 @@ emit_rows(struct ks_buf *o, long long threads, long long unroll, long long lanes
 	emit_output(o, "ks_in && ks_lane == 0", kname, args);
 }
 
+/*
+ * The matrix read along gx, reassociated: column blocks of `cols`
+ * outputs x `slices` slices of the loop (thread (x, y) sums output x over
+ * the iterations y, y + slices, ..., `unroll` loads in flight), the
+ * slices combined in shared memory.
+ */
+static void
+emit_cols(struct ks_buf *o, long long cols, long long slices, long long unroll,
+	  const char *kname, const char *args)
+{
+	ks_buf_addf(o,
+		    "\t__shared__ float ks_red[%lld][%lld];\n"
+		    "\tconst long long ks_gx = (long long)blockIdx.x * %lld + threadIdx.x;\n"
+		    "\tfloat ks_acc = 0.0f;\n"
+		    "\n"
+		    "\tif (ks_gx < ks_limx) {\n"
+		    "\t\tconst float *const ks_mp = ks_mP + ks_mx * ks_gx;\n"
+		    "\t\tlong long ks_l = threadIdx.y;\n"
+		    "\n"
+		    "\t\tfor (; ks_l + %lld < ks_T; ks_l += %lld) {\n"
+		    "\t\t\tfloat ks_a[%lld], ks_x[%lld];\n"
+		    "\n"
+		    "\t\t\t#pragma unroll\n"
+		    "\t\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++) {\n"
+		    "\t\t\t\tks_a[ks_u] = ks_mp[ks_mk * (ks_l + ks_u * %lld)];\n"
+		    "\t\t\t\tks_x[ks_u] = ks_vp[ks_vk * (ks_l + ks_u * %lld)];\n"
+		    "\t\t\t}\n"
+		    "\t\t\t#pragma unroll\n"
+		    "\t\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++)\n"
+		    "\t\t\t\tks_acc += ks_a[ks_u] * ks_x[ks_u];\n"
+		    "\t\t}\n"
+		    "\t\tfor (; ks_l < ks_T; ks_l += %lld)\n"
+		    "\t\t\tks_acc += ks_mp[ks_mk * ks_l] * ks_vp[ks_vk * ks_l];\n"
+		    "\t}\n"
+		    "\tks_red[threadIdx.y][threadIdx.x] = ks_acc;\n"
+		    "\t__syncthreads();\n"
+		    "\tif (threadIdx.y == 0 && ks_gx < ks_nx) {\n"
+		    "\t\tconst unsigned ks_ux = (unsigned)ks_gx;\n"
+		    "\n"
+		    "\t\tfor (int ks_s = 1; ks_s < %lld; ks_s++)\n"
+		    "\t\t\tks_acc += ks_red[ks_s][threadIdx.x];\n"
+		    "\t\tks_gemv_body_%s(make_uint3(ks_ux %% ks_ob.x, 0u, 0u),\n"
+		    "\t\t\tmake_uint3(ks_ux / ks_ob.x, 0u, blockIdx.z), ks_ob, ks_og,\n"
+		    "\t\t\t%s, ks_acc);\n"
+		    "\t}\n"
+		    "}\n",
+		    slices, cols, cols, slices * (unroll - 1), slices * unroll, unroll,
+		    unroll, unroll, slices, slices, unroll, slices, slices, kname, args);
+}
+
 static enum ks_xf_result
 apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
       struct ks_buf *variant, struct ks_buf *reason)
@@ -310,7 +360,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	struct ks_buf params = KS_BUF_INIT, args = KS_BUF_INIT;
 	enum ks_xf_result rc = KS_XF_DECLINED;
 	const struct ks_kl_operand *m, *v;
-	long long threads;
+	long long threads, per_block = 0;	/* rows: outputs per block */
 	int rows, y_free;
 
 	if (ks_kloop_init(&kl, in, reason))
@@ -376,8 +426,16 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	}
 	/* column blocks: 64/warps warps, the most first, their threads
 	 * slicing the loop (see the comment above); rows: a group of lanes
-	 * per output, a block holding one group at least */
-	threads = !rows ? 64 / warps * 32 : rows == 1 && lanes > warps * 32 ? lanes : warps * 32;
+	 * per output (in order: one thread), a block holding one group at
+	 * least */
+	if (!rows) {
+		threads = 64 / warps * 32;
+	} else {
+		const long long group = rows == 1 ? lanes : 1;
+
+		threads = group > warps * 32 ? group : warps * 32;
+		per_block = threads / group;
+	}
 	if (ks_xfbody_params(k, -1, NULL, -1, NULL, &params, reason))
 		goto out;
 	ks_xfbody_args(k, &args);
@@ -392,7 +450,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		ks_buf_addf(variant,
 			    "// %s: %lld lanes per output, %lld per block, %lld float4 "
 			    "of the row in flight per lane (gemv_warp_per_row)\n",
-			    k->name, lanes, threads / lanes, unroll);
+			    k->name, lanes, per_block, unroll);
 	else
 		ks_buf_addf(variant,
 			    "// %s: column blocks of %lld outputs x %lld slices of the "
@@ -413,46 +471,7 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 	} else if (rows) {
 		emit_rows(variant, threads, unroll, lanes, v->unit_k, k->name, args.buf);
 	} else {
-		ks_buf_addf(variant,
-			    "\t__shared__ float ks_red[%lld][%lld];\n"
-			    "\tconst long long ks_gx = (long long)blockIdx.x * %lld + threadIdx.x;\n"
-			    "\tfloat ks_acc = 0.0f;\n"
-			    "\n"
-			    "\tif (ks_gx < ks_limx) {\n"
-			    "\t\tconst float *const ks_mp = ks_mP + ks_mx * ks_gx;\n"
-			    "\t\tlong long ks_l = threadIdx.y;\n"
-			    "\n"
-			    "\t\tfor (; ks_l + %lld < ks_T; ks_l += %lld) {\n"
-			    "\t\t\tfloat ks_a[%lld], ks_x[%lld];\n"
-			    "\n"
-			    "\t\t\t#pragma unroll\n"
-			    "\t\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++) {\n"
-			    "\t\t\t\tks_a[ks_u] = ks_mp[ks_mk * (ks_l + ks_u * %lld)];\n"
-			    "\t\t\t\tks_x[ks_u] = ks_vp[ks_vk * (ks_l + ks_u * %lld)];\n"
-			    "\t\t\t}\n"
-			    "\t\t\t#pragma unroll\n"
-			    "\t\t\tfor (int ks_u = 0; ks_u < %lld; ks_u++)\n"
-			    "\t\t\t\tks_acc += ks_a[ks_u] * ks_x[ks_u];\n"
-			    "\t\t}\n"
-			    "\t\tfor (; ks_l < ks_T; ks_l += %lld)\n"
-			    "\t\t\tks_acc += ks_mp[ks_mk * ks_l] * ks_vp[ks_vk * ks_l];\n"
-			    "\t}\n"
-			    "\tks_red[threadIdx.y][threadIdx.x] = ks_acc;\n"
-			    "\t__syncthreads();\n"
-			    "\tif (threadIdx.y == 0 && ks_gx < ks_nx) {\n"
-			    "\t\tconst unsigned ks_ux = (unsigned)ks_gx;\n"
-			    "\n"
-			    "\t\tfor (int ks_s = 1; ks_s < %lld; ks_s++)\n"
-			    "\t\t\tks_acc += ks_red[ks_s][threadIdx.x];\n"
-			    "\t\tks_gemv_body_%s(make_uint3(ks_ux %% ks_ob.x, 0u, 0u),\n"
-			    "\t\t\tmake_uint3(ks_ux / ks_ob.x, 0u, blockIdx.z), ks_ob, ks_og,\n"
-			    "\t\t\t%s, ks_acc);\n"
-			    "\t}\n"
-			    "}\n",
-			    threads / cols, cols, cols, threads / cols * (unroll - 1),
-			    threads / cols * unroll, unroll, unroll, unroll, threads / cols,
-			    threads / cols, unroll, threads / cols, threads / cols, k->name,
-			    args.buf);
+		emit_cols(variant, cols, threads / cols, unroll, k->name, args.buf);
 	}
 	ks_buf_adds(variant, "// ks-nvcc: definition\n");
 	if (ks_xfbody_definition(in->text, in->len, k, variant, reason))
@@ -469,18 +488,12 @@ apply(const struct ks_xf_input *in, const struct ks_xf_point *pt,
 		    y_free ? "block.z != 1 || !grid.z"
 			   : "block.y != 1 || block.z != 1 || grid.y != 1 || !grid.z",
 		    k->name, args.buf);
-	if (rows == 2)
+	if (rows)
 		ks_buf_addf(variant,
 			    "\tks_gemv_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), 1, "
 			    "grid.z), dim3(%lld), 0, stream>>>(grid, block, %s);\n"
 			    "}\n",
-			    k->name, 32 * warps - 1, 32 * warps, 32 * warps, args.buf);
-	else if (rows)
-		ks_buf_addf(variant,
-			    "\tks_gemv_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), 1, "
-			    "grid.z), dim3(%lld), 0, stream>>>(grid, block, %s);\n"
-			    "}\n",
-			    k->name, threads / lanes - 1, threads / lanes, threads, args.buf);
+			    k->name, per_block - 1, per_block, threads, args.buf);
 	else
 		ks_buf_addf(variant,
 			    "\tks_gemv_%s<<<dim3((unsigned)((ks_nx + %lld) / %lld), 1, "

@@ -80,7 +80,7 @@ for line in open(out + "/full.txt"):
 checks = [l.strip() for f in ("small", "full") for l in open("%s/%s.txt" % (out, f))
           if l.startswith(("PASS", "FAIL"))]
 print("naive kernels' checks (small, full):", " ".join(checks) or "none")
-print("floor: bytes at %.0f GB/s" % (bw / 1e9))
+print("floor: bytes at %.0f GB/s%s" % (bw / 1e9, "" if os.environ.get("KS_GPU_COPY_GBPS") else " (the H200's)"))
 print("| shape | M x N | original ms | best point | variant ms [p10, p90] | speedup | % floor after | cuBLAS ms | variant / cuBLAS |")
 print("|---|---|---:|---|---:|---:|---:|---:|---:|")
 for f in sorted(glob.glob(out + "/try-*.json")):
